@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { Trx } from '~/core/db/with-tenant';
+import { AppError } from '~/core/errors/app-error';
+import { parseInput, zEmail } from '~/core/errors/validation';
+import type { Auth } from '~/core/context';
+import { verifyPassword } from './password';
+import { clearFailures, isBlocked, recordFailure, throttleKeys } from './login-throttle';
+import { createSession, revokeToken, validateSession, type SessionPolicy } from './session.service';
+
+export const ZAuthenticate = z.object({
+  email: zEmail(),
+  password: z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD').max(1000, 'ERROR_MAX_LENGTH'),
+  hostname: z.string().max(255).optional(),
+  deviceData: z.unknown().optional(),
+});
+export type TAuthenticate = z.infer<typeof ZAuthenticate>;
+
+export interface AuthenticateInput {
+  trx: Trx;
+  now: Date;
+  policy: SessionPolicy;
+  ip?: string | null;
+  userAgent?: string | null;
+  /** The token the client already holds, revoked on success (session rotation at sign-in). */
+  previousToken?: string | null;
+}
+
+/** Spec login outcomes; `action` (MFA) and `redirect` (SSO) arrive with the identity issue. */
+export type LoginOutcome =
+  | { status: 'success'; token: string; auth: Auth; expiresAt: Date }
+  | { status: 'rejected'; code: 'INVALID_EMAIL_OR_PASSWORD' };
+
+/**
+ * Signs a staff user in with e-mail and password. Unknown e-mail, wrong password, no password
+ * and an inactive user are all the same rejection. A rejection is returned, not thrown, so the
+ * caller commits the failure count; repeated failures throw 429 before anything is checked.
+ */
+export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promise<LoginOutcome> {
+  const input = parseInput(ZAuthenticate, raw);
+  const keys = throttleKeys(ctx.ip, input.email);
+  if (await isBlocked(ctx.trx, keys, ctx.now)) throw new AppError('IP_BLOCKED_TRY_AGAIN_LATER', 429);
+
+  const user = await ctx
+    .trx('users')
+    .whereRaw('lower(email) = lower(?)', [input.email])
+    .first('id', 'password_hash', 'status');
+  const ok = await verifyPassword(user?.password_hash, input.password);
+  if (!user || !ok || user.status !== 'active') {
+    await recordFailure(ctx.trx, keys, ctx.now);
+    return { status: 'rejected', code: 'INVALID_EMAIL_OR_PASSWORD' };
+  }
+  await clearFailures(ctx.trx, keys[1]!);
+  if (ctx.previousToken) await revokeToken(ctx.trx, ctx.previousToken, ctx.now);
+  const session = await createSession(ctx.trx, {
+    userId: user.id,
+    now: ctx.now,
+    policy: ctx.policy,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+  });
+  const auth = await validateSession(ctx.trx, session.token, ctx.now, ctx.policy);
+  if (!auth) throw new AppError('SERVER_ERROR', 500);
+  return { status: 'success', token: session.token, auth, expiresAt: session.expiresAt };
+}

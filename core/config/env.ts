@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/**
+ * The one schema for the process environment. Every entry point calls `loadConfig()` first, so a
+ * bad or missing variable stops the process before anything else happens, with every problem named.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}` },
+    );
+
+export const ZEnv = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+    DATA_DIR: z.string().min(1).default('./data'),
+    REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    BASE_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/, 'must be a lower-case domain name such as ordo.example')
+      .optional(),
+    DEFAULT_TENANT: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{1,39}$/, 'must be a tenant slug')
+      .optional(),
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+    MAIL_FROM: z.string().min(3).default('Ordo <no-reply@localhost>'),
+    S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool.default(false),
+    RUN_WORKERS: bool.default(true),
+    SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
+    SESSION_ABSOLUTE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(12),
+    PLUGIN_OPTIONS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (!v) return {} as Record<string, unknown>;
+        try {
+          const parsed: unknown = JSON.parse(v);
+          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+        } catch {
+          /* reported below */
+        }
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object keyed by plugin id' });
+        return z.NEVER;
+      }),
+    DEMO: bool.optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production') {
+      if (!env.DATABASE_URL)
+        ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required in production' });
+      if (!env.SECRET_KEY) ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'is required in production' });
+    }
+    const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+    if (s3.some(Boolean) && !s3.every(Boolean))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      });
+  });
+
+export type TEnv = z.infer<typeof ZEnv>;
+
+export interface Config extends TEnv {
+  /** Secret used to encrypt integration credentials; a fixed development key outside production. */
+  secretKey: string;
+  /** true when no DATABASE_URL is given: the app runs on embedded PGlite in DATA_DIR. */
+  embedded: boolean;
+  /** The demo tenant is created only on the embedded database outside production, or when DEMO=1. */
+  demo: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Ordo cannot start: the environment has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+        problems.map((p) => `  - ${p}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+const DEV_SECRET = 'ordo-development-secret-key-do-not-use-in-production';
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable means "not set": compose files and shells often export empty strings.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = ZEnv.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const e = result.data;
+  return {
+    ...e,
+    secretKey: e.SECRET_KEY ?? DEV_SECRET,
+    embedded: !e.DATABASE_URL,
+    demo: e.DEMO ?? (e.NODE_ENV !== 'production' && !e.DATABASE_URL),
+    DEFAULT_TENANT: e.DEFAULT_TENANT ?? (e.NODE_ENV === 'production' ? undefined : 'demo'),
+  };
+}
+
+let current: Config | undefined;
+
+/** The process's configuration, read once. */
+export function getConfig(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}
+
+/** For tests and the CLI: replace the configuration in use. */
+export function setConfig(config: Config): Config {
+  current = config;
+  return config;
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import type { Config } from '~/core/config/env';
+import { logger } from '~/core/log/logger';
+import { lockDataDir } from './data-dir-lock';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface Database {
+  kind: DatabaseKind;
+  knex: Knex;
+  /** Human-readable location for messages (never includes a password). */
+  describe: string;
+  close(): Promise<void>;
+}
+
+/** A pooled connection lives at most this long; one that touched many tenant schemas caches their catalogs. */
+const MAX_CONNECTION_AGE_MS = 30 * 60_000;
+
+function quietLog(): Knex.Config['log'] {
+  return {
+    warn(message: string) {
+      if (!String(message).includes('recycled')) logger.warn({ knex: message }, 'knex warning');
+    },
+    error: (message: string) => logger.error({ knex: message }, 'knex error'),
+    deprecate: () => {},
+    debug: () => {},
+  };
+}
+
+export async function openPostgres(url: string, options: { poolMax?: number } = {}): Promise<Database> {
+  const knex = knexFactory({
+    client: 'pg',
+    connection: { connectionString: url, application_name: 'ordo' },
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 10,
+      idleTimeoutMillis: 30_000,
+      afterCreate(conn: { __knex__disposed?: string }, done: (err: Error | null, conn: unknown) => void) {
+        // tarn validates on acquire; knex refuses a connection marked disposed, so it is replaced.
+        setTimeout(() => (conn.__knex__disposed = 'recycled after max age'), MAX_CONNECTION_AGE_MS).unref();
+        done(null, conn);
+      },
+    },
+    acquireConnectionTimeout: 30_000,
+    log: quietLog(),
+  });
+  const u = new URL(url);
+  return {
+    kind: 'postgres',
+    knex,
+    describe: `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`,
+    close: () => knex.destroy(),
+  };
+}
+
+export async function openPglite(dataDir: string): Promise<Database> {
+  const dir = path.resolve(dataDir, 'pg');
+  const release = lockDataDir(path.resolve(dataDir));
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+    const pglite = await PGlite.create(dir);
+    const knex = knexFactory({
+      client: 'pg',
+      // PGlite is a single connection: the pool holds exactly one, and waiting for it needs room.
+      connection: () => createPgConfig(pglite) as unknown as Knex.PgConnectionConfig,
+      pool: { min: 1, max: 1, idleTimeoutMillis: 2_147_483_647 },
+      acquireConnectionTimeout: 120_000,
+      log: quietLog(),
+    });
+    return {
+      kind: 'pglite',
+      knex,
+      describe: `embedded PGlite in ${dir}`,
+      async close() {
+        await knex.destroy();
+        await pglite.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Database> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite(config.DATA_DIR);
+}
+
+/**
+ * Waits for the database to answer, retrying with a clear message, so that a server started
+ * before its database (compose, a reboot) comes up by itself; gives up after `attempts`.
+ */
+export async function waitForDatabase(db: Database, attempts = 30, delayMs = 2000): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await db.knex.raw('select 1');
+      return;
+    } catch (e) {
+      const reason = (e as Error).message;
+      if (i >= attempts) {
+        throw new Error(`The database (${db.describe}) is not reachable: ${reason}`);
+      }
+      logger.warn(
+        { attempt: i, attempts, reason },
+        `The database (${db.describe}) is not reachable yet; retrying in ${delayMs / 1000} s`,
+      );
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import type { Knex } from 'knex';
+import { assertSchemaName, quoteIdent } from './identifiers';
+
+/** A migration: a name that orders it, and an `up` that runs inside the target schema. */
+export interface Migration {
+  name: string;
+  up(knex: Knex): Promise<void>;
+  down?(knex: Knex): Promise<void>;
+}
+
+/**
+ * Serves a fixed list of migrations to knex, wrapping each so it runs in its transaction with
+ * the target schema as search_path. Migrations are always transactional: one outside a
+ * transaction would land in `public`.
+ */
+class SchemaMigrationSource implements Knex.MigrationSource<Migration> {
+  constructor(
+    private readonly schema: string,
+    private readonly migrations: readonly Migration[],
+  ) {}
+
+  async getMigrations() {
+    return [...this.migrations];
+  }
+
+  getMigrationName(m: Migration) {
+    return m.name;
+  }
+
+  async getMigration(m: Migration): Promise<Knex.Migration> {
+    const scoped =
+      (step: (knex: Knex) => Promise<void>) =>
+      async (knex: Knex): Promise<void> => {
+        await knex.raw(`select set_config('search_path', ?, true)`, [quoteIdent(this.schema)]);
+        await step(knex);
+      };
+    return {
+      up: scoped(m.up),
+      down: scoped(m.down ?? (async () => Promise.reject(new Error(`${m.name} cannot be undone`)))),
+      config: { transaction: true },
+    };
+  }
+}
+
+/** Creates the schema if needed and applies every pending migration; a no-op when up to date. */
+export async function migrateSchema(knex: Knex, schema: string, migrations: readonly Migration[]): Promise<string[]> {
+  const name = assertSchemaName(schema);
+  const names = migrations.map((m) => m.name);
+  if (new Set(names).size !== names.length) throw new Error(`Duplicate migration names for ${name}`);
+  await knex.raw(`create schema if not exists ${quoteIdent(name)}`);
+  const [, applied] = (await knex.migrate.latest({
+    migrationSource: new SchemaMigrationSource(name, migrations),
+    schemaName: name,
+    tableName: 'knex_migrations',
+  })) as [number, string[]];
+  return applied;
+}
+
+/** Names of the migrations already applied to a schema. */
+export async function appliedMigrations(knex: Knex, schema: string): Promise<string[]> {
+  const name = assertSchemaName(schema);
+  const exists = await knex.raw(`select to_regclass(?) as t`, [`${quoteIdent(name)}.knex_migrations`]);
+  if (!exists.rows[0].t) return [];
+  const rows = await knex.withSchema(name).select('name').from('knex_migrations').orderBy('id');
+  return rows.map((r: { name: string }) => r.name);
+}

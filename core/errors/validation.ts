@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { AppError } from './app-error';
+
+/** Spec section 5: word characters, dots or hyphens, an @, a domain, a suffix of 2 to 3 characters. */
+export const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,3}$/;
+
+export const zRequiredString = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD');
+export const zEmail = () => zRequiredString().max(254, 'ERROR_MAX_LENGTH').regex(EMAIL_PATTERN, 'ERROR_INVALID_EMAIL');
+
+/**
+ * Parses input with a domain schema. Messages in our schemas are spec message keys, so a failure
+ * becomes a 400 `{code: 'VALIDATION_FAILED', fields: {name: [KEY, …]}}` the UI can translate.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw validationError(result.error);
+}
+
+export function validationError(error: z.ZodError): AppError {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    const message = /^[A-Z][A-Z0-9_]+$/.test(issue.message) ? issue.message : 'ERROR_INVALID_VALUE';
+    (fields[key] ??= []).includes(message) || fields[key].push(message);
+  }
+  return new AppError('VALIDATION_FAILED', 400, { fields });
+}

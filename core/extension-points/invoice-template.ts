@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+import type { ErpInvoice } from './erp-provider';
+import type { PluginBase } from './plugin';
+
+/** Renders an invoice to HTML (documents/ turns it into PDF). */
+export interface InvoiceTemplate {
+  render(invoice: ErpInvoice, lang: string): Promise<string> | string;
+}
+
+export type InvoiceTemplateDefinition<O = unknown> = PluginBase<'invoice-template', O, InvoiceTemplate>;
+
+export function defineInvoiceTemplate<S extends z.ZodType>(def: {
+  id: string;
+  options: S;
+  create(options: z.infer<S>): InvoiceTemplate;
+}): InvoiceTemplateDefinition<z.infer<S>> {
+  return { kind: 'invoice-template', ...def };
+}

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Migration } from '~/core/db/migrate';
+import type { AppModule, AppModuleDefinition } from './app-module';
+import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
+import type { InvoiceTemplate, InvoiceTemplateDefinition } from './invoice-template';
+
+export type PluginDefinition = ErpProviderDefinition | InvoiceTemplateDefinition | AppModuleDefinition;
+
+export class PluginError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PluginError';
+  }
+}
+
+interface Loaded<D, I> {
+  definition: D;
+  instance: I;
+}
+
+export interface Registry {
+  erpProviders: Map<string, Loaded<ErpProviderDefinition, ErpProvider>>;
+  invoiceTemplates: Map<string, Loaded<InvoiceTemplateDefinition, InvoiceTemplate>>;
+  appModules: Map<string, Loaded<AppModuleDefinition, AppModule>>;
+  /** Every plugin id, for per-tenant enablement checks. */
+  ids: Set<string>;
+}
+
+const KINDS = new Set(['erp', 'invoice-template', 'app-module']);
+const ID = /^[a-z][a-z0-9-]{1,49}$/;
+
+function isDefinition(value: unknown): value is PluginDefinition {
+  const v = value as Partial<PluginDefinition> | null;
+  return Boolean(
+    v &&
+    typeof v === 'object' &&
+    KINDS.has(v.kind as string) &&
+    typeof v.id === 'string' &&
+    typeof v.create === 'function' &&
+    v.options &&
+    typeof (v.options as { safeParse?: unknown }).safeParse === 'function',
+  );
+}
+
+/**
+ * Builds the registry from plugin definitions, validating each plugin's boot options. A bad
+ * option or a duplicate id throws PluginError naming the plugin and every problem.
+ */
+export function buildRegistry(definitions: PluginDefinition[], options: Record<string, unknown>): Registry {
+  const registry: Registry = {
+    erpProviders: new Map(),
+    invoiceTemplates: new Map(),
+    appModules: new Map(),
+    ids: new Set(),
+  };
+  const problems: string[] = [];
+  for (const def of definitions) {
+    if (!ID.test(def.id)) {
+      problems.push(`plugin id ${JSON.stringify(def.id)} must be kebab-case`);
+      continue;
+    }
+    if (registry.ids.has(def.id)) {
+      problems.push(`plugin id "${def.id}" is defined twice`);
+      continue;
+    }
+    const parsed = def.options.safeParse(options[def.id] ?? {});
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        problems.push(`plugin "${def.id}": option ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      continue;
+    }
+    registry.ids.add(def.id);
+    // Each kind's factory gets its own parsed options; the casts only narrow the union.
+    if (def.kind === 'erp') registry.erpProviders.set(def.id, { definition: def, instance: def.create(parsed.data) });
+    else if (def.kind === 'invoice-template')
+      registry.invoiceTemplates.set(def.id, { definition: def, instance: def.create(parsed.data) });
+    else registry.appModules.set(def.id, { definition: def, instance: def.create(parsed.data) });
+  }
+  for (const id of Object.keys(options))
+    if (!definitions.some((d) => d.id === id))
+      problems.push(`PLUGIN_OPTIONS names "${id}", which is not an installed plugin`);
+  if (!registry.erpProviders.has('none') && problems.length === 0)
+    problems.push('the built-in ERP provider "none" is missing (plugins/erp-none)');
+  if (problems.length) {
+    throw new PluginError(
+      `Ordo cannot start: ${problems.length} plugin problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+  return registry;
+}
+
+/** Finds plugins: every folder under `dir` with an index.ts default-exporting a definition. */
+export async function discoverPlugins(dir: string): Promise<PluginDefinition[]> {
+  if (!fs.existsSync(dir)) return [];
+  const found: PluginDefinition[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory()) continue;
+    const file = ['index.ts', 'index.js'].map((f) => path.join(dir, entry.name, f)).find((f) => fs.existsSync(f));
+    if (!file) continue;
+    const mod = (await import(/* @vite-ignore */ file)) as { default?: unknown };
+    if (!isDefinition(mod.default))
+      throw new PluginError(
+        `plugins/${entry.name}/index.ts must default-export defineErpProvider, defineInvoiceTemplate or defineAppModule`,
+      );
+    found.push(mod.default);
+  }
+  return found;
+}
+
+export const PLUGINS_DIR = path.resolve(process.cwd(), 'plugins');
+
+let current: Registry | undefined;
+
+export async function loadRegistry(options: Record<string, unknown>, dir = PLUGINS_DIR): Promise<Registry> {
+  current = buildRegistry(await discoverPlugins(dir), options);
+  return current;
+}
+
+export function getRegistry(): Registry {
+  if (!current) throw new Error('Plugins are not loaded yet (loadRegistry was not called)');
+  return current;
+}
+
+/** Tenant migrations contributed by app-module plugins, applied after the core ones. */
+export function pluginMigrations(registry: Registry): Migration[] {
+  return [...registry.appModules.values()].flatMap((m) =>
+    (m.instance.migrations ?? []).map((mig) => ({ ...mig, name: `plugin-${m.definition.id}-${mig.name}` })),
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The app modules of spec section 6, listed once. A tenant enables a subset; user type `super`
+ * bypasses module gating. App-module plugins may add more ids at boot.
+ */
+export const APP_MODULES = [
+  'copy',
+  'security',
+  'files',
+  'maps',
+  'erp',
+  'broadcast',
+  'deviations',
+  'doorautomatics',
+  'customer_workorders',
+  'customerzone',
+  'checklists',
+  'servicereports',
+  'gps_tracker',
+  'crm',
+  'contracts',
+  'projects',
+  'drive',
+  'workorder_signature',
+  'invoice_rules',
+  'reminders',
+  'dispatch_rules',
+  'dashboard',
+  'distance_reports',
+  'mfa',
+  'microsoft_auth',
+  'oncall',
+  'regions',
+  'id06',
+  'importer_exporter',
+  'supplier_inventory',
+  'supplier_invoices',
+  'supplier_tags',
+  'article_groups',
+  'workorder_invoice_details',
+  'ui_settings',
+  'statistics',
+] as const;
+
+export type AppModuleId = (typeof APP_MODULES)[number];
+
+/** Modules a new tenant starts with. */
+export const DEFAULT_APP_MODULES: readonly AppModuleId[] = APP_MODULES.filter(
+  (m) => !['gps_tracker', 'microsoft_auth', 'mfa', 'id06', 'regions'].includes(m),
+);

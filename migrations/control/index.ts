@@ -1,0 +1,6 @@
+import type { Migration } from '~/core/db/migrate';
+import m0001 from './0001-tenant-registry';
+import m0002 from './0002-embedded-jobs';
+
+/** The control schema's migrations, in order. Append; never edit one that has shipped. */
+export const controlMigrations: readonly Migration[] = [m0001, m0002];
