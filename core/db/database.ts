@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Config } from '~/core/config/env';
 import { logger } from '~/core/log/logger';
 import { lockDataDir } from './data-dir-lock';
+import { attachQueryCounter } from './query-counter';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -45,6 +46,7 @@ export async function openPostgres(url: string, options: { poolMax?: number } = 
     acquireConnectionTimeout: 30_000,
     log: quietLog(),
   });
+  attachQueryCounter(knex);
   const u = new URL(url);
   return {
     kind: 'postgres',
@@ -69,6 +71,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
       acquireConnectionTimeout: 120_000,
       log: quietLog(),
     });
+    attachQueryCounter(knex);
     return {
       kind: 'pglite',
       knex,

@@ -55,6 +55,18 @@ export default {
       create index sessions_user_idx on sessions (user_id);
       create index sessions_expiry_idx on sessions (expires_at);
 
+      -- one-time links: the admin's first sign-in now; registration and recovery later
+      create table user_tokens (
+        id uuid primary key default gen_random_uuid(),
+        user_id uuid not null references users (id) on delete cascade,
+        purpose text not null check (purpose in ('signin', 'registration', 'recovery')),
+        token_hash text not null unique,
+        expires_at timestamptz not null,
+        used_at timestamptz,
+        created_at timestamptz not null default now()
+      );
+      create index user_tokens_user_idx on user_tokens (user_id);
+
       create table login_throttle (
         key text primary key,
         failures integer not null default 0,

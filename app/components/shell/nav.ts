@@ -1,0 +1,19 @@
+import type { Auth } from '~/core/context';
+import { hasAccess, type Access } from '~/core/permissions/access';
+
+export interface NavLink {
+  to: string;
+  /** i18n key (common namespace) of the label. */
+  labelKey: string;
+  access: Access;
+}
+
+/**
+ * The top bar's links (spec section 2), in the spec's order. Each capability adds its link
+ * here when it lands; app-module plugins add theirs through the registry.
+ */
+export const NAV_LINKS: NavLink[] = [];
+
+export function visibleLinks(auth: Auth, links: NavLink[]): { to: string; labelKey: string }[] {
+  return links.filter((l) => hasAccess(auth, l.access)).map(({ to, labelKey }) => ({ to, labelKey }));
+}

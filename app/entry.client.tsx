@@ -1,0 +1,27 @@
+import i18next from 'i18next';
+import { startTransition, StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { HydratedRouter } from 'react-router/dom';
+import { i18nOptions } from '~/app/i18n';
+import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
+import { resources } from '~/app/locales';
+
+/** The browser renders in the language the server chose: the <html lang> attribute. */
+async function main() {
+  const htmlLang = document.documentElement.lang;
+  const lng = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
+  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources: { [lng]: resources[lng] } });
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <HydratedRouter />
+        </StrictMode>
+      </I18nextProvider>,
+    );
+  });
+}
+
+void main();

@@ -1,0 +1,28 @@
+import { createI18nextMiddleware } from 'remix-i18next';
+import { initReactI18next } from 'react-i18next';
+import { authContext, tenantContext } from '~/app/context';
+import { DEFAULT_LANG, LANGS, isLang, langFromKey } from '~/core/i18n/languages';
+import { LANG_COOKIE, readCookie } from '~/core/http/session-token';
+import { i18nOptions } from '~/app/i18n';
+import { resources } from '~/app/locales';
+
+/**
+ * The UI language: the signed-in user's own choice, else the language switch's cookie, else the
+ * tenant's language, else Swedish.
+ */
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...LANGS],
+    fallbackLanguage: DEFAULT_LANG,
+    order: ['custom'],
+    async findLocale({ request, context }) {
+      const auth = context.get(authContext);
+      if (auth?.user.language) return langFromKey(auth.user.language);
+      const cookie = readCookie(request.headers.get('cookie'), LANG_COOKIE);
+      if (isLang(cookie)) return cookie;
+      return langFromKey(context.get(tenantContext).config.languageKey);
+    },
+  },
+  i18next: { ...i18nOptions, resources },
+  plugins: [initReactI18next],
+});

@@ -1,0 +1,16 @@
+import type { MiddlewareFunction } from 'react-router';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { validateSession } from '~/core/auth/session.service';
+import { withTenant } from '~/core/db/with-tenant';
+import { sessionPolicy } from '~/core/unit-of-work';
+
+/** Resolves the session cookie to who is signed in (or null) for every loader and action. */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
+  const { token } = context.get(requestContext);
+  if (token) {
+    const tenant = context.get(tenantContext);
+    const auth = await withTenant(tenant, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    context.set(authContext, auth);
+  }
+  return next();
+};

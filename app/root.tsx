@@ -1,0 +1,77 @@
+import { I18nProvider } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import { requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware, getLocale } from '~/app/middleware/i18n.server';
+import { sessionMiddleware } from '~/app/middleware/session.server';
+import { formattingLocale, isLang, DEFAULT_LANG } from '~/core/i18n/languages';
+import { ErrorPage } from '~/app/components/shell/error-page';
+import { ToastProvider } from '~/app/components/ui';
+import stylesheet from './app.css?url';
+
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware];
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const tenant = context.get(tenantContext);
+  const locale = getLocale(context);
+  return {
+    lang: isLang(locale) ? locale : DEFAULT_LANG,
+    company: tenant.displayName,
+    dateFormat: tenant.config.dateFormat,
+    logoUrl: tenant.config.logoUrl,
+    requestId: context.get(requestContext).requestId,
+  };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const lang = data?.lang ?? DEFAULT_LANG;
+  return (
+    <html lang={lang}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{data?.company ? `${data.company} · Ordo` : 'Ordo'}</title>
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh">
+        <I18nProvider locale={formattingLocale(lang)}>
+          <ToastProvider>{children}</ToastProvider>
+        </I18nProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** Never a stack trace: 403 and 404 get their pages, anything else a reference to quote. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const data = useRouteLoaderData<typeof loader>('root');
+  if (isRouteErrorResponse(error) && error.status === 403)
+    return <ErrorPage title={t('errors.permissionDenied.title')} body={t('errors.permissionDenied.body')} />;
+  if (isRouteErrorResponse(error) && error.status === 404)
+    return <ErrorPage title={t('errors.notFound.title')} body={t('errors.notFound.body')} />;
+  return (
+    <ErrorPage title={t('errors.unexpected.title')} body={t('errors.unexpected.body', { ref: data?.requestId ?? '—' })} />
+  );
+}

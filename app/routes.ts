@@ -1,0 +1,15 @@
+import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
+
+export default [
+  route('login', 'routes/login.tsx'),
+  route('welcome', 'routes/welcome.tsx'),
+  route('logout', 'routes/logout.tsx'),
+  route('language', 'routes/language.tsx'),
+  layout('routes/app-layout.tsx', [
+    index('routes/home.tsx'),
+    route('profile', 'routes/profile.tsx'),
+    route('settings', 'routes/settings.tsx'),
+    // Signed out, every other path leads to the login page; signed in, to the not-found page.
+    route('*', 'routes/not-found.tsx'),
+  ]),
+] satisfies RouteConfig;

@@ -1,0 +1,86 @@
+import { useTranslation } from 'react-i18next';
+import { data, Form, useActionData, useNavigation } from 'react-router';
+import type { Route } from './+types/settings';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { Button, Select, TextField } from '~/app/components/ui';
+import { useActionToast } from '~/app/components/shell/use-action-toast';
+import { isAppError } from '~/core/errors/app-error';
+import { COUNTRIES, DATE_FORMATS, LANGUAGE_KEYS } from '~/core/instance/instance-config';
+import { getInstance, updateInstance } from '~/core/instance/instance.service';
+import { langFromKey } from '~/core/i18n/languages';
+import { hasAccess } from '~/core/permissions/access';
+
+/** Settings → general: the instance configuration of spec section 3. */
+export const middleware = guard({ permission: 'settings:read' });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = requireAuth(context);
+  const instance = await run(context, async (ctx) => getInstance(ctx));
+  return { ...instance, canEdit: hasAccess(auth, { permission: 'instance:edit' }) };
+}
+
+type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  try {
+    await run(context, (ctx) => updateInstance(ctx, form));
+    return data<ActionResult>({ ok: true });
+  } catch (e) {
+    if (isAppError(e) && e.status < 500) return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    throw e;
+  }
+}
+
+export default function Settings({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const result = useActionData<ActionResult>();
+  const busy = useNavigation().state === 'submitting';
+  useActionToast(result);
+  const c = loaderData.configuration;
+  const err = (name: string) => result?.fields?.[name]?.map((k) => t(k));
+  const disabled = !loaderData.canEdit;
+  return (
+    <section className="max-w-xl rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <h1 className="text-2xl font-semibold">{t('settings.title')}</h1>
+      <h2 className="mt-4 text-lg font-medium">{t('settings.general')}</h2>
+      {disabled ? <p className="mt-2 text-sm text-slate-600">{t('settings.readOnly')}</p> : null}
+      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
+        <TextField name="displayName" label={t('settings.displayName')} defaultValue={loaderData.displayName} isRequired isDisabled={disabled} errorMessage={err('displayName')} />
+        <Select
+          name="country"
+          label={t('settings.country')}
+          defaultSelectedKey={c.country}
+          isDisabled={disabled}
+          items={COUNTRIES.map((k) => ({ id: k, label: t(`country.${k}`) }))}
+          errorMessage={err('country')}
+        />
+        <Select
+          name="languageKey"
+          label={t('settings.language')}
+          defaultSelectedKey={c.languageKey}
+          isDisabled={disabled}
+          items={LANGUAGE_KEYS.map((k) => ({ id: k, label: t(`lang.${langFromKey(k)}`) }))}
+          errorMessage={err('languageKey')}
+        />
+        <Select
+          name="dateFormat"
+          label={t('settings.dateFormat')}
+          defaultSelectedKey={c.dateFormat}
+          isDisabled={disabled}
+          items={DATE_FORMATS.map((k) => ({ id: k, label: k }))}
+          errorMessage={err('dateFormat')}
+        />
+        <TextField name="currencySymbol" label={t('settings.currencySymbol')} defaultValue={c.currency.symbol} isRequired isDisabled={disabled} errorMessage={err('currencySymbol')} />
+        <TextField name="logoUrl" type="url" label={t('settings.logoUrl')} defaultValue={c.logoUrl ?? ''} isDisabled={disabled} errorMessage={err('logoUrl')} />
+        {disabled ? null : (
+          <div>
+            <Button type="submit" variant="primary" isPending={busy}>
+              {t('settings.save')}
+            </Button>
+          </div>
+        )}
+      </Form>
+    </section>
+  );
+}

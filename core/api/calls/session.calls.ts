@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { authenticate, ZAuthenticate } from '~/core/auth/authenticate.service';
+import { revokeSession } from '~/core/auth/session.service';
+import { sessionData } from '~/core/auth/session-data';
+import { invalidSession } from '~/core/errors/app-error';
+import { PUBLIC, SIGNED_IN } from '~/core/permissions/access';
+import { sessionPolicy } from '~/core/unit-of-work';
+import { updateUserConf, ZUserConf } from '~/core/users/user-conf.service';
+import { defineCall, Reply } from '../define-call';
+
+export const authenticateCall = defineCall({
+  method: 'POST',
+  path: '/authenticate',
+  access: PUBLIC,
+  // Validated by the service (ZAuthenticate) so field errors carry the spec's message keys.
+  input: z.unknown(),
+  summary: 'Sign in with e-mail and password; answers the session token',
+  async handler(ctx, input, meta) {
+    const outcome = await authenticate(
+      { trx: ctx.trx, now: ctx.now, policy: sessionPolicy(), ip: meta.ip, userAgent: meta.userAgent, previousToken: meta.token },
+      input,
+    );
+    if (outcome.status === 'rejected') return new Reply(401, { code: outcome.code });
+    const data = sessionData(outcome.auth, ctx.tenant);
+    return { status: 'success', action: null, data, token: outcome.token, user: data.user };
+  },
+});
+export { ZAuthenticate };
+
+export const keepaliveCall = defineCall({
+  method: 'GET',
+  path: '/keepalive',
+  access: SIGNED_IN,
+  input: z.object({}).passthrough(),
+  summary: 'Keeps the session alive; answers the signed-in user',
+  async handler(ctx) {
+    if (!ctx.auth) throw invalidSession();
+    return { user: sessionData(ctx.auth, ctx.tenant).user };
+  },
+});
+
+export const logoutCall = defineCall({
+  method: 'GET',
+  path: '/logout',
+  access: SIGNED_IN,
+  input: z.object({}).passthrough(),
+  summary: 'Ends the session: the token stops working at once',
+  async handler(ctx) {
+    if (!ctx.auth) throw invalidSession();
+    await revokeSession(ctx.trx, ctx.auth.sessionId, ctx.now);
+    return {};
+  },
+});
+
+export const userConfCall = defineCall({
+  method: 'PATCH',
+  path: '/users/conf',
+  access: SIGNED_IN,
+  input: z.unknown(),
+  summary: "Saves one of the user's preferences: ui, language or startPage",
+  async handler(ctx, input) {
+    await updateUserConf(ctx, input);
+    return {};
+  },
+});
+export { ZUserConf };

@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { Ctx } from '~/core/context';
+import type { Access } from '~/core/permissions/access';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Request facts a call may need beyond its input (sign-in needs the address and old token). */
+export interface CallMeta {
+  ip: string | null;
+  userAgent: string | null;
+  token: string | null;
+}
+
+/**
+ * A reply with a status other than 200 whose work still commits (a rejected sign-in must keep
+ * its failure count). Errors that should roll back are thrown as AppError instead.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export interface ApiCall<S extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** Path under /api, in the catalogue's shape, with `:name` parameters. */
+  path: string;
+  access: Access;
+  /** Body (POST/PUT/PATCH) or query (GET/DELETE) merged with path parameters. */
+  input: S;
+  summary: string;
+  handler(ctx: Ctx, input: z.infer<S>, meta: CallMeta): Promise<unknown>;
+}
+
+export function defineCall<S extends z.ZodType>(call: ApiCall<S>): ApiCall<S> {
+  return call;
+}

@@ -1,0 +1,32 @@
+import type { Auth } from '~/core/context';
+import { invalidSession, permissionDenied } from '~/core/errors/app-error';
+import type { AppModuleId } from '~/core/modules/app-modules';
+import type { Permission } from './permissions';
+
+/**
+ * What a route, action or API call needs. Every one declares it; a test walks them all.
+ * `public`: anyone on the tenant's host; `signed-in`: any active user; a permission string:
+ * a user whose access levels grant it. `module` additionally needs that app module enabled
+ * (user type super bypasses module gating, spec section 6).
+ */
+export interface Access {
+  permission: Permission | 'public' | 'signed-in';
+  module?: AppModuleId;
+}
+
+export const PUBLIC: Access = { permission: 'public' };
+export const SIGNED_IN: Access = { permission: 'signed-in' };
+
+export function hasAccess(auth: Auth | null, access: Access): boolean {
+  if (access.permission === 'public') return true;
+  if (!auth) return false;
+  if (access.module && auth.user.userType !== 'super' && !auth.modules.has(access.module)) return false;
+  return access.permission === 'signed-in' || auth.perms.has(access.permission);
+}
+
+/** Throws 401 INVALID_SESSION without a session, 403 WARNING_PERMISSION_DENIED without the right. */
+export function requireAccess(auth: Auth | null, access: Access): asserts auth is Auth {
+  if (access.permission === 'public') return;
+  if (!auth) throw invalidSession();
+  if (!hasAccess(auth, access)) throw permissionDenied();
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { createRequestHandler } from '@react-router/express';
+import compression from 'compression';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { RouterContextProvider, type ServerBuild } from 'react-router';
+import { requestContext, tenantContext } from '~/app/context';
+import { getConfig, type Config } from '~/core/config/env';
+import { withQueryCounter } from '~/core/db/query-counter';
+import { getDatabase } from '~/core/db/with-tenant';
+import { readToken } from '~/core/http/session-token';
+import { createQueue, type JobQueue } from '~/core/jobs/queue';
+import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
+import { logContext, logger } from '~/core/log/logger';
+import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
+import type { Tenant } from '~/core/tenancy/tenant';
+import { ensureDemoTenant } from '~/tenants/demo';
+import { migrateTenant } from '~/tenants/provision';
+import { findTenantByHost, listTenants, normalizeHost } from '~/tenants/registry';
+import { createApiRouter } from './api-router';
+import { httpDuration, registry as metrics, sqlStatements } from './metrics';
+
+const NOT_FOUND_PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>404</title></head><body><h1>404 Not Found</h1></body></html>';
+
+export interface AppDeps {
+  config: Config;
+  queue: JobQueue | null;
+  /** Vite's dev middleware (development only): serves modules and assets. */
+  devMiddleware?: express.RequestHandler;
+  clientDir?: string;
+}
+
+/** The production Express app: host → tenant, health, metrics, the API, then React Router. */
+export function createApp(deps: AppDeps): express.Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+
+  // Request id, timing, SQL count and log context for every request.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = (config.TRUST_PROXY && req.get('x-request-id')?.slice(0, 100)) || randomUUID();
+    const started = process.hrtime.bigint();
+    const counter = { statements: 0 };
+    const kind = req.path.startsWith('/api/') ? 'api' : req.path.startsWith('/assets/') ? 'asset' : 'page';
+    res.setHeader('X-Request-Id', requestId);
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (!this.headersSent) {
+        this.setHeader('Server-Timing', `app;dur=${ms.toFixed(2)}`);
+        this.setHeader('X-Sql-Statements', String(counter.statements));
+      }
+      return writeHead.apply(this, args);
+    } as Response['writeHead'];
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      httpDuration.observe({ method: req.method, kind, status: String(res.statusCode) }, seconds);
+      sqlStatements.observe({ kind }, counter.statements);
+      if (kind !== 'asset')
+        logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), sql: counter.statements }, 'request');
+    });
+    logContext.run({ requestId }, () => withQueryCounter(counter, next));
+  });
+
+  app.get('/healthz', (_req, res) => res.type('text/plain').send('ok'));
+  app.get('/readyz', async (_req, res) => {
+    const problems: string[] = [];
+    await getDatabase()
+      .knex.raw('select 1')
+      .catch(() => problems.push('database'));
+    if (deps.queue) await deps.queue.ready().catch(() => problems.push('queue'));
+    if (problems.length) res.status(503).json({ status: 'unavailable', problems });
+    else res.json({ status: 'ready' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.metrics());
+  });
+
+  app.use(compression());
+  if (deps.devMiddleware) app.use(deps.devMiddleware);
+  else if (deps.clientDir) {
+    app.use('/assets', express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
+    app.use(express.static(deps.clientDir, { maxAge: '1h', index: false }));
+  }
+
+  // Host → tenant. Unknown or disabled hosts get the same bare 404: nothing about other tenants.
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const forwarded = config.TRUST_PROXY ? req.get('x-forwarded-host')?.split(',')[0] : undefined;
+      const host = normalizeHost(forwarded ?? req.get('host'));
+      const tenant = host ? await findTenantByHost(host, config.DEFAULT_TENANT) : null;
+      if (!tenant) {
+        res.status(404).type('html').send(NOT_FOUND_PAGE);
+        return;
+      }
+      res.locals.tenant = tenant;
+      const store = logContext.getStore();
+      if (store) store.tenant = tenant.slug;
+      next();
+    } catch (e) {
+      next(e);
+    }
+  });
+
+  app.use('/api', createApiRouter());
+  return app;
+}
+
+/** Mounts React Router after the API: every other path is a page. */
+export function mountReactRouter(app: express.Express, build: () => Promise<ServerBuild>, mode: string) {
+  app.all(
+    '/{*splat}',
+    createRequestHandler({
+      build,
+      mode,
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(tenantContext, res.locals.tenant as Tenant);
+        context.set(requestContext, {
+          ip: req.ip ?? null,
+          requestId: String(res.getHeader('X-Request-Id') ?? ''),
+          token: readToken({ cookie: req.headers.cookie, authorization: null }),
+        });
+        return context;
+      },
+    }),
+  );
+  app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err }, 'request failed');
+    if (!res.headersSent) res.status(500).type('text/plain').send('Internal Server Error');
+  });
+}
+
+export interface Started {
+  server: Server;
+  runtime: Runtime;
+  queue: JobQueue | null;
+  url: string;
+  shutdown(signal?: string): Promise<void>;
+}
+
+/**
+ * Boots everything: database (waiting for it), migrations of every tenant, the demo tenant when
+ * configured, the job queue and its workers (unless RUN_WORKERS=0), then the HTTP server.
+ */
+export async function startServer(options: { devMiddleware?: express.RequestHandler; clientDir?: string } = {}): Promise<Started> {
+  const config = getConfig();
+  const runtime = await openRuntime(config);
+  const tenants = await listTenants();
+  await eachLimit(
+    tenants.filter((t) => t.status !== 'provisioning'),
+    4,
+    async (t) => void (await migrateTenant(t.slug)),
+  );
+  let demo: Awaited<ReturnType<typeof ensureDemoTenant>> | null = null;
+  if (config.demo) demo = await ensureDemoTenant();
+
+  const queue = createQueue(config);
+  if (config.RUN_WORKERS) {
+    await queue.start(coreJobs);
+    await registerCoreSchedules(queue);
+  }
+
+  const app = createApp({ config, queue, devMiddleware: options.devMiddleware, clientDir: options.clientDir });
+  const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
+  mountReactRouter(app, () => import('virtual:react-router/server-build') as Promise<ServerBuild>, mode);
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+
+  let stopping: Promise<void> | null = null;
+  const shutdown = (signal = 'shutdown') =>
+    (stopping ??= (async () => {
+      logger.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), 25_000).unref();
+      await closed;
+      clearTimeout(force);
+      await queue.stop();
+      await runtime.close();
+      logger.info('stopped');
+    })());
+
+  logger.info({ url, database: runtime.db.describe, queue: config.REDIS_URL ? 'redis' : 'embedded' }, 'Ordo is listening');
+  if (demo) {
+    console.log(
+      `\n  Ordo is running at ${url}\n  Demo company: Nordlarm Säkerhet AB\n  Sign in as ${demo.email} with password ${demo.password}\n`,
+    );
+  }
+  return { server, runtime, queue, url, shutdown };
+}

@@ -1,0 +1,60 @@
+/**
+ * `npm start`. Development: Vite serves the app and compiles on demand. Production
+ * (NODE_ENV=production, after `npm run build`): the built bundle. Either way one module graph
+ * holds the server, so the database pool, queue and plugin registry exist once.
+ *
+ * This file imports nothing of ours: in development everything loads through Vite.
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ViteDevServer } from 'vite';
+
+type Started = { shutdown(signal?: string): Promise<void> };
+type AppModule = {
+  startServer(options: { devMiddleware?: unknown; clientDir?: string }): Promise<Started>;
+};
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.env.NODE_ENV === 'production';
+const EXPECTED = new Set(['ConfigError', 'PluginError', 'DataDirLockedError']);
+
+async function main() {
+  let vite: ViteDevServer | undefined;
+  let started: Started;
+  try {
+    if (production) {
+      const mod = (await import(pathToFileURL(path.join(root, 'build/server/index.js')).href)) as AppModule;
+      started = await mod.startServer({ clientDir: path.join(root, 'build/client') });
+    } else {
+      const { createServer } = await import('vite');
+      vite = await createServer({ root, server: { middlewareMode: true }, appType: 'custom', logLevel: 'warn' });
+      const mod = (await vite.ssrLoadModule(path.join(root, 'server/app.ts'))) as AppModule;
+      started = await mod.startServer({ devMiddleware: vite.middlewares });
+    }
+  } catch (e) {
+    const err = e as Error;
+    if (err && (EXPECTED.has(err.name) || /not reachable/.test(err.message))) console.error(`\n${err.message}\n`);
+    else console.error(err);
+    await vite?.close();
+    process.exit(1);
+  }
+  let exiting = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (exiting) return;
+      exiting = true;
+      void started
+        .shutdown(signal)
+        .then(() => vite?.close())
+        .then(
+          () => process.exit(0),
+          (e) => {
+            console.error(e);
+            process.exit(1);
+          },
+        );
+    });
+  }
+}
+
+await main();

@@ -1,0 +1,143 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, getConfig } from '~/core/config/env';
+import { DataDirLockedError } from '~/core/db/database';
+import { isAppError } from '~/core/errors/app-error';
+import { PluginError } from '~/core/extension-points/registry';
+import { openRuntime, eachLimit } from '~/core/runtime/boot';
+import { readOutbox } from '~/core/mail/mailer';
+import { addHost, migrateTenant, provisionTenant, removeHost, setTenantStatus } from './provision';
+import { listTenants } from './registry';
+
+const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
+
+  create <slug> --name <name> --host <hostname> [--host …] --admin-email <email>
+         [--admin-name <name>] [--country SE|EE|AU] [--language se|en|ee|lv] [--admin-password <pw>]
+  list
+  migrate <slug> | --all
+  disable <slug>
+  enable <slug>
+  add-host <slug> <hostname>
+  remove-host <slug> <hostname>
+  outbox [--limit N]          mail kept when SMTP_URL is not set
+
+Provisioning is idempotent: running create again finishes an interrupted run.`;
+
+function signInUrl(host: string, token: string): string {
+  const config = getConfig();
+  const base = config.NODE_ENV === 'production' ? `https://${host}` : `http://${host}:${config.PORT}`;
+  return `${base}/welcome?t=${encodeURIComponent(token)}`;
+}
+
+async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      host: { type: 'string', multiple: true },
+      'admin-email': { type: 'string' },
+      'admin-name': { type: 'string' },
+      'admin-password': { type: 'string' },
+      country: { type: 'string' },
+      language: { type: 'string' },
+      all: { type: 'boolean' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...args] = positionals;
+  if (!command || values.help) return { json: { usage: USAGE }, text: USAGE };
+
+  switch (command) {
+    case 'create': {
+      const slug = args[0] ?? '';
+      const hosts = values.host ?? (getConfig().BASE_DOMAIN ? [`${slug}.${getConfig().BASE_DOMAIN}`] : []);
+      const result = await provisionTenant({
+        slug,
+        name: values.name ?? '',
+        hosts,
+        adminEmail: values['admin-email'] ?? '',
+        adminName: values['admin-name'],
+        adminPassword: values['admin-password'],
+        country: (values.country?.toUpperCase() ?? 'SE') as 'SE',
+        language: values.language as 'se' | undefined,
+      });
+      const link = result.signInToken ? signInUrl(hosts[0]!, result.signInToken) : null;
+      const text = result.created
+        ? `Tenant ${slug} is ready (schema ${result.schemaName}; steps: ${result.steps.join(' → ')}).` +
+          (link ? `\nOne-time sign-in link for ${values['admin-email']} (valid 7 days):\n  ${link}` : '')
+        : `Tenant ${slug} already exists and is provisioned; nothing changed.`;
+      return { json: { ...result, signInUrl: link }, text };
+    }
+    case 'list': {
+      const tenants = await listTenants();
+      const text = tenants.length
+        ? tenants.map((t) => `${t.slug.padEnd(20)} ${t.status.padEnd(12)} ${t.displayName} [${t.hosts.join(', ')}]`).join('\n')
+        : 'No tenants yet.';
+      return { json: tenants, text };
+    }
+    case 'migrate': {
+      const slugs = values.all ? (await listTenants()).map((t) => t.slug) : args.slice(0, 1);
+      if (!slugs.length) throw new UsageError('migrate needs a slug or --all');
+      const applied: Record<string, string[]> = {};
+      await eachLimit(slugs, 4, async (slug) => {
+        applied[slug] = await migrateTenant(slug);
+      });
+      const text = slugs.map((s) => `${s}: ${applied[s]!.length ? applied[s]!.join(', ') : 'up to date'}`).join('\n');
+      return { json: applied, text };
+    }
+    case 'disable':
+    case 'enable': {
+      const slug = args[0] ?? '';
+      await setTenantStatus(slug, command === 'disable' ? 'disabled' : 'active');
+      return { json: { slug, status: command === 'disable' ? 'disabled' : 'active' }, text: `Tenant ${slug} ${command}d.` };
+    }
+    case 'add-host':
+    case 'remove-host': {
+      const [slug = '', host = ''] = args;
+      if (!host) throw new UsageError(`${command} needs a slug and a hostname`);
+      await (command === 'add-host' ? addHost(slug, host) : removeHost(slug, host));
+      return { json: { slug, host, action: command }, text: `${command === 'add-host' ? 'Added' : 'Removed'} ${host} ${command === 'add-host' ? 'to' : 'from'} ${slug}.` };
+    }
+    case 'outbox': {
+      const mails = await readOutbox({ limit: Number(values.limit ?? 20) });
+      const text = mails.length
+        ? mails.map((m) => `#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to.join(', ')}: ${m.subject}\n${m.text ?? ''}`).join('\n\n')
+        : 'The outbox is empty.';
+      return { json: mails, text };
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+class UsageError extends Error {}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const json = argv.includes('--json');
+  let runtime: Awaited<ReturnType<typeof openRuntime>> | undefined;
+  try {
+    runtime = await openRuntime(getConfig(), { waitAttempts: 3 });
+    const out = await run(argv);
+    console.log(json ? JSON.stringify(out.json, null, 2) : out.text);
+  } catch (e) {
+    let message: string;
+    let code = 'ERROR';
+    if (e instanceof UsageError) message = `${e.message}\n\n${USAGE}`;
+    else if (isAppError(e)) {
+      code = e.code;
+      const fields = e.details?.fields ? Object.entries(e.details.fields).map(([f, c]) => `${f}: ${c.join(', ')}`).join('; ') : '';
+      message = e.details?.message ?? (fields ? `Invalid input: ${fields}` : e.code);
+    } else if (e instanceof ConfigError || e instanceof PluginError || e instanceof DataDirLockedError) message = e.message;
+    else message = (e as Error).message ?? String(e);
+    if (json) console.log(JSON.stringify({ error: { code, message } }, null, 2));
+    else console.error(`Error: ${message}`);
+    process.exitCode = 1;
+  } finally {
+    await runtime?.close();
+  }
+}
+
+await main();

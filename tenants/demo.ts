@@ -1,0 +1,40 @@
+import { withTenant } from '~/core/db/with-tenant';
+import { ensureUser } from '~/core/users/create-user';
+import { provisionTenant } from './provision';
+import { getTenantBySlug } from './registry';
+
+/** The demo company `npm start` serves: a Swedish security installer with a few users. */
+export const DEMO = {
+  slug: 'demo',
+  name: 'Nordlarm Säkerhet AB',
+  hosts: ['demo.localhost'],
+  admin: { email: 'admin@nordlarm.se', name: 'Maria Lindqvist', password: 'ordo-demo-2026' },
+  users: [
+    { email: 'erik.tekniker@nordlarm.se', name: 'Erik Johansson', accessLevels: ['Technician'] },
+    { email: 'sara.tekniker@nordlarm.se', name: 'Sara Nilsson', accessLevels: ['Technician'] },
+    { email: 'anna.kontor@nordlarm.se', name: 'Anna Berg', accessLevels: ['Office'] },
+  ],
+} as const;
+
+/** Creates the demo tenant if it is missing or half-made; never touches one that exists. */
+export async function ensureDemoTenant(): Promise<{ created: boolean; email: string; password: string }> {
+  const before = await getTenantBySlug(DEMO.slug);
+  const result = await provisionTenant({
+    slug: DEMO.slug,
+    name: DEMO.name,
+    hosts: [...DEMO.hosts],
+    country: 'SE',
+    language: 'se',
+    adminEmail: DEMO.admin.email,
+    adminName: DEMO.admin.name,
+    adminPassword: DEMO.admin.password,
+  });
+  if (result.created) {
+    const tenant = await getTenantBySlug(DEMO.slug);
+    await withTenant(tenant!, async (trx) => {
+      for (const u of DEMO.users)
+        await ensureUser(trx, { email: u.email, name: u.name, password: DEMO.admin.password, accessLevels: [...u.accessLevels] });
+    });
+  }
+  return { created: !before || result.created, email: DEMO.admin.email, password: DEMO.admin.password };
+}

@@ -1,0 +1,49 @@
+import type { Trx } from '~/core/db/with-tenant';
+import { DEFAULT_APP_MODULES } from '~/core/modules/app-modules';
+import { PERMISSIONS, type Permission, type WorkOrderLimit } from '~/core/permissions/permissions';
+
+const OFFICE_EXCLUDED = new Set<Permission>(['accesslevels:edit', 'users:edit', 'instance:edit', 'settings:import_export']);
+
+/** The access levels every new tenant starts with; admins edit them later. */
+export const DEFAULT_ACCESS_LEVELS: { displayName: string; description: string; permissions: readonly Permission[]; limit: WorkOrderLimit }[] = [
+  { displayName: 'Administrator', description: 'Everything', permissions: PERMISSIONS, limit: 'none' },
+  {
+    displayName: 'Office',
+    description: 'Office staff: everything but users, access levels and instance settings',
+    permissions: PERMISSIONS.filter((p) => !OFFICE_EXCLUDED.has(p)),
+    limit: 'none',
+  },
+  {
+    displayName: 'Technician',
+    description: 'Own work orders, time reports and the registers they need on site',
+    permissions: [
+      'workorders:read',
+      'workorders:edit',
+      'workorders:report',
+      'workorders:report_articles',
+      'workorders:files',
+      'customers:read',
+      'bo:read',
+      'articles:read',
+      'timereports:read_own',
+      'timereports:edit',
+      'drive:read',
+    ],
+    limit: 'user',
+  },
+];
+
+/** Seeds what a tenant needs to be usable; every statement is idempotent. */
+export async function seedTenant(trx: Trx): Promise<void> {
+  for (const level of DEFAULT_ACCESS_LEVELS) {
+    await trx.raw(
+      `insert into access_levels (display_name, description, permissions, work_order_limit)
+       values (?, ?, ?, ?) on conflict (lower(display_name)) do nothing`,
+      [level.displayName, level.description, [...level.permissions], level.limit],
+    );
+  }
+  await trx.raw(
+    `insert into app_modules (id, enabled) select unnest(?::text[]), true on conflict (id) do nothing`,
+    [[...DEFAULT_APP_MODULES]],
+  );
+}

@@ -1,0 +1,14 @@
+import path from 'node:path';
+import { reactRouter } from '@react-router/dev/vite';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  resolve: { alias: [{ find: /^~\//, replacement: path.resolve(import.meta.dirname) + '/' }] },
+  plugins: [tailwindcss(), reactRouter()],
+  // The server build's entry is our Express app (server/app.ts), which mounts React Router.
+  environments: {
+    ssr: { build: { rolldownOptions: { input: './server/app.ts' } } },
+  },
+  server: { hmr: process.env.NODE_ENV === 'test' ? false : undefined },
+});
