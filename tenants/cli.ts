@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '~/core/config/env';
-import { DataDirLockedError } from '~/core/db/database';
+import { DataDirLockedError } from '~/core/db/data-dir-lock';
 import { isAppError } from '~/core/errors/app-error';
 import { PluginError } from '~/core/extension-points/registry';
 import { openRuntime, eachLimit } from '~/core/runtime/boot';

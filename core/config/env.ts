@@ -81,20 +81,6 @@ export const ZEnv = z
         return z.NEVER;
       }),
     DEMO: bool.optional(),
-  })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production') {
-      if (!env.DATABASE_URL)
-        ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required in production' });
-      if (!env.SECRET_KEY) ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'is required in production' });
-    }
-    const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
-    if (s3.some(Boolean) && !s3.every(Boolean))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['S3_BUCKET'],
-        message: 'S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
-      });
   });
 
 export type TEnv = z.infer<typeof ZEnv>;
@@ -118,15 +104,30 @@ export class ConfigError extends Error {
   }
 }
 
+/** Rules between variables, checked on the raw values so they are reported with every other problem. */
+function crossChecks(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (env.NODE_ENV === 'production') {
+    if (!env.DATABASE_URL) problems.push('DATABASE_URL: is required in production');
+    if (!env.SECRET_KEY) problems.push('SECRET_KEY: is required in production');
+  }
+  const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+  if (s3.some(Boolean) && !s3.every(Boolean))
+    problems.push('S3_BUCKET: S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  return problems;
+}
+
 const DEV_SECRET = 'ordo-development-secret-key-do-not-use-in-production';
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable means "not set": compose files and shells often export empty strings.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = ZEnv.safeParse(cleaned);
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
-  }
+  const problems = [
+    ...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`)),
+    ...crossChecks(cleaned),
+  ];
+  if (!result.success || problems.length) throw new ConfigError(problems);
   const e = result.data;
   return {
     ...e,

@@ -37,8 +37,9 @@ class SchemaMigrationSource implements Knex.MigrationSource<Migration> {
     return {
       up: scoped(m.up),
       down: scoped(m.down ?? (async () => Promise.reject(new Error(`${m.name} cannot be undone`)))),
+      // knex reads a per-migration `config`; ours are always transactional.
       config: { transaction: true },
-    };
+    } as Knex.Migration;
   }
 }
 

@@ -22,7 +22,8 @@ export function validationError(error: z.ZodError): AppError {
   for (const issue of error.issues) {
     const key = issue.path.join('.') || '_';
     const message = /^[A-Z][A-Z0-9_]+$/.test(issue.message) ? issue.message : 'ERROR_INVALID_VALUE';
-    (fields[key] ??= []).includes(message) || fields[key].push(message);
+    const list = (fields[key] ??= []);
+    if (!list.includes(message)) list.push(message);
   }
   return new AppError('VALIDATION_FAILED', 400, { fields });
 }

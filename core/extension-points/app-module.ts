@@ -15,11 +15,11 @@ export interface AppModule {
 
 export type AppModuleDefinition<O = unknown> = PluginBase<'app-module', O, AppModule>;
 
-export function defineAppModule<S extends z.ZodType>(def: {
+export function defineAppModule<O>(def: {
   id: string;
-  options: S;
+  options: z.ZodType<O>;
   tenantOptions?: z.ZodType<unknown>;
-  create(options: z.infer<S>): AppModule;
-}): AppModuleDefinition<z.infer<S>> {
+  create(options: O): AppModule;
+}): AppModuleDefinition<O> {
   return { kind: 'app-module', ...def };
 }

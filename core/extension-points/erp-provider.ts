@@ -31,12 +31,12 @@ export interface ErpProvider {
 
 export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvider> & { displayName: string };
 
-export function defineErpProvider<S extends z.ZodType>(def: {
+export function defineErpProvider<O>(def: {
   id: string;
   displayName: string;
-  options: S;
+  options: z.ZodType<O>;
   tenantOptions?: z.ZodType<unknown>;
-  create(options: z.infer<S>): ErpProvider;
-}): ErpProviderDefinition<z.infer<S>> {
+  create(options: O): ErpProvider;
+}): ErpProviderDefinition<O> {
   return { kind: 'erp', ...def };
 }

@@ -9,10 +9,10 @@ export interface InvoiceTemplate {
 
 export type InvoiceTemplateDefinition<O = unknown> = PluginBase<'invoice-template', O, InvoiceTemplate>;
 
-export function defineInvoiceTemplate<S extends z.ZodType>(def: {
+export function defineInvoiceTemplate<O>(def: {
   id: string;
-  options: S;
-  create(options: z.infer<S>): InvoiceTemplate;
-}): InvoiceTemplateDefinition<z.infer<S>> {
+  options: z.ZodType<O>;
+  create(options: O): InvoiceTemplate;
+}): InvoiceTemplateDefinition<O> {
   return { kind: 'invoice-template', ...def };
 }

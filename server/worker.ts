@@ -1,0 +1,37 @@
+/**
+ * `npm run worker`: job workers without the web server, for deployments that scale them apart
+ * (start the web with RUN_WORKERS=0). Stops gracefully on SIGTERM: running jobs finish first.
+ */
+import { getConfig } from '~/core/config/env';
+import { createQueue } from '~/core/jobs/queue';
+import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
+import { logger } from '~/core/log/logger';
+import { openRuntime } from '~/core/runtime/boot';
+
+async function main() {
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  try {
+    runtime = await openRuntime(getConfig());
+  } catch (e) {
+    console.error(`\n${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  const queue = createQueue(runtime.config);
+  await queue.start(coreJobs);
+  await registerCoreSchedules(queue);
+  logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'worker stopping: finishing running jobs');
+      void queue
+        .stop()
+        .then(() => runtime.close())
+        .then(() => process.exit(0));
+    });
+  }
+}
+
+await main();
