@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['core/db/**', 'tests/global-setup.ts'],
+    files: ['core/db/**', 'tests/global-setup.ts', 'tests/bench/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -8,7 +8,12 @@ export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   // The server build's entry is our Express app (server/app.ts), which mounts React Router.
   environments: {
-    ssr: { build: { rolldownOptions: { input: './server/app.ts' } } },
+    ssr: {
+      build: { rolldownOptions: { input: './server/app.ts' } },
+      // Let Vite resolve the adapter too, so it and our code share one react-router
+      // (RouterContextProvider is checked with instanceof).
+      resolve: { noExternal: ['@react-router/express'] },
+    },
   },
   server: { hmr: process.env.NODE_ENV === 'test' ? false : undefined },
 });

@@ -7,11 +7,14 @@ import { i18nOptions } from '~/app/i18n';
 import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import { resources } from '~/app/locales';
 
-/** The browser renders in the language the server chose: the <html lang> attribute. */
+/**
+ * The browser renders in the language the server chose (the <html lang> attribute); all languages
+ * are loaded so the language switch applies without a reload.
+ */
 async function main() {
   const htmlLang = document.documentElement.lang;
   const lng = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
-  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources: { [lng]: resources[lng] } });
+  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources });
   startTransition(() => {
     hydrateRoot(
       document,

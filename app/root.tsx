@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { I18nProvider } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import {
@@ -58,7 +59,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  // After the language switch the root loader answers the new language; follow it.
+  useEffect(() => {
+    if (i18n.language !== loaderData.lang) void i18n.changeLanguage(loaderData.lang);
+  }, [i18n, loaderData.lang]);
   return <Outlet />;
 }
 

@@ -1,0 +1,78 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink, useLocation, useSubmit } from 'react-router';
+import { Menu } from '~/app/components/ui';
+import { LANGS } from '~/core/i18n/languages';
+
+export interface TopBarProps {
+  user: { fullName: string; initials: string; email: string };
+  company: string;
+  logoUrl: string | null;
+  links: { to: string; labelKey: string }[];
+  canSettings: boolean;
+}
+
+/**
+ * The signed-in top bar (spec section 2): the company, the capability links the user may use,
+ * the language switch and the user menu. On a phone the links scroll sideways under the bar.
+ */
+export function TopBar({ user, company, logoUrl, links, canSettings }: TopBarProps) {
+  const { t, i18n } = useTranslation();
+  const submit = useSubmit();
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  const linkClass = ({ isActive }: { isActive: boolean }) =>
+    `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-white/15 text-white' : 'text-brand-100 hover:bg-white/10 hover:text-white'}`;
+  return (
+    <header className="bg-brand-900 text-white">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900">
+        {t('shell.skipToContent')}
+      </a>
+      <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
+        <NavLink to="/" className="flex min-w-0 items-center gap-2 font-semibold">
+          {logoUrl ? <img src={logoUrl} alt="" className="h-8 w-auto rounded bg-white p-0.5" /> : null}
+          <span className="truncate">{company}</span>
+        </NavLink>
+        <nav aria-label={t('shell.mainNav')} className="hidden flex-1 items-center gap-1 overflow-x-auto lg:flex">
+          {links.map((l) => (
+            <NavLink key={l.to} to={l.to} className={linkClass}>
+              {t(l.labelKey)}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="ml-auto flex shrink-0 items-center gap-2">
+          <Menu
+            label={t(`lang.${i18n.language}`)}
+            triggerVariant="ghost"
+            items={LANGS.map((lang) => ({
+              id: lang,
+              label: t(`lang.${lang}`),
+              onAction: () => submit({ lang, redirectTo: here }, { method: 'post', action: '/language' }),
+            }))}
+          />
+          <Menu
+            label={user.fullName}
+            triggerVariant="ghost"
+            items={[
+              { id: 'profile', label: t('shell.profile'), href: '/profile' },
+              ...(canSettings ? [{ id: 'settings', label: t('shell.settings'), href: '/settings' }] : []),
+              {
+                id: 'logout',
+                label: t('shell.logout'),
+                onAction: () => submit(null, { method: 'post', action: '/logout' }),
+              },
+            ]}
+          />
+        </div>
+      </div>
+      {links.length ? (
+        <nav aria-label={t('shell.mainNav')} className="flex gap-1 overflow-x-auto px-4 pb-2 lg:hidden">
+          {links.map((l) => (
+            <NavLink key={l.to} to={l.to} className={linkClass}>
+              {t(l.labelKey)}
+            </NavLink>
+          ))}
+        </nav>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,188 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { z } from 'zod';
+import { getConfig, type Config } from '~/core/config/env';
+import { withControl } from '~/core/db/with-tenant';
+import { PermanentJobError, defineJob } from '~/core/jobs/define-job';
+import { logger } from '~/core/log/logger';
+
+/**
+ * One message. The schema doubles as the payload of `sendMailJob`, so mail queued from anywhere is
+ * checked where it is created. CR/LF in the subject is refused: it is the classic header injection.
+ */
+export const ZMailMessage = z.object({
+  to: z.array(z.email()).min(1).max(100),
+  subject: z
+    .string()
+    .min(1)
+    .max(500)
+    .refine((s) => !/[\r\n]/.test(s), 'must be one line'),
+  text: z.string().max(1_000_000),
+  html: z.string().max(2_000_000).optional(),
+  /** Which tenant the mail is for: lets operators filter the outbox; not used for delivery. */
+  tenantId: z.uuid().optional(),
+});
+
+export type MailMessage = z.infer<typeof ZMailMessage>;
+
+export interface MailReceipt {
+  /** The SMTP message id, or the outbox row id. */
+  id: string;
+}
+
+/** Sends mail; callers do not know whether it leaves by SMTP or waits in the operators' outbox. */
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  send(message: MailMessage): Promise<MailReceipt>;
+  close(): Promise<void>;
+}
+
+/** nodemailer over SMTP_URL. Timeouts are short so a dead relay fails the job (and it retries) instead of hanging it. */
+export class SmtpMailer implements Mailer {
+  readonly kind = 'smtp' as const;
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport({
+      url,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+  }
+
+  async send(message: MailMessage): Promise<MailReceipt> {
+    const m = ZMailMessage.parse(message);
+    const info = await this.transport.sendMail({
+      from: this.from,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      ...(m.html !== undefined ? { html: m.html } : {}),
+    });
+    logger.info({ to: m.to.length, messageId: info.messageId, tenantId: m.tenantId }, 'mail sent');
+    return { id: String(info.messageId) };
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
+
+/**
+ * Without SMTP_URL mail is kept in control.mail_outbox, so a fresh install (or a demo) loses no
+ * sign-in link: operators read it with `npm run tenant -- outbox`.
+ */
+export class OutboxMailer implements Mailer {
+  readonly kind = 'outbox' as const;
+
+  constructor(private readonly from: string) {}
+
+  async send(message: MailMessage): Promise<MailReceipt> {
+    const m = ZMailMessage.parse(message);
+    const [row] = await withControl((trx) =>
+      trx('mail_outbox')
+        .insert({
+          tenant_id: m.tenantId ?? null,
+          sender: this.from,
+          recipients: m.to,
+          subject: m.subject,
+          text_body: m.text,
+          html_body: m.html ?? null,
+        })
+        .returning(['id']),
+    );
+    logger.info({ to: m.to.length, outboxId: row.id, tenantId: m.tenantId }, 'mail kept in the outbox (no SMTP_URL)');
+    return { id: String(row.id) };
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface OutboxMail {
+  id: string;
+  tenantId: string | null;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  createdAt: Date;
+}
+
+/** The newest outbox mail first, for operators. */
+export async function readOutbox(options: { limit: number; tenantId?: string }): Promise<OutboxMail[]> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit) || 1, 1), 500);
+  const rows = await withControl((trx) => {
+    const q = trx('mail_outbox').orderBy('id', 'desc').limit(limit);
+    if (options.tenantId) q.where({ tenant_id: options.tenantId });
+    return q.select<
+      {
+        id: string;
+        tenant_id: string | null;
+        sender: string;
+        recipients: string[];
+        subject: string;
+        text_body: string | null;
+        html_body: string | null;
+        created_at: Date;
+      }[]
+    >('*');
+  });
+  return rows.map((r) => ({
+    id: String(r.id),
+    tenantId: r.tenant_id,
+    from: r.sender,
+    to: r.recipients,
+    subject: r.subject,
+    text: r.text_body,
+    html: r.html_body,
+    createdAt: new Date(r.created_at),
+  }));
+}
+
+export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): Mailer {
+  return config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM) : new OutboxMailer(config.MAIL_FROM);
+}
+
+let shared: Mailer | undefined;
+
+/** The process's mailer, made on first use so one SMTP transport serves every job. */
+export function getMailer(): Mailer {
+  shared ??= createMailer(getConfig());
+  return shared;
+}
+
+/** For tests and boot: replace the process's mailer (undefined: make a new one from the config on next use). */
+export function setMailer(mailer: Mailer | undefined): void {
+  shared = mailer;
+}
+
+/** SMTP 5xx: the server refuses for good (unknown mailbox, policy); retrying would only repeat it. */
+function isPermanentSmtpError(e: unknown): boolean {
+  const code = (e as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/**
+ * Sends mail from a job, so a request never waits on (or fails with) the SMTP relay, and a relay
+ * outage is retried with backoff. Delivery is at least once: a crash after the relay accepted the
+ * message but before the run was recorded sends it again.
+ */
+export const sendMailJob = defineJob({
+  id: 'mail.send',
+  schema: ZMailMessage,
+  attempts: 5,
+  async handler(data, ctx) {
+    try {
+      const receipt = await getMailer().send(data);
+      ctx.log.debug({ receipt }, 'mail job done');
+    } catch (e) {
+      if (isPermanentSmtpError(e))
+        throw new PermanentJobError(`The SMTP server refused the mail: ${(e as Error).message}`, { cause: e });
+      throw e;
+    }
+  },
+});

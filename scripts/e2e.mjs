@@ -1,0 +1,18 @@
+// Runs the browser tests on the system's Chromium, and says clearly when there is none.
+import { spawnSync } from 'node:child_process';
+import { findChromium } from './find-chromium.mjs';
+
+const chromium = findChromium();
+if (!chromium) {
+  console.error(
+    '\n  Browser tests need Chromium, and none was found.\n' +
+      '  Install Debian\'s package (apt-get install -y chromium) or set CHROMIUM_PATH.\n' +
+      '  .ci/run installs it; the tests never download a browser.\n',
+  );
+  process.exit(1);
+}
+const result = spawnSync('playwright', ['test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, CHROMIUM_PATH: chromium },
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,190 @@
+/**
+ * `npm run bench`: seeds a tenant on PostgreSQL, starts the production build, and measures named
+ * scenarios one request at a time and under concurrent clients, beside /healthz as the floor.
+ * Reports p50/p95 server time (Server-Timing) and SQL statements per request (X-Sql-Statements).
+ *
+ *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ordo_bench, created if missing)
+ *   BENCH_REQUESTS (200), BENCH_CONCURRENCY (8)
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { parseConfig, setConfig } from '~/core/config/env';
+import { openRuntime } from '~/core/runtime/boot';
+import { withTenant } from '~/core/db/with-tenant';
+import { ensureUser } from '~/core/users/create-user';
+import { provisionTenant } from '~/tenants/provision';
+import { getTenantBySlug } from '~/tenants/registry';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const HOST = 'bench.localhost';
+const PASSWORD = 'bench-password-1';
+const EMAIL = 'admin@bench.se';
+
+async function ensureDatabase(url: string) {
+  const u = new URL(url);
+  const name = u.pathname.slice(1);
+  const admin = knexFactory({ client: 'pg', connection: { connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() } });
+  try {
+    const { rows } = await admin.raw('select 1 from pg_database where datname = ?', [name]);
+    if (!rows.length) await admin.raw(`create database "${name.replace(/"/g, '')}"`);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+async function seed(url: string) {
+  const config = setConfig(parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn' }));
+  const runtime = await openRuntime(config);
+  try {
+    await provisionTenant({ slug: 'bench', name: 'Bench Larm AB', hosts: [HOST], adminEmail: EMAIL, adminPassword: PASSWORD });
+    const tenant = (await getTenantBySlug('bench'))!;
+    await withTenant(tenant, async (trx) => {
+      for (let i = 0; i < 50; i++)
+        await ensureUser(trx, { email: `tech${i}@bench.se`, name: `Tekniker ${i}`, accessLevels: ['Technician'] });
+    });
+  } finally {
+    await runtime.close();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Sample {
+  serverMs: number;
+  clientMs: number;
+  sql: number;
+  status: number;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function send(port: number, req: { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Sample & { body: string }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const r = http.request(
+      { host: '127.0.0.1', port, method: req.method, path: req.path, headers: { host: HOST, ...req.headers }, agent },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => {
+          const timing = /app;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+          resolve({
+            serverMs: timing ? Number(timing[1]) : NaN,
+            clientMs: Number(process.hrtime.bigint() - started) / 1e6,
+            sql: Number(res.headers['x-sql-statements'] ?? NaN),
+            status: res.statusCode ?? 0,
+            body,
+          });
+        });
+      },
+    );
+    r.on('error', reject);
+    if (req.body) r.write(req.body);
+    r.end();
+  });
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
+};
+
+async function measure(port: number, make: () => { method: string; path: string; headers?: Record<string, string>; body?: string }, concurrency: number) {
+  for (let i = 0; i < 20; i++) await send(port, make()); // warm-up
+  const samples: Sample[] = [];
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < REQUESTS) samples.push(await send(port, make()));
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const bad = samples.filter((s) => s.status >= 400).length;
+  if (bad) throw new Error(`${bad} requests failed`);
+  const server = samples.map((s) => s.serverMs);
+  const sql = samples.map((s) => s.sql);
+  return {
+    requests: samples.length,
+    concurrency,
+    p50ms: +pct(server, 50).toFixed(2),
+    p95ms: +pct(server, 95).toFixed(2),
+    clientP95ms: +pct(samples.map((s) => s.clientMs), 95).toFixed(2),
+    sqlP50: pct(sql, 50),
+    sqlMax: Math.max(...sql),
+    rps: +(samples.length / seconds).toFixed(1),
+  };
+}
+
+async function main() {
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ordo_bench';
+  if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No build: run `npm run build` first (npm run bench does).');
+  await ensureDatabase(url);
+  await seed(url);
+
+  const port = await freePort();
+  const server = spawn('node', ['--import', 'tsx', 'server/index.ts'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: url, SECRET_KEY: 'bench-secret-key-bench-secret-key-0000', PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: process.env.REDIS_URL ?? '' },
+  });
+  let log = '';
+  server.stdout!.on('data', (d) => (log += d));
+  server.stderr!.on('data', (d) => (log += d));
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await send(port, { method: 'GET', path: '/healthz' })).status === 200) break;
+      } catch {
+        /* not yet */
+      }
+      if (i > 300) throw new Error(`server did not start:\n${log}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const signIn = () => ({
+      method: 'POST',
+      path: '/api/authenticate',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: EMAIL, password: PASSWORD, hostname: HOST }),
+    });
+    const token = JSON.parse((await send(port, signIn())).body).token as string;
+    const scenarios: Record<string, () => { method: string; path: string; headers?: Record<string, string>; body?: string }> = {
+      'healthz (floor)': () => ({ method: 'GET', path: '/healthz' }),
+      'sign-in POST /api/authenticate': signIn,
+      'keepalive GET /api/keepalive': () => ({ method: 'GET', path: '/api/keepalive', headers: { authorization: `Bearer ${token}` } }),
+      'signed-in shell GET /': () => ({ method: 'GET', path: '/', headers: { cookie: `__Host-ordo_session=${token}` } }),
+    };
+    const rows: Record<string, unknown>[] = [];
+    for (const [name, make] of Object.entries(scenarios)) {
+      for (const c of [1, CONCURRENCY]) rows.push({ scenario: name, ...(await measure(port, make, c)) });
+    }
+    console.table(rows);
+    const outDir = path.join(root, 'bench-results');
+    fs.mkdirSync(outDir, { recursive: true });
+    const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, concurrency: CONCURRENCY, rows }, null, 2));
+    console.log(`written ${path.relative(root, file)}`);
+  } finally {
+    process.kill(-server.pid!, 'SIGTERM');
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
