@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['build/**', 'node_modules/**', '.react-router/**', 'data/**', 'bench-results/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      'build/**',
+      'node_modules/**',
+      '.react-router/**',
+      'data/**',
+      'bench-results/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +23,10 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // Only core/db opens connections; everything else gets a transaction (ARCHITECTURE §4).
       'no-restricted-imports': [
@@ -21,7 +34,11 @@ export default tseslint.config(
         {
           paths: [
             { name: 'pg', message: 'Only core/db talks to the database driver.' },
-            { name: 'knex', message: 'Only core/db imports knex; use the ctx.trx you are given.', allowTypeImports: true },
+            {
+              name: 'knex',
+              message: 'Only core/db imports knex; use the ctx.trx you are given.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
@@ -42,7 +59,9 @@ export default tseslint.config(
             { name: 'knex', message: 'No SQL in app/: call a core service.' },
             { name: 'pg', message: 'No SQL in app/: call a core service.' },
           ],
-          patterns: [{ group: ['~/core/db/*', '!~/core/db/with-tenant'], message: 'No SQL in app/: call a core service.' }],
+          patterns: [
+            { group: ['~/core/db/*', '!~/core/db/with-tenant'], message: 'No SQL in app/: call a core service.' },
+          ],
         },
       ],
     },

@@ -6,6 +6,7 @@ import { HydratedRouter } from 'react-router/dom';
 import { i18nOptions } from '~/app/i18n';
 import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import { resources } from '~/app/locales';
+import { snapshotTypedInput } from '~/app/lib/pre-hydration-input';
 
 /**
  * The browser renders in the language the server chose (the <html lang> attribute); all languages
@@ -15,6 +16,7 @@ async function main() {
   const htmlLang = document.documentElement.lang;
   const lng = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
   await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources });
+  snapshotTypedInput();
   startTransition(() => {
     hydrateRoot(
       document,

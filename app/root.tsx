@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { I18nProvider } from 'react-aria-components';
+import { I18nProvider, RouterProvider } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import {
   isRouteErrorResponse,
@@ -8,6 +8,8 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useHref,
+  useNavigate,
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
@@ -18,6 +20,7 @@ import { sessionMiddleware } from '~/app/middleware/session.server';
 import { formattingLocale, isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import { ErrorPage } from '~/app/components/shell/error-page';
 import { ToastProvider } from '~/app/components/ui';
+import { restoreTypedInput } from '~/app/lib/pre-hydration-input';
 import stylesheet from './app.css?url';
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware];
@@ -39,6 +42,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const lang = data?.lang ?? DEFAULT_LANG;
+  const navigate = useNavigate();
   return (
     <html lang={lang}>
       <head>
@@ -49,9 +53,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-dvh">
-        <I18nProvider locale={formattingLocale(lang)}>
-          <ToastProvider>{children}</ToastProvider>
-        </I18nProvider>
+        {/* react-aria links (menus, tabs, link buttons) navigate through the router, not a reload. */}
+        <RouterProvider navigate={navigate} useHref={useHref}>
+          <I18nProvider locale={formattingLocale(lang)}>
+            <ToastProvider>{children}</ToastProvider>
+          </I18nProvider>
+        </RouterProvider>
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -62,6 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   // After the language switch the root loader answers the new language; follow it.
+  useEffect(() => restoreTypedInput(), []);
   useEffect(() => {
     if (i18n.language !== loaderData.lang) void i18n.changeLanguage(loaderData.lang);
   }, [i18n, loaderData.lang]);
@@ -78,6 +86,9 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 404)
     return <ErrorPage title={t('errors.notFound.title')} body={t('errors.notFound.body')} />;
   return (
-    <ErrorPage title={t('errors.unexpected.title')} body={t('errors.unexpected.body', { ref: data?.requestId ?? '—' })} />
+    <ErrorPage
+      title={t('errors.unexpected.title')}
+      body={t('errors.unexpected.body', { ref: data?.requestId ?? '—' })}
+    />
   );
 }

@@ -23,7 +23,9 @@ describe('[platform] every route and API call declares its access', () => {
   const entries = flatten(routes);
 
   it.each(entries.map((e) => [e.file]))('route %s exports a guard', async (file) => {
-    const mod = (await import(/* @vite-ignore */ path.join(import.meta.dirname, file))) as { middleware?: GuardMiddleware[] };
+    const mod = (await import(/* @vite-ignore */ path.join(import.meta.dirname, file))) as {
+      middleware?: GuardMiddleware[];
+    };
     const declared = mod.middleware?.find((m) => GUARD in m)?.[GUARD];
     expect(validAccess(declared), `${file} must export middleware = guard({...})`).toBe(true);
   });

@@ -6,7 +6,7 @@ const chromium = findChromium();
 if (!chromium) {
   console.error(
     '\n  Browser tests need Chromium, and none was found.\n' +
-      '  Install Debian\'s package (apt-get install -y chromium) or set CHROMIUM_PATH.\n' +
+      "  Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.\n" +
       '  .ci/run installs it; the tests never download a browser.\n',
   );
   process.exit(1);

@@ -25,15 +25,21 @@ function handle(call: ApiCall) {
     const tenant = res.locals.tenant as Tenant;
     const token = readToken({ cookie: req.headers.cookie, authorization: req.headers.authorization });
     try {
-      const result = await inTenant({ tenant, auth: null, lang: langFromKey(tenant.config.languageKey) }, async (ctx) => {
-        const auth = token ? await validateSession(ctx.trx, token, ctx.now, sessionPolicy()) : null;
-        // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
-        requireAccess(auth, call.access);
-        const scoped = { ...ctx, auth, lang: langFromKey(auth?.user.language ?? tenant.config.languageKey) };
-        const raw = call.method === 'GET' || call.method === 'DELETE' ? { ...req.query, ...req.params } : { ...(req.body ?? {}), ...req.params };
-        const input = parseInput(call.input, raw);
-        return call.handler(scoped, input, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, token });
-      });
+      const result = await inTenant(
+        { tenant, auth: null, lang: langFromKey(tenant.config.languageKey) },
+        async (ctx) => {
+          const auth = token ? await validateSession(ctx.trx, token, ctx.now, sessionPolicy()) : null;
+          // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
+          requireAccess(auth, call.access);
+          const scoped = { ...ctx, auth, lang: langFromKey(auth?.user.language ?? tenant.config.languageKey) };
+          const raw =
+            call.method === 'GET' || call.method === 'DELETE'
+              ? { ...req.query, ...req.params }
+              : { ...(req.body ?? {}), ...req.params };
+          const input = parseInput(call.input, raw);
+          return call.handler(scoped, input, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, token });
+        },
+      );
       if (result instanceof Reply) res.status(result.status).json(result.body);
       else res.status(200).json(result ?? {});
     } catch (e) {

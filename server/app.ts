@@ -60,7 +60,16 @@ export function createApp(deps: AppDeps): express.Express {
       httpDuration.observe({ method: req.method, kind, status: String(res.statusCode) }, seconds);
       sqlStatements.observe({ kind }, counter.statements);
       if (kind !== 'asset')
-        logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000), sql: counter.statements }, 'request');
+        logger.info(
+          {
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            ms: Math.round(seconds * 1000),
+            sql: counter.statements,
+          },
+          'request',
+        );
     });
     logContext.run({ requestId }, () => withQueryCounter(counter, next));
   });
@@ -146,7 +155,9 @@ export interface Started {
  * Boots everything: database (waiting for it), migrations of every tenant, the demo tenant when
  * configured, the job queue and its workers (unless RUN_WORKERS=0), then the HTTP server.
  */
-export async function startServer(options: { devMiddleware?: express.RequestHandler; clientDir?: string } = {}): Promise<Started> {
+export async function startServer(
+  options: { devMiddleware?: express.RequestHandler; clientDir?: string } = {},
+): Promise<Started> {
   const config = getConfig();
   const runtime = await openRuntime(config);
   const tenants = await listTenants();
@@ -191,7 +202,10 @@ export async function startServer(options: { devMiddleware?: express.RequestHand
       logger.info('stopped');
     })());
 
-  logger.info({ url, database: runtime.db.describe, queue: config.REDIS_URL ? 'redis' : 'embedded' }, 'Ordo is listening');
+  logger.info(
+    { url, database: runtime.db.describe, queue: config.REDIS_URL ? 'redis' : 'embedded' },
+    'Ordo is listening',
+  );
   if (demo) {
     console.log(
       `\n  Ordo is running at ${url}\n  Demo company: Nordlarm Säkerhet AB\n  Sign in as ${demo.email} with password ${demo.password}\n`,

@@ -73,7 +73,9 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
     case 'list': {
       const tenants = await listTenants();
       const text = tenants.length
-        ? tenants.map((t) => `${t.slug.padEnd(20)} ${t.status.padEnd(12)} ${t.displayName} [${t.hosts.join(', ')}]`).join('\n')
+        ? tenants
+            .map((t) => `${t.slug.padEnd(20)} ${t.status.padEnd(12)} ${t.displayName} [${t.hosts.join(', ')}]`)
+            .join('\n')
         : 'No tenants yet.';
       return { json: tenants, text };
     }
@@ -91,19 +93,30 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
     case 'enable': {
       const slug = args[0] ?? '';
       await setTenantStatus(slug, command === 'disable' ? 'disabled' : 'active');
-      return { json: { slug, status: command === 'disable' ? 'disabled' : 'active' }, text: `Tenant ${slug} ${command}d.` };
+      return {
+        json: { slug, status: command === 'disable' ? 'disabled' : 'active' },
+        text: `Tenant ${slug} ${command}d.`,
+      };
     }
     case 'add-host':
     case 'remove-host': {
       const [slug = '', host = ''] = args;
       if (!host) throw new UsageError(`${command} needs a slug and a hostname`);
       await (command === 'add-host' ? addHost(slug, host) : removeHost(slug, host));
-      return { json: { slug, host, action: command }, text: `${command === 'add-host' ? 'Added' : 'Removed'} ${host} ${command === 'add-host' ? 'to' : 'from'} ${slug}.` };
+      return {
+        json: { slug, host, action: command },
+        text: `${command === 'add-host' ? 'Added' : 'Removed'} ${host} ${command === 'add-host' ? 'to' : 'from'} ${slug}.`,
+      };
     }
     case 'outbox': {
       const mails = await readOutbox({ limit: Number(values.limit ?? 20) });
       const text = mails.length
-        ? mails.map((m) => `#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to.join(', ')}: ${m.subject}\n${m.text ?? ''}`).join('\n\n')
+        ? mails
+            .map(
+              (m) =>
+                `#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to.join(', ')}: ${m.subject}\n${m.text ?? ''}`,
+            )
+            .join('\n\n')
         : 'The outbox is empty.';
       return { json: mails, text };
     }
@@ -128,9 +141,14 @@ async function main() {
     if (e instanceof UsageError) message = `${e.message}\n\n${USAGE}`;
     else if (isAppError(e)) {
       code = e.code;
-      const fields = e.details?.fields ? Object.entries(e.details.fields).map(([f, c]) => `${f}: ${c.join(', ')}`).join('; ') : '';
+      const fields = e.details?.fields
+        ? Object.entries(e.details.fields)
+            .map(([f, c]) => `${f}: ${c.join(', ')}`)
+            .join('; ')
+        : '';
       message = e.details?.message ?? (fields ? `Invalid input: ${fields}` : e.code);
-    } else if (e instanceof ConfigError || e instanceof PluginError || e instanceof DataDirLockedError) message = e.message;
+    } else if (e instanceof ConfigError || e instanceof PluginError || e instanceof DataDirLockedError)
+      message = e.message;
     else message = (e as Error).message ?? String(e);
     if (json) console.log(JSON.stringify({ error: { code, message } }, null, 2));
     else console.error(`Error: ${message}`);

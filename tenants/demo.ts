@@ -33,7 +33,12 @@ export async function ensureDemoTenant(): Promise<{ created: boolean; email: str
     const tenant = await getTenantBySlug(DEMO.slug);
     await withTenant(tenant!, async (trx) => {
       for (const u of DEMO.users)
-        await ensureUser(trx, { email: u.email, name: u.name, password: DEMO.admin.password, accessLevels: [...u.accessLevels] });
+        await ensureUser(trx, {
+          email: u.email,
+          name: u.name,
+          password: DEMO.admin.password,
+          accessLevels: [...u.accessLevels],
+        });
     });
   }
   return { created: !before || result.created, email: DEMO.admin.email, password: DEMO.admin.password };

@@ -21,7 +21,13 @@ const policy = { idleMinutes: 30, absoluteHours: 12 };
 describe('[tenants] provisioning', () => {
   it('resumes after an interruption and ends where an uninterrupted run ends', async () => {
     const slug = uniqueSlug('prov');
-    const input = { slug, name: 'Resume AB', hosts: [`${slug}.ordo.test`], adminEmail: `admin@${slug}.se`, adminPassword: 'secret-pass-1' };
+    const input = {
+      slug,
+      name: 'Resume AB',
+      hosts: [`${slug}.ordo.test`],
+      adminEmail: `admin@${slug}.se`,
+      adminPassword: 'secret-pass-1',
+    };
     const crash = { name: '9999-crash', up: async () => Promise.reject(new Error('power cut')) };
     await expect(provisionTenant(input, { migrations: [...tenantMigrations, crash] })).rejects.toThrow('power cut');
     const half = await getTenantBySlug(slug);
@@ -46,7 +52,12 @@ describe('[tenants] provisioning', () => {
 
   it('issues a one-time sign-in link when no password is given; the link works once', async () => {
     const slug = uniqueSlug('link');
-    const result = await provisionTenant({ slug, name: 'Link AB', hosts: [`${slug}.ordo.test`], adminEmail: `boss@${slug}.se` });
+    const result = await provisionTenant({
+      slug,
+      name: 'Link AB',
+      hosts: [`${slug}.ordo.test`],
+      adminEmail: `boss@${slug}.se`,
+    });
     expect(result.signInToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const tenant = (await getTenantBySlug(slug))!;
     const now = new Date();
@@ -55,11 +66,19 @@ describe('[tenants] provisioning', () => {
     );
     await expect(bad).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     const session = await withTenant(tenant, (trx) =>
-      completeSignInLink(trx, { token: result.signInToken!, now, policy }, { password: 'a-good-password', repeat: 'a-good-password' }),
+      completeSignInLink(
+        trx,
+        { token: result.signInToken!, now, policy },
+        { password: 'a-good-password', repeat: 'a-good-password' },
+      ),
     );
     expect(session.token).toBeTruthy();
     const reuse = withTenant(tenant, (trx) =>
-      completeSignInLink(trx, { token: result.signInToken!, now, policy }, { password: 'another-pass', repeat: 'another-pass' }),
+      completeSignInLink(
+        trx,
+        { token: result.signInToken!, now, policy },
+        { password: 'another-pass', repeat: 'another-pass' },
+      ),
     );
     await expect(reuse).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
     const login = await withTenant(tenant, (trx) =>
@@ -71,14 +90,28 @@ describe('[tenants] provisioning', () => {
   it('refuses a host that belongs to another tenant, and bad input, writing nothing', async () => {
     const one = uniqueSlug('h1');
     const two = uniqueSlug('h2');
-    await provisionTenant({ slug: one, name: 'One', hosts: [`${one}.ordo.test`], adminEmail: `a@${one}.se`, adminPassword: 'password-1' });
+    await provisionTenant({
+      slug: one,
+      name: 'One',
+      hosts: [`${one}.ordo.test`],
+      adminEmail: `a@${one}.se`,
+      adminPassword: 'password-1',
+    });
     await expect(
-      provisionTenant({ slug: two, name: 'Two', hosts: [`${one}.ordo.test`], adminEmail: `a@${two}.se`, adminPassword: 'password-1' }),
+      provisionTenant({
+        slug: two,
+        name: 'Two',
+        hosts: [`${one}.ordo.test`],
+        adminEmail: `a@${two}.se`,
+        adminPassword: 'password-1',
+      }),
     ).rejects.toMatchObject({ code: 'HOST_TAKEN', status: 409 });
     expect(await getTenantBySlug(two)).toBeNull();
     await expect(provisionTenant({ slug: 'Bad Slug!', name: '', hosts: [], adminEmail: 'x' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
-      details: { fields: expect.objectContaining({ slug: ['ERROR_INVALID_SLUG'], adminEmail: ['ERROR_INVALID_EMAIL'] }) },
+      details: {
+        fields: expect.objectContaining({ slug: ['ERROR_INVALID_SLUG'], adminEmail: ['ERROR_INVALID_EMAIL'] }),
+      },
     });
     await expect(addHost(two, 'x.ordo.test')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await addHost(one, 'Extra.Ordo.Test');

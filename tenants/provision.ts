@@ -66,13 +66,22 @@ export async function provisionTenant(
     await trx.raw(
       `insert into tenants (slug, schema_name, display_name, config) values (?, ?, ?, ?)
        on conflict (slug) do nothing`,
-      [input.slug, schemaName, input.name, defaultInstanceConfig(input.country, input.language ? { languageKey: input.language } : {})],
+      [
+        input.slug,
+        schemaName,
+        input.name,
+        defaultInstanceConfig(input.country, input.language ? { languageKey: input.language } : {}),
+      ],
     );
     const row = await trx('tenants').where({ slug: input.slug }).first('id');
     for (const host of input.hosts) {
-      await trx.raw(`insert into tenant_hosts (hostname, tenant_id) values (?, ?) on conflict (hostname) do nothing`, [host, row.id]);
+      await trx.raw(`insert into tenant_hosts (hostname, tenant_id) values (?, ?) on conflict (hostname) do nothing`, [
+        host,
+        row.id,
+      ]);
       const owner = await trx('tenant_hosts').where({ hostname: host }).first('tenant_id');
-      if (owner.tenant_id !== row.id) throw new AppError('HOST_TAKEN', 409, { message: `The host ${host} already belongs to another tenant` });
+      if (owner.tenant_id !== row.id)
+        throw new AppError('HOST_TAKEN', 409, { message: `The host ${host} already belongs to another tenant` });
     }
     return row.id as string;
   });
@@ -101,7 +110,9 @@ export async function provisionTenant(
     });
     const user = await trx('users').where({ id: admin.id }).first('password_hash');
     if (input.adminPassword && !user.password_hash) {
-      await trx('users').where({ id: admin.id }).update({ password_hash: await hashPassword(input.adminPassword) });
+      await trx('users')
+        .where({ id: admin.id })
+        .update({ password_hash: await hashPassword(input.adminPassword) });
       return null;
     }
     if (user.password_hash) return null;
@@ -114,7 +125,11 @@ export async function provisionTenant(
   await withControl((trx) =>
     trx('tenants')
       .where({ id: tenantId })
-      .update({ provision_step: 'active', status: trx.raw(`case when status = 'provisioning' then 'active' else status end`), updated_at: now }),
+      .update({
+        provision_step: 'active',
+        status: trx.raw(`case when status = 'provisioning' then 'active' else status end`),
+        updated_at: now,
+      }),
   );
   steps.push('active');
   invalidateHostCache();
@@ -122,7 +137,10 @@ export async function provisionTenant(
 }
 
 /** Applies pending migrations to one tenant's schema. */
-export async function migrateTenant(slug: string, migrations: MigrationList = allTenantMigrations()): Promise<string[]> {
+export async function migrateTenant(
+  slug: string,
+  migrations: MigrationList = allTenantMigrations(),
+): Promise<string[]> {
   const tenant = await getTenantBySlug(slug);
   if (!tenant) throw new AppError('NOT_FOUND', 404, { message: `No tenant ${slug}` });
   return migrateSchema(getDatabase().knex, tenant.schemaName, migrations);
@@ -138,7 +156,8 @@ export async function setTenantStatus(slug: string, status: 'active' | 'disabled
 
 export async function addHost(slug: string, host: string): Promise<void> {
   const hostname = host.toLowerCase();
-  if (!HOSTNAME.test(hostname)) throw new AppError('ERROR_INVALID_HOSTNAME', 400, { message: `Not a hostname: ${host}` });
+  if (!HOSTNAME.test(hostname))
+    throw new AppError('ERROR_INVALID_HOSTNAME', 400, { message: `Not a hostname: ${host}` });
   await withControl(async (trx) => {
     const tenant = await trx('tenants').where({ slug }).first('id');
     if (!tenant) throw new AppError('NOT_FOUND', 404, { message: `No tenant ${slug}` });

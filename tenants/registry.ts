@@ -65,7 +65,12 @@ export async function listTenants(filter: { status?: TenantStatus } = {}): Promi
       .leftJoin('tenant_hosts as h', 'h.tenant_id', 't.id')
       .groupBy('t.id')
       .orderBy('t.slug')
-      .select('t.*', trx.raw(`coalesce(array_agg(h.hostname order by h.hostname) filter (where h.hostname is not null), '{}') as hosts`));
+      .select(
+        't.*',
+        trx.raw(
+          `coalesce(array_agg(h.hostname order by h.hostname) filter (where h.hostname is not null), '{}') as hosts`,
+        ),
+      );
     if (filter.status) q.where('t.status', filter.status);
     const rows = (await q) as (TenantRow & { hosts: string[] })[];
     return rows.map((r) => ({ ...toTenant(r), hosts: r.hosts, provisionStep: r.provision_step }));

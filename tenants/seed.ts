@@ -2,10 +2,20 @@ import type { Trx } from '~/core/db/with-tenant';
 import { DEFAULT_APP_MODULES } from '~/core/modules/app-modules';
 import { PERMISSIONS, type Permission, type WorkOrderLimit } from '~/core/permissions/permissions';
 
-const OFFICE_EXCLUDED = new Set<Permission>(['accesslevels:edit', 'users:edit', 'instance:edit', 'settings:import_export']);
+const OFFICE_EXCLUDED = new Set<Permission>([
+  'accesslevels:edit',
+  'users:edit',
+  'instance:edit',
+  'settings:import_export',
+]);
 
 /** The access levels every new tenant starts with; admins edit them later. */
-export const DEFAULT_ACCESS_LEVELS: { displayName: string; description: string; permissions: readonly Permission[]; limit: WorkOrderLimit }[] = [
+export const DEFAULT_ACCESS_LEVELS: {
+  displayName: string;
+  description: string;
+  permissions: readonly Permission[];
+  limit: WorkOrderLimit;
+}[] = [
   { displayName: 'Administrator', description: 'Everything', permissions: PERMISSIONS, limit: 'none' },
   {
     displayName: 'Office',
@@ -42,8 +52,7 @@ export async function seedTenant(trx: Trx): Promise<void> {
       [level.displayName, level.description, [...level.permissions], level.limit],
     );
   }
-  await trx.raw(
-    `insert into app_modules (id, enabled) select unnest(?::text[]), true on conflict (id) do nothing`,
-    [[...DEFAULT_APP_MODULES]],
-  );
+  await trx.raw(`insert into app_modules (id, enabled) select unnest(?::text[]), true on conflict (id) do nothing`, [
+    [...DEFAULT_APP_MODULES],
+  ]);
 }

@@ -46,4 +46,3 @@ export function langOf(context: Readonly<RouterContextProvider>) {
 export function run<T>(context: Readonly<RouterContextProvider>, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   return inTenant({ tenant: context.get(tenantContext), auth: context.get(authContext), lang: langOf(context) }, fn);
 }
-

@@ -27,7 +27,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const outcome = await run(context, (ctx) =>
       authenticate(
-        { trx: ctx.trx, now: ctx.now, policy: sessionPolicy(), ip, userAgent: request.headers.get('user-agent'), previousToken: token },
+        {
+          trx: ctx.trx,
+          now: ctx.now,
+          policy: sessionPolicy(),
+          ip,
+          userAgent: request.headers.get('user-agent'),
+          previousToken: token,
+        },
         { email: form.get('email'), password: form.get('password') },
       ),
     );
@@ -36,7 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: { 'Set-Cookie': sessionCookie(outcome.token, outcome.expiresAt) },
     });
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    if (isAppError(e) && e.status < 500)
+      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
     throw e;
   }
 }

@@ -23,11 +23,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   try {
     await run(context, (ctx) =>
-      updateUserConf(ctx, { language: form.get('language') || undefined, startPage: form.get('startPage') || undefined }),
+      updateUserConf(ctx, {
+        language: form.get('language') || undefined,
+        startPage: form.get('startPage') || undefined,
+      }),
     );
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    if (isAppError(e) && e.status < 500)
+      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
     throw e;
   }
 }

@@ -27,7 +27,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     await run(context, (ctx) => updateInstance(ctx, form));
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    if (isAppError(e) && e.status < 500)
+      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
     throw e;
   }
 }
@@ -46,7 +47,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <h2 className="mt-4 text-lg font-medium">{t('settings.general')}</h2>
       {disabled ? <p className="mt-2 text-sm text-slate-600">{t('settings.readOnly')}</p> : null}
       <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
-        <TextField name="displayName" label={t('settings.displayName')} defaultValue={loaderData.displayName} isRequired isDisabled={disabled} errorMessage={err('displayName')} />
+        <TextField
+          name="displayName"
+          label={t('settings.displayName')}
+          defaultValue={loaderData.displayName}
+          isRequired
+          isDisabled={disabled}
+          errorMessage={err('displayName')}
+        />
         <Select
           name="country"
           label={t('settings.country')}
@@ -71,8 +79,22 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           items={DATE_FORMATS.map((k) => ({ id: k, label: k }))}
           errorMessage={err('dateFormat')}
         />
-        <TextField name="currencySymbol" label={t('settings.currencySymbol')} defaultValue={c.currency.symbol} isRequired isDisabled={disabled} errorMessage={err('currencySymbol')} />
-        <TextField name="logoUrl" type="url" label={t('settings.logoUrl')} defaultValue={c.logoUrl ?? ''} isDisabled={disabled} errorMessage={err('logoUrl')} />
+        <TextField
+          name="currencySymbol"
+          label={t('settings.currencySymbol')}
+          defaultValue={c.currency.symbol}
+          isRequired
+          isDisabled={disabled}
+          errorMessage={err('currencySymbol')}
+        />
+        <TextField
+          name="logoUrl"
+          type="url"
+          label={t('settings.logoUrl')}
+          defaultValue={c.logoUrl ?? ''}
+          isDisabled={disabled}
+          errorMessage={err('logoUrl')}
+        />
         {disabled ? null : (
           <div>
             <Button type="submit" variant="primary" isPending={busy}>

@@ -34,13 +34,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     const session = await run(context, (ctx) =>
       completeSignInLink(
         ctx.trx,
-        { token: String(form.get('t') ?? ''), now: ctx.now, policy: sessionPolicy(), ip, userAgent: request.headers.get('user-agent') },
+        {
+          token: String(form.get('t') ?? ''),
+          now: ctx.now,
+          policy: sessionPolicy(),
+          ip,
+          userAgent: request.headers.get('user-agent'),
+        },
         { password: form.get('password'), repeat: form.get('repeat') },
       ),
     );
     return redirect('/', { headers: { 'Set-Cookie': sessionCookie(session.token, session.expiresAt) } });
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    if (isAppError(e) && e.status < 500)
+      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
     throw e;
   }
 }
@@ -65,7 +72,9 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
           </>
         ) : (
           <>
-            <p className="mt-2 text-sm text-slate-600">{t('welcome.intro', { name: loaderData.name, email: loaderData.email })}</p>
+            <p className="mt-2 text-sm text-slate-600">
+              {t('welcome.intro', { name: loaderData.name, email: loaderData.email })}
+            </p>
             {result && !result.fields ? (
               <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800">
                 {t(result.code)}

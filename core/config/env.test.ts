@@ -14,13 +14,20 @@ describe('[platform] configuration', () => {
   it('names every bad or missing variable in one message', () => {
     let error: ConfigError | undefined;
     try {
-      parseConfig({ NODE_ENV: 'production', PORT: 'eighty', REDIS_URL: 'http://x', LOG_LEVEL: 'loud', PLUGIN_OPTIONS: '[1]' });
+      parseConfig({
+        NODE_ENV: 'production',
+        PORT: 'eighty',
+        REDIS_URL: 'http://x',
+        LOG_LEVEL: 'loud',
+        PLUGIN_OPTIONS: '[1]',
+      });
     } catch (e) {
       error = e as ConfigError;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const msg = error!.message;
-    for (const name of ['PORT', 'REDIS_URL', 'LOG_LEVEL', 'PLUGIN_OPTIONS', 'DATABASE_URL', 'SECRET_KEY']) expect(msg).toContain(name);
+    for (const name of ['PORT', 'REDIS_URL', 'LOG_LEVEL', 'PLUGIN_OPTIONS', 'DATABASE_URL', 'SECRET_KEY'])
+      expect(msg).toContain(name);
     expect(error!.problems).toHaveLength(6);
   });
 

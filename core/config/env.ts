@@ -26,62 +26,61 @@ const optionalUrl = (protocols: string[]) =>
       { message: `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}` },
     );
 
-export const ZEnv = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
-    DATA_DIR: z.string().min(1).default('./data'),
-    REDIS_URL: optionalUrl(['redis:', 'rediss:']),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    BASE_DOMAIN: z
-      .string()
-      .regex(/^[a-z0-9.-]+$/, 'must be a lower-case domain name such as ordo.example')
-      .optional(),
-    DEFAULT_TENANT: z
-      .string()
-      .regex(/^[a-z][a-z0-9-]{1,39}$/, 'must be a tenant slug')
-      .optional(),
-    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-    SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
-    MAIL_FROM: z.string().min(3).default('Ordo <no-reply@localhost>'),
-    S3_ENDPOINT: optionalUrl(['http:', 'https:']),
-    S3_BUCKET: z.string().optional(),
-    S3_REGION: z.string().optional(),
-    S3_ACCESS_KEY_ID: z.string().optional(),
-    S3_SECRET_ACCESS_KEY: z.string().optional(),
-    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool.default(false),
-    RUN_WORKERS: bool.default(true),
-    SESSION_IDLE_MINUTES: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 60)
-      .default(30),
-    SESSION_ABSOLUTE_HOURS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 30)
-      .default(12),
-    PLUGIN_OPTIONS: z
-      .string()
-      .optional()
-      .transform((v, ctx) => {
-        if (!v) return {} as Record<string, unknown>;
-        try {
-          const parsed: unknown = JSON.parse(v);
-          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-        } catch {
-          /* reported below */
-        }
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON object keyed by plugin id' });
-        return z.NEVER;
-      }),
-    DEMO: bool.optional(),
-  });
+export const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BASE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/, 'must be a lower-case domain name such as ordo.example')
+    .optional(),
+  DEFAULT_TENANT: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{1,39}$/, 'must be a tenant slug')
+    .optional(),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).default('Ordo <no-reply@localhost>'),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  RUN_WORKERS: bool.default(true),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
+  PLUGIN_OPTIONS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return {} as Record<string, unknown>;
+      try {
+        const parsed: unknown = JSON.parse(v);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      } catch {
+        /* reported below */
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object keyed by plugin id' });
+      return z.NEVER;
+    }),
+  DEMO: bool.optional(),
+});
 
 export type TEnv = z.infer<typeof ZEnv>;
 

@@ -47,7 +47,9 @@ describe('[platform] plugin registry', () => {
       options: z.object({}),
       create: () => ({ migrations: [{ name: '0001-things', up: async () => {} }] }),
     });
-    expect(pluginMigrations(buildRegistry([none, mod], {})).map((m) => m.name)).toEqual(['plugin-module-demo-0001-things']);
+    expect(pluginMigrations(buildRegistry([none, mod], {})).map((m) => m.name)).toEqual([
+      'plugin-module-demo-0001-things',
+    ]);
   });
 
   it('refuses a plugin folder whose index does not export a definition', async () => {

@@ -7,11 +7,19 @@ import { invalidateHostCache } from '~/tenants/registry';
 import { COUNTRIES, DATE_FORMATS, LANGUAGE_KEYS, ZInstanceConfig, type TInstanceConfig } from './instance-config';
 
 export const ZUpdateInstance = z.object({
-  displayName: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').max(200, 'ERROR_MAX_LENGTH'),
+  displayName: z
+    .string({ error: 'ERROR_REQUIRED_FIELD' })
+    .trim()
+    .min(1, 'ERROR_REQUIRED_FIELD')
+    .max(200, 'ERROR_MAX_LENGTH'),
   country: z.enum(COUNTRIES, { error: 'ERROR_INVALID_VALUE' }),
   languageKey: z.enum(LANGUAGE_KEYS, { error: 'ERROR_INVALID_VALUE' }),
   dateFormat: z.enum(DATE_FORMATS, { error: 'ERROR_INVALID_VALUE' }),
-  currencySymbol: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').max(5, 'ERROR_MAX_LENGTH'),
+  currencySymbol: z
+    .string({ error: 'ERROR_REQUIRED_FIELD' })
+    .trim()
+    .min(1, 'ERROR_REQUIRED_FIELD')
+    .max(5, 'ERROR_MAX_LENGTH'),
   logoUrl: z
     .string()
     .trim()

@@ -30,8 +30,11 @@ export async function ensureUser(trx: Trx, input: NewUser): Promise<{ id: string
     .returning('id');
   if (input.accessLevels.length) {
     const levels = await trx('access_levels').whereIn('display_name', input.accessLevels).select('id');
-    if (levels.length !== input.accessLevels.length) throw new Error(`Unknown access level in ${input.accessLevels.join(', ')}`);
-    await trx('user_access_levels').insert(levels.map((l: { id: string }) => ({ user_id: row.id, access_level_id: l.id })));
+    if (levels.length !== input.accessLevels.length)
+      throw new Error(`Unknown access level in ${input.accessLevels.join(', ')}`);
+    await trx('user_access_levels').insert(
+      levels.map((l: { id: string }) => ({ user_id: row.id, access_level_id: l.id })),
+    );
   }
   return { id: row.id, created: true };
 }

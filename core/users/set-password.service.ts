@@ -31,5 +31,11 @@ export async function completeSignInLink(
     .where({ id: link.user_id })
     .update({ password_hash: await hashPassword(password), status: 'active', updated_at: input.now });
   await consumeOneTimeToken(trx, link.id, input.now);
-  return createSession(trx, { userId: link.user_id, now: input.now, policy: input.policy, ip: input.ip, userAgent: input.userAgent });
+  return createSession(trx, {
+    userId: link.user_id,
+    now: input.now,
+    policy: input.policy,
+    ip: input.ip,
+    userAgent: input.userAgent,
+  });
 }

@@ -23,7 +23,8 @@ export async function updateUserConf(ctx: Ctx, raw: unknown): Promise<void> {
   const conf: Record<string, unknown> = {};
   if (input.startPage) conf.startPage = input.startPage;
   if (input.ui) conf.ui = input.ui;
-  await ctx.trx('users')
+  await ctx
+    .trx('users')
     .where({ id: ctx.auth.user.id })
     .update({
       ...patch,

@@ -29,7 +29,10 @@ const EMAIL = 'admin@bench.se';
 async function ensureDatabase(url: string) {
   const u = new URL(url);
   const name = u.pathname.slice(1);
-  const admin = knexFactory({ client: 'pg', connection: { connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() } });
+  const admin = knexFactory({
+    client: 'pg',
+    connection: { connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() },
+  });
   try {
     const { rows } = await admin.raw('select 1 from pg_database where datname = ?', [name]);
     if (!rows.length) await admin.raw(`create database "${name.replace(/"/g, '')}"`);
@@ -42,7 +45,13 @@ async function seed(url: string) {
   const config = setConfig(parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn' }));
   const runtime = await openRuntime(config);
   try {
-    await provisionTenant({ slug: 'bench', name: 'Bench Larm AB', hosts: [HOST], adminEmail: EMAIL, adminPassword: PASSWORD });
+    await provisionTenant({
+      slug: 'bench',
+      name: 'Bench Larm AB',
+      hosts: [HOST],
+      adminEmail: EMAIL,
+      adminPassword: PASSWORD,
+    });
     const tenant = (await getTenantBySlug('bench'))!;
     await withTenant(tenant, async (trx) => {
       for (let i = 0; i < 50; i++)
@@ -71,7 +80,10 @@ interface Sample {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function send(port: number, req: { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Sample & { body: string }> {
+function send(
+  port: number,
+  req: { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Sample & { body: string }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const r = http.request(
@@ -103,7 +115,11 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
 };
 
-async function measure(port: number, make: () => { method: string; path: string; headers?: Record<string, string>; body?: string }, concurrency: number) {
+async function measure(
+  port: number,
+  make: () => { method: string; path: string; headers?: Record<string, string>; body?: string },
+  concurrency: number,
+) {
   for (let i = 0; i < 20; i++) await send(port, make()); // warm-up
   const samples: Sample[] = [];
   let next = 0;
@@ -123,7 +139,10 @@ async function measure(port: number, make: () => { method: string; path: string;
     concurrency,
     p50ms: +pct(server, 50).toFixed(2),
     p95ms: +pct(server, 95).toFixed(2),
-    clientP95ms: +pct(samples.map((s) => s.clientMs), 95).toFixed(2),
+    clientP95ms: +pct(
+      samples.map((s) => s.clientMs),
+      95,
+    ).toFixed(2),
     sqlP50: pct(sql, 50),
     sqlMax: Math.max(...sql),
     rps: +(samples.length / seconds).toFixed(1),
@@ -132,7 +151,8 @@ async function measure(port: number, make: () => { method: string; path: string;
 
 async function main() {
   const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ordo_bench';
-  if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No build: run `npm run build` first (npm run bench does).');
+  if (!fs.existsSync(path.join(root, 'build/server/index.js')))
+    throw new Error('No build: run `npm run build` first (npm run bench does).');
   await ensureDatabase(url);
   await seed(url);
 
@@ -141,7 +161,15 @@ async function main() {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: url, SECRET_KEY: 'bench-secret-key-bench-secret-key-0000', PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: process.env.REDIS_URL ?? '' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      SECRET_KEY: 'bench-secret-key-bench-secret-key-0000',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+    },
   });
   let log = '';
   server.stdout!.on('data', (d) => (log += d));
@@ -163,11 +191,22 @@ async function main() {
       body: JSON.stringify({ email: EMAIL, password: PASSWORD, hostname: HOST }),
     });
     const token = JSON.parse((await send(port, signIn())).body).token as string;
-    const scenarios: Record<string, () => { method: string; path: string; headers?: Record<string, string>; body?: string }> = {
+    const scenarios: Record<
+      string,
+      () => { method: string; path: string; headers?: Record<string, string>; body?: string }
+    > = {
       'healthz (floor)': () => ({ method: 'GET', path: '/healthz' }),
       'sign-in POST /api/authenticate': signIn,
-      'keepalive GET /api/keepalive': () => ({ method: 'GET', path: '/api/keepalive', headers: { authorization: `Bearer ${token}` } }),
-      'signed-in shell GET /': () => ({ method: 'GET', path: '/', headers: { cookie: `__Host-ordo_session=${token}` } }),
+      'keepalive GET /api/keepalive': () => ({
+        method: 'GET',
+        path: '/api/keepalive',
+        headers: { authorization: `Bearer ${token}` },
+      }),
+      'signed-in shell GET /': () => ({
+        method: 'GET',
+        path: '/',
+        headers: { cookie: `__Host-ordo_session=${token}` },
+      }),
     };
     const rows: Record<string, unknown>[] = [];
     for (const [name, make] of Object.entries(scenarios)) {
@@ -177,7 +216,10 @@ async function main() {
     const outDir = path.join(root, 'bench-results');
     fs.mkdirSync(outDir, { recursive: true });
     const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, concurrency: CONCURRENCY, rows }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, concurrency: CONCURRENCY, rows }, null, 2),
+    );
     console.log(`written ${path.relative(root, file)}`);
   } finally {
     process.kill(-server.pid!, 'SIGTERM');

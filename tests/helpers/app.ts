@@ -30,7 +30,12 @@ export async function createTestTenant(prefix: string): Promise<TestTenant> {
   await provisionTenant({ slug, name: `${prefix} AB`, hosts: [host], adminEmail, adminPassword: PASSWORD });
   const tenant = await getTenantBySlug(slug);
   await withTenant(tenant!, (trx) =>
-    ensureUser(trx, { email: technicianEmail, name: 'Tess Tekniker', password: PASSWORD, accessLevels: ['Technician'] }),
+    ensureUser(trx, {
+      email: technicianEmail,
+      name: 'Tess Tekniker',
+      password: PASSWORD,
+      accessLevels: ['Technician'],
+    }),
   );
   return { slug, host, adminEmail, technicianEmail };
 }

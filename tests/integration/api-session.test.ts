@@ -107,7 +107,12 @@ describe('[platform] POST /api/authenticate', () => {
 
   it('rotates the session at sign-in: the token presented before stops working', async () => {
     const first = await signIn(a);
-    const res = await post(a.host, '/api/authenticate', { email: a.adminEmail, password: PASSWORD }, { authorization: `Bearer ${first}` });
+    const res = await post(
+      a.host,
+      '/api/authenticate',
+      { email: a.adminEmail, password: PASSWORD },
+      { authorization: `Bearer ${first}` },
+    );
     expect(res.status).toBe(200);
     expect(res.json().token).not.toBe(first);
     expect((await get(a.host, '/api/keepalive', first)).status).toBe(401);
@@ -133,11 +138,15 @@ describe('[platform] sessions', () => {
     const tenant = (await getTenantBySlug(a.slug))!;
     const idle = await signIn(a);
     expect((await get(a.host, '/api/keepalive', idle)).status).toBe(200);
-    await withTenant(tenant, (trx) => trx('sessions').update({ idle_expires_at: trx.raw(`now() - interval '1 second'`) }));
+    await withTenant(tenant, (trx) =>
+      trx('sessions').update({ idle_expires_at: trx.raw(`now() - interval '1 second'`) }),
+    );
     expect((await get(a.host, '/api/keepalive', idle)).status).toBe(401);
     const absolute = await signIn(a);
     await withTenant(tenant, (trx) =>
-      trx('sessions').whereNull('revoked_at').update({ expires_at: trx.raw(`now() - interval '1 second'`) }),
+      trx('sessions')
+        .whereNull('revoked_at')
+        .update({ expires_at: trx.raw(`now() - interval '1 second'`) }),
     );
     expect((await get(a.host, '/api/keepalive', absolute)).status).toBe(401);
   });
@@ -167,7 +176,7 @@ describe('[platform] API errors and permissions', () => {
     expect(res.json()).toEqual({ code: 'UNKNOWN_API_CALL' });
   });
 
-  it("treats an id from another tenant exactly like a missing one", async () => {
+  it('treats an id from another tenant exactly like a missing one', async () => {
     const tokenA = await signIn(a);
     const tokenB = await signIn(b);
     const tenantB = (await getTenantBySlug(b.slug))!;
@@ -195,9 +204,18 @@ describe('[platform] API errors and permissions', () => {
     const token = await signIn(a);
     const patch = (body: unknown) => {
       const j = jsonBody(body);
-      return request(srv.url, { method: 'PATCH', path: '/api/users/conf', host: a.host, body: j.body, headers: { ...j.headers, authorization: `Bearer ${token}` } });
+      return request(srv.url, {
+        method: 'PATCH',
+        path: '/api/users/conf',
+        host: a.host,
+        body: j.body,
+        headers: { ...j.headers, authorization: `Bearer ${token}` },
+      });
     };
-    expect((await patch({ language: 'xx' })).json()).toEqual({ code: 'VALIDATION_FAILED', fields: { language: ['ERROR_INVALID_VALUE'] } });
+    expect((await patch({ language: 'xx' })).json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: { language: ['ERROR_INVALID_VALUE'] },
+    });
     expect((await patch({ language: 'en' })).status).toBe(200);
     const alive = await get(a.host, '/api/keepalive', token);
     expect(alive.json().user.configuration.language).toBe('en');

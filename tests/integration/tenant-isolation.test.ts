@@ -56,12 +56,17 @@ describe('[platform] tenant isolation', () => {
   it('thousands of interleaved API requests for two tenants never see each other', async () => {
     const sign = async (t: TestTenant) => {
       const j = jsonBody({ email: t.adminEmail, password: PASSWORD });
-      return (await request(srv.url, { method: 'POST', path: '/api/authenticate', host: t.host, ...j })).json().token as string;
+      return (await request(srv.url, { method: 'POST', path: '/api/authenticate', host: t.host, ...j })).json()
+        .token as string;
     };
     const tokens = { [a.slug]: await sign(a), [b.slug]: await sign(b) };
     const results = await pool(2000, 32, async (i) => {
       const t = i % 2 === 0 ? a : b;
-      const res = await request(srv.url, { path: '/api/keepalive', host: t.host, headers: { authorization: `Bearer ${tokens[t.slug]}` } });
+      const res = await request(srv.url, {
+        path: '/api/keepalive',
+        host: t.host,
+        headers: { authorization: `Bearer ${tokens[t.slug]}` },
+      });
       return { expected: t.adminEmail, status: res.status, email: res.json().user?.email };
     });
     for (const r of results) {

@@ -24,7 +24,10 @@ export function TopBar({ user, company, logoUrl, links, canSettings }: TopBarPro
     `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-white/15 text-white' : 'text-brand-100 hover:bg-white/10 hover:text-white'}`;
   return (
     <header className="bg-brand-900 text-white">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
         {t('shell.skipToContent')}
       </a>
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">

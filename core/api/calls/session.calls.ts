@@ -17,7 +17,14 @@ export const authenticateCall = defineCall({
   summary: 'Sign in with e-mail and password; answers the session token',
   async handler(ctx, input, meta) {
     const outcome = await authenticate(
-      { trx: ctx.trx, now: ctx.now, policy: sessionPolicy(), ip: meta.ip, userAgent: meta.userAgent, previousToken: meta.token },
+      {
+        trx: ctx.trx,
+        now: ctx.now,
+        policy: sessionPolicy(),
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        previousToken: meta.token,
+      },
       input,
     );
     if (outcome.status === 'rejected') return new Reply(401, { code: outcome.code });

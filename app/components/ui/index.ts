@@ -1,0 +1,44 @@
+/** Ordo's design system: react-aria-components styled with Tailwind, words from the `ui` namespace. */
+export {
+  Button,
+  LinkButton,
+  buttonClass,
+  type ButtonProps,
+  type LinkButtonProps,
+  type ButtonVariant,
+  type ButtonSize,
+} from './button';
+export { Spinner, type SpinnerProps } from './spinner';
+export { TextField, type TextFieldProps } from './text-field';
+export { Select, type SelectProps, type SelectItem } from './select';
+export {
+  ComboBox,
+  visibleOptions,
+  COMBO_BOX_OPTION_LIMIT,
+  COMBO_BOX_MIN_QUERY_LENGTH,
+  type ComboBoxProps,
+  type VisibleOptions,
+} from './combo-box';
+export { SortableTable, type SortableTableProps, type TableColumn, type SortDescriptor } from './table';
+export { Dialog, DialogTrigger, ConfirmDialog, type DialogProps, type ConfirmDialogProps } from './dialog';
+export { Menu, type MenuProps, type MenuItemDef } from './menu';
+export { Tabs, type TabsProps, type TabItem } from './tabs';
+export { DatePicker, Calendar, type DatePickerProps, type CalendarProps, type DateValue } from './date-picker';
+export {
+  ToastProvider,
+  useToast,
+  toastDuration,
+  TOAST_DURATION_MS,
+  type ToastApi,
+  type ToastKind,
+  type ToastOptions,
+} from './toast';
+export type { ErrorMessage } from './field';
+export { isoWeek, type IsoWeek, type PlainDate } from './iso-week';
+export {
+  formatNumber,
+  formatDate,
+  type DateFormat,
+  type FormatNumberOptions,
+  type FormatDateOptions,
+} from './number-format';

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { isoWeek } from './iso-week';
+
+describe('isoWeek', () => {
+  it.each([
+    // [date, ISO year, week]
+    ['2020-01-01', 2020, 1],
+    ['2020-12-27', 2020, 52],
+    ['2020-12-28', 2020, 53],
+    ['2020-12-31', 2020, 53],
+    ['2021-01-01', 2020, 53],
+    ['2021-01-03', 2020, 53],
+    ['2021-01-04', 2021, 1],
+    ['2021-06-15', 2021, 24],
+    ['2022-01-01', 2021, 52],
+    ['2022-01-02', 2021, 52],
+    ['2022-01-03', 2022, 1],
+    ['2024-02-29', 2024, 9],
+    ['2024-12-29', 2024, 52],
+    ['2024-12-30', 2025, 1],
+    ['2025-01-01', 2025, 1],
+    ['2025-12-28', 2025, 52],
+    ['2025-12-29', 2026, 1],
+    ['2026-01-01', 2026, 1],
+    ['2026-03-29', 2026, 13], // the Sunday daylight saving starts in Europe
+    ['2026-12-31', 2026, 53],
+    ['2027-01-01', 2026, 53],
+    ['2027-01-03', 2026, 53],
+    ['2027-01-04', 2027, 1],
+    ['2015-12-31', 2015, 53],
+    ['2016-01-03', 2015, 53],
+    ['2008-12-29', 2009, 1],
+  ] as const)('%s → %i W%i', (iso, year, week) => {
+    const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+    expect(isoWeek({ year: y, month: m, day: d })).toEqual({ year, week });
+  });
+
+  it('gives every day of a Monday-to-Sunday week the same number', () => {
+    const weeks = [4, 5, 6, 7, 8, 9, 10].map((day) => isoWeek({ year: 2021, month: 1, day }));
+    expect(new Set(weeks.map((w) => `${w.year}-${w.week}`)).size).toBe(1);
+    expect(isoWeek({ year: 2021, month: 1, day: 11 })).toEqual({ year: 2021, week: 2 });
+  });
+});

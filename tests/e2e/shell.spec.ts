@@ -1,0 +1,133 @@
+import { expect, test } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+
+/** The demo admin `npm start` prints (tenants/demo.ts). */
+const DEMO = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026', name: 'Maria Lindqvist' };
+
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+test('[shell] a newcomer starts the app, signs in as the demo admin, sees Swedish, switches to English and signs out', async ({
+  page,
+}) => {
+  expect(app.output()).toContain(`Sign in as ${DEMO.email} with password ${DEMO.password}`);
+  await page.goto(app.url);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Logga in' })).toBeVisible();
+
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+
+  await expect(page.getByRole('heading', { name: `Välkommen, ${DEMO.name}` })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'sv');
+  await expect(page.getByRole('banner')).toContainText('Nordlarm Säkerhet AB');
+
+  await page.getByRole('button', { name: 'Svenska' }).click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${DEMO.name}` })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+  // The choice is the user's own: it survives a reload.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `Welcome, ${DEMO.name}` })).toBeVisible();
+
+  await page.getByRole('button', { name: DEMO.name }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login\?msg=signedOut$/);
+  await expect(page.getByText('You are signed out.')).toBeVisible();
+
+  // The old session is gone: the shell sends us back to sign in.
+  await page.goto(`${app.url}/profile`);
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile$/);
+});
+
+test('[shell] a wrong password is refused with a translated message, and the keyboard alone signs in', async ({
+  page,
+}) => {
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill('not-the-password');
+  await page.getByLabel('Lösenord').press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('Fel e-post eller lösenord');
+
+  await page.getByLabel('E-post').fill('');
+  await page.getByLabel('Lösenord').fill('');
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByText('Fältet är obligatoriskt').first()).toBeVisible();
+
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByLabel('Lösenord').press('Enter');
+  await expect(page.getByRole('heading', { name: /Välkommen|Welcome/ })).toBeVisible();
+});
+
+test('[shell] a technician gets the 403 page for settings, and an unknown path shows not found', async ({ page }) => {
+  await page.goto(`${app.url}/login?redirectTo=/settings`);
+  await page.getByLabel('E-post').fill('erik.tekniker@nordlarm.se');
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByRole('heading', { name: 'Åtkomst nekad' })).toBeVisible();
+  await page.getByRole('link', { name: 'Till startsidan' }).click();
+  await expect(page.getByRole('heading', { name: 'Välkommen, Erik Johansson' })).toBeVisible();
+
+  const res = await page.goto(`${app.url}/no/such/page`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Sidan finns inte' })).toBeVisible();
+});
+
+test('[shell] the admin changes the date format in settings and the start page follows', async ({ page }) => {
+  await page.goto(`${app.url}/login?redirectTo=/settings`);
+  await page.getByLabel('E-post').fill('anna.kontor@nordlarm.se');
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  // Office staff may read settings but not change the instance.
+  await expect(page.getByText('Du kan se inställningarna men inte ändra dem.')).toBeVisible();
+
+  await page.context().clearCookies();
+  // The admin chose English in the first test; the language follows the user.
+  await page.goto(`${app.url}/login?redirectTo=/settings`);
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  await page.getByLabel('Company name').fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('This field is required')).toBeVisible();
+
+  await page.getByLabel('Company name').fill('Nordlarm Säkerhet AB');
+  await page.getByRole('button', { name: /Date format/ }).click();
+  await page.getByRole('option', { name: 'DD.MM.YYYY' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved');
+  await page.goto(app.url);
+  await expect(page.getByText(/Today is \d{2}\.\d{2}\.\d{4}, week \d+\./)).toBeVisible();
+});
+
+test('[shell] works on a 360 px phone: no sideways scrolling, the menus reachable', async ({ browser }) => {
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    locale: 'sv-SE',
+  });
+  const page = await context.newPage();
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).tap();
+  await expect(page.getByRole('heading', { name: /Välkommen|Welcome/ })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.getByRole('button', { name: DEMO.name }).tap();
+  await expect(page.getByRole('menuitem', { name: /Redigera profil|Edit profile/ })).toBeVisible();
+  await context.close();
+});
