@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '~/core/config/env';
 import { DataDirLockedError } from '~/core/db/data-dir-lock';
-import { isAppError } from '~/core/errors/app-error';
-import { PluginError } from '~/core/extension-points/registry';
+import { AppError, isAppError } from '~/core/errors/app-error';
+import { disablePlugin, enabledPlugins, enablePlugin } from '~/core/extension-points/tenant-plugins';
+import { getRegistry, PluginError } from '~/core/extension-points/registry';
 import { openRuntime, eachLimit } from '~/core/runtime/boot';
 import { readOutbox } from '~/core/mail/mailer';
 import { addHost, migrateTenant, provisionTenant, removeHost, setTenantStatus } from './provision';
-import { listTenants } from './registry';
+import { getTenantBySlug, listTenants } from './registry';
 
 const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
 
@@ -18,7 +19,10 @@ const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
   enable <slug>
   add-host <slug> <hostname>
   remove-host <slug> <hostname>
-  outbox [--limit N]          mail kept when SMTP_URL is not set
+  plugins <slug>                          enabled plugins and every installed one
+  enable-plugin <slug> <plugin-id> [--options '<json>']
+  disable-plugin <slug> <plugin-id>
+  outbox [--limit N]                      mail kept when SMTP_URL is not set
 
 Provisioning is idempotent: running create again finishes an interrupted run.`;
 
@@ -42,6 +46,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       language: { type: 'string' },
       all: { type: 'boolean' },
       limit: { type: 'string' },
+      options: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -106,6 +111,28 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       return {
         json: { slug, host, action: command },
         text: `${command === 'add-host' ? 'Added' : 'Removed'} ${host} ${command === 'add-host' ? 'to' : 'from'} ${slug}.`,
+      };
+    }
+    case 'plugins':
+    case 'enable-plugin':
+    case 'disable-plugin': {
+      const [slug = '', pluginId = ''] = args;
+      const tenant = await getTenantBySlug(slug);
+      if (!tenant) throw new AppError('NOT_FOUND', 404, { message: `No tenant ${slug}` });
+      if (command === 'enable-plugin') {
+        let options: unknown = {};
+        try {
+          options = values.options ? JSON.parse(values.options) : {};
+        } catch {
+          throw new UsageError('--options must be JSON');
+        }
+        await enablePlugin(getRegistry(), tenant.id, pluginId, options);
+      } else if (command === 'disable-plugin') await disablePlugin(tenant.id, pluginId);
+      const enabled = (await enabledPlugins(tenant.id)).map((p) => p.pluginId);
+      const installed = [...getRegistry().ids].sort();
+      return {
+        json: { slug, enabled, installed },
+        text: `${slug}: enabled ${enabled.length ? enabled.join(', ') : '(none: invoices stay in Ordo)'}\ninstalled: ${installed.join(', ')}`,
       };
     }
     case 'outbox': {

@@ -1,0 +1,78 @@
+import { getConfig } from '~/core/config/env';
+import { open, seal } from '~/core/crypto/secret-box';
+import { withControl } from '~/core/db/with-tenant';
+import { AppError } from '~/core/errors/app-error';
+import { validationError } from '~/core/errors/validation';
+import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
+import type { PluginDefinition, Registry } from './registry';
+
+function definition(registry: Registry, pluginId: string): PluginDefinition {
+  const def =
+    registry.erpProviders.get(pluginId)?.definition ??
+    registry.invoiceTemplates.get(pluginId)?.definition ??
+    registry.appModules.get(pluginId)?.definition;
+  if (!def) throw new AppError('NOT_FOUND', 404, { message: `No plugin ${pluginId}` });
+  return def;
+}
+
+/**
+ * Enables a plugin for a tenant with its per-tenant options (credentials and the like), which are
+ * validated by the plugin's schema and stored encrypted. Enabling an ERP provider disables the
+ * tenant's other ERP providers: a tenant hands invoices to one ERP.
+ */
+export async function enablePlugin(
+  registry: Registry,
+  tenantId: string,
+  pluginId: string,
+  options: unknown = {},
+): Promise<void> {
+  const def = definition(registry, pluginId);
+  const parsed = def.tenantOptions ? def.tenantOptions.safeParse(options) : { success: true as const, data: options };
+  if (!parsed.success) throw validationError(parsed.error);
+  const sealed = seal(JSON.stringify(parsed.data ?? {}), getConfig().secretKey);
+  await withControl(async (trx) => {
+    if (def.kind === 'erp')
+      await trx('tenant_plugins')
+        .where({ tenant_id: tenantId })
+        .whereIn('plugin_id', [...registry.erpProviders.keys()])
+        .update({ enabled: false, updated_at: new Date() });
+    await trx.raw(
+      `insert into tenant_plugins (tenant_id, plugin_id, enabled, options) values (?, ?, true, ?)
+       on conflict (tenant_id, plugin_id) do update set enabled = true, options = excluded.options, updated_at = now()`,
+      [tenantId, pluginId, sealed],
+    );
+  });
+}
+
+export async function disablePlugin(tenantId: string, pluginId: string): Promise<void> {
+  await withControl((trx) =>
+    trx('tenant_plugins')
+      .where({ tenant_id: tenantId, plugin_id: pluginId })
+      .update({ enabled: false, updated_at: new Date() }),
+  );
+}
+
+/** The plugins a tenant has enabled, with their decrypted options. */
+export async function enabledPlugins(tenantId: string): Promise<{ pluginId: string; options: unknown }[]> {
+  const rows = await withControl((trx) =>
+    trx('tenant_plugins')
+      .where({ tenant_id: tenantId, enabled: true })
+      .orderBy('plugin_id')
+      .select('plugin_id', 'options'),
+  );
+  const secret = getConfig().secretKey;
+  return rows.map((r: { plugin_id: string; options: string | null }) => ({
+    pluginId: r.plugin_id,
+    options: r.options ? JSON.parse(open(r.options, secret)) : {},
+  }));
+}
+
+/** The ERP provider a tenant hands invoices to: its enabled one, or the built-in "none". */
+export async function erpProviderFor(
+  registry: Registry,
+  tenantId: string,
+): Promise<{ definition: ErpProviderDefinition; provider: ErpProvider; options: unknown }> {
+  const enabled = (await enabledPlugins(tenantId)).find((p) => registry.erpProviders.has(p.pluginId));
+  const loaded = registry.erpProviders.get(enabled?.pluginId ?? 'none')!;
+  return { definition: loaded.definition, provider: loaded.instance, options: enabled?.options ?? {} };
+}
