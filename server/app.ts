@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
 import compression from 'compression';
@@ -156,7 +156,7 @@ export interface Started {
  * configured, the job queue and its workers (unless RUN_WORKERS=0), then the HTTP server.
  */
 export async function startServer(
-  options: { devMiddleware?: express.RequestHandler; clientDir?: string } = {},
+  options: { devMiddleware?: express.RequestHandler; clientDir?: string; httpServer?: Server } = {},
 ): Promise<Started> {
   const config = getConfig();
   const runtime = await openRuntime(config);
@@ -179,9 +179,11 @@ export async function startServer(
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
   mountReactRouter(app, () => import('virtual:react-router/server-build') as Promise<ServerBuild>, mode);
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
+  const server = options.httpServer ?? createServer();
+  server.on('request', app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
   });
   server.keepAliveTimeout = 65_000;
   const address = server.address();

@@ -5,13 +5,14 @@
  *
  * This file imports nothing of ours: in development everything loads through Vite.
  */
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ViteDevServer } from 'vite';
 
 type Started = { shutdown(signal?: string): Promise<void> };
 type AppModule = {
-  startServer(options: { devMiddleware?: unknown; clientDir?: string }): Promise<Started>;
+  startServer(options: { devMiddleware?: unknown; clientDir?: string; httpServer?: http.Server }): Promise<Started>;
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,9 +28,20 @@ async function main() {
       started = await mod.startServer({ clientDir: path.join(root, 'build/client') });
     } else {
       const { createServer } = await import('vite');
-      vite = await createServer({ root, server: { middlewareMode: true }, appType: 'custom', logLevel: 'warn' });
+      // Vite's hot-reload socket shares our HTTP server, so several dev servers can run side by side.
+      const httpServer = http.createServer();
+      const sigterm = new Set(process.listeners('SIGTERM'));
+      vite = await createServer({
+        root,
+        server: { middlewareMode: true, ws: { server: httpServer } },
+        appType: 'custom',
+        logLevel: 'warn',
+      });
+      // Vite exits the process on SIGTERM (and when stdin ends); our shutdown must run instead.
+      for (const l of process.listeners('SIGTERM')) if (!sigterm.has(l)) process.off('SIGTERM', l);
+      process.stdin.removeAllListeners('end');
       const mod = (await vite.ssrLoadModule(path.join(root, 'server/app.ts'))) as AppModule;
-      started = await mod.startServer({ devMiddleware: vite.middlewares });
+      started = await mod.startServer({ devMiddleware: vite.middlewares, httpServer });
     }
   } catch (e) {
     const err = e as Error;

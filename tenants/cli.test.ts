@@ -11,9 +11,9 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-cli-'));
 
 /** The CLI as an operator runs it: its own process, on PostgreSQL in CI or a PGlite directory. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- CLI JSON is checked field by field
 async function cli(...args: string[]): Promise<{ code: number; json: any }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
-  const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'silent' };
   if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
   else delete env.DATABASE_URL;
   try {
