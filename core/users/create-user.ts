@@ -1,5 +1,6 @@
 import type { Trx } from '~/core/db/with-tenant';
 import { hashPassword } from '~/core/auth/password';
+import { UserModel } from './user.model';
 
 export interface NewUser {
   email: string;
@@ -16,18 +17,17 @@ export interface NewUser {
  * (so seeding twice is harmless). Returns the id and whether it was created now.
  */
 export async function ensureUser(trx: Trx, input: NewUser): Promise<{ id: string; created: boolean }> {
-  const existing = await trx('users').whereRaw('lower(email) = lower(?)', [input.email]).first('id');
+  const existing = await UserModel.query(trx).whereRaw('lower(email) = lower(?)', [input.email]).first();
   if (existing) return { id: existing.id, created: false };
-  const [row] = await trx('users')
-    .insert({
-      email: input.email,
-      name: input.name,
-      short_name: input.shortName ?? null,
-      language: input.language ?? null,
-      user_type: input.userType ?? 'normal',
-      password_hash: input.password ? await hashPassword(input.password) : null,
-    })
-    .returning('id');
+  const row = await UserModel.query(trx).insertAndFetch({
+    email: input.email,
+    name: input.name,
+    shortName: input.shortName ?? null,
+    language: input.language ?? null,
+    userType: input.userType ?? 'normal',
+    passwordHash: input.password ? await hashPassword(input.password) : null,
+    configuration: {},
+  });
   if (input.accessLevels.length) {
     const levels = await trx('access_levels').whereIn('display_name', input.accessLevels).select('id');
     if (levels.length !== input.accessLevels.length)
