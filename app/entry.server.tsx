@@ -11,14 +11,10 @@ import { logger } from '~/core/log/logger';
 
 export const streamTimeout = 5_000;
 
-/** Security headers for every page: no framing, no sniffing, a strict referrer, a CSP. */
+/** Page-only security headers; the server adds nosniff, framing and referrer rules to every answer. */
 function secure(headers: Headers) {
-  headers.set('X-Frame-Options', 'DENY');
-  headers.set('X-Content-Type-Options', 'nosniff');
-  headers.set('Referrer-Policy', 'same-origin');
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
   if (process.env.NODE_ENV === 'production') {
-    headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     headers.set(
       'Content-Security-Policy',
       "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",

@@ -69,7 +69,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   // After the language switch the root loader answers the new language; follow it.
-  useEffect(() => restoreTypedInput(), []);
+  useEffect(() => {
+    restoreTypedInput();
+    // Marks the page interactive (browser tests wait for it before using menus and dialogs).
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   useEffect(() => {
     if (i18n.language !== loaderData.lang) void i18n.changeLanguage(loaderData.lang);
   }, [i18n, loaderData.lang]);

@@ -5,12 +5,12 @@ import { validateSession } from '~/core/auth/session.service';
 import { isAppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { langFromKey } from '~/core/i18n/languages';
-import { logger } from '~/core/log/logger';
+import { logContext, logger } from '~/core/log/logger';
 import { requireAccess } from '~/core/permissions/access';
 import { readToken } from '~/core/http/session-token';
 import { inTenant, sessionPolicy } from '~/core/unit-of-work';
 import type { Tenant } from '~/core/tenancy/tenant';
-import { buildOpenApi } from './openapi';
+import { buildOpenApi, renderApiDocs } from './openapi';
 
 /** Largest JSON body the API accepts; uploads have their own route. */
 export const MAX_JSON_BODY = '1mb';
@@ -30,6 +30,8 @@ function handle(call: ApiCall) {
         async (ctx) => {
           const auth = token ? await validateSession(ctx.trx, token, ctx.now, sessionPolicy()) : null;
           // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
+          const store = logContext.getStore();
+          if (store && auth) store.userId = auth.user.id;
           requireAccess(auth, call.access);
           const scoped = { ...ctx, auth, lang: langFromKey(auth?.user.language ?? tenant.config.languageKey) };
           const raw =
@@ -59,6 +61,7 @@ export function createApiRouter(): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: MAX_JSON_BODY, type: ['application/json', 'application/*+json'] }));
   router.get('/openapi.json', (_req, res) => res.json(buildOpenApi(API_CALLS)));
+  router.get('/docs', (_req, res) => res.type('html').send(renderApiDocs(API_CALLS)));
   for (const call of API_CALLS) {
     const method = call.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](call.path, handle(call));

@@ -74,6 +74,16 @@ export function createApp(deps: AppDeps): express.Express {
     logContext.run({ requestId }, () => withQueryCounter(counter, next));
   });
 
+  // Baseline security headers on every answer (pages add their CSP in app/entry.server.tsx).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    if (config.NODE_ENV === 'production')
+      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    next();
+  });
+
   app.get('/healthz', (_req, res) => res.type('text/plain').send('ok'));
   app.get('/readyz', async (_req, res) => {
     const problems: string[] = [];

@@ -36,3 +36,30 @@ export function buildOpenApi(calls: ApiCall[]) {
     paths,
   };
 }
+
+const escape = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/** /api/docs: the catalogue as a readable page, each call with its permission and input schema. */
+export function renderApiDocs(calls: ApiCall[]): string {
+  const doc = buildOpenApi(calls);
+  const rows = Object.entries(doc.paths)
+    .flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => {
+        const o = op as {
+          summary: string;
+          'x-permission': string;
+          requestBody?: { content: { 'application/json': { schema: unknown } } };
+        };
+        const schema = o.requestBody
+          ? `<pre>${escape(JSON.stringify(o.requestBody.content['application/json'].schema, null, 2))}</pre>`
+          : '';
+        return `<tr><td><code>${method.toUpperCase()}</code></td><td><code>/api${escape(path)}</code></td><td>${escape(o['x-permission'])}</td><td>${escape(o.summary)}${schema}</td></tr>`;
+      }),
+    )
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Ordo API</title>
+<style>body{font:14px/1.5 system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style></head>
+<body><h1>Ordo API</h1><p>Every call is served on the tenant's host under <code>/api</code> and takes the session token as <code>Authorization: Bearer</code>. Only HTTP 200 is success; errors answer <code>{"code"}</code> with a spec message key (400 adds <code>fields</code>). Machine-readable: <a href="/api/openapi.json">openapi.json</a>.</p>
+<table><thead><tr><th>method</th><th>path</th><th>permission</th><th>what it does</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
+}

@@ -10,6 +10,8 @@ import { resources } from '~/app/locales';
  * The UI language: the signed-in user's own choice, else the language switch's cookie, else the
  * tenant's language, else Swedish.
  */
+const QUERY_LANGS = new Set(['se', 'sv', 'ee', 'et', 'en', 'lv', 'ru']);
+
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
   detection: {
     supportedLanguages: [...LANGS],
@@ -18,6 +20,9 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
     async findLocale({ request, context }) {
       const auth = context.get(authContext);
       if (auth?.user.language) return langFromKey(auth.user.language);
+      // Spec: the login screen reads a `lang` query parameter (spec keys se/ee or UI codes).
+      const query = new URL(request.url).searchParams.get('lang');
+      if (!auth && query && QUERY_LANGS.has(query)) return langFromKey(query);
       const cookie = readCookie(request.headers.get('cookie'), LANG_COOKIE);
       if (isLang(cookie)) return cookie;
       return langFromKey(context.get(tenantContext).config.languageKey);

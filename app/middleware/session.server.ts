@@ -3,6 +3,7 @@ import { authContext, requestContext, tenantContext } from '~/app/context';
 import { validateSession } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import { sessionPolicy } from '~/core/unit-of-work';
+import { logContext } from '~/core/log/logger';
 
 /** Resolves the session cookie to who is signed in (or null) for every loader and action. */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
@@ -11,6 +12,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ context 
     const tenant = context.get(tenantContext);
     const auth = await withTenant(tenant, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
     context.set(authContext, auth);
+    const store = logContext.getStore();
+    if (store && auth) store.userId = auth.user.id;
   }
   return next();
 };

@@ -9,6 +9,7 @@ import { authenticate } from '~/core/auth/authenticate.service';
 import { isAppError } from '~/core/errors/app-error';
 import { sessionCookie } from '~/core/http/session-token';
 import { PUBLIC } from '~/core/permissions/access';
+import { LANGS } from '~/core/i18n/languages';
 import { sessionPolicy } from '~/core/unit-of-work';
 
 export const middleware = guard(PUBLIC);
@@ -50,13 +51,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const result = useActionData<ActionResult>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const busy = navigation.state !== 'idle' && navigation.formAction === '/login';
   const fieldError = (name: string) => result?.fields?.[name]?.map((k) => t(k));
   const msg = params.get('msg');
+  // Spec: error=MS_AUTH means Microsoft sign-in failed; any other error code is a generic failure.
+  const queryError = params.get('error');
   const formError = result && !result.fields ? t(result.code) : null;
   return (
     <main className="flex min-h-dvh items-center justify-center p-4">
@@ -66,6 +69,11 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         {msg === 'signedOut' || msg === 'sessionExpired' ? (
           <p role="status" className="mt-4 rounded-md bg-slate-100 p-3 text-sm text-slate-700">
             {t(`notices.${msg}`)}
+          </p>
+        ) : null}
+        {queryError && !result ? (
+          <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-800">
+            {t(queryError === 'MS_AUTH' ? 'FAILED_TO_AUTHENTICATE_MS_AUTH' : 'ERROR_MESSAGE_TITLE')}
           </p>
         ) : null}
         {formError ? (
@@ -95,6 +103,31 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           <Button type="submit" variant="primary" isPending={busy}>
             {busy ? t('login.submitting') : t('login.submit')}
           </Button>
+        </Form>
+        <Form
+          method="post"
+          action="/language"
+          aria-label={t('login.languages')}
+          className="mt-6 flex flex-wrap justify-center gap-x-3 gap-y-1 border-t border-slate-100 pt-4 text-sm"
+        >
+          <input
+            type="hidden"
+            name="redirectTo"
+            value={`/login${params.get('redirectTo') ? `?redirectTo=${encodeURIComponent(params.get('redirectTo')!)}` : ''}`}
+          />
+          {LANGS.map((lang) => (
+            <button
+              key={lang}
+              type="submit"
+              name="lang"
+              value={lang}
+              lang={lang}
+              aria-current={i18n.language === lang ? 'true' : undefined}
+              className="min-h-10 rounded px-1 text-slate-600 underline-offset-2 hover:underline aria-[current]:font-semibold aria-[current]:text-slate-900"
+            >
+              {t(`lang.${lang}`)}
+            </button>
+          ))}
         </Form>
       </div>
     </main>

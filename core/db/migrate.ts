@@ -13,7 +13,7 @@ export interface Migration {
  * the target schema as search_path. Migrations are always transactional: one outside a
  * transaction would land in `public`.
  */
-class SchemaMigrationSource implements Knex.MigrationSource<Migration> {
+export class SchemaMigrationSource implements Knex.MigrationSource<Migration> {
   constructor(
     private readonly schema: string,
     private readonly migrations: readonly Migration[],

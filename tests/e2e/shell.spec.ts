@@ -1,10 +1,15 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
 
 /** The demo admin `npm start` prints (tenants/demo.ts). */
 const DEMO = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026', name: 'Maria Lindqvist' };
 
 let app: RunningApp;
+
+/** Menus and dialogs need JavaScript: wait until the page has hydrated before using them. */
+async function hydrated(page: Page) {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -30,6 +35,7 @@ test('[shell] a newcomer starts the app, signs in as the demo admin, sees Swedis
   await expect(page.locator('html')).toHaveAttribute('lang', 'sv');
   await expect(page.getByRole('banner')).toContainText('Nordlarm Säkerhet AB');
 
+  await hydrated(page);
   await page.getByRole('button', { name: 'Svenska' }).click();
   await page.getByRole('menuitem', { name: 'English' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${DEMO.name}` })).toBeVisible();
@@ -39,6 +45,7 @@ test('[shell] a newcomer starts the app, signs in as the demo admin, sees Swedis
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${DEMO.name}` })).toBeVisible();
 
+  await hydrated(page);
   await page.getByRole('button', { name: DEMO.name }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login\?msg=signedOut$/);
@@ -69,6 +76,20 @@ test('[shell] a wrong password is refused with a translated message, and the key
   await expect(page.getByRole('heading', { name: /Välkommen|Welcome/ })).toBeVisible();
 });
 
+test('[shell] the login page speaks every language: a lang parameter, or a choice that sticks', async ({ page }) => {
+  await page.goto(`${app.url}/login?lang=lv`);
+  await expect(page.getByRole('heading', { name: 'Pieteikties' })).toBeVisible();
+  await page.goto(`${app.url}/login?error=MS_AUTH`);
+  await expect(page.getByRole('alert')).toHaveText('Inloggningen med Microsoft misslyckades');
+  await page.getByRole('button', { name: 'Eesti' }).click();
+  await expect(page.getByRole('heading', { name: 'Logi sisse' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Logi sisse' })).toBeVisible();
+  await page.getByRole('button', { name: 'Русский' }).click();
+  await expect(page.getByRole('heading', { name: 'Вход' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+});
+
 test('[shell] a technician gets the 403 page for settings, and an unknown path shows not found', async ({ page }) => {
   await page.goto(`${app.url}/login?redirectTo=/settings`);
   await page.getByLabel('E-post').fill('erik.tekniker@nordlarm.se');
@@ -93,17 +114,22 @@ test('[shell] the admin changes the date format in settings and the start page f
   await expect(page.getByText('Du kan se inställningarna men inte ändra dem.')).toBeVisible();
 
   await page.context().clearCookies();
-  // The admin chose English in the first test; the language follows the user.
   await page.goto(`${app.url}/login?redirectTo=/settings`);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
+  // Whatever the admin chose before, work in English here.
+  await expect(page.getByRole('heading', { name: /^(Settings|Inställningar)$/ })).toBeVisible();
+  await hydrated(page);
+  await page.getByRole('button', { name: /^(Svenska|English)$/ }).click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await page.getByLabel('Company name').fill('');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('This field is required')).toBeVisible();
 
   await page.getByLabel('Company name').fill('Nordlarm Säkerhet AB');
+  await hydrated(page);
   await page.getByRole('button', { name: /Date format/ }).click();
   await page.getByRole('option', { name: 'DD.MM.YYYY' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
@@ -127,6 +153,7 @@ test('[shell] works on a 360 px phone: no sideways scrolling, the menus reachabl
   await expect(page.getByRole('heading', { name: /Välkommen|Welcome/ })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+  await hydrated(page);
   await page.getByRole('button', { name: DEMO.name }).tap();
   await expect(page.getByRole('menuitem', { name: /Redigera profil|Edit profile/ })).toBeVisible();
   await context.close();

@@ -239,3 +239,15 @@ describe('[platform] operations endpoints', () => {
     expect(doc.paths['/acls/{id}'].get['x-permission']).toBe('accesslevels:read');
   });
 });
+
+describe('[platform] API documentation and headers', () => {
+  it('serves a readable catalogue at /api/docs, and security headers on every answer', async () => {
+    const res = await get(a.host, '/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('/api/authenticate');
+    expect(res.text).toContain('accesslevels:read');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect((await get('nobody.ordo.test', '/')).headers['x-content-type-options']).toBe('nosniff');
+  });
+});
