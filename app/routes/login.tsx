@@ -39,7 +39,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         { email: form.get('email'), password: form.get('password') },
       ),
     );
-    if (outcome.status === 'rejected') return data<ActionResult>({ code: outcome.code }, { status: 401 });
+    if (outcome.status === 'rejected')
+      return data<ActionResult>(
+        { code: outcome.code },
+        { status: outcome.code === 'IP_BLOCKED_TRY_AGAIN_LATER' ? 429 : 401 },
+      );
     return redirect(safeRedirect(form.get('redirectTo')), {
       headers: { 'Set-Cookie': sessionCookie(outcome.token, outcome.expiresAt) },
     });

@@ -4,6 +4,7 @@ import { AppError } from '~/core/errors/app-error';
 import { parseInput, zEmail } from '~/core/errors/validation';
 import type { Auth } from '~/core/context';
 import { verifyPassword } from './password';
+import { recordAuthEvent } from './audit';
 import { clearFailures, isBlocked, recordFailure, throttleKeys } from './login-throttle';
 import { createSession, revokeToken, validateSession, type SessionPolicy } from './session.service';
 
@@ -28,17 +29,22 @@ export interface AuthenticateInput {
 /** Spec login outcomes; `action` (MFA) and `redirect` (SSO) arrive with the identity issue. */
 export type LoginOutcome =
   | { status: 'success'; token: string; auth: Auth; expiresAt: Date }
-  | { status: 'rejected'; code: 'INVALID_EMAIL_OR_PASSWORD' };
+  | { status: 'rejected'; code: 'INVALID_EMAIL_OR_PASSWORD' | 'IP_BLOCKED_TRY_AGAIN_LATER' };
 
 /**
  * Signs a staff user in with e-mail and password. Unknown e-mail, wrong password, no password
  * and an inactive user are all the same rejection. A rejection is returned, not thrown, so the
- * caller commits the failure count; repeated failures throw 429 before anything is checked.
+ * caller commits the failure count and the audit row; after repeated failures every attempt is
+ * refused as blocked (429) before the password is checked.
  */
 export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promise<LoginOutcome> {
   const input = parseInput(ZAuthenticate, raw);
   const keys = throttleKeys(ctx.ip, input.email);
-  if (await isBlocked(ctx.trx, keys, ctx.now)) throw new AppError('IP_BLOCKED_TRY_AGAIN_LATER', 429);
+  const who = { at: ctx.now, email: input.email, ip: ctx.ip, userAgent: ctx.userAgent };
+  if (await isBlocked(ctx.trx, keys, ctx.now)) {
+    await recordAuthEvent(ctx.trx, { ...who, event: 'signin.blocked' });
+    return { status: 'rejected', code: 'IP_BLOCKED_TRY_AGAIN_LATER' };
+  }
 
   const user = await ctx
     .trx('users')
@@ -47,6 +53,7 @@ export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promis
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!user || !ok || user.status !== 'active') {
     await recordFailure(ctx.trx, keys, ctx.now);
+    await recordAuthEvent(ctx.trx, { ...who, event: 'signin.failure', userId: user?.id ?? null });
     return { status: 'rejected', code: 'INVALID_EMAIL_OR_PASSWORD' };
   }
   await clearFailures(ctx.trx, keys[1]!);
@@ -58,6 +65,7 @@ export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promis
     ip: ctx.ip,
     userAgent: ctx.userAgent,
   });
+  await recordAuthEvent(ctx.trx, { ...who, event: 'signin.success', userId: user.id });
   const auth = await validateSession(ctx.trx, session.token, ctx.now, ctx.policy);
   if (!auth) throw new AppError('SERVER_ERROR', 500);
   return { status: 'success', token: session.token, auth, expiresAt: session.expiresAt };

@@ -251,3 +251,17 @@ describe('[platform] API documentation and headers', () => {
     expect((await get('nobody.ordo.test', '/')).headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('[identity] sign-in audit log', () => {
+  it('records successes, failures and blocked attempts, and keeps them when the sign-in is refused', async () => {
+    const t = await createTestTenant('api-audit');
+    const tenant = (await getTenantBySlug(t.slug))!;
+    await post(t.host, '/api/authenticate', { email: t.adminEmail, password: PASSWORD });
+    await post(t.host, '/api/authenticate', { email: t.adminEmail, password: 'wrong-password' });
+    const events = await withTenant(tenant, (trx) =>
+      trx('auth_events').orderBy('id').select('event', 'email', 'user_id'),
+    );
+    expect(events.map((e: { event: string }) => e.event)).toEqual(['signin.success', 'signin.failure']);
+    expect(events.every((e: { email: string; user_id: string }) => e.email === t.adminEmail && e.user_id)).toBe(true);
+  });
+});

@@ -27,7 +27,8 @@ export const authenticateCall = defineCall({
       },
       input,
     );
-    if (outcome.status === 'rejected') return new Reply(401, { code: outcome.code });
+    if (outcome.status === 'rejected')
+      return new Reply(outcome.code === 'IP_BLOCKED_TRY_AGAIN_LATER' ? 429 : 401, { code: outcome.code });
     const data = sessionData(outcome.auth, ctx.tenant);
     return { status: 'success', action: null, data, token: outcome.token, user: data.user };
   },
