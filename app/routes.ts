@@ -9,6 +9,10 @@ export default [
     index('routes/home.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
+    route('settings/users', 'routes/settings.users.tsx'),
+    route('settings/access-levels', 'routes/settings.access-levels.tsx'),
+    route('settings/access-levels/:id', 'routes/settings.access-level.tsx'),
+    route('settings/modules', 'routes/settings.modules.tsx'),
     // Signed out, every other path leads to the login page; signed in, to the not-found page.
     route('*', 'routes/not-found.tsx'),
   ]),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getAccessLevel } from '~/core/access-levels/access-level.service';
-import { defineCall } from '../define-call';
+import { defineCall, type ApiCall } from '../define-call';
 
 export const getAccessLevelCall = defineCall({
   method: 'GET',
@@ -10,3 +10,6 @@ export const getAccessLevelCall = defineCall({
   summary: 'One access level with its permissions',
   handler: (ctx, input) => getAccessLevel(ctx, input.id),
 });
+
+/** The access-level calls of the catalogue: /acls, /acls/{id}, /acls/permissions. */
+export const accessLevelCalls: ApiCall[] = [getAccessLevelCall];

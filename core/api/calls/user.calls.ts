@@ -1,0 +1,3 @@
+import type { ApiCall } from '../define-call';
+
+export const userCalls: ApiCall[] = [];
