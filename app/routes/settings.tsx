@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { data, Form, useActionData, useNavigation } from 'react-router';
+import { data, Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
@@ -16,7 +16,20 @@ export const middleware = guard({ permission: 'settings:read' });
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
   const instance = await run(context, async (ctx) => getInstance(ctx));
-  return { ...instance, canEdit: hasAccess(auth, { permission: 'instance:edit' }) };
+  const links = [
+    { to: '/settings/users', labelKey: 'settings.users', access: { permission: 'users:read' as const } },
+    {
+      to: '/settings/access-levels',
+      labelKey: 'settings.accessLevels',
+      access: { permission: 'accesslevels:read' as const },
+    },
+    { to: '/settings/modules', labelKey: 'settings.modules', access: { permission: 'settings:read' as const } },
+  ].filter((l) => hasAccess(auth, l.access));
+  return {
+    ...instance,
+    canEdit: hasAccess(auth, { permission: 'instance:edit' }),
+    links: links.map(({ to, labelKey }) => ({ to, labelKey })),
+  };
 }
 
 type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]> };
@@ -44,6 +57,13 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <section className="max-w-xl rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <h1 className="text-2xl font-semibold">{t('settings.title')}</h1>
+      <nav aria-label={t('settings.title')} className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        {loaderData.links.map((l) => (
+          <Link key={l.to} to={l.to} className="min-h-10 py-2 text-brand-700 underline">
+            {t(l.labelKey)}
+          </Link>
+        ))}
+      </nav>
       <h2 className="mt-4 text-lg font-medium">{t('settings.general')}</h2>
       {disabled ? <p className="mt-2 text-sm text-slate-600">{t('settings.readOnly')}</p> : null}
       <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>

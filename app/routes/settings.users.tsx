@@ -1,13 +1,157 @@
-import { data } from 'react-router';
-import { guard } from '~/app/lib/guard.server';
+import { useTranslation } from 'react-i18next';
+import { data, Form, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import type { Route } from './+types/settings.users';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { Button, SortableTable, TextField } from '~/app/components/ui';
+import { useActionToast } from '~/app/components/shell/use-action-toast';
+import { isAppError } from '~/core/errors/app-error';
+import { hasAccess } from '~/core/permissions/access';
+import {
+  deleteDepartment,
+  listDepartments,
+  listUsers,
+  saveDepartment,
+  type UserListItem,
+} from '~/core/users/user.service';
 
-// Placeholder while this screen is being built: answers not found.
-export const middleware = guard({ permission: 'settings:read' });
+/** Settings → users (spec section 2): who may sign in, filtered by status, and the departments. */
+export const middleware = guard({ permission: 'users:read' });
 
-export function loader() {
-  throw data('not found', { status: 404 });
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const auth = requireAuth(context);
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const [users, departments] = await run(
+    context,
+    async (ctx) => [await listUsers(ctx, params), await listDepartments(ctx)] as const,
+  );
+  return { ...users, departments, canEditInstance: hasAccess(auth, { permission: 'instance:edit' }) };
 }
 
-export default function Placeholder() {
-  return null;
+type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  try {
+    await run(context, async (ctx) => {
+      if (form.get('intent') === 'delete-department') await deleteDepartment(ctx, form.get('id'));
+      else await saveDepartment(ctx, { name: form.get('name') });
+    });
+    return data<ActionResult>({ ok: true });
+  } catch (e) {
+    if (isAppError(e) && e.status < 500)
+      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    throw e;
+  }
+}
+
+export default function Users({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('users');
+  const { t: tc } = useTranslation();
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const result = useActionData<ActionResult>();
+  const busy = useNavigation().state === 'submitting';
+  useActionToast(result);
+  // Each flag posts a hidden 'false' and, when ticked, a 'true' after it.
+  const flag = (name: string, fallback: boolean) =>
+    params.has(name) ? params.getAll(name).includes('true') : fallback;
+  const columns = [
+    { id: 'name', header: t('col.name'), isRowHeader: true, render: (u: UserListItem) => u.name },
+    { id: 'email', header: t('col.email'), render: (u: UserListItem) => <span className="break-all">{u.email}</span> },
+    { id: 'department', header: t('col.department'), render: (u: UserListItem) => u.department ?? '—' },
+    { id: 'levels', header: t('col.accessLevels'), render: (u: UserListItem) => u.accessLevels.join(', ') || '—' },
+    { id: 'status', header: t('col.status'), render: (u: UserListItem) => t(`status.${u.status}`) },
+  ];
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
+      <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+        <h1 className="text-2xl font-semibold">{t('title')}</h1>
+        <Form
+          method="get"
+          className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2"
+          onChange={(e) => {
+            if (e.target instanceof HTMLInputElement && e.target.type === 'checkbox')
+              submit(e.currentTarget, { replace: true });
+          }}
+        >
+          {(['active', 'inactive', 'registered'] as const).map((name) => (
+            <label key={name} className="flex min-h-10 items-center gap-2 text-sm">
+              <input type="hidden" name={name} value="false" />
+              <input
+                type="checkbox"
+                name={name}
+                value="true"
+                defaultChecked={flag(name, name === 'active')}
+                className="size-4 accent-brand-600"
+              />
+              {t(`filter.${name}`)}
+            </label>
+          ))}
+          <TextField
+            name="q"
+            type="search"
+            label={t('filter.search')}
+            defaultValue={params.get('q') ?? ''}
+            className="min-w-48 flex-1"
+          />
+          <Button type="submit" variant="secondary">
+            {t('filter.apply')}
+          </Button>
+        </Form>
+        <p className="mt-4 text-sm text-slate-500" aria-live="polite">
+          {t('count', { count: loaderData.totalCount })}
+        </p>
+        <SortableTable
+          aria-label={t('title')}
+          className="mt-2"
+          columns={columns}
+          rows={loaderData.users}
+          getRowHref={(u) => `/settings/users/${u.id}`}
+          emptyState={t('empty')}
+        />
+      </section>
+      <aside className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+        <h2 className="text-lg font-medium">{t('departments.title')}</h2>
+        {loaderData.departments.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-500">{t('departments.empty')}</p>
+        ) : null}
+        <ul className="mt-2 divide-y divide-slate-100">
+          {loaderData.departments.map((d) => (
+            <li key={d.id} className="flex items-center justify-between gap-2 py-2 text-sm">
+              <span>
+                {d.name} <span className="text-slate-500">· {t('departments.users', { count: d.userCount })}</span>
+              </span>
+              {loaderData.canEditInstance && d.userCount === 0 ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="delete-department" />
+                  <input type="hidden" name="id" value={d.id} />
+                  <Button
+                    type="submit"
+                    variant="ghost"
+                    size="sm"
+                    aria-label={t('departments.delete', { name: d.name })}
+                  >
+                    ×
+                  </Button>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {loaderData.canEditInstance ? (
+          <Form method="post" className="mt-4 flex items-end gap-2" key={loaderData.departments.length}>
+            <TextField
+              name="name"
+              label={t('departments.name')}
+              className="flex-1"
+              errorMessage={result?.fields?.name?.map((k) => tc(k))}
+            />
+            <Button type="submit" variant="secondary" isPending={busy}>
+              {t('departments.add')}
+            </Button>
+          </Form>
+        ) : null}
+      </aside>
+    </div>
+  );
 }

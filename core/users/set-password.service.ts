@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import type { Trx } from '~/core/db/with-tenant';
 import { parseInput } from '~/core/errors/validation';
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/core/auth/password';
+import { hashPassword } from '~/core/auth/password';
+import { zNewPassword } from '~/core/auth/password-policy';
 import { checkOneTimeToken, consumeOneTimeToken } from '~/core/auth/one-time-token.service';
 import { createSession, type SessionPolicy } from '~/core/auth/session.service';
 
 export const ZNewPassword = z
   .object({
-    password: z
-      .string({ error: 'ERROR_REQUIRED_FIELD' })
-      .min(1, 'ERROR_REQUIRED_FIELD')
-      .min(PASSWORD_MIN_LENGTH, 'ERROR_PASSWORD_MIN_LENGTH')
-      .max(PASSWORD_MAX_LENGTH, 'ERROR_MAX_LENGTH'),
+    password: zNewPassword(),
     repeat: z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD'),
   })
   .refine((v) => v.password === v.repeat, { path: ['repeat'], message: 'ERROR_PASSWORDS_DO_NOT_MATCH' });

@@ -1,0 +1,74 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+
+const ADMIN = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026' };
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+async function hydrated(page: Page) {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
+async function signIn(page: Page, email: string, to: string) {
+  await page.goto(`${app.url}/login?redirectTo=${encodeURIComponent(to)}`);
+  await page.getByLabel('E-post').fill(email);
+  await page.getByLabel('Lösenord').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+}
+
+test('[users] the admin filters users, adds a department, puts a technician in it and deactivates another', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, '/settings/users');
+  await expect(page.getByRole('heading', { name: 'Användare' })).toBeVisible();
+  await expect(page.getByText('4 användare')).toBeVisible();
+  await hydrated(page);
+
+  await page.getByLabel('Sök namn eller e-post').fill('tekniker');
+  await page.getByRole('button', { name: 'Filtrera' }).click();
+  await expect(page.getByText('2 användare')).toBeVisible();
+
+  await page.getByLabel('Ny avdelning').fill('Service Syd');
+  await page.getByRole('button', { name: 'Lägg till' }).click();
+  await expect(page.getByText('Service Syd · 0 användare')).toBeVisible();
+
+  await page.getByRole('row', { name: /Erik Johansson/ }).click();
+  await expect(page.getByRole('heading', { name: 'Redigera användare' })).toBeVisible();
+  await hydrated(page);
+  await page.getByLabel('Telefon').fill('070-123 45 67');
+  await page.getByRole('button', { name: /Avdelning/ }).click();
+  await page.getByRole('option', { name: 'Service Syd' }).click();
+  await page.getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByRole('status')).toContainText('Sparat');
+
+  await page.getByRole('link', { name: /Alla användare/ }).click();
+  await expect(page.getByText('Service Syd · 1 användare')).toBeVisible();
+  // A department with users offers no delete.
+  await expect(page.getByRole('button', { name: 'Ta bort Service Syd' })).toHaveCount(0);
+
+  await page.getByRole('row', { name: /Sara Nilsson/ }).click();
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Inaktivera' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('Alla pågående inloggningar avslutas direkt');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Inaktivera' }).click();
+  await expect(page.getByText('sara.tekniker@nordlarm.se · Inaktiv')).toBeVisible();
+
+  await page.goto(`${app.url}/settings/users`);
+  await expect(page.getByRole('row', { name: /Sara Nilsson/ })).toHaveCount(0);
+  await page.getByLabel('Inaktiva').check();
+  await expect(page.getByRole('row', { name: /Sara Nilsson/ })).toBeVisible();
+});
+
+test('[users] a deactivated user cannot sign in, and a technician gets 403 on the users page', async ({ page }) => {
+  await signIn(page, 'sara.tekniker@nordlarm.se', '/');
+  await expect(page.getByRole('alert')).toHaveText('Fel e-post eller lösenord');
+  await signIn(page, 'erik.tekniker@nordlarm.se', '/settings/users');
+  await expect(page.getByRole('heading', { name: 'Åtkomst nekad' })).toBeVisible();
+});
