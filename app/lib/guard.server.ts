@@ -1,5 +1,6 @@
 import { data, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router';
-import { authContext, tenantContext } from '~/app/context';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { clearSessionCookie } from '~/core/http/session-token';
 import type { Auth, Ctx } from '~/core/context';
 import { hasAccess, type Access } from '~/core/permissions/access';
 import { inTenant } from '~/core/unit-of-work';
@@ -21,8 +22,13 @@ export function guard(access: Access): GuardMiddleware[] {
     const auth = context.get(authContext);
     if (access.permission !== 'public' && !auth) {
       const url = new URL(request.url);
-      const back = url.pathname === '/' ? '' : `?redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
-      throw redirect(`/login${back}`);
+      const query = new URLSearchParams();
+      // A cookie that no longer names a session: it ended (spec: signed out with INVALID_SESSION).
+      const expired = Boolean(context.get(requestContext).token);
+      if (expired) query.set('msg', 'sessionExpired');
+      if (url.pathname !== '/') query.set('redirectTo', url.pathname + url.search);
+      const target = `/login${query.size ? `?${query}` : ''}`;
+      throw redirect(target, expired ? { headers: { 'Set-Cookie': clearSessionCookie() } } : undefined);
     }
     if (!hasAccess(auth, access)) throw data('permission denied', { status: 403 });
     return next();

@@ -1,78 +1,215 @@
 import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/profile';
-import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, Select } from '~/app/components/ui';
+import { requestContext } from '~/app/context';
+import { guard, run } from '~/app/lib/guard.server';
+import { Button, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { isAppError } from '~/core/errors/app-error';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { langFromKey } from '~/core/i18n/languages';
+import { logger } from '~/core/log/logger';
 import { SIGNED_IN } from '~/core/permissions/access';
+import {
+  changePassword,
+  getProfile,
+  listMySessions,
+  revokeMySession,
+  updateProfile,
+} from '~/core/users/profile.service';
 import { updateUserConf } from '~/core/users/user-conf.service';
 
+/** The user's own profile: details, preferences, password and sessions (spec section 2). */
 export const middleware = guard(SIGNED_IN);
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { user } = requireAuth(context);
-  return { name: user.fullName, email: user.email, language: user.language ?? '', startPage: user.startPage };
+export async function loader({ context }: Route.LoaderArgs) {
+  return run(context, async (ctx) => ({ profile: await getProfile(ctx), sessions: await listMySessions(ctx) }));
 }
 
-type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]> };
+type ActionResult = { ok?: boolean; intent?: string; code?: string; fields?: Record<string, string[]> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
   try {
-    await run(context, (ctx) =>
-      updateUserConf(ctx, {
-        language: form.get('language') || undefined,
-        startPage: form.get('startPage') || undefined,
-      }),
-    );
-    return data<ActionResult>({ ok: true });
+    await run(context, async (ctx) => {
+      if (intent === 'details')
+        await updateProfile(ctx, { name: form.get('name'), phone: form.get('phone') ?? undefined });
+      else if (intent === 'password')
+        await changePassword(
+          ctx,
+          { current: form.get('current'), password: form.get('password'), repeat: form.get('repeat') },
+          { ip: context.get(requestContext).ip },
+        );
+      else if (intent === 'revoke') await revokeMySession(ctx, form.get('id'));
+      else
+        await updateUserConf(ctx, {
+          language: form.get('language') || undefined,
+          startPage: form.get('startPage') || undefined,
+        });
+    });
+    return data<ActionResult>({ ok: true, intent });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
+    if (isAppError(e) && e.status < 500) {
+      // Spec section 8: a preference that fails to save is only logged.
+      if (intent === 'preferences') logger.warn({ code: e.code }, 'preference not saved');
+      return data<ActionResult>({ intent, code: e.code, fields: e.details?.fields }, { status: e.status });
+    }
     throw e;
   }
 }
 
+const card = 'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6';
+
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const result = useActionData<ActionResult>();
-  const busy = useNavigation().state === 'submitting';
-  useActionToast(result);
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  useActionToast(result?.intent === 'password' || result?.intent === 'revoke' ? undefined : result);
+  const err = (intent: string, name: string) =>
+    result?.intent === intent ? result.fields?.[name]?.map((k) => t(k)) : undefined;
+  const { profile, sessions } = loaderData;
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language === 'sv' ? 'sv-SE' : 'en-GB', {
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(new Date(iso));
   return (
-    <section className="max-w-xl rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+    <div className="grid max-w-3xl gap-6">
       <h1 className="text-2xl font-semibold">{t('profile.title')}</h1>
-      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-        <dt className="text-slate-500">{t('profile.name')}</dt>
-        <dd>{loaderData.name}</dd>
-        <dt className="text-slate-500">{t('profile.email')}</dt>
-        <dd className="break-all">{loaderData.email}</dd>
-      </dl>
-      <Form method="post" className="mt-6 flex flex-col gap-4">
-        <Select
-          name="language"
-          label={t('profile.language')}
-          defaultSelectedKey={loaderData.language || undefined}
-          items={LANGUAGE_KEYS.map((k) => ({ id: k, label: t(`lang.${langFromKey(k)}`) }))}
-          errorMessage={result?.fields?.language?.map((k) => t(k))}
-        />
-        <Select
-          name="startPage"
-          label={t('profile.startPage')}
-          defaultSelectedKey={loaderData.startPage}
-          items={[
-            { id: 'workorders', label: t('profile.startPage.workorders') },
-            { id: 'dashboard', label: t('profile.startPage.dashboard') },
-          ]}
-        />
-        <div>
-          <Button type="submit" variant="primary" isPending={busy}>
-            {t('profile.save')}
-          </Button>
-        </div>
-      </Form>
-    </section>
+      <section className={card} aria-labelledby="details">
+        <h2 id="details" className="text-lg font-medium">
+          {t('profile.details')}
+        </h2>
+        <p className="mt-1 break-all text-sm text-slate-600">{profile.email}</p>
+        <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-2" noValidate>
+          <input type="hidden" name="intent" value="details" />
+          <TextField
+            name="name"
+            label={t('profile.name')}
+            defaultValue={profile.name}
+            isRequired
+            errorMessage={err('details', 'name')}
+          />
+          <TextField
+            name="phone"
+            type="tel"
+            label={t('profile.phone')}
+            defaultValue={profile.phone}
+            errorMessage={err('details', 'phone')}
+          />
+          <div className="sm:col-span-2">
+            <Button type="submit" variant="primary" isPending={busy('details')}>
+              {t('profile.save')}
+            </Button>
+          </div>
+        </Form>
+      </section>
+      <section className={card} aria-labelledby="prefs">
+        <h2 id="prefs" className="text-lg font-medium">
+          {t('profile.preferences')}
+        </h2>
+        <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-2">
+          <input type="hidden" name="intent" value="preferences" />
+          <Select
+            name="language"
+            label={t('profile.language')}
+            defaultSelectedKey={profile.language || undefined}
+            items={LANGUAGE_KEYS.map((k) => ({ id: k, label: t(`lang.${langFromKey(k)}`) }))}
+          />
+          <Select
+            name="startPage"
+            label={t('profile.startPage')}
+            defaultSelectedKey={profile.startPage}
+            items={[
+              { id: 'workorders', label: t('profile.startPage.workorders') },
+              { id: 'dashboard', label: t('profile.startPage.dashboard') },
+            ]}
+          />
+          <div className="sm:col-span-2">
+            <Button type="submit" variant="primary" isPending={busy('preferences')}>
+              {t('profile.save')}
+            </Button>
+          </div>
+        </Form>
+      </section>
+      <section className={card} aria-labelledby="password">
+        <h2 id="password" className="text-lg font-medium">
+          {t('profile.password')}
+        </h2>
+        {result?.intent === 'password' && result.ok ? (
+          <p role="status" className="mt-2 rounded-md bg-green-50 p-3 text-sm text-green-900">
+            {t('profile.passwordChanged')}
+          </p>
+        ) : null}
+        <Form
+          method="post"
+          className="mt-4 grid gap-4 sm:grid-cols-2"
+          noValidate
+          key={result?.intent === 'password' && result.ok ? 'done' : 'form'}
+        >
+          <input type="hidden" name="intent" value="password" />
+          <input type="hidden" name="username" autoComplete="username" value={profile.email} />
+          <TextField
+            name="current"
+            type="password"
+            autoComplete="current-password"
+            label={t('profile.currentPassword')}
+            isRequired
+            errorMessage={err('password', 'current')}
+            className="sm:col-span-2"
+          />
+          <TextField
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            label={t('profile.newPassword')}
+            description={t('welcome.hint')}
+            isRequired
+            errorMessage={err('password', 'password')}
+          />
+          <TextField
+            name="repeat"
+            type="password"
+            autoComplete="new-password"
+            label={t('profile.repeatPassword')}
+            isRequired
+            errorMessage={err('password', 'repeat')}
+          />
+          <div className="sm:col-span-2">
+            <Button type="submit" variant="primary" isPending={busy('password')}>
+              {t('profile.changePassword')}
+            </Button>
+          </div>
+        </Form>
+      </section>
+      <section className={card} aria-labelledby="sessions">
+        <h2 id="sessions" className="text-lg font-medium">
+          {t('profile.sessions')}
+        </h2>
+        <ul className="mt-2 divide-y divide-slate-100">
+          {sessions.map((s) => (
+            <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-3 text-sm">
+              <div className="min-w-0">
+                <p className="truncate font-medium">{s.current ? t('profile.sessionCurrent') : (s.userAgent ?? '—')}</p>
+                <p className="text-slate-500">
+                  {t('profile.sessionSeen', { time: when(s.lastSeenAt), ip: s.ip ?? '—' })}
+                </p>
+              </div>
+              {s.current ? null : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revoke" />
+                  <input type="hidden" name="id" value={s.id} />
+                  <Button type="submit" variant="secondary" size="sm">
+                    {t('profile.sessionRevoke')}
+                  </Button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
   );
 }

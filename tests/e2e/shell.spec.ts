@@ -158,3 +158,27 @@ test('[shell] works on a 360 px phone: no sideways scrolling, the menus reachabl
   await expect(page.getByRole('menuitem', { name: /Redigera profil|Edit profile/ })).toBeVisible();
   await context.close();
 });
+
+test('[shell] a dead session sends the person to sign in with a notice, then back where they were', async ({
+  page,
+}) => {
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel('E-post').fill('erik.tekniker@nordlarm.se');
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: 'Välkommen, Erik Johansson' })).toBeVisible();
+  // The session ends elsewhere (here: through the API with the same token).
+  const token = (await page.context().cookies()).find((c) => c.name === '__Host-ordo_session')!.value;
+  expect(
+    (await page.request.get(`${app.url}/api/logout`, { headers: { authorization: `Bearer ${token}` } })).status(),
+  ).toBe(200);
+
+  await page.goto(`${app.url}/profile`);
+  await expect(page).toHaveURL(/\/login\?msg=sessionExpired&redirectTo=%2Fprofile$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Din session har gått ut' })).toBeVisible();
+  await page.getByLabel('E-post').fill('erik.tekniker@nordlarm.se');
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: 'Profil' })).toBeVisible();
+  await expect(page.getByText('Den här enheten')).toBeVisible();
+});
