@@ -5,6 +5,7 @@ import { parseInput, zEmail } from '~/core/errors/validation';
 import type { Auth } from '~/core/context';
 import { verifyPassword } from './password';
 import { recordAuthEvent } from './audit';
+import { answerMfaChallenge, createMfaChallenge, isMfaEnabled, ZMfaCode } from './mfa.service';
 import { clearFailures, isBlocked, recordFailure, throttleKeys } from './login-throttle';
 import { createSession, revokeToken, validateSession, type SessionPolicy } from './session.service';
 
@@ -29,6 +30,7 @@ export interface AuthenticateInput {
 /** Spec login outcomes; `action` (MFA) and `redirect` (SSO) arrive with the identity issue. */
 export type LoginOutcome =
   | { status: 'success'; token: string; auth: Auth; expiresAt: Date }
+  | { status: 'mfa'; token: string }
   | { status: 'rejected'; code: 'INVALID_EMAIL_OR_PASSWORD' | 'IP_BLOCKED_TRY_AGAIN_LATER' };
 
 /**
@@ -57,6 +59,20 @@ export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promis
     return { status: 'rejected', code: 'INVALID_EMAIL_OR_PASSWORD' };
   }
   await clearFailures(ctx.trx, keys[1]!);
+  if (await isMfaEnabled(ctx.trx, user.id)) {
+    await recordAuthEvent(ctx.trx, { ...who, event: 'mfa.challenge', userId: user.id });
+    return { status: 'mfa', token: await createMfaChallenge(ctx.trx, user.id, ctx.now) };
+  }
+  return startSession(ctx, user.id, who);
+}
+
+/** The end of every sign-in: a new session (replacing the one presented), audited. */
+export async function startSession(
+  ctx: AuthenticateInput,
+  userId: string,
+  who: { at: Date; email?: string | null; ip?: string | null; userAgent?: string | null },
+): Promise<LoginOutcome & { status: 'success' }> {
+  const user = { id: userId };
   if (ctx.previousToken) await revokeToken(ctx.trx, ctx.previousToken, ctx.now);
   const session = await createSession(ctx.trx, {
     userId: user.id,
@@ -69,4 +85,23 @@ export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promis
   const auth = await validateSession(ctx.trx, session.token, ctx.now, ctx.policy);
   if (!auth) throw new AppError('SERVER_ERROR', 500);
   return { status: 'success', token: session.token, auth, expiresAt: session.expiresAt };
+}
+
+export const ZAuthenticateMfa = z.object({
+  mfaCode: ZMfaCode,
+  token: z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD').max(100),
+});
+
+/**
+ * The second sign-in step (POST /authenticate/mfa). A wrong code is returned (its attempt must
+ * commit); an expired, used or exhausted challenge fails for good and the person starts over.
+ */
+export async function authenticateMfa(
+  ctx: AuthenticateInput,
+  raw: unknown,
+): Promise<(LoginOutcome & { status: 'success' }) | { status: 'wrong-code' } | { status: 'failed' }> {
+  const input = parseInput(ZAuthenticateMfa, raw);
+  const outcome = await answerMfaChallenge(ctx.trx, { token: input.token, code: input.mfaCode, now: ctx.now });
+  if (outcome.status !== 'ok') return outcome;
+  return startSession(ctx, outcome.userId, { at: ctx.now, ip: ctx.ip, userAgent: ctx.userAgent });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authenticate, ZAuthenticate } from '~/core/auth/authenticate.service';
+import { authenticate, authenticateMfa, ZAuthenticate } from '~/core/auth/authenticate.service';
 import { revokeSession } from '~/core/auth/session.service';
 import { sessionData } from '~/core/auth/session-data';
 import { invalidSession } from '~/core/errors/app-error';
@@ -29,6 +29,34 @@ export const authenticateCall = defineCall({
     );
     if (outcome.status === 'rejected')
       return new Reply(outcome.code === 'IP_BLOCKED_TRY_AGAIN_LATER' ? 429 : 401, { code: outcome.code });
+    // Action required: the client keeps the token and provider and asks for the code.
+    if (outcome.status === 'mfa')
+      return { status: 'action', action: 'MFA', data: { provider: 'totp' }, token: outcome.token, user: null };
+    const data = sessionData(outcome.auth, ctx.tenant);
+    return { status: 'success', action: null, data, token: outcome.token, user: data.user };
+  },
+});
+
+export const authenticateMfaCall = defineCall({
+  method: 'POST',
+  path: '/authenticate/mfa',
+  access: PUBLIC,
+  input: z.unknown(),
+  summary: 'The second sign-in step: {mfaCode, token}; 400 for a wrong code, 409 when the challenge is over',
+  async handler(ctx, input, meta) {
+    const outcome = await authenticateMfa(
+      {
+        trx: ctx.trx,
+        now: ctx.now,
+        policy: sessionPolicy(),
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        previousToken: meta.token,
+      },
+      input,
+    );
+    if (outcome.status === 'wrong-code') return new Reply(400, { code: 'TWO_FACTOR_CODE_INCORRECT' });
+    if (outcome.status === 'failed') return new Reply(409, { code: 'MFA_AUTHENTICATION_FAILED' });
     const data = sessionData(outcome.auth, ctx.tenant);
     return { status: 'success', action: null, data, token: outcome.token, user: data.user };
   },
