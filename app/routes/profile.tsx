@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/profile';
@@ -18,22 +19,43 @@ import {
   updateProfile,
 } from '~/core/users/profile.service';
 import { updateUserConf } from '~/core/users/user-conf.service';
+import { confirmMfaEnrollment, disableMfa, isMfaEnabled, startMfaEnrollment } from '~/core/auth/mfa.service';
 
 /** The user's own profile: details, preferences, password and sessions (spec section 2). */
 export const middleware = guard(SIGNED_IN);
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return run(context, async (ctx) => ({ profile: await getProfile(ctx), sessions: await listMySessions(ctx) }));
+  return run(context, async (ctx) => ({
+    profile: await getProfile(ctx),
+    sessions: await listMySessions(ctx),
+    mfaEnabled: await isMfaEnabled(ctx.trx, ctx.auth!.user.id),
+  }));
 }
 
-type ActionResult = { ok?: boolean; intent?: string; code?: string; fields?: Record<string, string[]> };
+type ActionResult = {
+  ok?: boolean;
+  intent?: string;
+  code?: string;
+  fields?: Record<string, string[]>;
+  enrol?: { qrSvg: string; secret: string };
+  recoveryCodes?: string[];
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   try {
+    if (intent === 'mfa-start') {
+      const enrol = await run(context, (ctx) => startMfaEnrollment(ctx));
+      return data<ActionResult>({ ok: true, intent, enrol: { qrSvg: enrol.qrSvg, secret: enrol.secret } });
+    }
+    if (intent === 'mfa-confirm') {
+      const { recoveryCodes } = await run(context, (ctx) => confirmMfaEnrollment(ctx, { code: form.get('code') }));
+      return data<ActionResult>({ ok: true, intent, recoveryCodes });
+    }
     await run(context, async (ctx) => {
-      if (intent === 'details')
+      if (intent === 'mfa-disable') await disableMfa(ctx, { password: form.get('password') });
+      else if (intent === 'details')
         await updateProfile(ctx, { name: form.get('name'), phone: form.get('phone') ?? undefined });
       else if (intent === 'password')
         await changePassword(
@@ -66,7 +88,14 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
   const result = useActionData<ActionResult>();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
-  useActionToast(result?.intent === 'password' || result?.intent === 'revoke' ? undefined : result);
+  useActionToast(
+    result?.intent === 'password' || result?.intent?.startsWith('mfa') ? (result.ok ? undefined : result) : result,
+  );
+  const [enrol, setEnrol] = useState<ActionResult['enrol']>();
+  useEffect(() => {
+    if (result?.intent === 'mfa-start' && result.enrol) setEnrol(result.enrol);
+    if (result?.intent === 'mfa-confirm' && result.ok) setEnrol(undefined);
+  }, [result]);
   const err = (intent: string, name: string) =>
     result?.intent === intent ? result.fields?.[name]?.map((k) => t(k)) : undefined;
   const { profile, sessions } = loaderData;
@@ -183,6 +212,75 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             </Button>
           </div>
         </Form>
+      </section>
+      <section className={card} aria-labelledby="mfa">
+        <h2 id="mfa" className="text-lg font-medium">
+          {t('profile.mfa')}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          {loaderData.mfaEnabled ? t('profile.mfaOn') : t('profile.mfaOff')}
+        </p>
+        {result?.intent === 'mfa-confirm' && result.recoveryCodes ? (
+          <div role="status" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+            <p>{t('profile.mfaRecovery')}</p>
+            <ul className="mt-2 grid grid-cols-2 gap-1 font-mono sm:grid-cols-5">
+              {result.recoveryCodes.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {loaderData.mfaEnabled ? (
+          <Form method="post" className="mt-4 flex flex-wrap items-end gap-2" noValidate>
+            <input type="hidden" name="intent" value="mfa-disable" />
+            <input type="hidden" name="username" autoComplete="username" value={profile.email} />
+            <TextField
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              label={t('profile.mfaDisablePassword')}
+              isRequired
+              errorMessage={err('mfa-disable', 'password')}
+            />
+            <Button type="submit" variant="danger" isPending={busy('mfa-disable')}>
+              {t('profile.mfaDisable')}
+            </Button>
+          </Form>
+        ) : enrol ? (
+          <div className="mt-4 grid gap-4 sm:grid-cols-[12rem_1fr]">
+            <div
+              className="w-48 rounded bg-white p-2 ring-1 ring-slate-200"
+              aria-hidden="true"
+              dangerouslySetInnerHTML={{ __html: enrol.qrSvg }}
+            />
+            <div>
+              <p className="text-sm">{t('profile.mfaScan')}</p>
+              <p className="mt-1 break-all font-mono text-xs text-slate-600">
+                {t('profile.mfaSecret', { secret: enrol.secret })}
+              </p>
+              <Form method="post" className="mt-3 flex flex-wrap items-end gap-2" noValidate>
+                <input type="hidden" name="intent" value="mfa-confirm" />
+                <TextField
+                  name="code"
+                  label={t('profile.mfaCode')}
+                  autoComplete="one-time-code"
+                  isRequired
+                  errorMessage={err('mfa-confirm', 'code')}
+                />
+                <Button type="submit" variant="primary" isPending={busy('mfa-confirm')}>
+                  {t('profile.mfaConfirm')}
+                </Button>
+              </Form>
+            </div>
+          </div>
+        ) : (
+          <Form method="post" className="mt-4">
+            <input type="hidden" name="intent" value="mfa-start" />
+            <Button type="submit" variant="secondary" isPending={busy('mfa-start')}>
+              {t('profile.mfaStart')}
+            </Button>
+          </Form>
+        )}
       </section>
       <section className={card} aria-labelledby="sessions">
         <h2 id="sessions" className="text-lg font-medium">
