@@ -21,6 +21,8 @@ export interface Auth {
   perms: ReadonlySet<Permission>;
   modules: ReadonlySet<string>;
   limit: WorkOrderLimit;
+  /** The tenant requires MFA of this user, who has not set it up yet: only the profile is open. */
+  mustEnrollMfa: boolean;
 }
 
 /** What every core service receives: the tenant's transaction and who is asking. */

@@ -30,6 +30,9 @@ export function guard(access: Access): GuardMiddleware[] {
       const target = `/login${query.size ? `?${query}` : ''}`;
       throw redirect(target, expired ? { headers: { 'Set-Cookie': clearSessionCookie() } } : undefined);
     }
+    // A second factor the tenant requires comes first: until it is set up, only the profile opens.
+    if (auth?.mustEnrollMfa && access.permission !== 'public' && new URL(request.url).pathname !== '/profile')
+      throw redirect('/profile?mfa=required');
     if (!hasAccess(auth, access)) throw data('permission denied', { status: 403 });
     return next();
   }) as GuardMiddleware;

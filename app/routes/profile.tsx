@@ -29,6 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     profile: await getProfile(ctx),
     sessions: await listMySessions(ctx),
     mfaEnabled: await isMfaEnabled(ctx.trx, ctx.auth!.user.id),
+    mfaRequired: ctx.auth!.mustEnrollMfa,
   }));
 }
 

@@ -7,6 +7,7 @@ import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { isAppError } from '~/core/errors/app-error';
 import { COUNTRIES, DATE_FORMATS, LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { getInstance, updateInstance } from '~/core/instance/instance.service';
+import { getMfaPolicy, updateMfaPolicy } from '~/core/auth/mfa-policy.service';
 import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
 
@@ -15,7 +16,7 @@ export const middleware = guard({ permission: 'settings:read' });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  const instance = await run(context, async (ctx) => getInstance(ctx));
+  const [instance, mfa] = await run(context, async (ctx) => [getInstance(ctx), await getMfaPolicy(ctx)] as const);
   const links = [
     { to: '/settings/users', labelKey: 'settings.users', access: { permission: 'users:read' as const } },
     {
@@ -27,6 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   ].filter((l) => hasAccess(auth, l.access));
   return {
     ...instance,
+    mfa,
     canEdit: hasAccess(auth, { permission: 'instance:edit' }),
     links: links.map(({ to, labelKey }) => ({ to, labelKey })),
   };
@@ -35,9 +37,17 @@ export async function loader({ context }: Route.LoaderArgs) {
 type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]> };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const form = Object.fromEntries(formData);
   try {
-    await run(context, (ctx) => updateInstance(ctx, form));
+    await run(context, async (ctx) => {
+      if (form.intent === 'mfa')
+        await updateMfaPolicy(ctx, {
+          mfaRequired: form.mfaRequired,
+          mfaAccessLevelIds: formData.getAll('mfaAccessLevelIds'),
+        });
+      else await updateInstance(ctx, form);
+    });
     return data<ActionResult>({ ok: true });
   } catch (e) {
     if (isAppError(e) && e.status < 500)
@@ -118,6 +128,45 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         {disabled ? null : (
           <div>
             <Button type="submit" variant="primary" isPending={busy}>
+              {t('settings.save')}
+            </Button>
+          </div>
+        )}
+      </Form>
+      <h2 className="mt-8 text-lg font-medium">{t('settings.security')}</h2>
+      <Form method="post" className="mt-4 flex flex-col gap-4">
+        <input type="hidden" name="intent" value="mfa" />
+        <Select
+          name="mfaRequired"
+          label={t('settings.mfaRequired')}
+          defaultSelectedKey={loaderData.mfa.mfaRequired}
+          isDisabled={disabled}
+          items={(['off', 'all', 'levels'] as const).map((k) => ({ id: k, label: t(`settings.mfa.${k}`) }))}
+        />
+        <fieldset>
+          <legend className="text-sm font-medium text-gray-900">{t('settings.mfa.levels')}</legend>
+          <div className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
+            {loaderData.mfa.levels.map((level) => (
+              <label key={level.id} className="flex min-h-10 items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name="mfaAccessLevelIds"
+                  value={level.id}
+                  defaultChecked={loaderData.mfa.mfaAccessLevelIds.includes(level.id)}
+                  disabled={disabled}
+                  className="size-4 accent-brand-600"
+                />
+                {level.displayName}
+              </label>
+            ))}
+          </div>
+          {err('mfaAccessLevelIds') ? (
+            <p className="mt-1 text-sm text-red-700">{err('mfaAccessLevelIds')!.join(' ')}</p>
+          ) : null}
+        </fieldset>
+        {disabled ? null : (
+          <div>
+            <Button type="submit" variant="primary">
               {t('settings.save')}
             </Button>
           </div>

@@ -80,7 +80,9 @@ function widestLimit(limits: string[] | null): WorkOrderLimit {
  */
 export async function validateSession(trx: Trx, token: string, now: Date, policy: SessionPolicy): Promise<Auth | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
-  const result = await trx.raw<{ rows: (SessionRow & { modules: string[] | null })[] }>(
+  const result = await trx.raw<{
+    rows: (SessionRow & { modules: string[] | null; must_enroll_mfa: boolean | null })[];
+  }>(
     `select s.id as session_id, s.last_seen_at, s.expires_at,
             u.id as user_id, u.email, u.name, u.short_name, u.user_type, u.language, u.configuration,
             (select array_agg(distinct p) from user_access_levels ual
@@ -88,7 +90,16 @@ export async function validateSession(trx: Trx, token: string, now: Date, policy
               where ual.user_id = u.id) as perms,
             (select array_agg(distinct al.work_order_limit) from user_access_levels ual
                join access_levels al on al.id = ual.access_level_id where ual.user_id = u.id) as limits,
-            (select array_agg(m.id) from app_modules m where m.enabled) as modules
+            (select array_agg(m.id) from app_modules m where m.enabled) as modules,
+            (select case s2.mfa_required
+                      when 'all' then true
+                      when 'levels' then exists (select 1 from user_access_levels ual
+                                                  where ual.user_id = u.id
+                                                    and ual.access_level_id = any (s2.mfa_access_level_ids))
+                      else false end
+               from auth_settings s2)
+              and not exists (select 1 from user_mfa um where um.user_id = u.id and um.enabled_at is not null)
+              as must_enroll_mfa
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ? and s.revoked_at is null
         and s.expires_at > ? and s.idle_expires_at > ? and u.status = 'active'`,
@@ -116,6 +127,7 @@ export async function validateSession(trx: Trx, token: string, now: Date, policy
     perms: new Set((row.perms ?? []).filter(isPermission) as Permission[]),
     modules: new Set(row.modules ?? []),
     limit: widestLimit(row.limits),
+    mustEnrollMfa: Boolean(row.must_enroll_mfa),
   };
 }
 

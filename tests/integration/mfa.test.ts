@@ -97,3 +97,28 @@ describe('[identity] MFA at sign-in', () => {
     );
   });
 });
+
+describe('[identity] a tenant that requires MFA', () => {
+  it('marks users of the chosen access levels who have not set it up; everyone else goes on', async () => {
+    const { updateMfaPolicy, getMfaPolicy } = await import('~/core/auth/mfa-policy.service');
+    const admin = (await post('/api/authenticate', { email: t.adminEmail, password: PASSWORD })).json().token;
+    const policy0 = await as(admin, (ctx) => getMfaPolicy(ctx));
+    const technician = policy0.levels.find((l) => l.displayName === 'Technician')!.id;
+    await expect(
+      as(admin, (ctx) => updateMfaPolicy(ctx, { mfaRequired: 'levels', mfaAccessLevelIds: [] })),
+    ).rejects.toMatchObject({
+      details: { fields: { mfaAccessLevelIds: ['ERROR_REQUIRED_FIELD'] } },
+    });
+    await as(admin, (ctx) => updateMfaPolicy(ctx, { mfaRequired: 'levels', mfaAccessLevelIds: [technician] }));
+    const must = async (email: string) => {
+      const tok = (await post('/api/authenticate', { email, password: PASSWORD })).json().token;
+      return (await withTenant(tenant, (trx) => validateSession(trx, tok, new Date(), policy)))!.mustEnrollMfa;
+    };
+    expect(await must(t.technicianEmail)).toBe(true);
+    expect(await must(t.adminEmail)).toBe(false);
+    await as(admin, (ctx) => updateMfaPolicy(ctx, { mfaRequired: 'all' }));
+    expect(await must(t.adminEmail)).toBe(true);
+    await as(admin, (ctx) => updateMfaPolicy(ctx, { mfaRequired: 'off' }));
+    expect(await must(t.technicianEmail)).toBe(false);
+  });
+});
