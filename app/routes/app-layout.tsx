@@ -5,7 +5,7 @@ import { guard, requireAuth } from '~/app/lib/guard.server';
 import { NAV_LINKS, visibleLinks, type NavLink } from '~/app/components/shell/nav';
 import { TopBar } from '~/app/components/shell/top-bar';
 import { getRegistry } from '~/core/extension-points/registry';
-import { hasAccess, SIGNED_IN } from '~/core/permissions/access';
+import { accessSnapshot, SIGNED_IN } from '~/core/permissions/access';
 import { isPermission } from '~/core/permissions/permissions';
 
 /** The signed-in shell: every page under it needs a session. */
@@ -29,7 +29,7 @@ export function loader({ context }: Route.LoaderArgs) {
     company: tenant.displayName,
     logoUrl: tenant.config.logoUrl,
     links: visibleLinks(auth, [...NAV_LINKS, ...pluginLinks()]),
-    canSettings: hasAccess(auth, { permission: 'settings:read' }),
+    access: accessSnapshot(auth),
   };
 }
 

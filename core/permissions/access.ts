@@ -18,10 +18,7 @@ export const PUBLIC: Access = { permission: 'public' };
 export const SIGNED_IN: Access = { permission: 'signed-in' };
 
 export function hasAccess(auth: Auth | null, access: Access): boolean {
-  if (access.permission === 'public') return true;
-  if (!auth) return false;
-  if (access.module && auth.user.userType !== 'super' && !auth.modules.has(access.module)) return false;
-  return access.permission === 'signed-in' || auth.perms.has(access.permission);
+  return canWith(auth ? accessSnapshot(auth) : undefined, access);
 }
 
 /** Throws 401 INVALID_SESSION without a session, 403 WARNING_PERMISSION_DENIED without the right. */
@@ -29,4 +26,24 @@ export function requireAccess(auth: Auth | null, access: Access): asserts auth i
   if (access.permission === 'public') return;
   if (!auth) throw invalidSession();
   if (!hasAccess(auth, access)) throw permissionDenied();
+}
+
+/** Shorthands for the two halves of an access declaration. */
+export const requirePermission = (auth: Auth | null, permission: Permission): void =>
+  requireAccess(auth, { permission });
+export const requireModule = (auth: Auth | null, module: AppModuleId): void =>
+  requireAccess(auth, { permission: 'signed-in', module });
+
+/** What the browser needs to mirror `hasAccess` (the `can()` of app/lib/can.ts). */
+export function accessSnapshot(auth: Auth) {
+  return { perms: [...auth.perms], modules: [...auth.modules], userType: auth.user.userType };
+}
+export type AccessSnapshot = ReturnType<typeof accessSnapshot>;
+
+/** `hasAccess` on a snapshot: the same rule, usable in components. */
+export function canWith(snapshot: AccessSnapshot | undefined, access: Access): boolean {
+  if (access.permission === 'public') return true;
+  if (!snapshot) return false;
+  if (access.module && snapshot.userType !== 'super' && !snapshot.modules.includes(access.module)) return false;
+  return access.permission === 'signed-in' || (snapshot.perms as string[]).includes(access.permission);
 }

@@ -2,20 +2,21 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation, useSubmit } from 'react-router';
 import { Menu } from '~/app/components/ui';
 import { LANGS } from '~/core/i18n/languages';
+import { useCan } from '~/app/lib/can';
 
 export interface TopBarProps {
   user: { fullName: string; initials: string; email: string };
   company: string;
   logoUrl: string | null;
   links: { to: string; labelKey: string }[];
-  canSettings: boolean;
 }
 
 /**
  * The signed-in top bar (spec section 2): the company, the capability links the user may use,
  * the language switch and the user menu. On a phone the links scroll sideways under the bar.
  */
-export function TopBar({ user, company, logoUrl, links, canSettings }: TopBarProps) {
+export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
+  const can = useCan();
   const { t, i18n } = useTranslation();
   const submit = useSubmit();
   const location = useLocation();
@@ -57,7 +58,7 @@ export function TopBar({ user, company, logoUrl, links, canSettings }: TopBarPro
             triggerVariant="ghost"
             items={[
               { id: 'profile', label: t('shell.profile'), href: '/profile' },
-              ...(canSettings ? [{ id: 'settings', label: t('shell.settings'), href: '/settings' }] : []),
+              ...(can('settings:read') ? [{ id: 'settings', label: t('shell.settings'), href: '/settings' }] : []),
               {
                 id: 'logout',
                 label: t('shell.logout'),
