@@ -125,14 +125,14 @@ test('[shell] the admin changes the date format in settings and the start page f
   await page.getByRole('menuitem', { name: 'English' }).click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await page.getByLabel('Company name').fill('');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save' }).first().click();
   await expect(page.getByText('This field is required')).toBeVisible();
 
   await page.getByLabel('Company name').fill('Nordlarm Säkerhet AB');
   await hydrated(page);
   await page.getByRole('button', { name: /Date format/ }).click();
   await page.getByRole('option', { name: 'DD.MM.YYYY' }).click();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save' }).first().click();
   await expect(page.getByRole('status')).toContainText('Saved');
   await page.goto(app.url);
   await expect(page.getByText(/Today is \d{2}\.\d{2}\.\d{4}, week \d+\./)).toBeVisible();
