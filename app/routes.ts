@@ -2,8 +2,13 @@ import { index, layout, route, type RouteConfig } from '@react-router/dev/routes
 
 export default [
   route('login', 'routes/login.tsx'),
+  route('login/mfa', 'routes/login.mfa.tsx'),
   route('welcome', 'routes/welcome.tsx'),
   route('logout', 'routes/logout.tsx'),
+  route('auth/:provider/start', 'routes/auth.oidc.start.tsx'),
+  route('auth/:provider/callback', 'routes/auth.oidc.callback.tsx'),
+  route('microsoft/success', 'routes/oidc-success.tsx', { id: 'microsoft-success' }),
+  route('google/success', 'routes/oidc-success.tsx', { id: 'google-success' }),
   route('language', 'routes/language.tsx'),
   layout('routes/app-layout.tsx', [
     index('routes/home.tsx'),

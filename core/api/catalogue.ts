@@ -1,6 +1,7 @@
 import type { ApiCall } from './define-call';
 import { accessLevelCalls } from './calls/access-level.calls';
 import { appModuleCalls } from './calls/app-module.calls';
+import { oidcCalls } from './calls/oidc.calls';
 import { recoveryCalls } from './calls/recovery.calls';
 import { authenticateCall, authenticateMfaCall, keepaliveCall, logoutCall, userConfCall } from './calls/session.calls';
 import { userCalls } from './calls/user.calls';
@@ -16,4 +17,5 @@ export const API_CALLS: ApiCall[] = [
   ...userCalls,
   ...accessLevelCalls,
   ...appModuleCalls,
+  ...oidcCalls,
 ];

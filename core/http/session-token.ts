@@ -38,3 +38,9 @@ export function readCookie(header: string | null | undefined, name: string): str
   }
   return null;
 }
+
+/** A sign-in waiting for its second factor: the challenge token, for five minutes. */
+export const MFA_COOKIE = 'ordo_mfa';
+export function mfaCookie(token: string): string {
+  return `${MFA_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=300`;
+}

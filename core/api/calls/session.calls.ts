@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authenticate, authenticateMfa, ZAuthenticate } from '~/core/auth/authenticate.service';
+import { assertPasswordLoginAllowed } from '~/core/auth/oidc-settings.service';
 import { revokeSession } from '~/core/auth/session.service';
 import { sessionData } from '~/core/auth/session-data';
 import { invalidSession } from '~/core/errors/app-error';
@@ -16,6 +17,7 @@ export const authenticateCall = defineCall({
   input: z.unknown(),
   summary: 'Sign in with e-mail and password; answers the session token',
   async handler(ctx, input, meta) {
+    await assertPasswordLoginAllowed(ctx.trx);
     const outcome = await authenticate(
       {
         trx: ctx.trx,
