@@ -15,6 +15,7 @@ export default [
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),
+    route('settings/users/new', 'routes/settings.users.new.tsx'),
     route('settings/users/:id', 'routes/settings.user.tsx'),
     route('settings/access-levels', 'routes/settings.access-levels.tsx'),
     route('settings/access-levels/:id', 'routes/settings.access-level.tsx'),

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.users';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, SortableTable, TextField } from '~/app/components/ui';
+import { Button, LinkButton, SortableTable, TextField } from '~/app/components/ui';
+import { useCan } from '~/app/lib/can';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
@@ -47,6 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Users({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('users');
   const { t: tc } = useTranslation();
+  const can = useCan();
   const [params] = useSearchParams();
   const submit = useSubmit();
   const result = useActionData<ActionResult>();
@@ -65,7 +67,19 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
       <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-        <h1 className="text-2xl font-semibold">{t('title')}</h1>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h1 className="text-2xl font-semibold">{t('title')}</h1>
+          {can('users:edit') ? (
+            <LinkButton href="/settings/users/new" variant="primary">
+              {t('invite.button')}
+            </LinkButton>
+          ) : null}
+        </div>
+        {params.get('invited') ? (
+          <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
+            {t('invite.sent')}
+          </p>
+        ) : null}
         <Form
           method="get"
           className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2"

@@ -98,3 +98,39 @@ test('[auth] a broken recovery link says so in the language it asks for', async 
   await page.getByRole('link', { name: 'Ask for a new link' }).click();
   await expect(page.getByRole('heading', { name: /Glömt lösenordet\?|Forgot your password\?/ })).toBeVisible();
 });
+
+test('[users] the admin invites a technician, who registers from the e-mail and signs in', async ({ page }) => {
+  await page.goto(`${app.url}/login?redirectTo=/settings/users`);
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: 'Användare' })).toBeVisible();
+  await page.getByRole('link', { name: 'Bjud in användare' }).click();
+  await expect(page.getByRole('heading', { name: 'Bjud in användare' })).toBeVisible();
+  await page.getByRole('button', { name: 'Skicka inbjudan' }).click();
+  await expect(page.getByText('Fältet är obligatoriskt').first()).toBeVisible();
+  await page.getByLabel('Namn').fill('Olof Nyanställd');
+  await page.getByLabel('E-post').fill('olof@nordlarm.se');
+  await page.getByRole('checkbox', { name: 'Technician' }).check();
+  await page.getByRole('button', { name: 'Skicka inbjudan' }).click();
+  await expect(page.getByText('Inbjudan är skickad')).toBeVisible();
+  await expect(page.getByRole('row', { name: /Olof Nyanställd/ })).toContainText('Inbjuden');
+
+  const mail = await smtp.waitForMail((m) => m.to.includes('olof@nordlarm.se'), 30_000);
+  const link = new URL(/https?:\/\/\S+\/login\?\S+/.exec(mail.text)![0]);
+  expect(link.searchParams.get('rt')).toBeTruthy();
+
+  await page.context().clearCookies();
+  await page.goto(`${app.url}${link.pathname}${link.search}`);
+  await expect(page.getByRole('heading', { name: 'Slutför registreringen' })).toBeVisible();
+  await page.getByLabel('Nytt lösenord').fill('kaffe och kanelbulle');
+  await page.getByLabel('Upprepa lösenordet').fill('kaffe och kanelbulle');
+  await page.getByRole('button', { name: 'Registrera' }).click();
+  await expect(page.getByText(/Registreringen är klar/)).toBeVisible();
+
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel('E-post').fill('olof@nordlarm.se');
+  await page.getByLabel('Lösenord').fill('kaffe och kanelbulle');
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: 'Välkommen, Olof Nyanställd' })).toBeVisible();
+});
