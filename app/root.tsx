@@ -89,6 +89,9 @@ export function ErrorBoundary() {
     return <ErrorPage title={t('errors.permissionDenied.title')} body={t('errors.permissionDenied.body')} />;
   if (isRouteErrorResponse(error) && error.status === 404)
     return <ErrorPage title={t('errors.notFound.title')} body={t('errors.notFound.body')} />;
+  // Spec section 8: a request that never got an answer (network down, timeout).
+  if (error instanceof TypeError && /fetch|network/i.test(error.message))
+    return <ErrorPage title={t('errors.unexpected.title')} body={t('WARNING_NETWORK_ERROR_PLEASE_REFRESH')} />;
   return (
     <ErrorPage
       title={t('errors.unexpected.title')}
