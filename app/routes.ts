@@ -20,6 +20,7 @@ export default [
     route('settings/access-levels', 'routes/settings.access-levels.tsx'),
     route('settings/access-levels/:id', 'routes/settings.access-level.tsx'),
     route('settings/modules', 'routes/settings.modules.tsx'),
+    route('settings/sign-in', 'routes/settings.sign-in.tsx'),
     // Signed out, every other path leads to the login page; signed in, to the not-found page.
     route('*', 'routes/not-found.tsx'),
   ]),

@@ -25,6 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'accesslevels:read' as const },
     },
     { to: '/settings/modules', labelKey: 'settings.modules', access: { permission: 'settings:read' as const } },
+    { to: '/settings/sign-in', labelKey: 'oidc.settings.title', access: { permission: 'settings:read' as const } },
   ].filter((l) => hasAccess(auth, l.access));
   return {
     ...instance,

@@ -72,3 +72,24 @@ test('[users] a deactivated user cannot sign in, and a technician gets 403 on th
   await signIn(page, 'erik.tekniker@nordlarm.se', '/settings/users');
   await expect(page.getByRole('heading', { name: 'Åtkomst nekad' })).toBeVisible();
 });
+
+test('[identity] the admin configures Google sign-in; a missing client id is refused, and the login page offers the button', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, '/');
+  await expect(page.getByRole('heading', { name: /Välkommen/ })).toBeVisible();
+  await page.goto(`${app.url}/settings/sign-in`);
+  await expect(page.getByRole('heading', { name: 'Inloggning med Microsoft och Google' })).toBeVisible();
+  await hydrated(page);
+  const google = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Google' }) });
+  await google.getByRole('checkbox', { name: 'Aktiverad' }).check();
+  await google.getByRole('button', { name: 'Spara' }).click();
+  await expect(google.getByText('Fältet är obligatoriskt')).toBeVisible();
+  await google.getByLabel('Klient-ID').fill('ordo-demo.apps.googleusercontent.com');
+  await google.getByLabel('Klienthemlighet').fill('a-secret-value');
+  await google.getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByRole('status')).toContainText('Sparat');
+  await page.context().clearCookies();
+  await page.goto(`${app.url}/login`);
+  await expect(page.getByRole('link', { name: 'Logga in med Google' })).toHaveAttribute('href', '/auth/google/start');
+});

@@ -1,3 +1,16 @@
-import type { ApiCall } from '../define-call';
+import { z } from 'zod';
+import { setAppModule } from '~/core/modules/app-module.service';
+import { defineCall, type ApiCall } from '../define-call';
 
-export const appModuleCalls: ApiCall[] = [];
+export const setAppModuleCall = defineCall({
+  method: 'PUT',
+  path: '/instance/appmodule',
+  access: { permission: 'instance:edit' },
+  // Validated by the service (ZSetAppModule): an unknown module id is a 400 VALIDATION_FAILED.
+  input: z.unknown(),
+  summary: 'Switches an app module on or off and sets its configuration {appModuleId, configuration, enabled?}',
+  handler: (ctx, input) => setAppModule(ctx, input),
+});
+
+/** The app-module calls of the catalogue: PUT /instance/appmodule. */
+export const appModuleCalls: ApiCall[] = [setAppModuleCall];
