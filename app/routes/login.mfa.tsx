@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, redirect, useActionData, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/login.mfa';
 import { authContext, requestContext } from '~/app/context';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { safeRedirect } from '~/app/lib/safe-redirect';
 import { Button, TextField } from '~/app/components/ui';
 import { authenticateMfa } from '~/core/auth/authenticate.service';
-import { isAppError } from '~/core/errors/app-error';
 import { MFA_COOKIE, readCookie, sessionCookie } from '~/core/http/session-token';
 import { PUBLIC } from '~/core/permissions/access';
 import { sessionPolicy } from '~/core/unit-of-work';
@@ -45,9 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append('Set-Cookie', sessionCookie(outcome.token, outcome.expiresAt));
     return redirect(safeRedirect(form.get('redirectTo')), { headers });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, redirect, useActionData, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
 import { authContext, requestContext, tenantContext } from '~/app/context';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { safeRedirect } from '~/app/lib/safe-redirect';
 import { Button, TextField } from '~/app/components/ui';
@@ -102,9 +103,7 @@ async function linkAction(
     await run(context, (ctx) => completeRegistration(ctx, byLink, meta));
     return data<LinkActionResult>({ done: 'registered' });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<LinkActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 
@@ -145,9 +144,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: { 'Set-Cookie': sessionCookie(outcome.token, outcome.expiresAt) },
     });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

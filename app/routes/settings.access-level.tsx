@@ -11,6 +11,7 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from 'react-router';
 import type { Route } from './+types/settings.access-level';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Select, TextField, useToast } from '~/app/components/ui';
 import { PermissionPicker } from '~/app/components/access/permission-picker';
@@ -88,9 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await run(context, (ctx) => updateAccessLevel(ctx, { ...input, id: params.id }));
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

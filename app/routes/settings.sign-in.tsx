@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings.sign-in';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { isAppError } from '~/core/errors/app-error';
 import { getOidcSettings, saveOidcSettings } from '~/core/auth/oidc-settings.service';
 
 // Listed here, not imported: the component runs in the browser and the service module is server-only.
@@ -50,9 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

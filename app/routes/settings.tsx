@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { isAppError } from '~/core/errors/app-error';
 import { COUNTRIES, DATE_FORMATS, LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { getInstance, updateInstance } from '~/core/instance/instance.service';
 import { getMfaPolicy, updateMfaPolicy } from '~/core/auth/mfa-policy.service';
@@ -51,9 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useActionData, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.user';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { isAppError } from '~/core/errors/app-error';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
@@ -48,9 +48,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings.users.new';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
-import { isAppError } from '~/core/errors/app-error';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { langFromKey } from '~/core/i18n/languages';
 import { accessLevelOptions } from '~/core/users/user.service';
@@ -32,9 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return redirect('/settings/users?registered=true&invited=1');
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

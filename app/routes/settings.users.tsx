@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.users';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, LinkButton, SortableTable, TextField } from '~/app/components/ui';
 import { useCan } from '~/app/lib/can';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import {
   deleteDepartment,
@@ -39,9 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 

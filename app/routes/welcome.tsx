@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { data, redirect, useActionData, useNavigation } from 'react-router';
+import { redirect, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/welcome';
 import { requestContext } from '~/app/context';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { AuthCard, AuthLink, AuthNotice } from '~/app/components/auth/auth-card';
 import { NewPasswordForm } from '~/app/components/auth/new-password-form';
@@ -47,9 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return redirect('/', { headers: { 'Set-Cookie': sessionCookie(session.token, session.expiresAt) } });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, fields: e.details?.fields }, { status: e.status });
-    throw e;
+    return actionError(e);
   }
 }
 
