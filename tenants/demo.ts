@@ -32,6 +32,11 @@ export async function ensureDemoTenant(): Promise<{ created: boolean; email: str
   if (result.created) {
     const tenant = await getTenantBySlug(DEMO.slug);
     await withTenant(tenant!, async (trx) => {
+      // The demo shows the optional sign-in features too (spec: available when the instance enables them).
+      await trx.raw(
+        `insert into app_modules (id, enabled) values ('mfa', true), ('microsoft_auth', true)
+         on conflict (id) do update set enabled = true`,
+      );
       for (const u of DEMO.users)
         await ensureUser(trx, {
           email: u.email,

@@ -10,7 +10,7 @@ import { isAppError } from '~/core/errors/app-error';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { langFromKey } from '~/core/i18n/languages';
 import { logger } from '~/core/log/logger';
-import { SIGNED_IN } from '~/core/permissions/access';
+import { hasAccess, SIGNED_IN } from '~/core/permissions/access';
 import {
   changePassword,
   getProfile,
@@ -29,6 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     profile: await getProfile(ctx),
     sessions: await listMySessions(ctx),
     mfaEnabled: await isMfaEnabled(ctx.trx, ctx.auth!.user.id),
+    mfaModule: hasAccess(ctx.auth, { permission: 'signed-in', module: 'mfa' }),
     mfaRequired: ctx.auth!.mustEnrollMfa,
   }));
 }
@@ -214,75 +215,77 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </div>
         </Form>
       </section>
-      <section className={card} aria-labelledby="mfa">
-        <h2 id="mfa" className="text-lg font-medium">
-          {t('profile.mfa')}
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          {loaderData.mfaEnabled ? t('profile.mfaOn') : t('profile.mfaOff')}
-        </p>
-        {result?.intent === 'mfa-confirm' && result.recoveryCodes ? (
-          <div role="status" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
-            <p>{t('profile.mfaRecovery')}</p>
-            <ul className="mt-2 grid grid-cols-2 gap-1 font-mono sm:grid-cols-5">
-              {result.recoveryCodes.map((c) => (
-                <li key={c}>{c}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {loaderData.mfaEnabled ? (
-          <Form method="post" className="mt-4 flex flex-wrap items-end gap-2" noValidate>
-            <input type="hidden" name="intent" value="mfa-disable" />
-            <input type="hidden" name="username" autoComplete="username" value={profile.email} />
-            <TextField
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              label={t('profile.mfaDisablePassword')}
-              isRequired
-              errorMessage={err('mfa-disable', 'password')}
-            />
-            <Button type="submit" variant="danger" isPending={busy('mfa-disable')}>
-              {t('profile.mfaDisable')}
-            </Button>
-          </Form>
-        ) : enrol ? (
-          <div className="mt-4 grid gap-4 sm:grid-cols-[12rem_1fr]">
-            <div
-              className="w-48 rounded bg-white p-2 ring-1 ring-slate-200"
-              aria-hidden="true"
-              dangerouslySetInnerHTML={{ __html: enrol.qrSvg }}
-            />
-            <div>
-              <p className="text-sm">{t('profile.mfaScan')}</p>
-              <p className="mt-1 break-all font-mono text-xs text-slate-600">
-                {t('profile.mfaSecret', { secret: enrol.secret })}
-              </p>
-              <Form method="post" className="mt-3 flex flex-wrap items-end gap-2" noValidate>
-                <input type="hidden" name="intent" value="mfa-confirm" />
-                <TextField
-                  name="code"
-                  label={t('profile.mfaCode')}
-                  autoComplete="one-time-code"
-                  isRequired
-                  errorMessage={err('mfa-confirm', 'code')}
-                />
-                <Button type="submit" variant="primary" isPending={busy('mfa-confirm')}>
-                  {t('profile.mfaConfirm')}
-                </Button>
-              </Form>
+      {loaderData.mfaModule || loaderData.mfaEnabled ? (
+        <section className={card} aria-labelledby="mfa">
+          <h2 id="mfa" className="text-lg font-medium">
+            {t('profile.mfa')}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {loaderData.mfaEnabled ? t('profile.mfaOn') : t('profile.mfaOff')}
+          </p>
+          {result?.intent === 'mfa-confirm' && result.recoveryCodes ? (
+            <div role="status" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+              <p>{t('profile.mfaRecovery')}</p>
+              <ul className="mt-2 grid grid-cols-2 gap-1 font-mono sm:grid-cols-5">
+                {result.recoveryCodes.map((c) => (
+                  <li key={c}>{c}</li>
+                ))}
+              </ul>
             </div>
-          </div>
-        ) : (
-          <Form method="post" className="mt-4">
-            <input type="hidden" name="intent" value="mfa-start" />
-            <Button type="submit" variant="secondary" isPending={busy('mfa-start')}>
-              {t('profile.mfaStart')}
-            </Button>
-          </Form>
-        )}
-      </section>
+          ) : null}
+          {loaderData.mfaEnabled ? (
+            <Form method="post" className="mt-4 flex flex-wrap items-end gap-2" noValidate>
+              <input type="hidden" name="intent" value="mfa-disable" />
+              <input type="hidden" name="username" autoComplete="username" value={profile.email} />
+              <TextField
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                label={t('profile.mfaDisablePassword')}
+                isRequired
+                errorMessage={err('mfa-disable', 'password')}
+              />
+              <Button type="submit" variant="danger" isPending={busy('mfa-disable')}>
+                {t('profile.mfaDisable')}
+              </Button>
+            </Form>
+          ) : enrol ? (
+            <div className="mt-4 grid gap-4 sm:grid-cols-[12rem_1fr]">
+              <div
+                className="w-48 rounded bg-white p-2 ring-1 ring-slate-200"
+                aria-hidden="true"
+                dangerouslySetInnerHTML={{ __html: enrol.qrSvg }}
+              />
+              <div>
+                <p className="text-sm">{t('profile.mfaScan')}</p>
+                <p className="mt-1 break-all font-mono text-xs text-slate-600">
+                  {t('profile.mfaSecret', { secret: enrol.secret })}
+                </p>
+                <Form method="post" className="mt-3 flex flex-wrap items-end gap-2" noValidate>
+                  <input type="hidden" name="intent" value="mfa-confirm" />
+                  <TextField
+                    name="code"
+                    label={t('profile.mfaCode')}
+                    autoComplete="one-time-code"
+                    isRequired
+                    errorMessage={err('mfa-confirm', 'code')}
+                  />
+                  <Button type="submit" variant="primary" isPending={busy('mfa-confirm')}>
+                    {t('profile.mfaConfirm')}
+                  </Button>
+                </Form>
+              </div>
+            </div>
+          ) : (
+            <Form method="post" className="mt-4">
+              <input type="hidden" name="intent" value="mfa-start" />
+              <Button type="submit" variant="secondary" isPending={busy('mfa-start')}>
+                {t('profile.mfaStart')}
+              </Button>
+            </Form>
+          )}
+        </section>
+      ) : null}
       <section className={card} aria-labelledby="sessions">
         <h2 id="sessions" className="text-lg font-medium">
           {t('profile.sessions')}

@@ -12,7 +12,7 @@ const PROVIDERS = ['microsoft', 'google'] as const;
 import { hasAccess } from '~/core/permissions/access';
 
 /** Settings → sign-in: Microsoft and Google clients and the switch that turns passwords off. */
-export const middleware = guard({ permission: 'settings:read' });
+export const middleware = guard({ permission: 'settings:read', module: 'microsoft_auth' });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const auth = requireAuth(context);

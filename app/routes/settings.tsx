@@ -25,11 +25,16 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'accesslevels:read' as const },
     },
     { to: '/settings/modules', labelKey: 'settings.modules', access: { permission: 'settings:read' as const } },
-    { to: '/settings/sign-in', labelKey: 'oidc.settings.title', access: { permission: 'settings:read' as const } },
+    {
+      to: '/settings/sign-in',
+      labelKey: 'oidc.settings.title',
+      access: { permission: 'settings:read' as const, module: 'microsoft_auth' as const },
+    },
   ].filter((l) => hasAccess(auth, l.access));
   return {
     ...instance,
     mfa,
+    mfaModule: hasAccess(auth, { permission: 'signed-in', module: 'mfa' }),
     canEdit: hasAccess(auth, { permission: 'instance:edit' }),
     links: links.map(({ to, labelKey }) => ({ to, labelKey })),
   };
@@ -132,45 +137,49 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </Form>
-      <h2 className="mt-8 text-lg font-medium">{t('settings.security')}</h2>
-      <Form method="post" className="mt-4 flex flex-col gap-4">
-        <input type="hidden" name="intent" value="mfa" />
-        <Select
-          name="mfaRequired"
-          label={t('settings.mfaRequired')}
-          defaultSelectedKey={loaderData.mfa.mfaRequired}
-          isDisabled={disabled}
-          items={(['off', 'all', 'levels'] as const).map((k) => ({ id: k, label: t(`settings.mfa.${k}`) }))}
-        />
-        <fieldset>
-          <legend className="text-sm font-medium text-gray-900">{t('settings.mfa.levels')}</legend>
-          <div className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
-            {loaderData.mfa.levels.map((level) => (
-              <label key={level.id} className="flex min-h-10 items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  name="mfaAccessLevelIds"
-                  value={level.id}
-                  defaultChecked={loaderData.mfa.mfaAccessLevelIds.includes(level.id)}
-                  disabled={disabled}
-                  className="size-4 accent-brand-600"
-                />
-                {level.displayName}
-              </label>
-            ))}
-          </div>
-          {err('mfaAccessLevelIds') ? (
-            <p className="mt-1 text-sm text-red-700">{err('mfaAccessLevelIds')!.join(' ')}</p>
-          ) : null}
-        </fieldset>
-        {disabled ? null : (
-          <div>
-            <Button type="submit" variant="primary">
-              {t('settings.save')}
-            </Button>
-          </div>
-        )}
-      </Form>
+      {loaderData.mfaModule ? (
+        <>
+          <h2 className="mt-8 text-lg font-medium">{t('settings.security')}</h2>
+          <Form method="post" className="mt-4 flex flex-col gap-4">
+            <input type="hidden" name="intent" value="mfa" />
+            <Select
+              name="mfaRequired"
+              label={t('settings.mfaRequired')}
+              defaultSelectedKey={loaderData.mfa.mfaRequired}
+              isDisabled={disabled}
+              items={(['off', 'all', 'levels'] as const).map((k) => ({ id: k, label: t(`settings.mfa.${k}`) }))}
+            />
+            <fieldset>
+              <legend className="text-sm font-medium text-gray-900">{t('settings.mfa.levels')}</legend>
+              <div className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
+                {loaderData.mfa.levels.map((level) => (
+                  <label key={level.id} className="flex min-h-10 items-center gap-2 text-sm">
+                    <input
+                      type="checkbox"
+                      name="mfaAccessLevelIds"
+                      value={level.id}
+                      defaultChecked={loaderData.mfa.mfaAccessLevelIds.includes(level.id)}
+                      disabled={disabled}
+                      className="size-4 accent-brand-600"
+                    />
+                    {level.displayName}
+                  </label>
+                ))}
+              </div>
+              {err('mfaAccessLevelIds') ? (
+                <p className="mt-1 text-sm text-red-700">{err('mfaAccessLevelIds')!.join(' ')}</p>
+              ) : null}
+            </fieldset>
+            {disabled ? null : (
+              <div>
+                <Button type="submit" variant="primary">
+                  {t('settings.save')}
+                </Button>
+              </div>
+            )}
+          </Form>
+        </>
+      ) : null}
     </section>
   );
 }

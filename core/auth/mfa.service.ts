@@ -9,6 +9,7 @@ import type { Trx } from '~/core/db/with-tenant';
 import { AppError, invalidSession } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { recordAuthEvent } from './audit';
+import { requireModule } from '~/core/permissions/access';
 import { verifyPassword } from './password';
 import { hashToken, newToken } from './session.service';
 
@@ -50,6 +51,8 @@ export async function isMfaEnabled(trx: Trx, userId: string): Promise<boolean> {
  * changes for sign-in until a code from the app confirms it.
  */
 export async function startMfaEnrollment(ctx: Ctx): Promise<{ secret: string; uri: string; qrSvg: string }> {
+  // Spec section 1: multifactor sign-in is available when the instance enables it (app module).
+  requireModule(ctx.auth, 'mfa');
   if (!ctx.auth) throw invalidSession();
   if (await isMfaEnabled(ctx.trx, ctx.auth.user.id)) throw new AppError('MFA_ALREADY_ENABLED', 409);
   const secret = generateSecret();

@@ -6,6 +6,7 @@ import type { Trx } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
+import { isModuleEnabled } from '~/core/modules/app-module.service';
 
 /**
  * Per-tenant Microsoft and Google sign-in (table oidc_clients) and the tenant's "password login
@@ -126,7 +127,7 @@ async function passwordLoginDisabled(trx: Trx): Promise<boolean> {
 
 /** GET /instance/oidc: needs settings:read. */
 export async function getOidcSettings(ctx: Ctx): Promise<OidcSettingsView> {
-  requireAccess(ctx.auth, { permission: 'settings:read' });
+  requireAccess(ctx.auth, { permission: 'settings:read', module: 'microsoft_auth' });
   return {
     passwordLoginDisabled: await passwordLoginDisabled(ctx.trx),
     clients: (await clientRows(ctx.trx)).map(toView),
@@ -139,7 +140,7 @@ export async function getOidcSettings(ctx: Ctx): Promise<OidcSettingsView> {
  * provider cannot be switched off if that would leave nobody able to sign in.
  */
 export async function saveOidcSettings(ctx: Ctx, raw: unknown): Promise<OidcSettingsView> {
-  requireAccess(ctx.auth, { permission: 'instance:edit' });
+  requireAccess(ctx.auth, { permission: 'instance:edit', module: 'microsoft_auth' });
   const input = parseInput(ZOidcSettings, raw);
   const existing = new Map((await clientRows(ctx.trx)).map((r) => [r.provider, r]));
   for (const provider of OIDC_PROVIDERS) {
@@ -183,6 +184,8 @@ export async function saveOidcSettings(ctx: Ctx, raw: unknown): Promise<OidcSett
 
 /** The flow's view of one provider, secret opened; null when not configured. */
 export async function loadOidcClient(trx: Trx, provider: OidcProvider): Promise<OidcClientConfig | null> {
+  // Spec section 1: single sign-on is available when the instance enables it (app module).
+  if (!(await isModuleEnabled(trx, 'microsoft_auth'))) return null;
   const row = await trx('oidc_clients').where({ provider }).first<ClientRow | undefined>('*');
   if (!row) return null;
   const { hasSecret: _unused, ...view } = toView(row);
@@ -194,6 +197,7 @@ export async function loginOptions(
   trx: Trx,
   provider: OidcProvider,
 ): Promise<{ oauthEnabled: boolean; passwordDisabled: boolean }> {
+  if (!(await isModuleEnabled(trx, 'microsoft_auth'))) return { oauthEnabled: false, passwordDisabled: false };
   const row = await trx('oidc_clients').where({ provider }).first('enabled');
   return { oauthEnabled: Boolean(row?.enabled), passwordDisabled: await passwordLoginDisabled(trx) };
 }
@@ -203,5 +207,6 @@ export async function loginOptions(
  * only through Microsoft or Google, a password sign-in is refused with 403 PASSWORD_LOGIN_DISABLED.
  */
 export async function assertPasswordLoginAllowed(trx: Trx): Promise<void> {
-  if (await passwordLoginDisabled(trx)) throw new AppError('PASSWORD_LOGIN_DISABLED', 403);
+  if ((await isModuleEnabled(trx, 'microsoft_auth')) && (await passwordLoginDisabled(trx)))
+    throw new AppError('PASSWORD_LOGIN_DISABLED', 403);
 }

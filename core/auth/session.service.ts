@@ -99,6 +99,7 @@ export async function validateSession(trx: Trx, token: string, now: Date, policy
                       else false end
                from auth_settings s2)
               and not exists (select 1 from user_mfa um where um.user_id = u.id and um.enabled_at is not null)
+              and exists (select 1 from app_modules am where am.id = 'mfa' and am.enabled)
               as must_enroll_mfa
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ? and s.revoked_at is null

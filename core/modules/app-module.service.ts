@@ -1,3 +1,4 @@
+import type { Trx } from '~/core/db/with-tenant';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { parseInput } from '~/core/errors/validation';
@@ -66,4 +67,10 @@ export async function setAppModule(ctx: Ctx, raw: unknown): Promise<TAppModule> 
     data: JSON.stringify({ before: current ?? null, after: next }),
   });
   return next;
+}
+
+/** Whether the tenant has a module switched on, for flows without a signed-in user (sign-in). */
+export async function isModuleEnabled(trx: Trx, id: AppModuleId): Promise<boolean> {
+  const row = await trx('app_modules').where({ id, enabled: true }).first('id');
+  return Boolean(row);
 }

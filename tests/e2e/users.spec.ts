@@ -93,3 +93,35 @@ test('[identity] the admin configures Google sign-in; a missing client id is ref
   await page.goto(`${app.url}/login`);
   await expect(page.getByRole('link', { name: 'Logga in med Google' })).toHaveAttribute('href', '/auth/google/start');
 });
+
+test('[modules] a disabled module hides its link and its route', async ({ page }) => {
+  const apiToken = (
+    await (
+      await page.request.post(`${app.url}/api/authenticate`, { data: { email: ADMIN.email, password: ADMIN.password } })
+    ).json()
+  ).token as string;
+  const setModule = (enabled: boolean) =>
+    page.request.put(`${app.url}/api/instance/appmodule`, {
+      data: { appModuleId: 'microsoft_auth', enabled },
+      headers: { authorization: `Bearer ${apiToken}` },
+    });
+
+  // Office staff (not user type super, which bypasses module gating).
+  await signIn(page, 'anna.kontor@nordlarm.se', '/settings');
+  await expect(page.getByRole('link', { name: 'Inloggning med Microsoft och Google' })).toBeVisible();
+  expect((await setModule(false)).status()).toBe(200);
+  try {
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Inställningar' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Inloggning med Microsoft och Google' })).toHaveCount(0);
+    await page.goto(`${app.url}/settings/sign-in`);
+    await expect(page.getByRole('heading', { name: 'Åtkomst nekad' })).toBeVisible();
+    // Signed out, the login page no longer offers single sign-on either.
+    await page.context().clearCookies();
+    await page.goto(`${app.url}/login`);
+    await expect(page.getByRole('heading', { name: 'Logga in' })).toBeVisible();
+    await expect(page.getByRole('link', { name: /Logga in med/ })).toHaveCount(0);
+  } finally {
+    await setModule(true);
+  }
+});

@@ -29,14 +29,19 @@ export async function createTestTenant(prefix: string): Promise<TestTenant> {
   const technicianEmail = `tech@${slug}.se`;
   await provisionTenant({ slug, name: `${prefix} AB`, hosts: [host], adminEmail, adminPassword: PASSWORD });
   const tenant = await getTenantBySlug(slug);
-  await withTenant(tenant!, (trx) =>
-    ensureUser(trx, {
+  await withTenant(tenant!, async (trx) => {
+    await ensureUser(trx, {
       email: technicianEmail,
       name: 'Tess Tekniker',
       password: PASSWORD,
       accessLevels: ['Technician'],
-    }),
-  );
+    });
+    // Optional sign-in features are app modules (spec section 1); test tenants have them on.
+    await trx.raw(
+      `insert into app_modules (id, enabled) values ('mfa', true), ('microsoft_auth', true)
+       on conflict (id) do update set enabled = true`,
+    );
+  });
   return { slug, host, adminEmail, technicianEmail };
 }
 

@@ -134,7 +134,7 @@ describe('[app-modules] listAppModules', () => {
     const list = await inTenant({ tenant, auth, lang: 'sv' }, (ctx) => listAppModules(ctx));
     expect(list.map((m) => m.id)).toEqual([...APP_MODULES]);
     expect(list.find((m) => m.id === 'drive')).toEqual({ id: 'drive', enabled: false, configuration: {} });
-    expect(list.find((m) => m.id === 'mfa')?.enabled).toBe(false);
+    expect(list.find((m) => m.id === 'gps_tracker')?.enabled).toBe(false);
     expect(list.find((m) => m.id === 'crm')?.enabled).toBe(true);
     await expect(
       inTenant({ tenant, auth: { ...auth, perms: new Set() }, lang: 'sv' }, (ctx) => listAppModules(ctx)),

@@ -122,3 +122,25 @@ describe('[identity] a tenant that requires MFA', () => {
     expect(await must(t.technicianEmail)).toBe(false);
   });
 });
+
+describe('[identity] optional sign-in features are app modules', () => {
+  it('without the mfa module nobody can start enrolment, and the tenant rule does not apply', async () => {
+    const { updateMfaPolicy } = await import('~/core/auth/mfa-policy.service');
+    const admin = (await post('/api/authenticate', { email: t.adminEmail, password: PASSWORD })).json().token;
+    await as(admin, (ctx) => updateMfaPolicy(ctx, { mfaRequired: 'all' }));
+    await withTenant(tenant, (trx) => trx('app_modules').where({ id: 'mfa' }).update({ enabled: false }));
+    try {
+      const fresh = (await post('/api/authenticate', { email: t.adminEmail, password: PASSWORD })).json().token;
+      const auth = await withTenant(tenant, (trx) => validateSession(trx, fresh, new Date(), policy));
+      expect(auth!.mustEnrollMfa).toBe(false);
+      // (The admin is user type super, which bypasses module gating; the technician is not.)
+      const tech = (await post('/api/authenticate', { email: t.technicianEmail, password: PASSWORD })).json().token;
+      await expect(as(tech, (ctx) => startMfaEnrollment(ctx))).rejects.toMatchObject({
+        code: 'WARNING_PERMISSION_DENIED',
+      });
+    } finally {
+      await withTenant(tenant, (trx) => trx('app_modules').where({ id: 'mfa' }).update({ enabled: true }));
+      await as(admin, (ctx) => updateMfaPolicy(ctx, { mfaRequired: 'off' }));
+    }
+  });
+});

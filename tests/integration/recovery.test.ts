@@ -104,7 +104,10 @@ describe('[auth] POST /api/pw (password-recovery request)', () => {
     expect(smtp.mails.map((m) => m.to).flat()).toEqual([t.technicianEmail]);
 
     const events = await withTenant(await tenant(), (trx) =>
-      trx('auth_events').where({ event: 'password.recovery.requested' }).whereIn('email', [t.technicianEmail, 'ghost@nowhere.se']).select('email', 'user_id'),
+      trx('auth_events')
+        .where({ event: 'password.recovery.requested' })
+        .whereIn('email', [t.technicianEmail, 'ghost@nowhere.se'])
+        .select('email', 'user_id'),
     );
     expect(events).toEqual(
       expect.arrayContaining([
@@ -116,7 +119,9 @@ describe('[auth] POST /api/pw (password-recovery request)', () => {
 
   it('takes about the same time for an unknown address as for a known one', async () => {
     const email = `timing@${t.slug}.se`;
-    await withTenant(await tenant(), (trx) => ensureUser(trx, { email, name: 'Tim Ing', password: PASSWORD, accessLevels: [] }));
+    await withTenant(await tenant(), (trx) =>
+      ensureUser(trx, { email, name: 'Tim Ing', password: PASSWORD, accessLevels: [] }),
+    );
     const time = async (email: string) => {
       const start = performance.now();
       await post('/api/pw', { email, hostname: t.host });
@@ -183,7 +188,12 @@ describe('[auth] POST /api/pw/rt and /api/pw/comp (password recovery)', () => {
   it('answers 400 TOKEN_EXPIRED for an expired token, on check and on completion', async () => {
     const user = await userId(t.adminEmail);
     const token = await withTenant(await tenant(), (trx) =>
-      issueOneTimeToken(trx, { userId: user, purpose: 'recovery', now: new Date(Date.now() - 61 * 60_000), validHours: 1 }),
+      issueOneTimeToken(trx, {
+        userId: user,
+        purpose: 'recovery',
+        now: new Date(Date.now() - 61 * 60_000),
+        validHours: 1,
+      }),
     );
     const check = await post('/api/pw/rt', { token });
     expect(check.status).toBe(400);
@@ -228,7 +238,10 @@ describe('[auth] POST /api/pw/rt and /api/pw/comp (password recovery)', () => {
     expect((await signIn(t.technicianEmail, NEW_PASSWORD)).status).toBe(200);
     const user = await userId(t.technicianEmail);
     const events = await withTenant(await tenant(), (trx) =>
-      trx('auth_events').where({ user_id: user }).whereIn('event', ['password.recovery.requested', 'password.recovered']).pluck('event'),
+      trx('auth_events')
+        .where({ user_id: user })
+        .whereIn('event', ['password.recovery.requested', 'password.recovered'])
+        .pluck('event'),
     );
     expect(events).toContain('password.recovery.requested');
     expect(events).toContain('password.recovered');
@@ -268,7 +281,9 @@ describe('[auth] invitation and registration', () => {
 
   it('invites, registers with the mailed link, and the new user signs in', async () => {
     const email = `nina@${t.slug}.se`;
-    const levels = await withTenant(await tenant(), (trx) => trx('access_levels').where({ display_name: 'Technician' }).pluck('id'));
+    const levels = await withTenant(await tenant(), (trx) =>
+      trx('access_levels').where({ display_name: 'Technician' }).pluck('id'),
+    );
     const invited = await asAdmin((ctx) =>
       inviteUser(ctx, { email, name: 'Nina Nilsson', accessLevelIds: levels, language: 'en' }),
     );
@@ -320,7 +335,9 @@ describe('[auth] invitation and registration', () => {
     expect((await post('/api/registration/rt', { token: first })).status).toBe(400);
     expect((await post('/api/registration/rt', { token: second })).status).toBe(200);
 
-    await expect(asAdmin((ctx) => inviteUser(ctx, { email: t.technicianEmail, name: 'X', accessLevelIds: [] }))).rejects.toMatchObject({
+    await expect(
+      asAdmin((ctx) => inviteUser(ctx, { email: t.technicianEmail, name: 'X', accessLevelIds: [] })),
+    ).rejects.toMatchObject({
       code: 'USER_EMAIL_TAKEN',
       status: 409,
     });
@@ -333,11 +350,14 @@ describe('[auth] invitation and registration', () => {
       withTenant(tn, async (trx) => {
         const auth = await validateSession(trx, session, new Date(), sessionPolicy());
         const withoutEdit = { ...auth!, perms: new Set([...auth!.perms].filter((p) => p !== 'users:edit')) };
-        return inviteUser({ trx, tenant: tn, auth: withoutEdit, lang: 'sv', now: new Date() }, {
-          email: `x@${t.slug}.se`,
-          name: 'X',
-          accessLevelIds: [],
-        });
+        return inviteUser(
+          { trx, tenant: tn, auth: withoutEdit, lang: 'sv', now: new Date() },
+          {
+            email: `x@${t.slug}.se`,
+            name: 'X',
+            accessLevelIds: [],
+          },
+        );
       }),
     ).rejects.toMatchObject({ status: 403 });
   });

@@ -38,7 +38,7 @@ const startCall = (provider: OidcProvider) =>
 export const getOidcSettingsCall = defineCall({
   method: 'GET',
   path: '/instance/oidc',
-  access: { permission: 'settings:read' },
+  access: { permission: 'settings:read', module: 'microsoft_auth' },
   input: z.object({}).passthrough(),
   summary: 'Microsoft and Google sign-in settings and the password-login switch; secrets are never returned',
   handler: (ctx) => getOidcSettings(ctx),
@@ -47,7 +47,7 @@ export const getOidcSettingsCall = defineCall({
 export const saveOidcSettingsCall = defineCall({
   method: 'PUT',
   path: '/instance/oidc',
-  access: { permission: 'instance:edit' },
+  access: { permission: 'instance:edit', module: 'microsoft_auth' },
   // Validated by the service (ZOidcSettings) so field errors carry the spec's message keys.
   input: z.unknown(),
   summary:
