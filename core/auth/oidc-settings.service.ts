@@ -210,3 +210,13 @@ export async function assertPasswordLoginAllowed(trx: Trx): Promise<void> {
   if ((await isModuleEnabled(trx, 'microsoft_auth')) && (await passwordLoginDisabled(trx)))
     throw new AppError('PASSWORD_LOGIN_DISABLED', 403);
 }
+
+/**
+ * The spec's "redirect" sign-in outcome: on a tenant that signs in only through Microsoft or
+ * Google, a password sign-in is answered with where to go instead (302 with a url).
+ */
+export async function passwordLoginRedirect(trx: Trx): Promise<string | null> {
+  if (!(await isModuleEnabled(trx, 'microsoft_auth')) || !(await passwordLoginDisabled(trx))) return null;
+  const row = await trx('oidc_clients').where({ enabled: true }).orderBy('provider', 'desc').first('provider');
+  return row ? `/auth/${row.provider}/start` : null;
+}

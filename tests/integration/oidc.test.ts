@@ -324,6 +324,11 @@ describe('[oidc] password login disabled', () => {
     const err = await withTenant(tenant, (trx) => assertPasswordLoginAllowed(trx)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'PASSWORD_LOGIN_DISABLED', status: 403 });
+    // Spec login outcome "redirect": a password sign-in is told where to go instead.
+    const redirected = await api('POST', '/api/authenticate', { email: t.adminEmail, password: PASSWORD });
+    expect(redirected.status).toBe(302);
+    expect(redirected.json()).toEqual({ status: 'redirect', action: null, url: '/auth/microsoft/start' });
     await configure({ passwordLoginDisabled: false });
+    expect((await api('POST', '/api/authenticate', { email: t.adminEmail, password: PASSWORD })).status).toBe(200);
   });
 });

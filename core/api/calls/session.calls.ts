@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authenticate, authenticateMfa, ZAuthenticate } from '~/core/auth/authenticate.service';
-import { assertPasswordLoginAllowed } from '~/core/auth/oidc-settings.service';
+import { assertPasswordLoginAllowed, passwordLoginRedirect } from '~/core/auth/oidc-settings.service';
 import { revokeSession } from '~/core/auth/session.service';
 import { sessionData } from '~/core/auth/session-data';
 import { invalidSession } from '~/core/errors/app-error';
@@ -17,6 +17,8 @@ export const authenticateCall = defineCall({
   input: z.unknown(),
   summary: 'Sign in with e-mail and password; answers the session token',
   async handler(ctx, input, meta) {
+    const redirectTo = await passwordLoginRedirect(ctx.trx);
+    if (redirectTo) return new Reply(302, { status: 'redirect', action: null, url: redirectTo });
     await assertPasswordLoginAllowed(ctx.trx);
     const outcome = await authenticate(
       {
