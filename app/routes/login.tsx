@@ -124,6 +124,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           ip,
           userAgent: request.headers.get('user-agent'),
           previousToken: token,
+          tenantId: ctx.tenant.id,
         },
         { email: form.get('email'), password: form.get('password') },
       );

@@ -6,7 +6,7 @@ import type { Auth } from '~/core/context';
 import { verifyPassword } from './password';
 import { recordAuthEvent } from './audit';
 import { answerMfaChallenge, createMfaChallenge, isMfaEnabled, ZMfaCode } from './mfa.service';
-import { clearFailures, isBlocked, recordFailure, throttleKeys } from './login-throttle';
+import { throttleFor, throttleKeys } from './login-throttle';
 import { createSession, revokeToken, validateSession, type SessionPolicy } from './session.service';
 
 export const ZAuthenticate = z.object({
@@ -23,6 +23,8 @@ export interface AuthenticateInput {
   policy: SessionPolicy;
   ip?: string | null;
   userAgent?: string | null;
+  /** Whose sign-in this is: throttling counters are kept per tenant. */
+  tenantId?: string;
   /** The token the client already holds, revoked on success (session rotation at sign-in). */
   previousToken?: string | null;
 }
@@ -42,8 +44,9 @@ export type LoginOutcome =
 export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promise<LoginOutcome> {
   const input = parseInput(ZAuthenticate, raw);
   const keys = throttleKeys(ctx.ip, input.email);
+  const throttle = throttleFor(ctx.trx, ctx.tenantId ?? 'default');
   const who = { at: ctx.now, email: input.email, ip: ctx.ip, userAgent: ctx.userAgent };
-  if (await isBlocked(ctx.trx, keys, ctx.now)) {
+  if (await throttle.isBlocked(keys, ctx.now)) {
     await recordAuthEvent(ctx.trx, { ...who, event: 'signin.blocked' });
     return { status: 'rejected', code: 'IP_BLOCKED_TRY_AGAIN_LATER' };
   }
@@ -54,11 +57,11 @@ export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promis
     .first('id', 'password_hash', 'status');
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!user || !ok || user.status !== 'active') {
-    await recordFailure(ctx.trx, keys, ctx.now);
+    await throttle.recordFailure(keys, ctx.now);
     await recordAuthEvent(ctx.trx, { ...who, event: 'signin.failure', userId: user?.id ?? null });
     return { status: 'rejected', code: 'INVALID_EMAIL_OR_PASSWORD' };
   }
-  await clearFailures(ctx.trx, keys[1]!);
+  await throttle.clearFailures(keys[1]!);
   if (await isMfaEnabled(ctx.trx, user.id)) {
     await recordAuthEvent(ctx.trx, { ...who, event: 'mfa.challenge', userId: user.id });
     return { status: 'mfa', token: await createMfaChallenge(ctx.trx, user.id, ctx.now) };

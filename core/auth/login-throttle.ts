@@ -1,8 +1,14 @@
+import type { Redis } from 'ioredis';
+import { getConfig } from '~/core/config/env';
 import type { Trx } from '~/core/db/with-tenant';
+import { logger } from '~/core/log/logger';
+import { getRedis } from '~/core/redis/client';
 
 /**
  * Failed sign-ins are counted per address and per e-mail (ASVS 2.2.1). Past the limit within the
- * window, further attempts are refused for the block time, right password or not.
+ * window, further attempts are refused for the block time, right password or not. The block is
+ * short (15 minutes), so an attacker is slowed without locking a victim out for long. Counters
+ * live in Redis when REDIS_URL is set (shared by every app server), else in the tenant schema.
  */
 export const THROTTLE = { maxFailures: 10, windowMinutes: 15, blockMinutes: 15 } as const;
 
@@ -34,4 +40,66 @@ export async function recordFailure(trx: Trx, keys: string[], now: Date): Promis
 
 export async function clearFailures(trx: Trx, key: string): Promise<void> {
   await trx('login_throttle').where({ key }).delete();
+}
+
+export interface ThrottleStore {
+  isBlocked(keys: string[], now: Date): Promise<boolean>;
+  recordFailure(keys: string[], now: Date): Promise<void>;
+  clearFailures(key: string): Promise<void>;
+}
+
+export function dbThrottle(trx: Trx): ThrottleStore {
+  return {
+    isBlocked: (keys, now) => isBlocked(trx, keys, now),
+    recordFailure: (keys, now) => recordFailure(trx, keys, now),
+    clearFailures: (key) => clearFailures(trx, key),
+  };
+}
+
+/** Redis counters: INCR within a window that starts at the first failure, a block key with a TTL. */
+export function redisThrottle(redis: Redis, scope: string): ThrottleStore {
+  const k = (key: string) => `ordo:throttle:${scope}:${key}`;
+  return {
+    async isBlocked(keys) {
+      return (await redis.exists(...keys.map((key) => `${k(key)}:blocked`))) > 0;
+    },
+    async recordFailure(keys) {
+      for (const key of keys) {
+        const [[, count]] = (await redis
+          .multi()
+          .incr(k(key))
+          .pexpire(k(key), THROTTLE.windowMinutes * 60_000, 'NX')
+          .exec()) as [[Error | null, number], unknown];
+        if (count >= THROTTLE.maxFailures)
+          await redis.set(`${k(key)}:blocked`, '1', 'PX', THROTTLE.blockMinutes * 60_000);
+      }
+    },
+    async clearFailures(key) {
+      await redis.del(k(key), `${k(key)}:blocked`);
+    },
+  };
+}
+
+/** Redis first; if it fails, the same check on the database rather than no check at all. */
+function withFallback(primary: ThrottleStore, fallback: ThrottleStore): ThrottleStore {
+  async function attempt<R>(run: (store: ThrottleStore) => Promise<R>): Promise<R> {
+    try {
+      return await run(primary);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'sign-in throttle: Redis failed, using the database');
+      return run(fallback);
+    }
+  }
+  return {
+    isBlocked: (keys, now) => attempt((s) => s.isBlocked(keys, now)),
+    recordFailure: (keys, now) => attempt((s) => s.recordFailure(keys, now)),
+    clearFailures: (key) => attempt((s) => s.clearFailures(key)),
+  };
+}
+
+/** The throttle for one tenant's sign-ins. */
+export function throttleFor(trx: Trx, tenantId: string): ThrottleStore {
+  const url = getConfig().REDIS_URL;
+  const db = dbThrottle(trx);
+  return url ? withFallback(redisThrottle(getRedis(url), tenantId), db) : db;
 }

@@ -8,7 +8,7 @@ import { tenantLink } from '~/core/mail/templates/links';
 import { recoveryMail } from '~/core/mail/templates/recovery';
 import { renderMail } from '~/core/mail/templates/render';
 import { recordAuthEvent } from './audit';
-import { clearFailures, throttleKeys } from './login-throttle';
+import { throttleFor, throttleKeys } from './login-throttle';
 import { checkOneTimeToken, consumeOneTimeToken, issueOneTimeToken } from './one-time-token.service';
 import { hashPassword } from './password';
 import { zNewPassword } from './password-policy';
@@ -155,7 +155,7 @@ export async function completeRecovery(
     .where({ user_id: link.user_id })
     .whereNull('revoked_at')
     .update({ revoked_at: ctx.now });
-  await clearFailures(ctx.trx, throttleKeys(options.ip, link.email)[1]!);
+  await throttleFor(ctx.trx, ctx.tenant.id).clearFailures(throttleKeys(options.ip, link.email)[1]!);
   const who = { at: ctx.now, userId: link.user_id, email: link.email, ip: options.ip, userAgent: options.userAgent };
   await recordAuthEvent(ctx.trx, { ...who, event: 'password.recovered', data: { revokedSessions: revoked } });
 

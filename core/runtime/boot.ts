@@ -6,6 +6,7 @@ import { setDatabase } from '~/core/db/with-tenant';
 import { loadRegistry, type Registry } from '~/core/extension-points/registry';
 import { logger } from '~/core/log/logger';
 import { controlMigrations } from '~/migrations/control';
+import { closeRedis } from '~/core/redis/client';
 
 export interface Runtime {
   config: Config;
@@ -36,6 +37,7 @@ export async function openRuntime(config: Config, options: { waitAttempts?: numb
     registry,
     async close() {
       setDatabase(undefined);
+      await closeRedis();
       await db.close();
     },
   };

@@ -28,6 +28,7 @@ export const authenticateCall = defineCall({
         ip: meta.ip,
         userAgent: meta.userAgent,
         previousToken: meta.token,
+        tenantId: ctx.tenant.id,
       },
       input,
     );
@@ -56,6 +57,7 @@ export const authenticateMfaCall = defineCall({
         ip: meta.ip,
         userAgent: meta.userAgent,
         previousToken: meta.token,
+        tenantId: ctx.tenant.id,
       },
       input,
     );
