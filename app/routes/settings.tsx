@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings';
 import { actionError } from '~/app/lib/action-error.server';
+import { AccessLevelCheckboxes } from '~/app/components/users/access-level-checkboxes';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
@@ -149,27 +150,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               isDisabled={disabled}
               items={(['off', 'all', 'levels'] as const).map((k) => ({ id: k, label: t(`settings.mfa.${k}`) }))}
             />
-            <fieldset>
-              <legend className="text-sm font-medium text-gray-900">{t('settings.mfa.levels')}</legend>
-              <div className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
-                {loaderData.mfa.levels.map((level) => (
-                  <label key={level.id} className="flex min-h-10 items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      name="mfaAccessLevelIds"
-                      value={level.id}
-                      defaultChecked={loaderData.mfa.mfaAccessLevelIds.includes(level.id)}
-                      disabled={disabled}
-                      className="size-4 accent-brand-600"
-                    />
-                    {level.displayName}
-                  </label>
-                ))}
-              </div>
-              {err('mfaAccessLevelIds') ? (
-                <p className="mt-1 text-sm text-red-700">{err('mfaAccessLevelIds')!.join(' ')}</p>
-              ) : null}
-            </fieldset>
+            <AccessLevelCheckboxes
+              legend={t('settings.mfa.levels')}
+              name="mfaAccessLevelIds"
+              levels={loaderData.mfa.levels}
+              checked={loaderData.mfa.mfaAccessLevelIds}
+              isDisabled={disabled}
+              errorMessage={err('mfaAccessLevelIds')}
+            />
             {disabled ? null : (
               <div>
                 <Button type="submit" variant="primary">

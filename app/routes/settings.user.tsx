@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useActionData, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.user';
 import { actionError } from '~/app/lib/action-error.server';
+import { AccessLevelCheckboxes } from '~/app/components/users/access-level-checkboxes';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
@@ -127,24 +128,14 @@ export default function EditUser({ loaderData }: Route.ComponentProps) {
           defaultValue={user.erpEmployeeId ?? ''}
           isDisabled={disabled}
         />
-        <fieldset className="sm:col-span-2">
-          <legend className="text-sm font-medium text-gray-900">{t('field.accessLevels')}</legend>
-          <div className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
-            {loaderData.levels.map((level) => (
-              <label key={level.id} className="flex min-h-10 items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  name="accessLevelIds"
-                  value={level.id}
-                  defaultChecked={user.accessLevelIds.includes(level.id)}
-                  disabled={disabled}
-                  className="size-4 accent-brand-600"
-                />
-                {level.displayName}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <AccessLevelCheckboxes
+          className="sm:col-span-2"
+          legend={t('field.accessLevels')}
+          name="accessLevelIds"
+          levels={loaderData.levels}
+          checked={user.accessLevelIds}
+          isDisabled={disabled}
+        />
         {canEdit ? (
           <div className="flex flex-wrap gap-2 sm:col-span-2">
             <Button type="submit" variant="primary" isPending={busy}>

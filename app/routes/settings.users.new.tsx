@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings.users.new';
 import { actionError } from '~/app/lib/action-error.server';
+import { AccessLevelCheckboxes } from '~/app/components/users/access-level-checkboxes';
 import { guard, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
@@ -62,17 +63,12 @@ export default function InviteUser({ loaderData }: Route.ComponentProps) {
           label={tc('profile.language')}
           items={LANGUAGE_KEYS.map((k) => ({ id: k, label: tc(`lang.${langFromKey(k)}`) }))}
         />
-        <fieldset className="sm:col-span-2">
-          <legend className="text-sm font-medium text-gray-900">{t('field.accessLevels')}</legend>
-          <div className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
-            {loaderData.levels.map((level) => (
-              <label key={level.id} className="flex min-h-10 items-center gap-2 text-sm">
-                <input type="checkbox" name="accessLevelIds" value={level.id} className="size-4 accent-brand-600" />
-                {level.displayName}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <AccessLevelCheckboxes
+          className="sm:col-span-2"
+          legend={t('field.accessLevels')}
+          name="accessLevelIds"
+          levels={loaderData.levels}
+        />
         <div className="sm:col-span-2">
           <Button type="submit" variant="primary" isPending={busy}>
             {t('invite.send')}
