@@ -158,7 +158,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   else if (mode === 'recovery' && link) screen = <RecoveryScreen link={link} result={linkResult} busy={busy} />;
   else if (mode === 'registration' && link) screen = <RegistrationScreen link={link} result={linkResult} busy={busy} />;
   if (!screen)
-    return <LoginScreen company={loaderData.company} sso={'sso' in loaderData ? loaderData.sso : undefined} />;
+    screen = <LoginScreen company={loaderData.company} sso={'sso' in loaderData ? loaderData.sso : undefined} />;
   return (
     <>
       {screen}
@@ -167,7 +167,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The language switch of the link screens: back to the same link, without its lang parameter. */
+/** The language switch of every login mode: back to the same screen, without its lang parameter. */
 function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
@@ -202,7 +202,7 @@ function LanguageSwitch() {
 type Sso = { microsoft: boolean; google: boolean; passwordDisabled: boolean };
 
 function LoginScreen({ company, sso }: { company: string; sso?: Sso }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const result = useActionData<ActionResult>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
@@ -287,31 +287,6 @@ function LoginScreen({ company, sso }: { company: string; sso?: Sso }) {
           </Form>
         )}
         {sso?.passwordDisabled ? null : <ForgotPasswordLink />}
-        <Form
-          method="post"
-          action="/language"
-          aria-label={t('login.languages')}
-          className="mt-6 flex flex-wrap justify-center gap-x-3 gap-y-1 border-t border-slate-100 pt-4 text-sm"
-        >
-          <input
-            type="hidden"
-            name="redirectTo"
-            value={`/login${params.get('redirectTo') ? `?redirectTo=${encodeURIComponent(params.get('redirectTo')!)}` : ''}`}
-          />
-          {LANGS.map((lang) => (
-            <button
-              key={lang}
-              type="submit"
-              name="lang"
-              value={lang}
-              lang={lang}
-              aria-current={i18n.language === lang ? 'true' : undefined}
-              className="min-h-10 rounded px-1 text-slate-600 underline-offset-2 hover:underline aria-[current]:font-semibold aria-[current]:text-slate-900"
-            >
-              {t(`lang.${lang}`)}
-            </button>
-          ))}
-        </Form>
       </div>
     </main>
   );

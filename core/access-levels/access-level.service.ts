@@ -1,14 +1,13 @@
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { AppError, notFound } from '~/core/errors/app-error';
-import { parseInput } from '~/core/errors/validation';
+import { UUID_PATTERN, parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import type { Permission, WorkOrderLimit } from '~/core/permissions/permissions';
 import { ZCreateAccessLevel, ZUpdateAccessLevel, type TAccessLevel } from './access-level.schema';
 
 export { ZCreateAccessLevel, ZUpdateAccessLevel };
 export type { TAccessLevel, TCreateAccessLevel, TUpdateAccessLevel } from './access-level.schema';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const READ = { permission: 'accesslevels:read' } as const;
 const EDIT = { permission: 'accesslevels:edit' } as const;
@@ -57,7 +56,7 @@ function selectLevels(ctx: Ctx) {
 
 /** Loads one level of this tenant; a malformed id is as unknown as another tenant's id. */
 async function findLevel(ctx: Ctx, id: string): Promise<TAccessLevel> {
-  if (!UUID.test(id)) throw notFound();
+  if (!UUID_PATTERN.test(id)) throw notFound();
   const row = (await selectLevels(ctx).where('al.id', id).first()) as Row | undefined;
   if (!row) throw notFound();
   return toAccessLevel(row);
@@ -75,14 +74,7 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 async function writeHistory(ctx: Ctx, id: string, action: 'create' | 'edit' | 'delete', data: unknown) {
-  await ctx.trx('history').insert({
-    entity: 'access_level',
-    entity_id: id,
-    action,
-    user_id: ctx.auth?.user.id ?? null,
-    at: ctx.now,
-    data: JSON.stringify(data),
-  });
+  await recordHistory(ctx, { entity: 'access_level', entityId: id, action: action, data: data });
 }
 
 /** Every access level of the tenant, by name. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { AppError } from '~/core/errors/app-error';
-import { parseInput } from '~/core/errors/validation';
+import { isUuid, parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 
 /** The tenant's MFA rule: nobody, everyone, or the holders of chosen access levels must use it. */
@@ -29,18 +30,14 @@ export async function updateMfaPolicy(ctx: Ctx, raw: unknown): Promise<void> {
   const ids = input.mfaRequired === 'levels' ? [...new Set(input.mfaAccessLevelIds)] : [];
   if (input.mfaRequired === 'levels' && ids.length === 0)
     throw new AppError('VALIDATION_FAILED', 400, { fields: { mfaAccessLevelIds: ['ERROR_REQUIRED_FIELD'] } });
-  const uuid = /^[0-9a-f-]{36}$/i;
-  const found =
-    ids.length && ids.every((i) => uuid.test(i)) ? await ctx.trx('access_levels').whereIn('id', ids).select('id') : [];
+  const found = ids.length && ids.every(isUuid) ? await ctx.trx('access_levels').whereIn('id', ids).select('id') : [];
   if (found.length !== ids.length)
     throw new AppError('VALIDATION_FAILED', 400, { fields: { mfaAccessLevelIds: ['ERROR_INVALID_VALUE'] } });
   await ctx.trx('auth_settings').update({ mfa_required: input.mfaRequired, mfa_access_level_ids: ids });
-  await ctx.trx('history').insert({
+  await recordHistory(ctx, {
     entity: 'auth_settings',
-    entity_id: 'mfa',
+    entityId: 'mfa',
     action: 'edit',
-    user_id: ctx.auth.user.id,
-    at: ctx.now,
-    data: JSON.stringify({ mfaRequired: input.mfaRequired, mfaAccessLevelIds: ids }),
+    data: { mfaRequired: input.mfaRequired, mfaAccessLevelIds: ids },
   });
 }

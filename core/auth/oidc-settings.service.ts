@@ -4,7 +4,7 @@ import type { Ctx } from '~/core/context';
 import { open, seal } from '~/core/crypto/secret-box';
 import type { Trx } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
-import { parseInput } from '~/core/errors/validation';
+import { UUID_PATTERN, parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import { isModuleEnabled } from '~/core/modules/app-module.service';
 
@@ -65,7 +65,6 @@ const toView = (r: ClientRow): OidcClientView => ({
 });
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An issuer must be https; plain http only outside production (the local test provider). */
 const zIssuer = z
@@ -88,7 +87,7 @@ const ZClientInput = z.object({
   /** Full issuer URL; for Microsoft it may be left out when directoryTenantId is given. */
   issuer: zIssuer.optional(),
   /** Microsoft only: the Entra ID directory (tenant) id, giving the default issuer. */
-  directoryTenantId: z.string().trim().regex(GUID, 'ERROR_INVALID_VALUE').optional(),
+  directoryTenantId: z.string().trim().regex(UUID_PATTERN, 'ERROR_INVALID_VALUE').optional(),
   clientId: z
     .string({ error: 'ERROR_REQUIRED_FIELD' })
     .trim()

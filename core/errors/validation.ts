@@ -4,6 +4,10 @@ import { AppError } from './app-error';
 /** Spec section 5: word characters, dots or hyphens, an @, a domain, a suffix of 2 to 3 characters. */
 export const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,3}$/;
 
+/** Ids are UUIDs; anything else cannot name a row and is answered as not found. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
+
 export const zRequiredString = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD');
 export const zEmail = () => zRequiredString().max(254, 'ERROR_MAX_LENGTH').regex(EMAIL_PATTERN, 'ERROR_INVALID_EMAIL');
 

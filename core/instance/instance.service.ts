@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { CONTROL_SCHEMA } from '~/core/db/identifiers';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
@@ -51,14 +52,7 @@ export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceC
     .table('tenants')
     .where({ id: ctx.tenant.id })
     .update({ display_name: input.displayName, config, updated_at: ctx.now });
-  await ctx.trx('history').insert({
-    entity: 'instance',
-    entity_id: ctx.tenant.id,
-    action: 'edit',
-    user_id: ctx.auth.user.id,
-    at: ctx.now,
-    data: JSON.stringify(input),
-  });
+  await recordHistory(ctx, { entity: 'instance', entityId: ctx.tenant.id, action: 'edit', data: input });
   invalidateHostCache();
   return config;
 }

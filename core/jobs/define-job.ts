@@ -1,3 +1,4 @@
+import { UUID_PATTERN } from '~/core/errors/validation';
 import type { z } from 'zod';
 import { withControl, withTenant, type Trx } from '~/core/db/with-tenant';
 import { logContext, logger, type Logger } from '~/core/log/logger';
@@ -62,7 +63,6 @@ export class PermanentJobError extends Error {
 }
 
 const JOB_DEFINITION_ID = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface JobSpec<S extends z.ZodType, C> {
   /** Stable name stored with every queued run; renaming it orphans runs already queued. */
@@ -114,7 +114,7 @@ export function validatePayload<S extends z.ZodType>(def: JobDefinition<S>, data
   if (!result.success) throw new JobPayloadError(def.id, result.error.issues, describeIssues(result.error));
   if (def.tenantScoped) {
     const tenantId = (result.data as { tenantId?: unknown } | null)?.tenantId;
-    if (typeof tenantId !== 'string' || !UUID.test(tenantId)) {
+    if (typeof tenantId !== 'string' || !UUID_PATTERN.test(tenantId)) {
       throw new JobPayloadError(def.id, [], 'tenantId must be a tenant uuid');
     }
   }
@@ -127,7 +127,7 @@ export function validatePayload<S extends z.ZodType>(def: JobDefinition<S>, data
 }
 
 async function findTenant(tenantId: string): Promise<Tenant | null> {
-  if (!UUID.test(tenantId)) return null;
+  if (!UUID_PATTERN.test(tenantId)) return null;
   const row = await withControl((trx) => trx('tenants').where({ id: tenantId }).first());
   return row ? toTenant(row) : null;
 }

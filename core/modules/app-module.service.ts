@@ -1,6 +1,7 @@
 import type { Trx } from '~/core/db/with-tenant';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import { APP_MODULES, type AppModuleId } from './app-modules';
@@ -58,13 +59,11 @@ export async function setAppModule(ctx: Ctx, raw: unknown): Promise<TAppModule> 
      on conflict (id) do update set enabled = excluded.enabled, configuration = excluded.configuration`,
     [next.id, next.enabled, JSON.stringify(next.configuration)],
   );
-  await ctx.trx('history').insert({
+  await recordHistory(ctx, {
     entity: 'app_module',
-    entity_id: next.id,
+    entityId: next.id,
     action: 'edit',
-    user_id: ctx.auth.user.id,
-    at: ctx.now,
-    data: JSON.stringify({ before: current ?? null, after: next }),
+    data: { before: current ?? null, after: next },
   });
   return next;
 }

@@ -4,7 +4,7 @@ import { issueOneTimeToken } from '~/core/auth/one-time-token.service';
 import { REGISTRATION_VALID_HOURS } from '~/core/auth/registration.service';
 import { mailLang } from '~/core/auth/recovery.service';
 import { AppError } from '~/core/errors/app-error';
-import { parseInput, zEmail, zRequiredString } from '~/core/errors/validation';
+import { UUID_PATTERN, parseInput, zEmail, zRequiredString } from '~/core/errors/validation';
 import { keyFromLang } from '~/core/i18n/languages';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { invitationMail } from '~/core/mail/templates/invitation';
@@ -13,12 +13,10 @@ import { tenantLink } from '~/core/mail/templates/links';
 import { renderMail } from '~/core/mail/templates/render';
 import { requireAccess } from '~/core/permissions/access';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const ZInviteUser = z.object({
   email: zEmail(),
   name: zRequiredString().max(200, 'ERROR_MAX_LENGTH'),
-  accessLevelIds: z.array(z.string().regex(UUID, 'ERROR_INVALID_VALUE')).max(100).default([]),
+  accessLevelIds: z.array(z.string().regex(UUID_PATTERN, 'ERROR_INVALID_VALUE')).max(100).default([]),
   /** Spec language key (se, en, ee, lv, ru); without it mail and UI follow the tenant's language. */
   language: z.enum(LANGUAGE_KEYS, { error: 'ERROR_INVALID_VALUE' }).optional(),
   /** The host the admin works on, for the link; only one of the tenant's own hosts is used. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { AppError, invalidSession, notFound } from '~/core/errors/app-error';
-import { parseInput, zRequiredString } from '~/core/errors/validation';
+import { isUuid, parseInput, zRequiredString } from '~/core/errors/validation';
 import { hashPassword, verifyPassword } from '~/core/auth/password';
 import { recordAuthEvent } from '~/core/auth/audit';
 import { ZNewPassword } from './set-password.service';
-import { isUuid } from './user.service';
 
 export const ZProfile = z.object({
   name: zRequiredString().max(200, 'ERROR_MAX_LENGTH'),
@@ -40,14 +40,7 @@ export async function updateProfile(ctx: Ctx, raw: unknown): Promise<void> {
     .trx('users')
     .where({ id: ctx.auth.user.id })
     .update({ name: input.name, phone: input.phone, updated_at: ctx.now });
-  await ctx.trx('history').insert({
-    entity: 'user',
-    entity_id: ctx.auth.user.id,
-    action: 'edit.profile',
-    user_id: ctx.auth.user.id,
-    at: ctx.now,
-    data: JSON.stringify(input),
-  });
+  await recordHistory(ctx, { entity: 'user', entityId: ctx.auth.user.id, action: 'edit.profile', data: input });
 }
 
 export const ZChangePassword = z.intersection(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { parseInput } from '~/core/errors/validation';
 import { invalidSession } from '~/core/errors/app-error';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
@@ -31,12 +32,5 @@ export async function updateUserConf(ctx: Ctx, raw: unknown): Promise<void> {
       configuration: ctx.trx.raw(`configuration || ?::jsonb`, [JSON.stringify(conf)]),
       updated_at: ctx.now,
     });
-  await ctx.trx('history').insert({
-    entity: 'user',
-    entity_id: ctx.auth.user.id,
-    action: 'edit.conf',
-    user_id: ctx.auth.user.id,
-    at: ctx.now,
-    data: JSON.stringify(input),
-  });
+  await recordHistory(ctx, { entity: 'user', entityId: ctx.auth.user.id, action: 'edit.conf', data: input });
 }

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { recordHistory } from '~/core/history/history';
 import { AppError, notFound } from '~/core/errors/app-error';
-import { parseInput, zRequiredString } from '~/core/errors/validation';
+import { isUuid, parseInput, zRequiredString } from '~/core/errors/validation';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { requireAccess } from '~/core/permissions/access';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 /** Spec section 9: user filters default to active on, inactive off, registered off. */
 const zFlag = (fallback: boolean) =>
@@ -125,14 +123,7 @@ export const ZUpdateUser = z.object({
 });
 
 async function history(ctx: Ctx, id: string, action: string, data: unknown) {
-  await ctx.trx('history').insert({
-    entity: 'user',
-    entity_id: id,
-    action,
-    user_id: ctx.auth?.user.id ?? null,
-    at: ctx.now,
-    data: JSON.stringify(data),
-  });
+  await recordHistory(ctx, { entity: 'user', entityId: id, action: action, data: data });
 }
 
 async function requireUser(ctx: Ctx, id: unknown) {

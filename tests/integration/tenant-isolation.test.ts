@@ -76,8 +76,22 @@ describe('[platform] tenant isolation', () => {
   });
 
   it('leaves no search_path behind on pooled connections', async () => {
-    await withTenant(tenantA, async () => {});
-    const { rows } = await srv.db.knex.raw('show search_path');
-    expect(rows[0].search_path).not.toContain(tenantA.schemaName);
+    // Touch every pooled connection inside tenant transactions, then ask every connection again.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => withTenant(i % 2 ? tenantA : tenantB, (trx) => trx.raw('select 1'))),
+    );
+    const paths = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        srv.db.knex.transaction(async (trx) => {
+          const { rows } = await trx.raw('show search_path');
+          await trx.raw('select pg_sleep(0.01)');
+          return rows[0].search_path as string;
+        }),
+      ),
+    );
+    for (const path of paths) {
+      expect(path).not.toContain(tenantA.schemaName);
+      expect(path).not.toContain(tenantB.schemaName);
+    }
   });
 });
