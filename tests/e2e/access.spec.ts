@@ -24,6 +24,7 @@ async function press(control: ReturnType<Page['getByRole']>) {
 
 async function signIn(page: Page) {
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
@@ -43,7 +44,7 @@ test('[access] an admin creates an access level with two permissions, edits it a
   await signIn(page);
   await page.goto(`${app.url}/settings/access-levels`);
   await expect(page.getByRole('heading', { name: 'Behörighetsnivåer', level: 1 })).toBeVisible();
-  const table = page.getByRole('grid', { name: 'Behörighetsnivåer' });
+  const table = page.getByRole('table', { name: 'Behörighetsnivåer' });
   await expect(table.getByRole('row', { name: /Technician/ })).toBeVisible();
 
   await hydrated(page);
@@ -63,8 +64,8 @@ test('[access] an admin creates an access level with two permissions, edits it a
   const row = table.getByRole('row', { name: /Lagerpersonal/ });
   await expect(row).toContainText('Sköter lagret');
   // The name is the row header; the cells are description, permissions, limit, users.
-  await expect(row.getByRole('gridcell').nth(1)).toHaveText('2');
-  await expect(row.getByRole('gridcell').nth(3)).toHaveText('0');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('2');
+  await expect(row.getByRole('cell').nth(3)).toHaveText('0');
   await expect(row).toContainText('Alla arbetsordrar');
 
   // Edit: a new name, a third permission, a narrower work-order limit.
@@ -105,7 +106,7 @@ test('[access] a level in use cannot be deleted, and the reason is shown', async
   await signIn(page);
   await page.goto(`${app.url}/settings/access-levels`);
   await hydrated(page);
-  await page.getByRole('grid', { name: 'Behörighetsnivåer' }).getByText('Technician', { exact: true }).click();
+  await page.getByRole('table', { name: 'Behörighetsnivåer' }).getByText('Technician', { exact: true }).click();
   await expect(page.getByText('Användare med denna nivå: 2')).toBeVisible();
   await hydrated(page);
   await page.getByRole('button', { name: 'Ta bort', exact: true }).click();

@@ -19,6 +19,7 @@ async function hydrated(page: Page) {
 
 async function signIn(page: Page) {
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(USER.email);
   await page.getByLabel('Lösenord').fill(USER.password);
   await page.getByRole('button', { name: 'Logga in' }).click();

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
+import { hydrated } from './helpers';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 
 /** The demo admin `npm start` prints (tenants/demo.ts). */
@@ -70,6 +71,7 @@ test('[auth] the demo admin forgets the password, gets a mail, sets a new one an
 
   // The old password no longer works; the new one does.
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
@@ -82,6 +84,7 @@ test('[auth] the demo admin forgets the password, gets a mail, sets a new one an
 test('[auth] an unknown address gets the same answer, and no mail leaves', async ({ page }) => {
   const before = smtp.mails.length;
   await page.goto(`${app.url}/login?forgot`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill('nobody@nordlarm.se');
   await page.getByRole('button', { name: 'Skicka länk' }).click();
   await expect(
@@ -101,6 +104,7 @@ test('[auth] a broken recovery link says so in the language it asks for', async 
 
 test('[users] the admin invites a technician, who registers from the e-mail and signs in', async ({ page }) => {
   await page.goto(`${app.url}/login?redirectTo=/settings/users`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Logga in' }).click();
@@ -129,6 +133,7 @@ test('[users] the admin invites a technician, who registers from the e-mail and 
   await expect(page.getByText(/Registreringen är klar/)).toBeVisible();
 
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill('olof@nordlarm.se');
   await page.getByLabel('Lösenord').fill('kaffe och kanelbulle');
   await page.getByRole('button', { name: 'Logga in' }).click();

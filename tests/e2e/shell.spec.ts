@@ -26,6 +26,7 @@ test('[shell] a newcomer starts the app, signs in as the demo admin, sees Swedis
   await page.goto(app.url);
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('heading', { name: 'Logga in' })).toBeVisible();
+  await hydrated(page);
 
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
@@ -60,6 +61,7 @@ test('[shell] a wrong password is refused with a translated message, and the key
   page,
 }) => {
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill('not-the-password');
   await page.getByLabel('Lösenord').press('Enter');
@@ -92,6 +94,7 @@ test('[shell] the login page speaks every language: a lang parameter, or a choic
 
 test('[shell] a technician gets the 403 page for settings, and an unknown path shows not found', async ({ page }) => {
   await page.goto(`${app.url}/login?redirectTo=/settings`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill('erik.tekniker@nordlarm.se');
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
@@ -107,6 +110,7 @@ test('[shell] a technician gets the 403 page for settings, and an unknown path s
 
 test('[shell] the admin changes the date format in settings and the start page follows', async ({ page }) => {
   await page.goto(`${app.url}/login?redirectTo=/settings`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill('anna.kontor@nordlarm.se');
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
@@ -115,6 +119,7 @@ test('[shell] the admin changes the date format in settings and the start page f
 
   await page.context().clearCookies();
   await page.goto(`${app.url}/login?redirectTo=/settings`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
@@ -147,6 +152,7 @@ test('[shell] works on a 360 px phone: no sideways scrolling, the menus reachabl
   });
   const page = await context.newPage();
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).tap();
@@ -163,6 +169,7 @@ test('[shell] a dead session sends the person to sign in with a notice, then bac
   page,
 }) => {
   await page.goto(`${app.url}/login`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill('erik.tekniker@nordlarm.se');
   await page.getByLabel('Lösenord').fill(DEMO.password);
   await page.getByRole('button', { name: 'Logga in' }).click();

@@ -18,6 +18,7 @@ async function hydrated(page: Page) {
 
 async function signIn(page: Page, email: string, to: string) {
   await page.goto(`${app.url}/login?redirectTo=${encodeURIComponent(to)}`);
+  await hydrated(page);
   await page.getByLabel('E-post').fill(email);
   await page.getByLabel('Lösenord').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
