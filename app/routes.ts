@@ -1,4 +1,8 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
+import { pluginRoutes, type PluginRoute } from '../core/extension-points/app-module';
+
+// App-module plugins list their pages in plugins/<name>/routes.ts (plain data, read here at build time).
+const plugins = import.meta.glob<PluginRoute[]>('../plugins/*/routes.ts', { eager: true, import: 'default' });
 
 export default [
   route('login', 'routes/login.tsx'),
@@ -21,6 +25,53 @@ export default [
     route('settings/access-levels/:id', 'routes/settings.access-level.tsx'),
     route('settings/modules', 'routes/settings.modules.tsx'),
     route('settings/sign-in', 'routes/settings.sign-in.tsx'),
+    route('settings/work-orders', 'routes/settings.work-orders.tsx'),
+    // settings: articles (groups, price lists)
+    route('settings/articles', 'routes/settings.articles.tsx'),
+    route('settings/articles/groups', 'routes/settings.articles.groups.tsx'),
+    route('settings/articles/pricelists', 'routes/settings.articles.pricelists.tsx'),
+    route('settings/articles/pricelists/:id', 'routes/settings.articles.pricelist.tsx'),
+    // settings: import and export
+    route('settings/import-export', 'routes/settings.import-export.tsx'),
+    route('settings/import-export/:register', 'routes/settings.import-export.$register.tsx'),
+    // settings: suppliers (the same register as /inventory/suppliers)
+    route('settings/articles/suppliers', 'routes/settings.articles.suppliers.tsx'),
+    route('inventory', 'routes/inventory.tsx', [
+      index('routes/inventory._index.tsx'),
+      // inventory: customers
+      route('customers', 'routes/inventory.customers.tsx'),
+      route('customers/options', 'routes/inventory.customers.options.tsx'),
+      route('customers/new', 'routes/inventory.customers.new.tsx'),
+      route('customers/:id', 'routes/inventory.customers.detail.tsx'),
+      route('customers/:id/history', 'routes/inventory.customers.history.tsx'),
+      // inventory: objects and models
+      route('objects', 'routes/inventory.objects.tsx'),
+      route('objects/new', 'routes/inventory.objects.new.tsx'),
+      route('objects/options', 'routes/inventory.objects.options.tsx'),
+      route('objects/security-log', 'routes/inventory.objects.security-log.tsx'),
+      route('objects/:id', 'routes/inventory.objects.$id.tsx'),
+      route('objects/:id/more', 'routes/inventory.objects.$id.more.tsx'),
+      route('objects/:id/codes/:codeId/value', 'routes/inventory.objects.$id.code-value.tsx'),
+      route('models', 'routes/inventory.models.tsx'),
+      route('models/options', 'routes/inventory.models.options.tsx'),
+      // inventory: articles
+      route('articles', 'routes/inventory.articles.tsx'),
+      route('articles/options', 'routes/inventory.articles.options.tsx'),
+      route('articles/propose', 'routes/inventory.articles.propose.tsx'),
+      route('articles/supplier-options', 'routes/inventory.articles.supplier-options.tsx'),
+      route('articles/:id', 'routes/inventory.articles.$id.tsx'),
+      // inventory: suppliers
+      route('suppliers', 'routes/inventory.suppliers.tsx'),
+      route('suppliers/new', 'routes/inventory.suppliers.new.tsx'),
+      route('suppliers/propose', 'routes/inventory.suppliers.propose.tsx'),
+      route('suppliers/options', 'routes/inventory.suppliers.options.tsx'),
+      route('suppliers/:id', 'routes/inventory.suppliers.$id.tsx'),
+      ...pluginRoutes('inventory', plugins).map((r) => route(r.path, r.file, { id: r.id })),
+    ]),
+    // inventory: printable pages outside the tab bar (QR labels)
+    route('qr/:id', 'routes/qr.tsx'),
+    route('inventory/objects/:id/label', 'routes/inventory.objects.label.tsx'),
+    ...pluginRoutes('app', plugins).map((r) => route(r.path, r.file, { id: r.id })),
     // Signed out, every other path leads to the login page; signed in, to the not-found page.
     route('*', 'routes/not-found.tsx'),
   ]),

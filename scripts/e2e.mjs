@@ -1,5 +1,6 @@
 // Runs the browser tests on the system's Chromium, and says clearly when there is none.
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { findChromium } from './find-chromium.mjs';
 
 const chromium = findChromium();
@@ -11,8 +12,11 @@ if (!chromium) {
   );
   process.exit(1);
 }
-const result = spawnSync('playwright', ['test', ...process.argv.slice(2)], {
+// The project's own Playwright, so this works without npm putting node_modules/.bin on PATH.
+const bin = fileURLToPath(new URL('../node_modules/.bin/playwright', import.meta.url));
+const result = spawnSync(bin, ['test', ...process.argv.slice(2)], {
   stdio: 'inherit',
   env: { ...process.env, CHROMIUM_PATH: chromium },
 });
+if (result.error) console.error(`Could not run Playwright (${bin}): ${result.error.message}`);
 process.exit(result.status ?? 1);

@@ -2,11 +2,13 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { API_CALLS } from '~/core/api/catalogue';
 import { Reply, type ApiCall } from '~/core/api/define-call';
 import { validateSession } from '~/core/auth/session.service';
-import { isAppError } from '~/core/errors/app-error';
+import { AppError, isAppError } from '~/core/errors/app-error';
+import { getRegistry, pluginApiCalls } from '~/core/extension-points/registry';
 import { parseInput } from '~/core/errors/validation';
 import { langFromKey } from '~/core/i18n/languages';
 import { logContext, logger } from '~/core/log/logger';
-import { requireAccess } from '~/core/permissions/access';
+import type { AppModuleId } from '~/core/modules/app-modules';
+import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { readToken } from '~/core/http/session-token';
 import { inTenant, sessionPolicy } from '~/core/unit-of-work';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -14,13 +16,30 @@ import { buildOpenApi, renderApiDocs } from './openapi';
 
 /** Largest JSON body the API accepts; uploads have their own route. */
 export const MAX_JSON_BODY = '1mb';
+/** Largest CSV import (core/import-export MAX_IMPORT_BYTES). */
+export const MAX_CSV_BODY = '20mb';
 
 function sendError(res: Response, status: number, body: Record<string, unknown>) {
   res.status(status).json(body);
 }
 
-/** One catalogue call: session → access → parse → service, all in one tenant transaction. */
-function handle(call: ApiCall) {
+/**
+ * An AppError, including one thrown by a plugin's own copy of core: in production plugins are
+ * imported at boot outside the server bundle (decision 001), so `instanceof` cannot see theirs.
+ */
+function asAppError(e: unknown): AppError | null {
+  if (isAppError(e)) return e;
+  if (!(e instanceof Error) || e.name !== 'AppError') return null;
+  const x = e as Partial<AppError>;
+  return typeof x.code === 'string' && typeof x.status === 'number' ? (x as AppError) : null;
+}
+
+/**
+ * One catalogue call: session → access → parse → service, all in one tenant transaction. A call
+ * of an app-module plugin (`moduleId`) answers 404 UNKNOWN_API_CALL while the tenant has that
+ * module off, as if it did not exist (user type super bypasses module gating, spec section 6).
+ */
+function handle(call: ApiCall, moduleId?: AppModuleId) {
   return async (req: Request, res: Response) => {
     const tenant = res.locals.tenant as Tenant;
     const token = readToken({ cookie: req.headers.cookie, authorization: req.headers.authorization });
@@ -32,39 +51,70 @@ function handle(call: ApiCall) {
           // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
           const store = logContext.getStore();
           if (store && auth) store.userId = auth.user.id;
+          if (moduleId && auth && !hasAccess(auth, { permission: 'signed-in', module: moduleId }))
+            throw new AppError('UNKNOWN_API_CALL', 404);
           requireAccess(auth, call.access);
           const scoped = { ...ctx, auth, lang: langFromKey(auth?.user.language ?? tenant.config.languageKey) };
           const raw =
             call.method === 'GET' || call.method === 'DELETE'
               ? { ...req.query, ...req.params }
-              : { ...(req.body ?? {}), ...req.params };
+              : typeof req.body === 'string'
+                ? // A CSV upload (text/csv): the file is `body`, options come in the query.
+                  { ...req.query, body: req.body, ...req.params }
+                : // The catalogue puts some options in a POST's query (`?resend=1`); the body wins.
+                  { ...req.query, ...(req.body ?? {}), ...req.params };
           const input = parseInput(call.input, raw);
           return call.handler(scoped, input, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, token });
         },
       );
-      if (result instanceof Reply) res.status(result.status).json(result.body);
+      if (result instanceof Reply && result.headers) res.status(result.status).set(result.headers).send(result.body);
+      else if (result instanceof Reply) res.status(result.status).json(result.body);
       else res.status(200).json(result ?? {});
-    } catch (e) {
-      if (isAppError(e)) {
+    } catch (caught) {
+      const e = asAppError(caught);
+      if (e) {
         const body: Record<string, unknown> = { code: e.code };
         if (e.details?.fields) body.fields = e.details.fields;
         if (e.status === 409 && e.details?.message) body.message = e.details.message;
+        // 409 IN_USE says what still uses the thing (list-query's inUse), so a client can say so.
+        if (e.status === 409 && e.details?.usedBy) body.usedBy = e.details.usedBy;
         return sendError(res, e.status, body);
       }
-      logger.error({ err: e, call: `${call.method} ${call.path}` }, 'API call failed');
+      logger.error({ err: caught, call: `${call.method} ${call.path}` }, 'API call failed');
       sendError(res, 500, { code: 'SERVER_ERROR' });
     }
   };
 }
 
+/**
+ * The catalogue's calls, then those of app-module plugins (with the module that gates each). A
+ * plugin call that would shadow a catalogue call stops the server at boot.
+ */
+export function allApiCalls(): { call: ApiCall; moduleId?: AppModuleId }[] {
+  const core = new Set(API_CALLS.map((c) => `${c.method} ${c.path}`));
+  const plugins = pluginApiCalls(getRegistry());
+  for (const p of plugins)
+    if (core.has(`${p.call.method} ${p.call.path}`))
+      throw new Error(`plugin "${p.pluginId}": API call ${p.call.method} ${p.call.path} is already in the catalogue`);
+  return [...API_CALLS.map((call) => ({ call })), ...plugins];
+}
+
 export function createApiRouter(): express.Router {
   const router = express.Router();
+  const calls = allApiCalls();
+  const documented = calls.map((c) => c.call);
+  // Answers are per person and may hold secrets (an access code's value): never stored by a cache.
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
   router.use(express.json({ limit: MAX_JSON_BODY, type: ['application/json', 'application/*+json'] }));
-  router.get('/openapi.json', (_req, res) => res.json(buildOpenApi(API_CALLS)));
-  router.get('/docs', (_req, res) => res.type('html').send(renderApiDocs(API_CALLS)));
-  for (const call of API_CALLS) {
+  router.use(express.text({ limit: MAX_CSV_BODY, type: ['text/csv'] }));
+  router.get('/openapi.json', (_req, res) => res.json(buildOpenApi(documented)));
+  router.get('/docs', (_req, res) => res.type('html').send(renderApiDocs(documented)));
+  for (const { call, moduleId } of calls) {
     const method = call.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](call.path, handle(call));
+    router[method](call.path, handle(call, moduleId));
   }
   router.use((_req, res) => sendError(res, 404, { code: 'UNKNOWN_API_CALL' }));
   // Body-parser failures: malformed JSON is a 400, an oversized body a 413; nothing ran.

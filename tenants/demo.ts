@@ -1,5 +1,10 @@
 import { withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
+import { getRegistry } from '~/core/extension-points/registry';
+import { seedDemoArticles } from './demo-data/articles';
+import { seedDemoCustomers } from './demo-data/customers';
+import { seedDemoObjects } from './demo-data/objects';
+import { seedDemoSuppliers } from './demo-data/suppliers';
 import { provisionTenant } from './provision';
 import { getTenantBySlug } from './registry';
 
@@ -44,6 +49,12 @@ export async function ensureDemoTenant(): Promise<{ created: boolean; email: str
           password: DEMO.admin.password,
           accessLevels: [...u.accessLevels],
         });
+      // The registers, in the order they refer to each other, then what app-module plugins add.
+      await seedDemoSuppliers(trx);
+      await seedDemoArticles(trx);
+      await seedDemoCustomers(trx);
+      await seedDemoObjects(trx);
+      for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
   }
   return { created: !before || result.created, email: DEMO.admin.email, password: DEMO.admin.password };

@@ -1,41 +1,167 @@
 import type { Lang } from '~/core/i18n/languages';
 import svCommon from './sv/common.json';
 import svUi from './sv/ui.json';
-import enCommon from './en/common.json';
-import enUi from './en/ui.json';
-import etCommon from './et/common.json';
-import etUi from './et/ui.json';
-import lvCommon from './lv/common.json';
-import lvUi from './lv/ui.json';
-import ruCommon from './ru/common.json';
-import ruUi from './ru/ui.json';
 import svAccess from './sv/access.json';
 import svAuth from './sv/auth.json';
 import svUsers from './sv/users.json';
+import svInventory from './sv/inventory.json';
+import svCustomers from './sv/customers.json';
+import svObjects from './sv/objects.json';
+import svArticles from './sv/articles.json';
+import svSuppliers from './sv/suppliers.json';
+import svDoorautomatics from './sv/doorautomatics.json';
+import svImportexport from './sv/importexport.json';
+import svWorkorders from './sv/workorders.json';
+import enCommon from './en/common.json';
+import enUi from './en/ui.json';
 import enAccess from './en/access.json';
 import enAuth from './en/auth.json';
 import enUsers from './en/users.json';
+import enInventory from './en/inventory.json';
+import enCustomers from './en/customers.json';
+import enObjects from './en/objects.json';
+import enArticles from './en/articles.json';
+import enSuppliers from './en/suppliers.json';
+import enDoorautomatics from './en/doorautomatics.json';
+import enImportexport from './en/importexport.json';
+import enWorkorders from './en/workorders.json';
+import etCommon from './et/common.json';
+import etUi from './et/ui.json';
 import etAccess from './et/access.json';
 import etAuth from './et/auth.json';
 import etUsers from './et/users.json';
+import etInventory from './et/inventory.json';
+import etCustomers from './et/customers.json';
+import etObjects from './et/objects.json';
+import etArticles from './et/articles.json';
+import etSuppliers from './et/suppliers.json';
+import etDoorautomatics from './et/doorautomatics.json';
+import etImportexport from './et/importexport.json';
+import etWorkorders from './et/workorders.json';
+import lvCommon from './lv/common.json';
+import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
 import lvAuth from './lv/auth.json';
 import lvUsers from './lv/users.json';
+import lvInventory from './lv/inventory.json';
+import lvCustomers from './lv/customers.json';
+import lvObjects from './lv/objects.json';
+import lvArticles from './lv/articles.json';
+import lvSuppliers from './lv/suppliers.json';
+import lvDoorautomatics from './lv/doorautomatics.json';
+import lvImportexport from './lv/importexport.json';
+import lvWorkorders from './lv/workorders.json';
+import ruCommon from './ru/common.json';
+import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
 import ruAuth from './ru/auth.json';
 import ruUsers from './ru/users.json';
+import ruInventory from './ru/inventory.json';
+import ruCustomers from './ru/customers.json';
+import ruObjects from './ru/objects.json';
+import ruArticles from './ru/articles.json';
+import ruSuppliers from './ru/suppliers.json';
+import ruDoorautomatics from './ru/doorautomatics.json';
+import ruImportexport from './ru/importexport.json';
+import ruWorkorders from './ru/workorders.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
  * message keys (errors and notices); `ui` the design system's own words; `access` permissions,
- * access levels and app modules; `auth` the sign-in screens and mails; `users` user administration.
+ * access levels and app modules; `auth` the sign-in screens and mails; `users` user administration;
+ * `inventory` the registers' shared words and one namespace per register; `importexport` the
+ * CSV/XLSX import and export. Add a namespace here and in NAMESPACES, with a file per language.
  */
 export const resources = {
-  sv: { common: svCommon, ui: svUi, access: svAccess, auth: svAuth, users: svUsers },
-  en: { common: enCommon, ui: enUi, access: enAccess, auth: enAuth, users: enUsers },
-  et: { common: etCommon, ui: etUi, access: etAccess, auth: etAuth, users: etUsers },
-  lv: { common: lvCommon, ui: lvUi, access: lvAccess, auth: lvAuth, users: lvUsers },
-  ru: { common: ruCommon, ui: ruUi, access: ruAccess, auth: ruAuth, users: ruUsers },
+  sv: {
+    common: svCommon,
+    ui: svUi,
+    access: svAccess,
+    auth: svAuth,
+    users: svUsers,
+    inventory: svInventory,
+    customers: svCustomers,
+    objects: svObjects,
+    articles: svArticles,
+    suppliers: svSuppliers,
+    doorautomatics: svDoorautomatics,
+    importexport: svImportexport,
+    workorders: svWorkorders,
+  },
+  en: {
+    common: enCommon,
+    ui: enUi,
+    access: enAccess,
+    auth: enAuth,
+    users: enUsers,
+    inventory: enInventory,
+    customers: enCustomers,
+    objects: enObjects,
+    articles: enArticles,
+    suppliers: enSuppliers,
+    doorautomatics: enDoorautomatics,
+    importexport: enImportexport,
+    workorders: enWorkorders,
+  },
+  et: {
+    common: etCommon,
+    ui: etUi,
+    access: etAccess,
+    auth: etAuth,
+    users: etUsers,
+    inventory: etInventory,
+    customers: etCustomers,
+    objects: etObjects,
+    articles: etArticles,
+    suppliers: etSuppliers,
+    doorautomatics: etDoorautomatics,
+    importexport: etImportexport,
+    workorders: etWorkorders,
+  },
+  lv: {
+    common: lvCommon,
+    ui: lvUi,
+    access: lvAccess,
+    auth: lvAuth,
+    users: lvUsers,
+    inventory: lvInventory,
+    customers: lvCustomers,
+    objects: lvObjects,
+    articles: lvArticles,
+    suppliers: lvSuppliers,
+    doorautomatics: lvDoorautomatics,
+    importexport: lvImportexport,
+    workorders: lvWorkorders,
+  },
+  ru: {
+    common: ruCommon,
+    ui: ruUi,
+    access: ruAccess,
+    auth: ruAuth,
+    users: ruUsers,
+    inventory: ruInventory,
+    customers: ruCustomers,
+    objects: ruObjects,
+    articles: ruArticles,
+    suppliers: ruSuppliers,
+    doorautomatics: ruDoorautomatics,
+    importexport: ruImportexport,
+    workorders: ruWorkorders,
+  },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 
-export const NAMESPACES = ['common', 'ui', 'access', 'auth', 'users'] as const;
+export const NAMESPACES = [
+  'common',
+  'ui',
+  'access',
+  'auth',
+  'users',
+  'inventory',
+  'customers',
+  'objects',
+  'articles',
+  'suppliers',
+  'doorautomatics',
+  'importexport',
+  'workorders',
+] as const;

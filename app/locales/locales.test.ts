@@ -36,7 +36,8 @@ describe('[i18n] translations', () => {
   it('cover every message key the core can answer with', () => {
     const common = resources.en.common as Record<string, string>;
     const missing = new Set<string>();
-    for (const file of files(path.join(root, 'core'), /\.ts$/)) {
+    // App-module plugins (plugins/) answer with message keys like the core does.
+    for (const file of [...files(path.join(root, 'core'), /\.ts$/), ...files(path.join(root, 'plugins'), /\.ts$/)]) {
       const src = fs.readFileSync(file, 'utf8');
       const codes = [
         ...src.matchAll(/new AppError\(\s*'([A-Z][A-Z0-9_]+)'/g),
@@ -54,7 +55,7 @@ describe('[i18n] translations', () => {
 
   it('cover every literal key the UI asks for', () => {
     const missing = new Set<string>();
-    for (const file of files(path.join(root, 'app'), /\.tsx?$/)) {
+    for (const file of [...files(path.join(root, 'app'), /\.tsx?$/), ...files(path.join(root, 'plugins'), /\.tsx$/)]) {
       const src = fs.readFileSync(file, 'utf8');
       const ns = (/useTranslation\(\s*'(\w+)'\s*\)/.exec(src)?.[1] ?? 'common') as keyof typeof resources.en;
       for (const m of src.matchAll(/\bt\(\s*'([^'`$]+)'/g)) {

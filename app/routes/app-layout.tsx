@@ -2,24 +2,13 @@ import { Outlet } from 'react-router';
 import type { Route } from './+types/app-layout';
 import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
-import { NAV_LINKS, visibleLinks, type NavLink } from '~/app/components/shell/nav';
+import { NAV_LINKS, visibleLinks } from '~/app/components/shell/nav';
 import { TopBar } from '~/app/components/shell/top-bar';
-import { getRegistry } from '~/core/extension-points/registry';
+import { pluginNavLinks } from '~/app/lib/plugin-links.server';
 import { accessSnapshot, SIGNED_IN } from '~/core/permissions/access';
-import { isPermission } from '~/core/permissions/permissions';
 
 /** The signed-in shell: every page under it needs a session. */
 export const middleware = guard(SIGNED_IN);
-
-function pluginLinks(): NavLink[] {
-  return [...getRegistry().appModules.values()].flatMap((m) =>
-    (m.instance.navLinks ?? []).map((l) => ({
-      to: l.to,
-      labelKey: l.labelKey,
-      access: { permission: l.permission && isPermission(l.permission) ? l.permission : ('signed-in' as const) },
-    })),
-  );
-}
 
 export function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
@@ -28,7 +17,7 @@ export function loader({ context }: Route.LoaderArgs) {
     user: { fullName: auth.user.fullName, initials: auth.user.initials, email: auth.user.email },
     company: tenant.displayName,
     logoUrl: tenant.config.logoUrl,
-    links: visibleLinks(auth, [...NAV_LINKS, ...pluginLinks()]),
+    links: visibleLinks(auth, [...NAV_LINKS, ...pluginNavLinks()]),
     access: accessSnapshot(auth),
   };
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { redirect } from 'react-router';
 import type { Route } from './+types/home';
 import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
@@ -9,8 +10,12 @@ import { SIGNED_IN } from '~/core/permissions/access';
 /** The start page. The work-order screen takes this place when work orders land. */
 export const middleware = guard(SIGNED_IN);
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
+  // Spec section 2: a scanned QR label opens /?source=qr&id=<ref>, which is the object's QR page.
+  const query = new URL(request.url).searchParams;
+  const qr = query.get('id');
+  if (query.get('source') === 'qr' && qr) throw redirect(`/qr/${encodeURIComponent(qr)}`);
   const tenant = context.get(tenantContext);
   const now = new Date();
   const today = { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };

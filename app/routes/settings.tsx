@@ -26,6 +26,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'accesslevels:read' as const },
     },
     { to: '/settings/modules', labelKey: 'settings.modules', access: { permission: 'settings:read' as const } },
+    { to: '/settings/articles', labelKey: 'settings.articles', access: { permission: 'articles:read' as const } },
+    { to: '/settings/work-orders', labelKey: 'settings.workOrders', access: { permission: 'settings:read' as const } },
+    {
+      to: '/settings/import-export',
+      labelKey: 'settings.importExport',
+      access: { permission: 'settings:import_export' as const },
+    },
     {
       to: '/settings/sign-in',
       labelKey: 'oidc.settings.title',

@@ -5,6 +5,15 @@ import { oidcCalls } from './calls/oidc.calls';
 import { recoveryCalls } from './calls/recovery.calls';
 import { authenticateCall, authenticateMfaCall, keepaliveCall, logoutCall, userConfCall } from './calls/session.calls';
 import { userCalls } from './calls/user.calls';
+// registers: one import per area file below
+import { articlesCalls } from './calls/articles.calls';
+import { businessObjectCalls } from './calls/business-objects.calls';
+import { modelCalls } from './calls/models.calls';
+import { customerCalls } from './calls/customers.calls';
+import { supplierCalls } from './calls/suppliers.calls';
+import { importExportCalls } from './calls/import-export.calls';
+import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
+import { workOrderCalls } from './calls/work-orders.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -18,4 +27,13 @@ export const API_CALLS: ApiCall[] = [
   ...accessLevelCalls,
   ...appModuleCalls,
   ...oidcCalls,
+  // registers: articles, customers, objects and models, suppliers, import and export
+  ...articlesCalls,
+  ...businessObjectCalls,
+  ...modelCalls,
+  ...customerCalls,
+  ...supplierCalls,
+  ...importExportCalls,
+  ...workOrderSettingsCalls,
+  ...workOrderCalls,
 ];

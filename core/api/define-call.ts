@@ -19,6 +19,8 @@ export class Reply {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** Headers for a body that is not JSON (a CSV download); the body is then sent as it is. */
+    readonly headers?: Record<string, string>,
   ) {}
 }
 

@@ -62,7 +62,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-    const pglite = await PGlite.create(dir);
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    // Extensions the migrations create (migrations/control/0003-extensions) must be loaded here.
+    const pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
     const knex = knexFactory({
       client: 'pg',
       // PGlite is a single connection: the pool holds exactly one, and waiting for it needs room.

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ApiCall } from '~/core/api/define-call';
 import type { Migration } from '~/core/db/migrate';
-import type { AppModule, AppModuleDefinition } from './app-module';
+import { APP_MODULES, type AppModuleId } from '~/core/modules/app-modules';
+import { isPermission } from '~/core/permissions/permissions';
+import { pluginRouteProblem, type AppModule, type AppModuleDefinition } from './app-module';
 import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
 import type { InvoiceTemplate, InvoiceTemplateDefinition } from './invoice-template';
 
@@ -75,7 +78,11 @@ export function buildRegistry(definitions: PluginDefinition[], options: Record<s
     if (def.kind === 'erp') registry.erpProviders.set(def.id, { definition: def, instance: def.create(parsed.data) });
     else if (def.kind === 'invoice-template')
       registry.invoiceTemplates.set(def.id, { definition: def, instance: def.create(parsed.data) });
-    else registry.appModules.set(def.id, { definition: def, instance: def.create(parsed.data) });
+    else {
+      const instance = def.create(parsed.data);
+      problems.push(...appModuleProblems(def.id, instance, registry));
+      registry.appModules.set(def.id, { definition: def, instance });
+    }
   }
   for (const id of Object.keys(options))
     if (!definitions.some((d) => d.id === id))
@@ -88,6 +95,62 @@ export function buildRegistry(definitions: PluginDefinition[], options: Record<s
     );
   }
   return registry;
+}
+
+const accessProblem = (where: string, access: { permission: string; module?: string } | undefined) =>
+  !access
+    ? `${where} declares no access`
+    : !['public', 'signed-in'].includes(access.permission) && !isPermission(access.permission)
+      ? `${where} needs "${access.permission}", which is not a permission`
+      : access.module && !(APP_MODULES as readonly string[]).includes(access.module)
+        ? `${where} names the unknown app module "${access.module}"`
+        : null;
+
+/**
+ * What is wrong with what an app module contributes: an unknown app module or permission, a call
+ * or page without access, or a call another plugin already serves. Checked at boot, so a broken
+ * plugin stops the server with its name instead of failing on a request.
+ */
+function appModuleProblems(id: string, m: AppModule, registry: Registry): string[] {
+  const problems: string[] = [];
+  const at = (what: string) => `plugin "${id}": ${what}`;
+  if (m.moduleId && !(APP_MODULES as readonly string[]).includes(m.moduleId))
+    problems.push(at(`moduleId "${m.moduleId}" is not an app module (core/modules/app-modules.ts)`));
+  for (const p of m.permissions ?? [])
+    if (!isPermission(p)) problems.push(at(`permission "${p}" is not in the catalogue (core/permissions)`));
+  const taken = new Set(pluginApiCalls(registry).map(({ call }) => `${call.method} ${call.path}`));
+  for (const call of m.apiCalls ?? []) {
+    const key = `${call.method} ${call.path}`;
+    if (!call.path.startsWith('/')) problems.push(at(`API call ${key} must start with /`));
+    if (taken.has(key)) problems.push(at(`API call ${key} is served twice`));
+    taken.add(key);
+    const problem = accessProblem(`API call ${key}`, call.access);
+    if (problem) problems.push(at(problem));
+  }
+  for (const r of m.routes ?? []) {
+    const problem = pluginRouteProblem(r);
+    if (problem) problems.push(at(problem));
+  }
+  for (const l of m.inventoryLinks ?? []) {
+    if (!l.to.startsWith('/inventory/')) problems.push(at(`inventory link ${l.to} must be under /inventory/`));
+    const problem = accessProblem(`inventory link ${l.to}`, l.access);
+    if (problem) problems.push(at(problem));
+  }
+  return problems;
+}
+
+/**
+ * The API calls app-module plugins serve, each with the app module that gates it (the API router
+ * answers 404 while the tenant has that module off).
+ */
+export function pluginApiCalls(registry: Registry): { pluginId: string; moduleId?: AppModuleId; call: ApiCall }[] {
+  return [...registry.appModules.values()].flatMap((m) =>
+    (m.instance.apiCalls ?? []).map((call) => ({
+      pluginId: m.definition.id,
+      moduleId: m.instance.moduleId,
+      call,
+    })),
+  );
 }
 
 /** Finds plugins: every folder under `dir` with an index.ts default-exporting a definition. */

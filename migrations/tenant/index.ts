@@ -1,9 +1,15 @@
 import type { Migration } from '~/core/db/migrate';
 import m0001 from './0001-identity';
 import m0002 from './0002-identity-and-access';
+import m0003 from './0003-articles';
+import m0004 from './0004-customers';
+import m0005 from './0005-business-objects';
+import m0006 from './0006-suppliers';
+import m0007 from './0007-work-order-settings';
+import m0008 from './0008-work-orders';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
  * these (see core/extension-points/registry), so every tenant schema has the same shape.
  */
-export const tenantMigrations: readonly Migration[] = [m0001, m0002];
+export const tenantMigrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];

@@ -12,7 +12,10 @@ export interface NavLink {
  * The top bar's links (spec section 2), in the spec's order. Each capability adds its link
  * here when it lands; app-module plugins add theirs through the registry.
  */
-export const NAV_LINKS: NavLink[] = [];
+export const NAV_LINKS: NavLink[] = [
+  // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
+  { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' } },
+];
 
 export function visibleLinks(auth: Auth, links: NavLink[]): { to: string; labelKey: string }[] {
   return links.filter((l) => hasAccess(auth, l.access)).map(({ to, labelKey }) => ({ to, labelKey }));

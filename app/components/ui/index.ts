@@ -10,6 +10,7 @@ export {
 } from './button';
 export { Spinner, type SpinnerProps } from './spinner';
 export { TextField, type TextFieldProps } from './text-field';
+export { ProposeField, type ProposeFieldProps } from './propose-field';
 export { Select, type SelectProps, type SelectItem } from './select';
 export {
   ComboBox,
@@ -19,6 +20,14 @@ export {
   type ComboBoxProps,
   type VisibleOptions,
 } from './combo-box';
+export {
+  EntityPicker,
+  SEARCH_DEBOUNCE_MS,
+  type EntityPickerProps,
+  type PickerOption,
+  type PickerOptions,
+} from './entity-picker';
+export { ListPager, pageFromUrl, DEFAULT_PAGE_SIZE, type ListPagerProps } from './list-pager';
 export { SortableTable, type SortableTableProps, type TableColumn, type SortDescriptor } from './table';
 export { Dialog, DialogTrigger, ConfirmDialog, type DialogProps, type ConfirmDialogProps } from './dialog';
 export { Menu, type MenuProps, type MenuItemDef } from './menu';
@@ -38,6 +47,8 @@ export { isoWeek, type IsoWeek, type PlainDate } from './iso-week';
 export {
   formatNumber,
   formatDate,
+  formatDateTime,
+  tenantTimeZone,
   type DateFormat,
   type FormatNumberOptions,
   type FormatDateOptions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatNumber, type DateFormat } from './number-format';
+import { formatDate, formatDateTime, formatNumber, tenantTimeZone, type DateFormat } from './number-format';
 
 describe('formatNumber', () => {
   it.each([
@@ -76,5 +76,23 @@ describe('formatDate', () => {
 
   it('leaves a plain date alone whatever the zone', () => {
     expect(formatDate('2024-01-01', 'DD.MM.YYYY', { timeZone: 'Pacific/Kiritimati' })).toBe('01.01.2024');
+  });
+});
+
+describe('formatDateTime', () => {
+  it("writes the moment in the tenant's date format and its country's zone", () => {
+    expect(formatDateTime('2026-03-05T13:07:00Z', { dateFormat: 'YYYY-MM-DD', country: 'SE' })).toBe(
+      '2026-03-05 14:07',
+    );
+    expect(formatDateTime('2026-03-05T13:07:00Z', { dateFormat: 'DD.MM.YYYY', country: 'EE' })).toBe(
+      '05.03.2026 15:07',
+    );
+    expect(formatDateTime('2026-03-05T13:07:00Z', { dateFormat: 'MM/DD/YYYY', country: 'AU' })).toBe(
+      '03/06/2026 00:07',
+    );
+  });
+
+  it('falls back to Stockholm for a country without a zone', () => {
+    expect(tenantTimeZone('XX')).toBe('Europe/Stockholm');
   });
 });

@@ -72,6 +72,27 @@ export function formatDate(isoDate: string | Date, format: DateFormat, { timeZon
   }
 }
 
+/** The zone a tenant's clock shows, by its country (spec: SE, EE, AU); Stockholm otherwise. */
+const TENANT_ZONES: Record<string, string> = {
+  SE: 'Europe/Stockholm',
+  EE: 'Europe/Tallinn',
+  AU: 'Australia/Sydney',
+};
+
+export function tenantTimeZone(country: string): string {
+  return TENANT_ZONES[country] ?? 'Europe/Stockholm';
+}
+
+/**
+ * A moment as the tenant writes it: "2026-03-05 14:07" in its date format and its country's zone.
+ * Make it in the loader, so the server and the browser show the same text.
+ */
+export function formatDateTime(iso: string | Date, config: { dateFormat: DateFormat; country: string }): string {
+  const timeZone = tenantTimeZone(config.country);
+  const clock = new Intl.DateTimeFormat('sv-SE', { hour: '2-digit', minute: '2-digit', timeZone });
+  return `${formatDate(iso, config.dateFormat, { timeZone })} ${clock.format(typeof iso === 'string' ? new Date(iso) : iso)}`;
+}
+
 function toDateParts(
   input: string | Date,
   timeZone: string | undefined,

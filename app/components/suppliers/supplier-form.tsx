@@ -1,0 +1,179 @@
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation } from 'react-router';
+import { Button, ProposeField, Select, TextField } from '~/app/components/ui';
+import { ContactsEditor, type ContactDraft } from './contacts-editor';
+import { TagInput } from './tag-input';
+
+export interface SupplierDraft {
+  number: string;
+  title: string;
+  name: string | null;
+  iban: string | null;
+  bic: string | null;
+  erpAccount: string | null;
+  tags: string[];
+  status: 'active' | 'inactive';
+  contacts: ContactDraft[];
+}
+
+export const EMPTY_SUPPLIER: SupplierDraft = {
+  number: '',
+  title: '',
+  name: null,
+  iban: null,
+  bic: null,
+  erpAccount: null,
+  tags: [],
+  status: 'active',
+  contacts: [],
+};
+
+/** Reads the form's supplier fields (empty text is sent as empty: the server turns it into "none"). */
+export function supplierFromForm(form: FormData) {
+  const text = (k: string) => String(form.get(k) ?? '');
+  return {
+    number: text('number').trim() || undefined,
+    title: text('title'),
+    name: text('name'),
+    iban: text('iban'),
+    bic: text('bic'),
+    erpAccount: text('erpAccount'),
+    tags: form.getAll('tags').map(String),
+    status: text('status') || 'active',
+  };
+}
+
+/** An IBAN shown in groups of four, as on paper. */
+const grouped = (iban: string | null) => (iban ? iban.replace(/(.{4})(?=.)/g, '$1 ') : '');
+
+export interface SupplierFormProps {
+  supplier: SupplierDraft;
+  /** Field errors of the last save, by field (`iban`, `contacts.0.email`), already translated. */
+  errors: (field: string) => string[] | undefined;
+  canEdit: boolean;
+  /** Shows the tag field (the supplier_tags app module). */
+  showTags: boolean;
+  /** Where the propose button asks for the next free number (a resource route). */
+  proposeUrl: string;
+  submitLabel: string;
+  /** Extra buttons next to save (delete). */
+  children?: React.ReactNode;
+}
+
+/**
+ * The supplier's fields (spec section 3: number, title, name, IBAN, BIC, default ERP account,
+ * tags, status) and its contacts, saved together. The number can be proposed (next free number).
+ */
+export function SupplierForm({
+  supplier,
+  errors,
+  canEdit,
+  showTags,
+  proposeUrl,
+  submitLabel,
+  children,
+}: SupplierFormProps) {
+  const { t } = useTranslation('suppliers');
+  const busy = useNavigation().state === 'submitting';
+  const disabled = !canEdit;
+  return (
+    <Form method="post" className="grid gap-6" noValidate>
+      <input type="hidden" name="intent" value="save" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <ProposeField
+          name="number"
+          label={t('field.number')}
+          defaultValue={supplier.number}
+          proposeUrl={proposeUrl}
+          proposeLabel={t('field.number.propose')}
+          isDisabled={disabled}
+          errorMessage={errors('number')}
+          description={supplier.number ? undefined : t('field.number.help')}
+        />
+        <TextField
+          name="title"
+          label={t('field.title')}
+          defaultValue={supplier.title}
+          isRequired
+          isDisabled={disabled}
+          errorMessage={errors('title')}
+        />
+        <TextField
+          name="name"
+          label={t('field.name')}
+          description={t('field.name.help')}
+          defaultValue={supplier.name ?? ''}
+          isDisabled={disabled}
+          errorMessage={errors('name')}
+        />
+        <Select
+          name="status"
+          label={t('field.status')}
+          defaultSelectedKey={supplier.status}
+          isDisabled={disabled}
+          items={[
+            { id: 'active', label: t('status.active') },
+            { id: 'inactive', label: t('status.inactive') },
+          ]}
+          errorMessage={errors('status')}
+        />
+        <TextField
+          name="iban"
+          label={t('field.iban')}
+          description={t('field.iban.help')}
+          defaultValue={grouped(supplier.iban)}
+          isDisabled={disabled}
+          errorMessage={errors('iban')}
+          autoComplete="off"
+        />
+        <TextField
+          name="bic"
+          label={t('field.bic')}
+          description={t('field.bic.help')}
+          defaultValue={supplier.bic ?? ''}
+          isDisabled={disabled}
+          errorMessage={errors('bic')}
+          autoComplete="off"
+        />
+        <TextField
+          name="erpAccount"
+          label={t('field.erpAccount')}
+          description={t('field.erpAccount.help')}
+          defaultValue={supplier.erpAccount ?? ''}
+          inputMode="numeric"
+          isDisabled={disabled}
+          errorMessage={errors('erpAccount')}
+        />
+        {showTags ? (
+          <TagInput
+            name="tags"
+            label={t('field.tags')}
+            defaultValue={supplier.tags}
+            isDisabled={disabled}
+            errorMessage={tagErrors(errors)}
+            className="sm:col-span-2"
+          />
+        ) : (
+          supplier.tags.map((tag) => <input key={tag} type="hidden" name="tags" value={tag} />)
+        )}
+      </div>
+      <ContactsEditor defaultValue={supplier.contacts} errors={errors} isDisabled={disabled} />
+      {canEdit || children ? (
+        <div className="flex flex-wrap gap-2">
+          {canEdit ? (
+            <Button type="submit" variant="primary" isPending={busy}>
+              {submitLabel}
+            </Button>
+          ) : null}
+          {children}
+        </div>
+      ) : null}
+    </Form>
+  );
+}
+
+/** The tag errors of a save (`tags`, `tags.0`, …) as one list. */
+function tagErrors(errors: (field: string) => string[] | undefined): string[] | undefined {
+  const all = [errors('tags'), ...Array.from({ length: 50 }, (_, i) => errors(`tags.${i}`))].flat().filter(Boolean);
+  return all.length ? [...new Set(all as string[])] : undefined;
+}

@@ -1,0 +1,119 @@
+import { useTranslation } from 'react-i18next';
+import { Button, TextField } from '~/app/components/ui';
+import type { WorkOrderStatus } from '~/core/work-orders/settings/settings.types';
+import { ErrorText, moved, newKey, RowTools, Section, useConfirmRemove, useRows, useSectionSave } from './shared';
+
+interface Row {
+  key: string;
+  id: string | null;
+  name: string;
+  isDefault: boolean;
+  isClosing: boolean;
+}
+const toRows = (statuses: WorkOrderStatus[]): Row[] =>
+  statuses.map((s) => ({ key: s.id, id: s.id, name: s.name, isDefault: s.isDefault, isClosing: s.isClosing }));
+
+/**
+ * Work-order statuses (spec section 5): a name of at least 2 characters, unique; exactly one
+ * default (a radio), at least one closing status, and the default is not a closing one. The whole
+ * list is saved at once, in the order shown; the server decides and marks the offending row.
+ */
+export function StatusListForm({ statuses, canEdit }: { statuses: WorkOrderStatus[]; canEdit: boolean }) {
+  const { t } = useTranslation('workorders');
+  const { rows, setRows, resetToSaved } = useRows(statuses, toRows);
+  const save = useSectionSave(resetToSaved);
+  const set = (i: number, patch: Partial<Row>) =>
+    setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch } : row)));
+  const restructure = (next: Row[]) => {
+    setRows(next);
+    save.restructured();
+  };
+  const remove = useConfirmRemove(rows, (i) => restructure(rows.filter((_, j) => j !== i)));
+  const payload = rows.map(({ id, name, isDefault, isClosing }) => ({ id, name, isDefault, isClosing }));
+
+  return (
+    <Section id="wo-statuses" title={t('settings.statuses.title')} intro={t('settings.statuses.intro')}>
+      <save.fetcher.Form method="post" className="mt-4 grid gap-3" noValidate>
+        <input type="hidden" name="intent" value="statuses" />
+        <input type="hidden" name="payload" value={JSON.stringify(payload)} />
+        <ErrorText messages={save.err('statuses')} />
+        {rows.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
+            {t('settings.statuses.empty')}
+          </p>
+        ) : (
+          <ol className="grid gap-3" aria-label={t('settings.statuses.title')}>
+            {rows.map((row, i) => (
+              <li
+                key={row.key}
+                className="flex flex-wrap items-end gap-x-4 gap-y-2 rounded-lg p-3 ring-1 ring-slate-200"
+                data-testid="status-row"
+              >
+                <TextField
+                  label={t('settings.name')}
+                  value={row.name}
+                  onChange={(name) => set(i, { name })}
+                  isDisabled={!canEdit}
+                  isRequired
+                  className="min-w-40 flex-1"
+                  errorMessage={save.err(`statuses.${i}.name`)}
+                />
+                <label className="flex min-h-10 items-center gap-2 text-sm">
+                  <input
+                    type="radio"
+                    name="statusDefault"
+                    checked={row.isDefault}
+                    disabled={!canEdit}
+                    onChange={() => setRows((r) => r.map((x, j) => ({ ...x, isDefault: j === i })))}
+                    className="size-4 accent-brand-600"
+                  />
+                  {t('settings.default')}
+                </label>
+                <label className="flex min-h-10 items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    checked={row.isClosing}
+                    disabled={!canEdit}
+                    onChange={(e) => set(i, { isClosing: e.target.checked })}
+                    className="size-4 accent-brand-600"
+                  />
+                  {t('settings.statuses.closing')}
+                </label>
+                {canEdit ? (
+                  <RowTools
+                    name={row.name}
+                    index={i}
+                    count={rows.length}
+                    onMove={(from, to) => restructure(moved(rows, from, to))}
+                    onRemove={() => remove.ask(i)}
+                  />
+                ) : null}
+                <div className="basis-full empty:hidden">
+                  <ErrorText messages={save.err(`statuses.${i}.isDefault`)} />
+                  <ErrorText messages={save.err(`statuses.${i}.isClosing`)} />
+                  <ErrorText messages={save.err(`statuses.${i}.id`)} />
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+        {canEdit ? (
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="secondary"
+              onPress={() =>
+                restructure([...rows, { key: newKey(), id: null, name: '', isDefault: false, isClosing: false }])
+              }
+            >
+              {t('settings.statuses.add')}
+            </Button>
+            <Button type="submit" variant="primary" isPending={save.busy}>
+              {t('settings.statuses.save')}
+            </Button>
+          </div>
+        ) : null}
+      </save.fetcher.Form>
+      {remove.dialog}
+    </Section>
+  );
+}

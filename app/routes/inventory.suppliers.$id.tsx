@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { data, Link, redirect, useActionData, useSearchParams, useSubmit } from 'react-router';
+import type { Route } from './+types/inventory.suppliers.$id';
+import { actionError } from '~/app/lib/action-error.server';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { Button, ConfirmDialog, useToast, pageFromUrl } from '~/app/components/ui';
+import { contactsFromForm } from '~/app/components/suppliers/contacts-editor';
+import { SupplierArticles } from '~/app/components/suppliers/supplier-articles';
+import { SupplierForm, supplierFromForm } from '~/app/components/suppliers/supplier-form';
+import { isAppError } from '~/core/errors/app-error';
+import { hasAccess } from '~/core/permissions/access';
+import {
+  deleteSupplier,
+  getSupplier,
+  listSupplierArticles,
+  setSupplierContacts,
+  updateSupplier,
+} from '~/core/suppliers/supplier.service';
+
+/** One supplier (spec section 3): its fields and contacts, and the articles bought from it. */
+export const middleware = guard({ permission: 'suppliers:read' });
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const auth = requireAuth(context);
+  const url = new URL(request.url);
+  const page = pageFromUrl(url.searchParams);
+  const q = url.searchParams.get('q')?.trim().slice(0, 200) || undefined;
+  try {
+    return await run(context, async (ctx) => ({
+      supplier: await getSupplier(ctx, params.id),
+      ...(await listSupplierArticles(ctx, params.id, { q, ...page })),
+      ...page,
+      canEdit: hasAccess(auth, { permission: 'suppliers:edit' }),
+      canDelete: hasAccess(auth, { permission: 'suppliers:delete' }),
+      showTags: hasAccess(auth, { permission: 'suppliers:read', module: 'supplier_tags' }),
+    }));
+  } catch (e) {
+    // Another tenant's id, or none at all: the not-found page.
+    if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
+    throw e;
+  }
+}
+
+type ActionResult = {
+  ok?: boolean;
+  code?: string;
+  fields?: Record<string, string[]>;
+  usedBy?: Record<string, number>;
+};
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  try {
+    if (form.get('intent') === 'delete') await run(context, (ctx) => deleteSupplier(ctx, params.id));
+    else
+      await run(context, async (ctx) => {
+        // One transaction: the supplier and its contacts are saved together or not at all.
+        await updateSupplier(ctx, { supplier: { id: params.id, ...supplierFromForm(form) } });
+        await setSupplierContacts(ctx, { id: params.id, contacts: contactsFromForm(form) });
+      });
+  } catch (e) {
+    if (isAppError(e) && e.code === 'IN_USE')
+      return data<ActionResult>({ code: e.code, usedBy: e.details?.usedBy as Record<string, number> }, { status: 409 });
+    return actionError(e);
+  }
+  if (form.get('intent') === 'delete') throw redirect('/inventory/suppliers?deleted=1');
+  return data<ActionResult>({ ok: true });
+}
+
+export default function SupplierPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('suppliers');
+  const { t: tc } = useTranslation();
+  const toast = useToast();
+  const result = useActionData<ActionResult>();
+  const submit = useSubmit();
+  const [params] = useSearchParams();
+  const [confirming, setConfirming] = useState(false);
+  const { supplier } = loaderData;
+
+  useEffect(() => {
+    if (!result) return;
+    if (result.ok) toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
+    else if (result.code === 'IN_USE') {
+      const usedBy = Object.entries(result.usedBy ?? {})
+        .map(([kind, count]) => t(`usedBy.${kind}`, { count }))
+        .join(', ');
+      toast.show({ kind: 'error', message: tc('IN_USE', { usedBy }) });
+    } else if (result.code) toast.show({ kind: 'error', message: tc(result.code) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [result]);
+
+  const errors = (field: string) => result?.fields?.[field]?.map((k) => tc(k));
+  return (
+    <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+        <Link to="/inventory/suppliers" className="text-sm text-brand-700 underline">
+          ← {t('back')}
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold break-words">
+          {supplier.number} · {supplier.title}
+        </h1>
+        {supplier.status === 'inactive' ? <p className="mt-1 text-sm text-slate-600">{t('status.inactive')}</p> : null}
+        {params.get('created') ? (
+          <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
+            {t('created')}
+          </p>
+        ) : null}
+        <div className="mt-6">
+          <SupplierForm
+            key={supplier.updatedAt}
+            supplier={supplier}
+            errors={errors}
+            canEdit={loaderData.canEdit}
+            showTags={loaderData.showTags}
+            proposeUrl="/inventory/suppliers/propose"
+            submitLabel={t('save')}
+          >
+            {loaderData.canDelete ? (
+              <Button variant="danger" onPress={() => setConfirming(true)}>
+                {t('delete')}
+              </Button>
+            ) : null}
+          </SupplierForm>
+        </div>
+      </section>
+      <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+        <SupplierArticles
+          articles={loaderData.articles}
+          totalCount={loaderData.totalCount}
+          offset={loaderData.offset}
+          limit={loaderData.limit}
+        />
+      </section>
+      <ConfirmDialog
+        isOpen={confirming}
+        onOpenChange={setConfirming}
+        title={t('delete')}
+        message={t('delete.confirm', { name: supplier.title })}
+        confirmLabel={t('delete')}
+        variant="danger"
+        onConfirm={() => {
+          void submit({ intent: 'delete' }, { method: 'post' });
+          setConfirming(false);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { listWorkOrders, myWorkOrders, searchWorkOrders } from '~/core/work-orders/work-order-list.service';
+import {
+  createWorkOrder,
+  deleteWorkOrder,
+  editWorkOrder,
+  getWorkOrder,
+  listWorkOrderHistory,
+  restoreWorkOrder,
+  setWorkOrderCustomer,
+  setWorkOrderId06,
+  setWorkOrderIntake,
+  setWorkOrderLocked,
+  setWorkOrderObject,
+} from '~/core/work-orders/work-order.service';
+import { defineCall, type ApiCall } from '../define-call';
+
+/*
+ * The work-order calls of the catalogue (api-calls.md "Work orders") built so far: list, search,
+ * my orders, create, get, edit, customer and object, history, delete, lock and unlock, plus
+ * POST /wo/restore (recycle bin; not in the catalogue). Services check access, the work-order
+ * limit and validate; `access` here is the outer gate. Fixed paths come before parameterised ones.
+ */
+
+const pass = z.object({}).passthrough();
+type Input = Record<string, unknown>;
+const ok = async (p: Promise<unknown>) => {
+  await p;
+  return {};
+};
+
+const READ = { permission: 'workorders:read' } as const;
+const EDIT = { permission: 'workorders:edit' } as const;
+
+export const workOrderCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/wo',
+    access: READ,
+    input: pass,
+    summary:
+      'A page of a list {workOrders, totalCount}: ?list=open|closed|recentlyClosed|ata|history|recycleBin, ?sort=intake|updated|number|title|customer|plannedStart, ?from, ?size, filters ?search, ?workTypes (or workType), ?tags, ?status, ?assignees (or assignee), ?departments, ?ignoredUsers, ?onlyMine, ?unassigned, ?createUserId, ?customerType, ?scheduleStatus=both|notScheduled|scheduled, ?closedFrom, ?closedTo (closed list; this ISO week by default)',
+    handler: (ctx, input) => listWorkOrders(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/wo',
+    access: { permission: 'workorders:create' },
+    input: pass,
+    summary:
+      'Creates a work order {workOrder: {title, …}} → {workOrder}; status, work type, priority and assignees default; required fields from the settings',
+    handler: (ctx, input) => createWorkOrder(ctx, input),
+  }),
+  defineCall({
+    method: 'PATCH',
+    path: '/wo',
+    access: EDIT,
+    input: pass,
+    summary: 'Changes the fields given {workOrder: {id, …}} → {locationLat, locationLng, workOrder}',
+    handler: (ctx, input) => editWorkOrder(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/wo/my',
+    access: READ,
+    input: pass,
+    summary: "The signed-in user's open work orders {workOrders, totalCount}",
+    handler: (ctx) => myWorkOrders(ctx),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/wo/q',
+    access: READ,
+    input: pass,
+    summary: 'Searches number, title, address, customer and object serial ?q, ?size → {workOrders, totalCount}',
+    handler: (ctx, input) => searchWorkOrders(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/wo/history/:id',
+    access: READ,
+    input: pass,
+    summary: 'The history of a work order {rows: [{userName, action, timestamp, data}], totalCount}; ?from, ?size',
+    handler: (ctx, input: Input) => listWorkOrderHistory(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/wo/lock',
+    access: { permission: 'workorders:lock' },
+    input: pass,
+    summary: 'Locks a work order {workOrderId}',
+    handler: (ctx, input) => setWorkOrderLocked(ctx, input, true),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/wo/unlock',
+    access: { permission: 'workorders:lock' },
+    input: pass,
+    summary: 'Unlocks a work order {workOrderId}',
+    handler: (ctx, input) => setWorkOrderLocked(ctx, input, false),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/wo/restore',
+    access: { permission: 'workorders:delete' },
+    input: pass,
+    summary: 'Restores a work order from the recycle bin {workOrderId} → {workOrder} (not in the catalogue)',
+    handler: (ctx, input) => restoreWorkOrder(ctx, input),
+  }),
+  // ---- parameterised paths ----
+  defineCall({
+    method: 'PUT',
+    path: '/wo/id06/:id',
+    access: { permission: 'workorders:id06', module: 'id06' },
+    input: pass,
+    summary: "Sets a work order's ID06 code {id06Code} → {workOrder}",
+    handler: (ctx, input: Input) => setWorkOrderId06(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/wo/:id',
+    access: READ,
+    input: pass,
+    summary: 'A work order and its assignees {workOrder, users}',
+    handler: (ctx, input: Input) => getWorkOrder(ctx, input.id),
+  }),
+  defineCall({
+    method: 'PATCH',
+    path: '/wo/:id',
+    access: EDIT,
+    input: pass,
+    summary: "Moves a work order's intake time {intakeTs} → {workOrder}",
+    handler: (ctx, input: Input) => setWorkOrderIntake(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/wo/:id',
+    access: { permission: 'workorders:delete' },
+    input: pass,
+    summary: 'Moves a work order to the recycle bin; 409 WORK_ORDER_HAS_LOCKED_TIME_REPORTS',
+    handler: (ctx, input: Input) => ok(deleteWorkOrder(ctx, input.id)),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/wo/:id/customer',
+    access: EDIT,
+    input: pass,
+    summary: "Changes a work order's customer {customerId} → {workOrder}",
+    handler: (ctx, input: Input) => setWorkOrderCustomer(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/wo/:id/bo',
+    access: EDIT,
+    input: pass,
+    summary: "Changes a work order's object {bo} → {workOrder}; 400 ERROR_BO_NOT_OF_CUSTOMER",
+    handler: (ctx, input: Input) => setWorkOrderObject(ctx, input.id, input),
+  }),
+];

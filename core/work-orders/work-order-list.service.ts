@@ -1,0 +1,174 @@
+import type { Knex } from 'knex';
+import type { Ctx } from '~/core/context';
+import { parseInput } from '~/core/errors/validation';
+import { requireAccess } from '~/core/permissions/access';
+import { containsPattern } from '~/core/registers/list-query';
+import { applyLimit, toWorkOrder, withNames, workOrderSelect, type WorkOrder } from './work-order-read';
+import { isoWeekOf, nextDay } from './work-order-rules';
+import { ZWorkOrderListQuery, ZWorkOrderSearch, type WorkOrderListQuery } from './work-order.schema';
+
+/** How far back "recently closed" looks. */
+export const RECENTLY_CLOSED_DAYS = 7;
+
+/**
+ * Orders whose number, title or address, customer (name, number) or object serial matches `q`;
+ * each arm is served by its own trigram index (the registers' stored `search_text`).
+ */
+function whereSearch(ctx: Ctx, qb: Knex.QueryBuilder, q: string) {
+  const like = containsPattern(q);
+  // As in the object search: every arm is index-backed, and `= any(array(…))` lets the planner OR them.
+  return qb.whereRaw(
+    `(w.search_text like ?
+      or w.customer_id = any(array(select id from customers where search_text like ?))
+      or w.business_object_id = any(array(select id from business_objects where search_text like ?)))`,
+    [like, like, like],
+  );
+}
+
+const assigneeIn = (ctx: Ctx, users: string[]) =>
+  function (this: Knex.QueryBuilder) {
+    this.select(ctx.trx.raw('1'))
+      .from('work_order_assignees as fa')
+      .whereRaw('fa.work_order_id = w.id')
+      .whereIn('fa.user_id', users);
+  };
+
+/** The list's rows as a query on `w` (no order, no page): which list, then every filter, then the limit. */
+function filtered(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryBuilder {
+  const qb = ctx.trx('work_orders as w');
+  switch (f.list) {
+    case 'open':
+      qb.whereNull('w.closed_at').whereNull('w.deleted_at');
+      break;
+    case 'closed': {
+      const week = isoWeekOf(ctx.now);
+      const from = f.closedFrom ?? week.from;
+      const to = f.closedTo ?? week.to;
+      qb.whereNull('w.deleted_at')
+        .where('w.closed_at', '>=', `${from}T00:00:00Z`)
+        .where('w.closed_at', '<', `${nextDay(to)}T00:00:00Z`);
+      break;
+    }
+    case 'recentlyClosed':
+      qb.whereNull('w.deleted_at').where(
+        'w.closed_at',
+        '>=',
+        new Date(ctx.now.getTime() - RECENTLY_CLOSED_DAYS * 86_400_000),
+      );
+      break;
+    case 'ata':
+      qb.whereNull('w.deleted_at').whereNotNull('w.project_extra_status');
+      break;
+    case 'history':
+      qb.whereNull('w.deleted_at');
+      break;
+    case 'recycleBin':
+      qb.whereNotNull('w.deleted_at');
+      break;
+  }
+  if (f.search) whereSearch(ctx, qb, f.search);
+  const workTypes = [...f.workTypes, ...f.workType];
+  if (workTypes.length) qb.whereIn('w.work_type_id', workTypes);
+  if (f.status.length) qb.whereIn('w.status_id', f.status);
+  if (f.tags.length)
+    qb.whereExists(function () {
+      this.select(ctx.trx.raw('1'))
+        .from('work_order_tags as ft')
+        .whereRaw('ft.work_order_id = w.id')
+        .whereIn('ft.tag_id', f.tags);
+    });
+  const assignees = [...f.assignees, ...f.assignee];
+  if (assignees.length) qb.whereExists(assigneeIn(ctx, assignees));
+  if (f.onlyMine && ctx.auth) qb.whereExists(assigneeIn(ctx, [ctx.auth.user.id]));
+  if (f.ignoredUsers.length) qb.whereNotExists(assigneeIn(ctx, f.ignoredUsers));
+  if (f.unassigned)
+    qb.whereNotExists(function () {
+      this.select(ctx.trx.raw('1')).from('work_order_assignees as ua').whereRaw('ua.work_order_id = w.id');
+    });
+  if (f.departments.length)
+    qb.whereExists(function () {
+      this.select(ctx.trx.raw('1'))
+        .from('work_order_assignees as da')
+        .join('users as du', 'du.id', 'da.user_id')
+        .whereRaw('da.work_order_id = w.id')
+        .whereIn('du.department_id', f.departments);
+    });
+  if (f.createUserId) qb.where('w.create_user_id', f.createUserId);
+  if (f.customerType)
+    qb.whereExists(function () {
+      this.select(ctx.trx.raw('1'))
+        .from('customers as ct')
+        .whereRaw('ct.id = w.customer_id')
+        .where('ct.type', f.customerType);
+    });
+  if (f.scheduleStatus === 'scheduled') qb.whereNotNull('w.planned_start');
+  if (f.scheduleStatus === 'notScheduled') qb.whereNull('w.planned_start');
+  return applyLimit(ctx, qb);
+}
+
+const ORDER: Record<WorkOrderListQuery['sort'], string> = {
+  intake: 'w.intake_ts desc, w.id desc',
+  updated: 'w.update_ts desc, w.id desc',
+  number: 'length(w.number), w.number',
+  title: 'lower(w.title) asc, w.id',
+  customer: 'lower(c.name) asc nulls last, w.intake_ts desc, w.id desc',
+  plannedStart: 'w.planned_start asc nulls last, w.id',
+};
+
+/**
+ * GET /wo: one page of a list (open, closed — this ISO week unless closedFrom/closedTo say
+ * otherwise —, recently closed, ATA, history, recycle bin) with every filter, sorted, and the
+ * total. Two statements whatever the page size: the count and the page (assignees and tags by
+ * sub-select). The user's work-order limit applies.
+ */
+export async function listWorkOrders(
+  ctx: Ctx,
+  raw: unknown = {},
+): Promise<{ workOrders: WorkOrder[]; totalCount: number }> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const f = parseInput(ZWorkOrderListQuery, raw);
+  const base = filtered(ctx, f);
+  const [{ n }] = await base.clone().count({ n: '*' });
+  const rows = await withNames(base.clone())
+    .select(workOrderSelect(ctx.trx))
+    .orderByRaw(ORDER[f.sort])
+    .limit(f.size)
+    .offset(f.from);
+  return { totalCount: Number(n), workOrders: rows.map(toWorkOrder) };
+}
+
+/**
+ * GET /wo/q?q=: orders (not in the recycle bin) matching `q` in number, title, address, customer
+ * or object serial; open ones first, then newest. Within the user's limit.
+ */
+export async function searchWorkOrders(
+  ctx: Ctx,
+  raw: unknown = {},
+): Promise<{ workOrders: WorkOrder[]; totalCount: number }> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const { q, size } = parseInput(ZWorkOrderSearch, raw);
+  if (!q) return { workOrders: [], totalCount: 0 };
+  const base = applyLimit(ctx, whereSearch(ctx, ctx.trx('work_orders as w').whereNull('w.deleted_at'), q));
+  const [{ n }] = await base.clone().count({ n: '*' });
+  const rows = await withNames(base.clone())
+    .select(workOrderSelect(ctx.trx))
+    .orderByRaw('(w.closed_at is not null), w.intake_ts desc, w.id desc')
+    .limit(size);
+  return { totalCount: Number(n), workOrders: rows.map(toWorkOrder) };
+}
+
+/** GET /wo/my: the signed-in user's open orders, planned ones first by start, then newest. */
+export async function myWorkOrders(ctx: Ctx): Promise<{ workOrders: WorkOrder[]; totalCount: number }> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const me = ctx.auth.user.id;
+  const base = ctx
+    .trx('work_orders as w')
+    .whereNull('w.closed_at')
+    .whereNull('w.deleted_at')
+    .whereExists(assigneeIn(ctx, [me]));
+  const rows = await withNames(base)
+    .select(workOrderSelect(ctx.trx))
+    .orderByRaw('w.planned_start asc nulls last, w.intake_ts desc, w.id desc')
+    .limit(500);
+  return { totalCount: rows.length, workOrders: rows.map(toWorkOrder) };
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { blankToNull, zOptionalEmail, zOptionalUuid } from '~/core/registers/fields';
+import { UUID_PATTERN } from '~/core/errors/validation';
+import { MAX_PAGE_SIZE, zQueryFlag } from '~/core/registers/list-query';
+
+/** Spec section 3: a work order's priority. */
+export const PRIORITIES = ['high', 'medium', 'low'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** The lists of the work-order screen (spec section 2). */
+export const WORK_ORDER_LISTS = ['open', 'closed', 'recentlyClosed', 'ata', 'history', 'recycleBin'] as const;
+export type WorkOrderList = (typeof WORK_ORDER_LISTS)[number];
+
+/** Sorts of the list; intake (newest first) is the default (spec section 9). */
+export const WORK_ORDER_SORTS = ['intake', 'updated', 'number', 'title', 'customer', 'plannedStart'] as const;
+export type WorkOrderSort = (typeof WORK_ORDER_SORTS)[number];
+
+export const SCHEDULE_STATUSES = ['both', 'notScheduled', 'scheduled'] as const;
+
+/** Optional text: trimmed, empty becomes null. */
+const text = (max: number) =>
+  z.preprocess(blankToNull, z.string().trim().max(max, 'ERROR_MAX_LENGTH').nullish()).transform((v) => v ?? null);
+
+const email = zOptionalEmail;
+
+const uuid = () => z.string().regex(UUID_PATTERN, 'ERROR_INVALID_VALUE');
+const optionalUuid = zOptionalUuid;
+
+/** A timestamp as ISO text or a Date; blank is null. */
+const timestamp = () =>
+  z
+    .preprocess(
+      (v) => {
+        const b = blankToNull(v);
+        if (b === null || b === undefined) return b;
+        const d = b instanceof Date ? b : typeof b === 'string' || typeof b === 'number' ? new Date(b) : null;
+        return d && !Number.isNaN(d.getTime()) ? d : 'invalid';
+      },
+      z.date({ error: 'ERROR_INVALID_VALUE' }).nullish(),
+    )
+    .transform((v) => v ?? null);
+
+/** Every field a create or an edit may carry, in the API's names (spec section 3). */
+const fields = {
+  title: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').max(200, 'ERROR_MAX_LENGTH'),
+  description: text(20000),
+  internalInfo: text(20000),
+  summary: text(20000),
+  customerId: optionalUuid(),
+  businessObjectId: optionalUuid(),
+  statusId: optionalUuid(),
+  workTypeId: optionalUuid(),
+  priority: z.enum(PRIORITIES, { error: 'ERROR_INVALID_VALUE' }),
+  contactName: text(200),
+  contactEmail: email(),
+  contactPhone: text(50),
+  onSiteContactName: text(200),
+  onSiteContactPhone: text(50),
+  street: text(200),
+  postIndex: text(20),
+  city: text(100),
+  customerAddressId: optionalUuid(),
+  plannedStart: timestamp(),
+  plannedEnd: timestamp(),
+  customerOrderNumber: text(100),
+  invoiceMarking: text(200),
+  id06Code: text(100),
+  /** User ids; at least one, nobody twice (checked by the service for its messages). */
+  assignees: z.array(uuid(), { error: 'ERROR_INVALID_VALUE' }).max(100),
+  tags: z.array(uuid(), { error: 'ERROR_INVALID_VALUE' }).max(50),
+};
+
+export const ZWorkOrderFields = z.object(fields).partial();
+export type TWorkOrderFields = z.infer<typeof ZWorkOrderFields>;
+
+const plannedOrder = (wo: { plannedStart?: Date | null; plannedEnd?: Date | null }) =>
+  !wo.plannedStart || !wo.plannedEnd || wo.plannedEnd >= wo.plannedStart;
+const plannedIssue = { message: 'ERROR_INVALID_VALUE', path: ['plannedEnd'] };
+
+/** POST /wo {workOrder}: a title is needed; defaults come from the settings. */
+export const ZCreateWorkOrder = ZWorkOrderFields.extend({ title: fields.title }).refine(plannedOrder, plannedIssue);
+
+/** PATCH /wo {workOrder: {id, …}}: the fields given change, the others stay. */
+export const ZEditWorkOrder = ZWorkOrderFields.extend({ id: z.string() }).refine(plannedOrder, plannedIssue);
+
+/** The entity inside a body `{workOrder: {…}}`, so field errors name the entity's fields. */
+export function unwrapWorkOrder(raw: unknown): unknown {
+  const inner = raw && typeof raw === 'object' ? (raw as { workOrder?: unknown }).workOrder : undefined;
+  return inner && typeof inner === 'object' ? inner : {};
+}
+
+/** A list of ids from a query string: repeated (`a=1&a=2`) or comma-separated (`a=1,2`). */
+export const zIdList = () =>
+  z
+    .preprocess((v) => {
+      if (v === undefined || v === null || v === '') return [];
+      const items = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(','));
+      return items.map((x) => x.trim()).filter(Boolean);
+    }, z.array(uuid()).max(200))
+    .default([]);
+
+const date = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
+    .optional();
+
+/** GET /wo: which list, the filters of spec section 2, the sort and the page. */
+export const ZWorkOrderListQuery = z.object({
+  list: z.enum(WORK_ORDER_LISTS, { error: 'ERROR_INVALID_VALUE' }).default('open'),
+  sort: z.enum(WORK_ORDER_SORTS, { error: 'ERROR_INVALID_VALUE' }).default('intake'),
+  from: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  search: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
+  workTypes: zIdList(),
+  /** The catalogue's singular name for the same filter. */
+  workType: zIdList(),
+  tags: zIdList(),
+  status: zIdList(),
+  departments: zIdList(),
+  ignoredUsers: zIdList(),
+  assignees: zIdList(),
+  assignee: zIdList(),
+  createUserId: z.preprocess(blankToNull, uuid().nullish()),
+  unassigned: zQueryFlag(false),
+  onlyMine: zQueryFlag(false),
+  customerType: z.preprocess(blankToNull, z.enum(['private', 'company']).nullish()),
+  scheduleStatus: z.preprocess(blankToNull, z.enum(SCHEDULE_STATUSES).nullish()).transform((v) => v ?? 'both'),
+  /** The closed list's period (closing dates, inclusive); this ISO week when not given. */
+  closedFrom: date(),
+  closedTo: date(),
+});
+export type WorkOrderListQuery = z.infer<typeof ZWorkOrderListQuery>;
+
+/** GET /wo/q?q=: a quick search, at most `size` orders. */
+export const ZWorkOrderSearch = z.object({
+  q: z.string().trim().max(200, 'ERROR_MAX_LENGTH').default(''),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+});
+
+export const ZPage = z.object({
+  from: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineAppModule } from '~/core/extension-points/app-module';
+import { MODULE_ID, PLUGIN_ID } from './constants';
+import { doorAutomaticCalls } from './door-automatic.calls';
+import doorAutomaticsTable from './migrations/0001-door-automatics';
+import routes from './routes';
+import { seedDemoDoorAutomatics } from './demo';
+
+/**
+ * Door automatics (spec sections 3 and 6), the first app module built as a plugin: its table, its
+ * API calls, its pages under /inventory and its tab, all switched by the `doorautomatics` app
+ * module. Its words are in app/locales/<lang>/doorautomatics.json.
+ */
+export default defineAppModule({
+  id: PLUGIN_ID,
+  options: z.object({}).strict(),
+  create: () => ({
+    moduleId: MODULE_ID,
+    permissions: ['doorautomatics:read', 'doorautomatics:edit', 'doorautomatics:delete'],
+    migrations: [doorAutomaticsTable],
+    apiCalls: doorAutomaticCalls,
+    routes,
+    seedDemo: seedDemoDoorAutomatics,
+    inventoryLinks: [
+      {
+        to: '/inventory/doorautomatics',
+        labelKey: 'doorautomatics:nav',
+        access: { permission: 'doorautomatics:read' },
+      },
+    ],
+  }),
+});

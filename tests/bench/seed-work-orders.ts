@@ -1,0 +1,109 @@
+import type { Trx } from '~/core/db/with-tenant';
+
+/** The work orders' benchmark volume (issue 5: 100,000 orders with articles, time and history). */
+export const WORK_ORDER_VOLUME = { workOrders: 100_000, tags: 12 };
+
+/**
+ * Fills the bench tenant with work orders in a few set-based statements (generate_series), after
+ * seedRegisters (orders point at its objects and their customers, and at its articles). Order n
+ * is number n; every fifth is closed, every 97th in the recycle bin, every 50th ATA extra work,
+ * every third planned; one or two assignees from the tenant's active users, a tag on every third,
+ * two article rows each, a time row on every second (locked when closed over 60 days ago), and a
+ * create history row each (an edit row on every second). Idempotent: skipped when orders exist.
+ */
+export async function seedWorkOrders(trx: Trx, volume: number = WORK_ORDER_VOLUME.workOrders): Promise<void> {
+  const count = async (table: string) => Number((await trx(table).count({ n: '*' }))[0]!.n);
+  if ((await count('work_orders')) > 0) return;
+  if ((await count('tags')) === 0)
+    await trx.raw(
+      `insert into tags (name, color, sort_order)
+       select (array['Brådskande','Garanti','Avtal','Offert','Besiktning','Nyckel','Kväll','Helg',
+                     'Larmcentral','Kamera','Passage','Brand'])[t], '#64748b', t
+       from generate_series(1, ?) t`,
+      [WORK_ORDER_VOLUME.tags],
+    );
+  const words = `array['Inbrottslarm','Kameraservice','Passagesystem','Brandlarm','Dörrautomatik','Kortläsare',
+    'Larmöverföring','Batteribyte','Felanmälan','Besiktning','Installation','Uppgradering']`;
+  const places = `array['entré','källare','trapphus','garage','kontor','lager','skola','butik']`;
+  const cities = `array['Stockholm','Uppsala','Västerås','Göteborg','Malmö','Örebro','Linköping','Norrköping','Gävle','Umeå']`;
+
+  await trx.raw(
+    `with bo as (select array_agg(id order by serial_code) as ids, array_agg(customer_id order by serial_code) as cust
+                   from business_objects),
+          st as (select array_agg(id order by sort_order) filter (where not is_closing) as open,
+                        (array_agg(id order by sort_order) filter (where is_closing))[1] as closing
+                   from work_order_statuses),
+          wt as (select array_agg(id order by sort_order) as ids from work_types),
+          us as (select array_agg(id order by email) as ids from users where status = 'active')
+     insert into work_orders (number, title, description, customer_id, business_object_id, status_id, work_type_id,
+                              priority, contact_name, contact_phone, street, post_index, city, planned_start, planned_end,
+                              intake_ts, update_ts, closed_at, deleted_at, project_extra_status, create_user_id)
+     select n::text,
+            (${words})[1 + n % 12] || ' ' || (${places})[1 + n % 8] || ' ' || n,
+            case when n % 2 = 0 then 'Kunden rapporterar fel på ' || (${places})[1 + n % 8] end,
+            case when cardinality(bo.ids) > 0 then bo.cust[1 + n % cardinality(bo.ids)] end,
+            case when cardinality(bo.ids) > 0 then bo.ids[1 + n % cardinality(bo.ids)] end,
+            case when n % 5 = 0 then st.closing else st.open[1 + n % cardinality(st.open)] end,
+            wt.ids[1 + n % cardinality(wt.ids)],
+            (array['high','medium','medium','low'])[1 + n % 4],
+            'Kontakt ' || n % 1000,
+            '070-' || lpad((n % 10000000)::text, 7, '0'),
+            'Storgatan ' || n % 200,
+            lpad((10000 + n % 89999)::text, 5, '0'),
+            (${cities})[1 + n % 10],
+            case when n % 3 = 0 then now() - (n * interval '7 minutes') + interval '2 days' end,
+            case when n % 3 = 0 then now() - (n * interval '7 minutes') + interval '2 days 4 hours' end,
+            now() - (n * interval '7 minutes'),
+            now() - (n * interval '7 minutes') + interval '1 hour',
+            case when n % 5 = 0 then now() - (n * interval '7 minutes') + interval '3 days' end,
+            case when n % 97 = 0 then now() - (n * interval '3 minutes') end,
+            case when n % 50 = 0 then (array['pending','accepted','declined'])[1 + n % 3] end,
+            us.ids[1 + n % cardinality(us.ids)]
+     from generate_series(1, ?) n, bo, st, wt, us`,
+    [volume],
+  );
+  await trx.raw(`update work_order_settings set next_number = greatest(next_number, ?)`, [volume + 1]);
+  await trx.raw(
+    `with us as (select array_agg(id order by email) as ids from users where status = 'active')
+     insert into work_order_assignees (work_order_id, user_id)
+     select w.id, us.ids[1 + (w.number::int * k) % cardinality(us.ids)]
+     from work_orders w, us, generate_series(1, 2) k
+     where k = 1 or w.number::int % 4 = 0
+     on conflict do nothing`,
+  );
+  await trx.raw(
+    `with tg as (select array_agg(id order by sort_order) as ids from tags)
+     insert into work_order_tags (work_order_id, tag_id)
+     select w.id, tg.ids[1 + w.number::int % cardinality(tg.ids)]
+     from work_orders w, tg where w.number::int % 3 = 0`,
+  );
+  await trx.raw(
+    `with ar as (select array_agg(id order by article_id) as ids, array_agg(title order by article_id) as titles,
+                        array_agg(price order by article_id) as prices from articles where status = 'active')
+     insert into work_order_articles (work_order_id, article_id, title, amount, price, total, sort_order)
+     select w.id, ar.ids[i], ar.titles[i], k, ar.prices[i], ar.prices[i] * k, k
+     from work_orders w, ar, generate_series(1, 2) k,
+          lateral (select 1 + (w.number::int * 7 + k) % cardinality(ar.ids) as i) pick
+     where cardinality(ar.ids) > 0`,
+  );
+  await trx.raw(
+    `insert into work_order_time (work_order_id, user_id, date, start_ts, end_ts, work_minutes, travel_minutes,
+                                  distance_km, locked)
+     select w.id, a.user_id, w.intake_ts::date, w.intake_ts + interval '1 hour', w.intake_ts + interval '3 hours',
+            120, 20, w.number::int % 40, w.closed_at is not null and w.closed_at < now() - interval '60 days'
+     from work_orders w
+     join lateral (select user_id from work_order_assignees where work_order_id = w.id limit 1) a on true
+     where w.number::int % 2 = 0`,
+  );
+  await trx.raw(
+    `insert into history (entity, entity_id, action, user_id, at, data)
+     select 'work_order', w.id::text, 'create', w.create_user_id, w.intake_ts,
+            jsonb_build_object('number', w.number, 'title', w.title)
+     from work_orders w
+     union all
+     select 'work_order', w.id::text, 'edit', w.create_user_id, w.update_ts,
+            jsonb_build_object('changes', jsonb_build_array(jsonb_build_object('field', 'priority', 'old', 'medium', 'new', w.priority)))
+     from work_orders w where w.number::int % 2 = 0`,
+  );
+  await trx.raw('analyze');
+}

@@ -1,0 +1,23 @@
+import type { Page } from '@playwright/test';
+
+/** The demo company's administrator (tenants/demo.ts). */
+export const ADMIN = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026' };
+
+/** Waits until React has hydrated the page, so JS widgets (pickers, dialogs) answer. */
+export async function hydrated(page: Page) {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
+/**
+ * Signs in through the login page of `app` (the demo password; the admin unless `email` says
+ * otherwise) and lands on `to`. Cookies are cleared first, so it also switches users; the form is
+ * filled once hydrated (typing while React takes over the page can land in the wrong field).
+ */
+export async function signIn(page: Page, app: { url: string }, to: string, email: string = ADMIN.email) {
+  await page.context().clearCookies();
+  await page.goto(`${app.url}/login?redirectTo=${encodeURIComponent(to)}`);
+  await hydrated(page);
+  await page.getByLabel('E-post').fill(email);
+  await page.getByLabel('Lösenord').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+}
