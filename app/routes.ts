@@ -68,6 +68,8 @@ export default [
       route('suppliers/:id', 'routes/inventory.suppliers.$id.tsx'),
       ...pluginRoutes('inventory', plugins).map((r) => route(r.path, r.file, { id: r.id })),
     ]),
+    // work orders: the order screen's panels post here
+
     // inventory: printable pages outside the tab bar (QR labels)
     route('qr/:id', 'routes/qr.tsx'),
     route('inventory/objects/:id/label', 'routes/inventory.objects.label.tsx'),

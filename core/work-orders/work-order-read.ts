@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '~/core/context';
-import { notFound } from '~/core/errors/app-error';
+import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid } from '~/core/errors/validation';
 import type { Priority } from './work-order.schema';
 
@@ -175,4 +175,23 @@ export async function loadWorkOrder(ctx: Ctx, id: unknown): Promise<WorkOrder> {
   );
   if (!row) throw notFound();
   return toWorkOrder(row);
+}
+
+/** An order the user may act on: inside their limit and not in the recycle bin (404 otherwise). */
+export async function loadActive(ctx: Ctx, id: unknown): Promise<WorkOrder> {
+  const wo = await loadWorkOrder(ctx, id);
+  if (wo.deletedAt) throw notFound();
+  return wo;
+}
+
+/**
+ * An order whose content may change (fields, customer, object, articles, time): active, open and
+ * not locked. A closed order is reopened first (409 WORK_ORDER_CLOSED); a locked one unlocked
+ * (409 WORK_ORDER_LOCKED).
+ */
+export async function loadChangeable(ctx: Ctx, id: unknown): Promise<WorkOrder> {
+  const wo = await loadActive(ctx, id);
+  if (wo.isClosed) throw new AppError('WORK_ORDER_CLOSED', 409);
+  if (wo.isLocked) throw new AppError('WORK_ORDER_LOCKED', 409);
+  return wo;
 }

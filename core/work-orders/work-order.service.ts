@@ -5,7 +5,7 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, nextWorkOrderNumber } from '~/core/work-orders/settings/settings.service';
 import { z } from 'zod';
-import { loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
+import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
 
@@ -236,13 +236,6 @@ export async function getWorkOrder(
   };
 }
 
-/** An order the user may change: inside their limit and not in the recycle bin. */
-async function editable(ctx: Ctx, id: unknown): Promise<WorkOrder> {
-  const wo = await loadWorkOrder(ctx, id);
-  if (wo.deletedAt) throw notFound();
-  return wo;
-}
-
 const snapshot = (wo: WorkOrder): Record<string, unknown> => ({
   ...wo,
   status: wo.statusName,
@@ -264,7 +257,7 @@ export async function editWorkOrder(
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
   const input = parseInput(ZEditWorkOrder, unwrapWorkOrder(raw));
   const { id, ...wo } = input;
-  const before = await editable(ctx, id);
+  const before = await loadChangeable(ctx, id);
   if (wo.internalInfo !== undefined && wo.internalInfo !== before.internalInfo && !canEditInternal(ctx))
     throw permissionDenied();
   const settings = await getWorkOrderSettings(ctx);
@@ -363,7 +356,7 @@ const ZBo = z.object({
 export async function setWorkOrderCustomer(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
   const { customerId = null } = parseInput(ZCustomer, raw);
-  const before = await editable(ctx, id);
+  const before = await loadChangeable(ctx, id);
   if (
     customerId !== null &&
     (!isUuid(customerId) || !(await ctx.trx('customers').where({ id: customerId }).first('id')))
@@ -396,7 +389,7 @@ export async function setWorkOrderCustomer(ctx: Ctx, id: unknown, raw: unknown):
 export async function setWorkOrderObject(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
   const { bo: boId } = parseInput(ZBo, raw);
-  const before = await editable(ctx, id);
+  const before = await loadChangeable(ctx, id);
   let takeCustomer: string | null = null;
   if (boId !== null) {
     const bo = isUuid(boId) ? await ctx.trx('business_objects').where({ id: boId }).first('customer_id') : null;
@@ -456,7 +449,7 @@ export async function listWorkOrderHistory(
  */
 export async function deleteWorkOrder(ctx: Ctx, id: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'workorders:delete' });
-  const wo = await editable(ctx, id);
+  const wo = await loadActive(ctx, id);
   const locked = await ctx.trx('work_order_time').where({ work_order_id: wo.id, locked: true }).first('id');
   if (locked) throw new AppError('WORK_ORDER_HAS_LOCKED_TIME_REPORTS', 409);
   await ctx.trx('work_orders').where({ id: wo.id }).update({ deleted_at: ctx.now, update_ts: ctx.now });
@@ -480,7 +473,7 @@ export async function restoreWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOr
 export async function setWorkOrderLocked(ctx: Ctx, raw: unknown, locked: boolean): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:lock' });
   const { workOrderId } = parseInput(ZWorkOrderId, raw);
-  const wo = await editable(ctx, workOrderId);
+  const wo = await loadActive(ctx, workOrderId);
   if (wo.isLocked !== locked) {
     await ctx.trx('work_orders').where({ id: wo.id }).update({ is_locked: locked, update_ts: ctx.now });
     await recordHistory(ctx, { entity: WO_ENTITY, entityId: wo.id, action: locked ? 'lock' : 'unlock' });
@@ -499,7 +492,7 @@ const ZIntake = z.object({
 export async function setWorkOrderIntake(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
   const { intakeTs } = parseInput(ZIntake, raw);
-  const before = await editable(ctx, id);
+  const before = await loadChangeable(ctx, id);
   const changes = changedFields({ intakeTs: before.intakeTs }, { intakeTs }, ['intakeTs']);
   if (changes.length) {
     await ctx.trx('work_orders').where({ id: before.id }).update({ intake_ts: intakeTs, update_ts: ctx.now });
@@ -521,7 +514,7 @@ const ZId06 = z.object({
 export async function setWorkOrderId06(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:id06', module: 'id06' });
   const { id06Code } = parseInput(ZId06, raw);
-  const before = await editable(ctx, id);
+  const before = await loadChangeable(ctx, id);
   const changes = changedFields({ id06Code: before.id06Code }, { id06Code }, ['id06Code']);
   if (changes.length) {
     await ctx.trx('work_orders').where({ id: before.id }).update({ id06_code: id06Code, update_ts: ctx.now });
