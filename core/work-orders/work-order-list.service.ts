@@ -103,6 +103,20 @@ function filtered(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryBuilder {
     });
   if (f.scheduleStatus === 'scheduled') qb.whereNotNull('w.planned_start');
   if (f.scheduleStatus === 'notScheduled') qb.whereNull('w.planned_start');
+  if (!f.includeScheduled) qb.whereNull('w.planned_start');
+  if (f.project) qb.where('w.project_id', f.project);
+  if (!f.showRegular || !f.showPotential) {
+    // neither: nothing with a customer; one of them: only that kind
+    const potential = !f.showRegular && f.showPotential ? true : f.showRegular && !f.showPotential ? false : null;
+    if (potential === null) qb.whereNull('w.customer_id');
+    else
+      qb.whereExists(function () {
+        this.select(ctx.trx.raw('1'))
+          .from('customers as cp')
+          .whereRaw('cp.id = w.customer_id')
+          .where('cp.potential', potential);
+      });
+  }
   return applyLimit(ctx, qb);
 }
 

@@ -126,6 +126,13 @@ export const ZWorkOrderListQuery = z.object({
   onlyMine: zQueryFlag(false),
   customerType: z.preprocess(blankToNull, z.enum(['private', 'company']).nullish()),
   scheduleStatus: z.preprocess(blankToNull, z.enum(SCHEDULE_STATUSES).nullish()).transform((v) => v ?? 'both'),
+  /** false hides orders already planned in the calendar. */
+  includeScheduled: zQueryFlag(true),
+  /** Orders of regular (not potential) customers, and of potential ones. */
+  showRegular: zQueryFlag(true),
+  showPotential: zQueryFlag(true),
+  /** Orders of one project. */
+  project: z.preprocess(blankToNull, uuid().nullish()),
   /** The closed list's period (closing dates, inclusive); this ISO week when not given. */
   closedFrom: date(),
   closedTo: date(),

@@ -204,6 +204,28 @@ describe('[work-order lists] filters', () => {
     expect(await ours('scheduleStatus=notScheduled')).toEqual(named('o2', 'o3', 'o6'));
     expect(await ours('scheduleStatus=both')).toEqual(named('o1', 'o2', 'o3', 'o6'));
   });
+  it('includeScheduled, showRegular, showPotential, project', async () => {
+    const project = '7f1c7a0e-5b55-4c61-9d0f-3b1f6a2b9c01';
+    await withTenant(tenantA, async (trx) => {
+      await trx('customers').where({ id: id.priv }).update({ potential: true });
+      await trx('work_orders').where({ id: id.o3 }).update({ project_id: project });
+    });
+    try {
+      expect(await ours('includeScheduled=false')).toEqual(named('o2', 'o3', 'o6'));
+      expect(await ours('includeScheduled=true')).toEqual(named('o1', 'o2', 'o3', 'o6'));
+      // o2's customer is potential, o1's regular; o3 and o6 have no customer
+      expect(await ours('showPotential=false')).toEqual(named('o1'));
+      expect(await ours('showRegular=false')).toEqual(named('o2'));
+      expect(await ours('showRegular=false&showPotential=false')).toEqual(named('o3', 'o6'));
+      expect(await ids(`project=${project}`)).toEqual(named('o3'));
+      expect((await call('GET', '/api/wo?project=nope', tok.admin)).status).toBe(400);
+    } finally {
+      await withTenant(tenantA, async (trx) => {
+        await trx('customers').where({ id: id.priv }).update({ potential: false });
+        await trx('work_orders').where({ id: id.o3 }).update({ project_id: null });
+      });
+    }
+  });
   it('combines filters', async () => {
     expect(await ids(`search=villa&customerType=private&workTypes=${id.install}&tags=${id.tB}`)).toEqual(named('o2'));
     expect(await ids(`search=villa&customerType=company`)).toEqual([]);

@@ -560,6 +560,10 @@ describe('[work orders] recycle bin, lock', () => {
     expect((await call('POST', '/api/wo/lock', tok.tech, { workOrderId: wo.id })).status).toBe(403);
     const locked = await call('POST', '/api/wo/lock', tok.admin, { workOrderId: wo.id });
     expect(locked.json().workOrder.isLocked).toBe(true);
+    // a locked order's content cannot change until it is unlocked
+    const edit = await call('PATCH', '/api/wo', tok.admin, { workOrder: { id: wo.id, title: 'Ändrad' } });
+    expect(edit.status).toBe(409);
+    expect(edit.json().code).toBe('WORK_ORDER_LOCKED');
     const unlocked = await call('POST', '/api/wo/unlock', tok.admin, { workOrderId: wo.id });
     expect(unlocked.json().workOrder.isLocked).toBe(false);
     expect((await history(wo.id)).map((r) => r.action).slice(0, 2)).toEqual(['unlock', 'lock']);
