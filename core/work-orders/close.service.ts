@@ -1,0 +1,631 @@
+import { z } from 'zod';
+import { mailLang } from '~/core/auth/recovery.service';
+import type { Ctx } from '~/core/context';
+import { AppError, notFound } from '~/core/errors/app-error';
+import { EMAIL_PATTERN, parseInput } from '~/core/errors/validation';
+import { recordHistory } from '~/core/history/history';
+import { sendAfterCommit } from '~/core/mail/templates/deliver';
+import type { AppModuleId } from '~/core/modules/app-modules';
+import { hasAccess, requireAccess } from '~/core/permissions/access';
+import type { Permission } from '~/core/permissions/permissions';
+import { formatDecimal } from '~/core/pricing';
+import { nextWorkOrderNumber, readStatuses } from '~/core/work-orders/settings/settings.service';
+import {
+  addDays,
+  articleTotals,
+  DEFAULT_INVOICE_FEE,
+  DEFAULT_PAYMENT_TERM_DAYS,
+  DEFAULT_VAT_PERCENTAGE,
+  effectiveInvoiceFee,
+  FEE_ROW_TITLE,
+  invoiceTotals,
+  tenantDate,
+  type OrderArticleRow,
+} from './close.rules';
+import { renderOrderFinishMail } from './order-finish.mail';
+import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
+import { changedFields } from './work-order-rules';
+
+/*
+ * The end of a work order's life and what follows it (spec sections 4, 5, 8 and 9; api-calls.md
+ * "Work orders"): close with the invoice details, reopen, copy as a revisit, the order-finish
+ * broadcast, and the ATA (project extra work) status.
+ */
+
+export const PROJECT_EXTRA_STATUSES = ['pending', 'accepted', 'declined'] as const;
+export type ProjectExtraStatus = (typeof PROJECT_EXTRA_STATUSES)[number];
+
+/** What the order screen's close, reopen, copy and ATA controls need (getCloseDefaults). */
+export interface ClosePanelData {
+  canClose: boolean;
+  canReopen: boolean;
+  canCopy: boolean;
+  isClosed: boolean;
+  /** The order has no customer, or its customer has no customer number: closing is refused. */
+  customerNumberMissing: boolean;
+  /** False: the dialog warns that the customer is set not to send invoices to the ERP. */
+  sendToErp: boolean;
+  /** The customer has reverse VAT: the dialog offers to ignore it. */
+  reverseVat: boolean;
+  /** The work-order invoice details module is on: the dialog asks dates and fee. */
+  invoiceDetails: boolean;
+  /** The tenant offers an invoice fee (the dialog's fee toggle starts on). */
+  feeEnabled: boolean;
+  defaultFee: string;
+  /** Sum of the order's article rows (without VAT); a fee applies only above 0. */
+  articleTotal: string;
+  invoiceDate: string;
+  deliveryDate: string;
+  /** The broadcast module is on and there is an address to send the order-finish e-mail to. */
+  broadcastAvailable: boolean;
+  broadcastEmail: string | null;
+  closingStatuses: { id: string; name: string }[];
+  /** ATA: the order's project, its extra-work status and what the user may do with it. */
+  projectExtra: {
+    inProject: boolean;
+    status: ProjectExtraStatus | null;
+    canCreate: boolean;
+    canAccept: boolean;
+  };
+}
+
+type Row = Record<string, unknown>;
+
+const can = (ctx: Ctx, permission: Permission, module?: AppModuleId) =>
+  hasAccess(ctx.auth, module ? { permission, module } : { permission });
+const moduleOn = (ctx: Ctx, module: AppModuleId) => hasAccess(ctx.auth, { permission: 'signed-in', module });
+
+/** The answer shows the order even when the user's limit would hide it (a copy assigned to others). */
+function loadUnlimited(ctx: Ctx, id: string): Promise<WorkOrder> {
+  return loadWorkOrder({ ...ctx, auth: ctx.auth ? { ...ctx.auth, limit: 'none' } : null }, id);
+}
+
+async function invoiceSettings(ctx: Ctx): Promise<{ feeEnabled: boolean; defaultFee: string; vat: string }> {
+  const row: Row | undefined = await ctx
+    .trx('work_order_settings')
+    .first('invoice_fee_enabled', 'invoice_fee', 'vat_percentage');
+  return {
+    feeEnabled: row ? Boolean(row.invoice_fee_enabled) : true,
+    defaultFee: row ? formatDecimal(String(row.invoice_fee)) : DEFAULT_INVOICE_FEE,
+    vat: row ? formatDecimal(String(row.vat_percentage)) : DEFAULT_VAT_PERCENTAGE,
+  };
+}
+
+async function orderArticles(ctx: Ctx, workOrderId: string): Promise<OrderArticleRow[]> {
+  const rows: Row[] = await ctx
+    .trx('work_order_articles')
+    .where({ work_order_id: workOrderId })
+    .orderBy([{ column: 'sort_order' }, { column: 'created_at' }, { column: 'id' }])
+    .select('article_id', 'title', 'description', 'amount', 'price', 'discount_type', 'discount_value');
+  return rows.map((r) => ({
+    articleId: (r.article_id as string) ?? null,
+    title: r.title as string,
+    description: (r.description as string) ?? null,
+    amount: String(r.amount),
+    price: String(r.price),
+    discountType: (r.discount_type as string) ?? null,
+    discountValue: r.discount_value === null || r.discount_value === undefined ? null : String(r.discount_value),
+  }));
+}
+
+const loadCustomer = async (ctx: Ctx, id: string | null): Promise<Row | null> =>
+  id ? ((await ctx.trx('customers').where({ id }).first()) ?? null) : null;
+
+const hasNumber = (customer: Row | null) =>
+  Boolean(customer && typeof customer.customer_id === 'string' && customer.customer_id.trim());
+
+/** The order-finish e-mail goes to the customer's broadcast address, else the order's contact. */
+function broadcastRecipient(customer: Row | null, wo: WorkOrder): string | null {
+  const candidates = [customer?.broadcast_email, wo.contactEmail];
+  for (const c of candidates) if (typeof c === 'string' && EMAIL_PATTERN.test(c.trim())) return c.trim();
+  return null;
+}
+
+/** GET /wo/{id}/close (and the order screen's loader): what the close, reopen and copy controls show. */
+export async function getCloseDefaults(ctx: Ctx, workOrderId: unknown): Promise<ClosePanelData> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const wo = await loadWorkOrder(ctx, workOrderId);
+  const [customer, settings, statuses, articles, extra] = [
+    await loadCustomer(ctx, wo.customerId),
+    await invoiceSettings(ctx),
+    await readStatuses(ctx),
+    await orderArticles(ctx, wo.id),
+    await ctx.trx('work_orders').where({ id: wo.id }).first('project_extra_status'),
+  ];
+  const active = !wo.deletedAt;
+  const today = tenantDate(ctx.now, ctx.tenant.config.country);
+  const broadcastEmail = broadcastRecipient(customer, wo);
+  return {
+    canClose: can(ctx, 'workorders:close') && active && !wo.isClosed && !wo.isLocked,
+    canReopen: can(ctx, 'workorders:reopen') && active && wo.isClosed && !wo.isLocked,
+    canCopy: can(ctx, 'workorders:copy', 'copy') && active,
+    isClosed: wo.isClosed,
+    customerNumberMissing: !hasNumber(customer),
+    sendToErp: customer ? customer.send_to_erp !== false : true,
+    reverseVat: Boolean(customer?.reverse_vat),
+    invoiceDetails: moduleOn(ctx, 'workorder_invoice_details'),
+    feeEnabled: settings.feeEnabled,
+    defaultFee: settings.defaultFee,
+    articleTotal: articleTotals(articles).total,
+    invoiceDate: today,
+    deliveryDate: today,
+    broadcastAvailable: moduleOn(ctx, 'broadcast') && can(ctx, 'workorders:close') && broadcastEmail !== null,
+    broadcastEmail,
+    closingStatuses: statuses.filter((s) => s.isClosing).map((s) => ({ id: s.id, name: s.name })),
+    projectExtra: {
+      inProject: wo.projectId !== null,
+      status: (extra?.project_extra_status as ProjectExtraStatus | null) ?? null,
+      canCreate: can(ctx, 'workorders:create_project_extra_work') && active,
+      canAccept: can(ctx, 'workorders:accept_project_extra_work') && active,
+    },
+  };
+}
+
+// ---- close ----
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const zBool = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? ['true', '1', 'on', 'yes'].includes(v.toLowerCase()) : v),
+    z.boolean({ error: 'ERROR_INVALID_VALUE' }),
+  );
+/** A calendar date `YYYY-MM-DD` (a full ISO time is cut to its date); empty means today. */
+const zDate = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 10) : undefined),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
+      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && addDays(s, 0) === s, 'ERROR_INVALID_VALUE')
+      .optional(),
+  );
+const zId = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD');
+
+export const ZCloseWorkOrder = z.object({
+  workOrderId: zId(),
+  statusId: z.preprocess(blankToUndefined, z.string().optional()),
+  invoiceDate: zDate(),
+  deliveryDate: zDate(),
+  /** Empty (or left out) when the dialog's fee toggle is off; the rule clears it in more cases. */
+  invoiceFee: z.union([z.string(), z.number(), z.null()], { error: 'ERROR_PRICE_PATTERN' }).optional(),
+  ignoreReverseVAT: zBool().default(false),
+});
+
+export interface CloseResult {
+  workOrder: WorkOrder;
+  /** Null when the invoice-details module is off (the draft is made all the same). */
+  invoice: { id: string; totalPrice: string; totalPriceVat: string; vatPercentage: string; reverseVat: boolean } | null;
+  warnings: 'CUSTOMER_SET_NOT_TO_SEND_TO_ERP'[];
+}
+
+/**
+ * Takes the order's current invoice off it: a draft is deleted (rows with it), one that already
+ * reached the ERP is kept and unlinked. Answers how many of each.
+ */
+async function detachInvoices(ctx: Ctx, workOrderId: string): Promise<{ deleted: number; kept: number }> {
+  const current = ctx.trx('invoices').where({ work_order_id: workOrderId }).whereNull('unlinked_at');
+  const kept = await current.clone().whereNotNull('erp_reference_id').update({ unlinked_at: ctx.now });
+  const deleted = await current.clone().whereNull('erp_reference_id').delete();
+  return { deleted: Number(deleted), kept: Number(kept) };
+}
+
+/**
+ * POST /wo/close {workOrderId, statusId?, invoiceDate, deliveryDate, invoiceFee, ignoreReverseVAT}:
+ * workorders:close. The order must be open, unlocked and not deleted (409 WORK_ORDER_CLOSED /
+ * WORK_ORDER_LOCKED, 404), and its customer must have a customer number (409
+ * CANNOT_CLOSE_WORK_ORDER_CUSTOMER_NUMBER_MISSING). Sets the closing status (the first one unless
+ * told) and closed_at, and makes the draft invoice: the order's article rows, the invoice fee row
+ * (effectiveInvoiceFee), VAT at the tenant's percentage or reverse VAT. History: close.
+ */
+export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResult> {
+  requireAccess(ctx.auth, { permission: 'workorders:close' });
+  const input = parseInput(ZCloseWorkOrder, raw);
+  const wo = await loadChangeable(ctx, input.workOrderId);
+  const customer = await loadCustomer(ctx, wo.customerId);
+  if (!customer || !hasNumber(customer)) throw new AppError('CANNOT_CLOSE_WORK_ORDER_CUSTOMER_NUMBER_MISSING', 409);
+
+  const closing = (await readStatuses(ctx)).filter((s) => s.isClosing);
+  const status = input.statusId ? closing.find((s) => s.id === input.statusId) : closing[0];
+  if (!status) throw new AppError('VALIDATION_FAILED', 400, { fields: { statusId: ['ERROR_INVALID_VALUE'] } });
+
+  const settings = await invoiceSettings(ctx);
+  const details = moduleOn(ctx, 'workorder_invoice_details');
+  const articles = await orderArticles(ctx, wo.id);
+  const { rowTotals, total: articleTotal } = articleTotals(articles);
+  const fee = effectiveInvoiceFee({
+    feeToggle: settings.feeEnabled,
+    feeModule: details,
+    articleTotal,
+    fee: input.invoiceFee,
+  });
+  const today = tenantDate(ctx.now, ctx.tenant.config.country);
+  const invoiceDate = (details && input.invoiceDate) || today;
+  const deliveryDate = (details && input.deliveryDate) || today;
+  const totals = invoiceTotals({
+    articleTotal,
+    fee,
+    vatPercentage: settings.vat,
+    customerReverseVat: Boolean(customer.reverse_vat),
+    ignoreReverseVat: input.ignoreReverseVAT,
+  });
+  const termDays =
+    typeof customer.payment_term_days === 'number' ? customer.payment_term_days : DEFAULT_PAYMENT_TERM_DAYS;
+
+  await ctx
+    .trx('work_orders')
+    .where({ id: wo.id })
+    .update({ status_id: status.id, closed_at: ctx.now, update_ts: ctx.now });
+  await detachInvoices(ctx, wo.id);
+  const bo = wo.businessObjectId
+    ? await ctx.trx('business_objects').where({ id: wo.businessObjectId }).first('id', 'serial_code')
+    : null;
+  const sendToErp = customer.send_to_erp !== false;
+  const configuration = (customer.configuration ?? {}) as Row;
+  const [invoice] = await ctx
+    .trx('invoices')
+    .insert({
+      status: 'draft',
+      work_order_id: wo.id,
+      customer_id: customer.id,
+      invoice_date: invoiceDate,
+      delivery_date: deliveryDate,
+      payment_due_date: addDays(invoiceDate, termDays),
+      marking: wo.invoiceMarking,
+      description: wo.title,
+      invoice_fee: fee,
+      vat_percentage: totals.vatPercentage,
+      reverse_vat: totals.reverseVat,
+      total_price: totals.totalPrice,
+      total_price_vat: totals.totalPriceVat,
+      create_user_id: ctx.auth.user.id,
+      create_ts: ctx.now,
+      data: JSON.stringify({
+        instance: { companyName: ctx.tenant.displayName },
+        customer: {
+          id: customer.id,
+          customerId: customer.customer_id,
+          displayName: customer.name,
+          contactEmail: customer.invoice_email ?? customer.email ?? null,
+          contactTel: customer.phone ?? null,
+          organizationalNumber: customer.organizational_number ?? null,
+          sendToErp,
+          configuration: {
+            ...configuration,
+            invoice: { reverseVat: Boolean(customer.reverse_vat), customerVatNumber: customer.vat_number ?? null },
+          },
+        },
+        workOrder: {
+          id: wo.id,
+          number: wo.number,
+          title: wo.title,
+          customerOrderNumber: wo.customerOrderNumber,
+          invoiceMarking: wo.invoiceMarking,
+          address: { street: wo.street, postIndex: wo.postIndex, city: wo.city },
+          ignoreReverseVAT: input.ignoreReverseVAT,
+        },
+        businessObject: bo ? { id: bo.id, serialCode: bo.serial_code } : null,
+      }),
+    })
+    .returning('id');
+  const invoiceId = invoice.id as string;
+  const lang = mailLang(ctx, customer.invoice_language as string | null);
+  const rows = articles.map((a, i) => ({
+    invoice_id: invoiceId,
+    article_id: a.articleId,
+    title: a.title,
+    description: a.description,
+    amount: a.amount,
+    price: a.price,
+    discount_type: a.discountType === 'PERCENTAGE' || a.discountType === 'REGULAR' ? a.discountType : null,
+    discount_value: a.discountType === 'PERCENTAGE' || a.discountType === 'REGULAR' ? a.discountValue : null,
+    total: rowTotals[i],
+    sort_order: i + 1,
+    is_text: false,
+    kind: 'article',
+  }));
+  if (fee !== null)
+    rows.push({
+      invoice_id: invoiceId,
+      article_id: null,
+      title: FEE_ROW_TITLE[lang],
+      description: null,
+      amount: '1',
+      price: fee,
+      discount_type: null,
+      discount_value: null,
+      total: fee,
+      sort_order: rows.length + 1,
+      is_text: false,
+      kind: 'fee',
+    });
+  if (rows.length) await ctx.trx('invoice_rows').insert(rows);
+
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: wo.id,
+    action: 'close',
+    data: {
+      status: { old: wo.statusName, new: status.name },
+      invoiceId,
+      invoiceDate,
+      deliveryDate,
+      invoiceFee: fee,
+      ignoreReverseVAT: input.ignoreReverseVAT,
+      reverseVat: totals.reverseVat,
+      vatPercentage: totals.vatPercentage,
+      totalPrice: totals.totalPrice,
+      totalPriceVat: totals.totalPriceVat,
+      sendToErp,
+    },
+  });
+  return {
+    workOrder: await loadUnlimited(ctx, wo.id),
+    invoice: details
+      ? {
+          id: invoiceId,
+          totalPrice: totals.totalPrice,
+          totalPriceVat: totals.totalPriceVat,
+          vatPercentage: totals.vatPercentage,
+          reverseVat: totals.reverseVat,
+        }
+      : null,
+    warnings: sendToErp ? [] : ['CUSTOMER_SET_NOT_TO_SEND_TO_ERP'],
+  };
+}
+
+// ---- reopen ----
+
+const ZWorkOrderId = z.object({ workOrderId: zId() });
+
+/**
+ * POST /wo/reopen {workOrderId}: workorders:reopen. A closed, unlocked order goes back to the
+ * default status and open; its draft invoice is deleted, an invoice already in the ERP is kept
+ * (unlinked from the order). 409 WORK_ORDER_NOT_CLOSED for an open order. History: edit (status
+ * and isClosed, with what happened to the invoice).
+ */
+export async function reopenWorkOrder(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<{ workOrder: WorkOrder; invoices: { deleted: number; kept: number } }> {
+  requireAccess(ctx.auth, { permission: 'workorders:reopen' });
+  const { workOrderId } = parseInput(ZWorkOrderId, raw);
+  const wo = await loadActive(ctx, workOrderId);
+  if (!wo.isClosed) throw new AppError('WORK_ORDER_NOT_CLOSED', 409);
+  if (wo.isLocked) throw new AppError('WORK_ORDER_LOCKED', 409);
+  const status = (await readStatuses(ctx)).find((s) => s.isDefault);
+  if (!status) throw new Error('the tenant has no default work-order status');
+  const invoices = await detachInvoices(ctx, wo.id);
+  await ctx
+    .trx('work_orders')
+    .where({ id: wo.id })
+    .update({ status_id: status.id, closed_at: null, update_ts: ctx.now });
+  const changes = changedFields({ status: wo.statusName, isClosed: true }, { status: status.name, isClosed: false }, [
+    'status',
+    'isClosed',
+  ]);
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: wo.id,
+    action: 'edit',
+    data: { changes, reopened: true, invoices },
+  });
+  return { workOrder: await loadUnlimited(ctx, wo.id), invoices };
+}
+
+// ---- copy (revisit) ----
+
+export const COPY_OPTIONS = ['scheduleReports', 'description', 'summary', 'articles', 'files'] as const;
+export type CopyOption = (typeof COPY_OPTIONS)[number];
+
+export const ZCopyWorkOrder = z.object({
+  workOrderId: zId(),
+  options: z
+    .object({
+      scheduleReports: zBool().optional(),
+      description: zBool().optional(),
+      summary: zBool().optional(),
+      articles: zBool().optional(),
+      files: zBool().optional(),
+    })
+    .default({}),
+});
+
+/**
+ * POST /wo/copy {workOrderId, options}: workorders:copy with the copy module. A new open order
+ * (next number, default status) with the source's customer, object, contacts, address, work type,
+ * priority, title, references and project; and, as the options say, its description, summary,
+ * assignees (scheduleReports; else the user) and article rows. `files` is accepted but copies
+ * nothing yet: there is no file storage for work orders. History: create on the new order.
+ */
+export async function copyWorkOrder(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<{ workOrder: WorkOrder; message: 'WORK_ORDER_REVISIT_SUCCESSFULLY_CREATED' }> {
+  requireAccess(ctx.auth, { permission: 'workorders:copy', module: 'copy' });
+  const { workOrderId, options } = parseInput(ZCopyWorkOrder, raw);
+  const source = await loadActive(ctx, workOrderId);
+  const status = (await readStatuses(ctx)).find((s) => s.isDefault);
+  if (!status) throw new Error('the tenant has no default work-order status');
+  const src: Row = await ctx.trx('work_orders').where({ id: source.id }).first('project_id');
+  const number = await nextWorkOrderNumber(ctx);
+  const [row] = await ctx
+    .trx('work_orders')
+    .insert({
+      number,
+      title: source.title,
+      description: options.description ? source.description : null,
+      summary: options.summary ? source.summary : null,
+      customer_id: source.customerId,
+      business_object_id: source.businessObjectId,
+      status_id: status.id,
+      work_type_id: source.workTypeId,
+      priority: source.priority,
+      contact_name: source.contactName,
+      contact_email: source.contactEmail,
+      contact_phone: source.contactPhone,
+      on_site_contact_name: source.onSiteContactName,
+      on_site_contact_phone: source.onSiteContactPhone,
+      street: source.street,
+      post_index: source.postIndex,
+      city: source.city,
+      customer_address_id: source.customerAddressId,
+      customer_order_number: source.customerOrderNumber,
+      invoice_marking: source.invoiceMarking,
+      project_id: src.project_id ?? null,
+      location_lat: source.locationLat,
+      location_lng: source.locationLng,
+      intake_ts: ctx.now,
+      update_ts: ctx.now,
+      create_user_id: ctx.auth.user.id,
+    })
+    .returning('id');
+  const id = row.id as string;
+
+  let assignees: string[] = [];
+  if (options.scheduleReports && source.assignees.length)
+    assignees = await ctx
+      .trx('users')
+      .whereIn(
+        'id',
+        source.assignees.map((a) => a.id),
+      )
+      .whereNot('status', 'inactive')
+      .pluck('id');
+  if (!assignees.length) assignees = [ctx.auth.user.id];
+  await ctx.trx('work_order_assignees').insert(assignees.map((user_id) => ({ work_order_id: id, user_id })));
+
+  let articleCount = 0;
+  if (options.articles) {
+    const rows: Row[] = await ctx
+      .trx('work_order_articles')
+      .where({ work_order_id: source.id })
+      .orderBy([{ column: 'sort_order' }, { column: 'created_at' }, { column: 'id' }])
+      .select(
+        'article_id',
+        'title',
+        'description',
+        'amount',
+        'price',
+        'purchase_price',
+        'discount_type',
+        'discount_value',
+        'total',
+        'sort_order',
+      );
+    if (rows.length)
+      await ctx
+        .trx('work_order_articles')
+        .insert(rows.map((r) => ({ ...r, work_order_id: id, user_id: ctx.auth!.user.id, created_at: ctx.now })));
+    articleCount = rows.length;
+  }
+
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: id,
+    action: 'create',
+    data: {
+      number,
+      title: source.title,
+      copiedFrom: { id: source.id, number: source.number },
+      options: Object.fromEntries(COPY_OPTIONS.map((o) => [o, Boolean(options[o])])),
+      articles: articleCount,
+    },
+  });
+  return { workOrder: await loadUnlimited(ctx, id), message: 'WORK_ORDER_REVISIT_SUCCESSFULLY_CREATED' };
+}
+
+// ---- broadcast ----
+
+export const ZBroadcast = z.object({
+  workOrder: z.preprocess(
+    (v) => (typeof v === 'string' ? { id: v } : v),
+    z.object({ id: zId() }, { error: 'ERROR_REQUIRED_FIELD' }),
+  ),
+  event: z.enum(['finished'], { error: 'ERROR_INVALID_VALUE' }).default('finished'),
+  status: z.enum(['send', 'ignore'], { error: 'ERROR_INVALID_VALUE' }),
+});
+
+/**
+ * POST /wo/broadcast {workOrder: {id}, event: 'finished', status: 'send' | 'ignore'}: the
+ * broadcast module, workorders:close. `send` mails the order-finish confirmation of a closed order
+ * to the customer's broadcast address (else the order's contact e-mail), in the customer's invoice
+ * language, after commit, and records a `broadcast` history row with the recipient; answers
+ * {message: EMAIL_SENT_TO, recipient}. 409 WORK_ORDER_NOT_CLOSED, 409 BROADCAST_RECIPIENT_MISSING.
+ * `ignore` records nothing and answers {}.
+ */
+export async function broadcastWorkOrder(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<{ message: 'EMAIL_SENT_TO'; recipient: string } | Record<string, never>> {
+  requireAccess(ctx.auth, { permission: 'workorders:close', module: 'broadcast' });
+  const input = parseInput(ZBroadcast, raw);
+  const wo = await loadActive(ctx, input.workOrder.id);
+  if (input.status === 'ignore') return {};
+  if (!wo.isClosed) throw new AppError('WORK_ORDER_NOT_CLOSED', 409);
+  const customer = await loadCustomer(ctx, wo.customerId);
+  const recipient = broadcastRecipient(customer, wo);
+  if (!recipient) throw new AppError('BROADCAST_RECIPIENT_MISSING', 409);
+  const lang = mailLang(ctx, (customer?.invoice_language as string | null) ?? null);
+  const address = [wo.street, [wo.postIndex, wo.city].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const mail = renderOrderFinishMail(lang, {
+    number: wo.number,
+    title: wo.title,
+    address: address || null,
+    summary: wo.summary,
+    company: ctx.tenant.displayName,
+  });
+  sendAfterCommit(ctx.trx, { to: [recipient], ...mail, tenantId: ctx.tenant.id });
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: wo.id,
+    action: 'broadcast',
+    data: { event: input.event, recipients: [recipient] },
+  });
+  return { message: 'EMAIL_SENT_TO', recipient };
+}
+
+// ---- ATA (project extra work) ----
+
+export const ZProjectExtra = z.object({
+  workOrderId: zId(),
+  status: z.enum(PROJECT_EXTRA_STATUSES, { error: 'ERROR_INVALID_VALUE' }),
+});
+
+/**
+ * POST /wo/projectextra {workOrderId, status}: marks a project's order as extra work (pending,
+ * workorders:create_project_extra_work) or accepts / declines it
+ * (workorders:accept_project_extra_work). The order must belong to a project (409
+ * WORK_ORDER_NOT_IN_PROJECT); accepting or declining needs it to be extra work already (409
+ * WORK_ORDER_NOT_EXTRA_WORK). History: edit with the old and new status.
+ */
+export async function setProjectExtraStatus(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<{ workOrder: WorkOrder; projectExtraStatus: ProjectExtraStatus }> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const { workOrderId, status } = parseInput(ZProjectExtra, raw);
+  requireAccess(ctx.auth, {
+    permission: status === 'pending' ? 'workorders:create_project_extra_work' : 'workorders:accept_project_extra_work',
+  });
+  const wo = await loadActive(ctx, workOrderId);
+  const row: Row | undefined = await ctx
+    .trx('work_orders')
+    .where({ id: wo.id })
+    .first('project_id', 'project_extra_status');
+  if (!row) throw notFound();
+  if (!row.project_id) throw new AppError('WORK_ORDER_NOT_IN_PROJECT', 409);
+  const before = (row.project_extra_status as ProjectExtraStatus | null) ?? null;
+  if (status !== 'pending' && before === null) throw new AppError('WORK_ORDER_NOT_EXTRA_WORK', 409);
+  if (before !== status) {
+    await ctx.trx('work_orders').where({ id: wo.id }).update({ project_extra_status: status, update_ts: ctx.now });
+    await recordHistory(ctx, {
+      entity: WO_ENTITY,
+      entityId: wo.id,
+      action: 'edit',
+      data: {
+        changes: changedFields({ projectExtraStatus: before }, { projectExtraStatus: status }, ['projectExtraStatus']),
+      },
+    });
+  }
+  return { workOrder: await loadUnlimited(ctx, wo.id), projectExtraStatus: status };
+}
