@@ -14,6 +14,7 @@ import { supplierCalls } from './calls/suppliers.calls';
 import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
+import { workOrderRowCalls } from './calls/work-order-rows.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -35,5 +36,6 @@ export const API_CALLS: ApiCall[] = [
   ...supplierCalls,
   ...importExportCalls,
   ...workOrderSettingsCalls,
+  ...workOrderRowCalls,
   ...workOrderCalls,
 ];

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { dateIn, formatDuration, MAX_SPAN_DAYS, spanMinutes, splitMinutes, toMinutes, zoneOf } from './time-rules';
+
+describe('[work orders] time rules', () => {
+  it('turns hours and minutes into minutes and back', () => {
+    expect(toMinutes(0, 0)).toBe(0);
+    expect(toMinutes(2, 5)).toBe(125);
+    expect(splitMinutes(125)).toEqual({ hours: 2, minutes: 5 });
+    expect(splitMinutes(59)).toEqual({ hours: 0, minutes: 59 });
+    expect(splitMinutes(60)).toEqual({ hours: 1, minutes: 0 });
+    expect(splitMinutes(-3)).toEqual({ hours: 0, minutes: 0 });
+    for (const m of [0, 1, 59, 60, 61, 479, 1440])
+      expect(toMinutes(splitMinutes(m).hours, splitMinutes(m).minutes)).toBe(m);
+  });
+
+  it('measures a start–end span in whole minutes', () => {
+    const start = new Date('2026-03-05T07:30:00Z');
+    expect(spanMinutes(start, new Date('2026-03-05T11:45:00Z'))).toEqual({ ok: true, minutes: 255 });
+    // 29.6 s rounds to the nearest minute
+    expect(spanMinutes(start, new Date('2026-03-05T07:30:30Z'))).toEqual({ ok: true, minutes: 1 });
+  });
+
+  it('refuses an end that is not after the start', () => {
+    const start = new Date('2026-03-05T07:30:00Z');
+    expect(spanMinutes(start, start)).toEqual({ ok: false, error: 'ERROR_END_BEFORE_START' });
+    expect(spanMinutes(start, new Date('2026-03-05T07:00:00Z'))).toEqual({
+      ok: false,
+      error: 'ERROR_END_BEFORE_START',
+    });
+  });
+
+  it('allows a span of exactly 60 days and refuses a longer one (spec section 9)', () => {
+    expect(MAX_SPAN_DAYS).toBe(60);
+    const start = new Date('2026-01-01T00:00:00Z');
+    const sixty = new Date(start.getTime() + 60 * 86_400_000);
+    expect(spanMinutes(start, sixty)).toEqual({ ok: true, minutes: 60 * 1440 });
+    expect(spanMinutes(start, new Date(sixty.getTime() + 60_000))).toEqual({
+      ok: false,
+      error: 'ERROR_TIME_SPAN_TOO_LONG',
+    });
+  });
+
+  it("gives a moment's date in the tenant's zone", () => {
+    // 23:30 UTC on 5 March is already 6 March in Stockholm (UTC+1)
+    expect(dateIn(new Date('2026-03-05T23:30:00Z'), zoneOf('SE'))).toBe('2026-03-06');
+    expect(dateIn(new Date('2026-03-05T12:00:00Z'), zoneOf('AU'))).toBe('2026-03-05');
+    expect(zoneOf(undefined)).toBe('Europe/Stockholm');
+  });
+
+  it('writes a duration as h:mm', () => {
+    expect(formatDuration(125)).toBe('2:05');
+    expect(formatDuration(0)).toBe('0:00');
+  });
+});
