@@ -13,6 +13,7 @@ import { customerCalls } from './calls/customers.calls';
 import { supplierCalls } from './calls/suppliers.calls';
 import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
+import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
 
@@ -36,6 +37,7 @@ export const API_CALLS: ApiCall[] = [
   ...supplierCalls,
   ...importExportCalls,
   ...workOrderSettingsCalls,
+  ...workOrderCloseCalls,
   ...workOrderRowCalls,
   ...workOrderCalls,
 ];
