@@ -12,6 +12,7 @@ import svSuppliers from './sv/suppliers.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
+import svDocuments from './sv/documents.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -25,6 +26,7 @@ import enSuppliers from './en/suppliers.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
+import enDocuments from './en/documents.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -38,6 +40,7 @@ import etSuppliers from './et/suppliers.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
+import etDocuments from './et/documents.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -51,6 +54,7 @@ import lvSuppliers from './lv/suppliers.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
+import lvDocuments from './lv/documents.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -64,6 +68,7 @@ import ruSuppliers from './ru/suppliers.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
+import ruDocuments from './ru/documents.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -87,6 +92,7 @@ export const resources = {
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
+    documents: svDocuments,
   },
   en: {
     common: enCommon,
@@ -102,6 +108,7 @@ export const resources = {
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
+    documents: enDocuments,
   },
   et: {
     common: etCommon,
@@ -117,6 +124,7 @@ export const resources = {
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
+    documents: etDocuments,
   },
   lv: {
     common: lvCommon,
@@ -132,6 +140,7 @@ export const resources = {
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
+    documents: lvDocuments,
   },
   ru: {
     common: ruCommon,
@@ -147,6 +156,7 @@ export const resources = {
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,
+    documents: ruDocuments,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 
@@ -164,4 +174,5 @@ export const NAMESPACES = [
   'doorautomatics',
   'importexport',
   'workorders',
+  'documents',
 ] as const;

@@ -15,6 +15,7 @@ import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
 import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
+import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
@@ -39,5 +40,6 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderSettingsCalls,
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
+  ...workOrderDocumentCalls,
   ...workOrderCalls,
 ];

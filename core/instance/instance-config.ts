@@ -6,16 +6,43 @@ export const COUNTRIES = ['SE', 'EE', 'AU'] as const;
 /** Spec section 9: the three date formats, chosen per tenant. */
 export const DATE_FORMATS = ['YYYY-MM-DD', 'DD.MM.YYYY', 'MM/DD/YYYY'] as const;
 
+/**
+ * The company details documents print (spec section 3, the invoice's instance part: companyName,
+ * companyNr, address, email, bgAccount, vatRegistrationNr, plus post index, city and phone). Every
+ * field is optional; a missing company name prints the tenant's display name.
+ */
+export const COMPANY_FIELDS = [
+  'companyName',
+  'companyNr',
+  'address',
+  'postIndex',
+  'city',
+  'email',
+  'phone',
+  'vatRegistrationNr',
+  'bgAccount',
+] as const;
+export type CompanyField = (typeof COMPANY_FIELDS)[number];
+export type TCompanyDetails = Record<CompanyField, string | null>;
+
+const companyText = z.string().max(200).nullable().default(null);
+export const ZCompanyDetails = z.object(
+  Object.fromEntries(COMPANY_FIELDS.map((f) => [f, companyText])) as Record<CompanyField, typeof companyText>,
+);
+export const emptyCompanyDetails = (): TCompanyDetails =>
+  Object.fromEntries(COMPANY_FIELDS.map((f) => [f, null])) as TCompanyDetails;
+
 export const ZInstanceConfig = z.object({
   country: z.enum(COUNTRIES),
   languageKey: z.enum(LANGUAGE_KEYS),
   dateFormat: z.enum(DATE_FORMATS),
   currency: z.object({ symbol: z.string().min(1).max(5) }),
   logoUrl: z.string().url().max(2000).nullable(),
+  company: ZCompanyDetails.default(emptyCompanyDetails),
 });
 export type TInstanceConfig = z.infer<typeof ZInstanceConfig>;
 
-const BY_COUNTRY: Record<(typeof COUNTRIES)[number], Omit<TInstanceConfig, 'country' | 'logoUrl'>> = {
+const BY_COUNTRY: Record<(typeof COUNTRIES)[number], Omit<TInstanceConfig, 'country' | 'logoUrl' | 'company'>> = {
   SE: { languageKey: 'se', dateFormat: 'YYYY-MM-DD', currency: { symbol: 'kr' } },
   EE: { languageKey: 'ee', dateFormat: 'DD.MM.YYYY', currency: { symbol: '€' } },
   AU: { languageKey: 'en', dateFormat: 'DD.MM.YYYY', currency: { symbol: '$' } },

@@ -5,7 +5,16 @@ import { CONTROL_SCHEMA } from '~/core/db/identifiers';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import { invalidateHostCache } from '~/tenants/registry';
-import { COUNTRIES, DATE_FORMATS, LANGUAGE_KEYS, ZInstanceConfig, type TInstanceConfig } from './instance-config';
+import { zOptionalEmail, zOptionalText } from '~/core/registers/fields';
+import {
+  COUNTRIES,
+  DATE_FORMATS,
+  LANGUAGE_KEYS,
+  readInstanceConfig,
+  ZInstanceConfig,
+  type TCompanyDetails,
+  type TInstanceConfig,
+} from './instance-config';
 
 export const ZUpdateInstance = z.object({
   displayName: z
@@ -29,6 +38,25 @@ export const ZUpdateInstance = z.object({
     .pipe(z.url({ protocol: /^https?$/, error: 'ERROR_INVALID_VALUE' }).nullable()),
 });
 
+/** The company details documents print (settings → general → company details); blank clears a field. */
+export const ZUpdateCompany = z.object({
+  companyName: zOptionalText(200),
+  companyNr: zOptionalText(50),
+  address: zOptionalText(200),
+  postIndex: zOptionalText(20),
+  city: zOptionalText(100),
+  email: zOptionalEmail(),
+  phone: zOptionalText(50),
+  vatRegistrationNr: zOptionalText(50),
+  bgAccount: zOptionalText(50),
+});
+
+/** The stored configuration as it is now (the host cache may be a moment behind another server's save). */
+async function storedConfig(ctx: Ctx): Promise<TInstanceConfig> {
+  const row = await ctx.trx.withSchema(CONTROL_SCHEMA).table('tenants').where({ id: ctx.tenant.id }).first('config');
+  return readInstanceConfig(row?.config);
+}
+
 export function getInstance(ctx: Ctx) {
   return { displayName: ctx.tenant.displayName, configuration: ctx.tenant.config };
 }
@@ -46,6 +74,7 @@ export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceC
     dateFormat: input.dateFormat,
     currency: { symbol: input.currencySymbol },
     logoUrl: input.logoUrl,
+    company: (await storedConfig(ctx)).company,
   });
   await ctx.trx
     .withSchema(CONTROL_SCHEMA)
@@ -55,4 +84,30 @@ export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceC
   await recordHistory(ctx, { entity: 'instance', entityId: ctx.tenant.id, action: 'edit', data: input });
   invalidateHostCache();
   return config;
+}
+
+/** Saves the company details (instance:edit) without touching the rest of the configuration. */
+export async function updateCompanyDetails(ctx: Ctx, raw: unknown): Promise<TCompanyDetails> {
+  requireAccess(ctx.auth, { permission: 'instance:edit' });
+  const input = parseInput(ZUpdateCompany, raw);
+  const company: TCompanyDetails = {
+    companyName: input.companyName ?? null,
+    companyNr: input.companyNr ?? null,
+    address: input.address ?? null,
+    postIndex: input.postIndex ?? null,
+    city: input.city ?? null,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    vatRegistrationNr: input.vatRegistrationNr ?? null,
+    bgAccount: input.bgAccount ?? null,
+  };
+  const config = ZInstanceConfig.parse({ ...(await storedConfig(ctx)), company });
+  await ctx.trx
+    .withSchema(CONTROL_SCHEMA)
+    .table('tenants')
+    .where({ id: ctx.tenant.id })
+    .update({ config, updated_at: ctx.now });
+  await recordHistory(ctx, { entity: 'instance', entityId: ctx.tenant.id, action: 'edit', data: { company } });
+  invalidateHostCache();
+  return company;
 }

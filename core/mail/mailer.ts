@@ -18,6 +18,21 @@ export const ZMailMessage = z.object({
     .refine((s) => !/[\r\n]/.test(s), 'must be one line'),
   text: z.string().max(1_000_000),
   html: z.string().max(2_000_000).optional(),
+  /** Files sent along (a document as PDF); the content is base64, so a queued job's payload stays JSON. */
+  attachments: z
+    .array(
+      z.object({
+        filename: z
+          .string()
+          .min(1)
+          .max(200)
+          .refine((s) => !/[\r\n"\\/]/.test(s), 'plain file name'),
+        contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/),
+        contentBase64: z.string().max(14_000_000),
+      }),
+    )
+    .max(10)
+    .optional(),
   /** Which tenant the mail is for: lets operators filter the outbox; not used for delivery. */
   tenantId: z.uuid().optional(),
 });
@@ -61,6 +76,15 @@ export class SmtpMailer implements Mailer {
       subject: m.subject,
       text: m.text,
       ...(m.html !== undefined ? { html: m.html } : {}),
+      ...(m.attachments?.length
+        ? {
+            attachments: m.attachments.map((a) => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              content: Buffer.from(a.contentBase64, 'base64'),
+            })),
+          }
+        : {}),
     });
     logger.info({ to: m.to.length, messageId: info.messageId, tenantId: m.tenantId }, 'mail sent');
     return { id: String(info.messageId) };
@@ -89,7 +113,10 @@ export class OutboxMailer implements Mailer {
           sender: this.from,
           recipients: m.to,
           subject: m.subject,
-          text_body: m.text,
+          // The outbox keeps no files: it names what was attached, for the operator reading it.
+          text_body: m.attachments?.length
+            ? `${m.text}\n\n[${m.attachments.map((a) => `${a.filename} (${a.contentType})`).join(', ')}]`
+            : m.text,
           html_body: m.html ?? null,
         })
         .returning(['id']),

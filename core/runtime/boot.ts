@@ -7,6 +7,7 @@ import { loadRegistry, type Registry } from '~/core/extension-points/registry';
 import { logger } from '~/core/log/logger';
 import { controlMigrations } from '~/migrations/control';
 import { closeRedis } from '~/core/redis/client';
+import { closeBrowser } from '~/core/documents/pdf';
 
 export interface Runtime {
   config: Config;
@@ -37,6 +38,7 @@ export async function openRuntime(config: Config, options: { waitAttempts?: numb
     registry,
     async close() {
       setDatabase(undefined);
+      await closeBrowser();
       await closeRedis();
       await db.close();
     },

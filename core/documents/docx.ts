@@ -1,0 +1,239 @@
+import {
+  AlignmentType,
+  BorderStyle,
+  Document,
+  HeadingLevel,
+  ImageRun,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+} from 'docx';
+import { formatDate, formatDateTime } from '~/app/components/ui/number-format';
+import { documentTranslator } from './i18n';
+import { formatHours, formatMoney, formatQuantity } from './format';
+import { postalLine, type WorkOrderDocumentModel } from './work-order-document';
+
+const FONT = 'Arial';
+
+const text = (value: string, options: { bold?: boolean; size?: number; color?: string } = {}) =>
+  new TextRun({ text: value, font: FONT, size: options.size ?? 19, bold: options.bold, color: options.color });
+
+/** A paragraph; line breaks in the value become breaks in Word. */
+function para(value: string, options: { bold?: boolean; size?: number; color?: string; align?: 'right' } = {}) {
+  const lines = value.split(/\r?\n/);
+  return new Paragraph({
+    alignment: options.align === 'right' ? AlignmentType.RIGHT : undefined,
+    children: lines.map((line, i) =>
+      i === 0
+        ? text(line, options)
+        : new TextRun({ text: line, break: 1, font: FONT, size: options.size ?? 19, bold: options.bold }),
+    ),
+  });
+}
+
+const heading = (value: string) =>
+  new Paragraph({
+    heading: HeadingLevel.HEADING_2,
+    spacing: { before: 240, after: 80 },
+    children: [text(value, { bold: true, size: 22 })],
+  });
+
+const NO_BORDERS = {
+  top: { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' },
+  bottom: { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' },
+  left: { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' },
+  right: { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' },
+  insideHorizontal: { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' },
+  insideVertical: { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' },
+};
+
+function cell(value: string, options: { bold?: boolean; right?: boolean; width?: number; shade?: boolean } = {}) {
+  return new TableCell({
+    width: options.width ? { size: options.width, type: WidthType.PERCENTAGE } : undefined,
+    shading: options.shade ? { fill: 'F3F4F6' } : undefined,
+    children: [para(value, { bold: options.bold, align: options.right ? 'right' : undefined, size: 18 })],
+  });
+}
+
+/** A two-column table of label → value, leaving out empty values. */
+function facts(rows: [string, string | null | undefined][]): Table {
+  const kept = rows.filter((r): r is [string, string] => Boolean(r[1]));
+  return new Table({
+    width: { size: 100, type: WidthType.PERCENTAGE },
+    borders: NO_BORDERS,
+    rows: kept.map(
+      ([label, value]) =>
+        new TableRow({ children: [cell(label, { width: 30 }), cell(value, { width: 70, bold: false })] }),
+    ),
+  });
+}
+
+function grid(head: { label: string; right?: boolean; width: number }[], body: string[][], foot?: string[]): Table {
+  const row = (values: string[], bold: boolean, shade = false) =>
+    new TableRow({
+      tableHeader: shade,
+      children: values.map((v, i) => cell(v, { bold, right: head[i]?.right, width: head[i]?.width, shade })),
+    });
+  return new Table({
+    width: { size: 100, type: WidthType.PERCENTAGE },
+    rows: [
+      row(
+        head.map((h) => h.label),
+        true,
+        true,
+      ),
+      ...body.map((values) => row(values, false)),
+      ...(foot ? [row(foot, true)] : []),
+    ],
+  });
+}
+
+/** Width and height of a PNG from its header, for the logo's size in Word. */
+function pngSize(bytes: Buffer): { width: number; height: number } | null {
+  if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47) return null;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+function logoRun(dataUrl: string | null): ImageRun | null {
+  const match = dataUrl ? /^data:image\/png;base64,(.+)$/.exec(dataUrl) : null;
+  if (!match) return null;
+  const bytes = Buffer.from(match[1]!, 'base64');
+  const size = pngSize(bytes);
+  if (!size || !size.width || !size.height) return null;
+  const height = 48;
+  const width = Math.min(200, Math.round((size.width / size.height) * height));
+  return new ImageRun({ type: 'png', data: bytes, transformation: { width, height } });
+}
+
+/**
+ * The work order as a Word document (.docx) with the same content as the PDF template: company,
+ * order facts, customer and object, texts, the article table with its total and the time table.
+ */
+export async function workOrderToDocx(model: WorkOrderDocumentModel): Promise<Buffer> {
+  const t = documentTranslator(model.lang);
+  const { company, workOrder: wo, customer, object } = model;
+  const date = (v: string | null) => (v ? formatDate(v, model.dateFormat) : '');
+  const dateTime = (v: string | null) =>
+    v ? formatDateTime(v, { dateFormat: model.dateFormat, country: model.country }) : '';
+  const joined = (...parts: (string | null)[]) => parts.filter(Boolean).join(', ');
+  const logo = logoRun(company.logo);
+
+  const companyLines = [
+    company.address,
+    postalLine(company.postIndex, company.city),
+    company.companyNr ? `${t('company.orgNr')}: ${company.companyNr}` : null,
+    company.vatRegistrationNr ? `${t('company.vatNr')}: ${company.vatRegistrationNr}` : null,
+    company.bgAccount ? `${t('company.bgAccount')}: ${company.bgAccount}` : null,
+    company.email ? `${t('company.email')}: ${company.email}` : null,
+    company.phone ? `${t('company.phone')}: ${company.phone}` : null,
+  ].filter((l): l is string => Boolean(l));
+
+  const children: (Paragraph | Table)[] = [
+    ...(logo ? [new Paragraph({ children: [logo] })] : []),
+    para(company.name, { bold: true, size: 22 }),
+    ...companyLines.map((l) => para(l, { size: 17, color: '374151' })),
+    new Paragraph({
+      heading: HeadingLevel.HEADING_1,
+      spacing: { before: 240 },
+      children: [text(`${t('doc.workOrder')} ${wo.number}`, { bold: true, size: 32 })],
+    }),
+    para(t('doc.printed', { date: dateTime(model.printedAt) }), { size: 16, color: '6B7280' }),
+    heading(wo.title),
+    facts([
+      [t('field.number'), wo.number],
+      [t('field.status'), wo.status],
+      [t('field.workType'), wo.workType],
+      [t('field.priority'), t(wo.priorityKey)],
+      [t('field.intake'), date(wo.intakeTs)],
+      [t('field.plannedStart'), dateTime(wo.plannedStart)],
+      [t('field.plannedEnd'), dateTime(wo.plannedEnd)],
+      [t('field.closedAt'), date(wo.closedAt)],
+      [t('field.assignees'), wo.assignees.join(', ')],
+      [t('field.customerOrderNumber'), wo.customerOrderNumber],
+      [t('field.invoiceMarking'), wo.invoiceMarking],
+      [t('field.customer'), customer?.name],
+      [t('field.customerNumber'), customer?.number],
+      [
+        t('field.customerAddress'),
+        customer ? joined(customer.street, postalLine(customer.postIndex, customer.city)) : null,
+      ],
+      [t('field.object'), object ? `${object.serial}${object.model ? ` (${object.model})` : ''}` : null],
+      [t('field.contact'), joined(wo.contactName, wo.contactPhone, wo.contactEmail)],
+      [t('field.onSiteContact'), joined(wo.onSiteContactName, wo.onSiteContactPhone)],
+      [t('field.address'), joined(wo.street, postalLine(wo.postIndex, wo.city))],
+    ]),
+  ];
+  if (wo.description) children.push(heading(t('field.description')), para(wo.description));
+  if (wo.summary) children.push(heading(t('field.summary')), para(wo.summary));
+
+  children.push(heading(t('articles.heading')));
+  if (model.articles.length)
+    children.push(
+      grid(
+        [
+          { label: t('articles.article'), width: 40 },
+          { label: t('articles.amount'), right: true, width: 10 },
+          { label: t('articles.unit'), width: 8 },
+          { label: t('articles.price'), right: true, width: 14 },
+          { label: t('articles.discount'), right: true, width: 12 },
+          { label: t('articles.total'), right: true, width: 16 },
+        ],
+        model.articles.map((a) => [
+          a.description ? `${a.title}\n${a.description}` : a.title,
+          formatQuantity(a.amount),
+          a.unit ?? '',
+          formatMoney(a.price),
+          a.discount,
+          formatMoney(a.total),
+        ]),
+        [t('articles.sum'), '', '', '', '', `${formatMoney(model.articlesTotal)} ${model.currency}`],
+      ),
+    );
+  else children.push(para(t('articles.none'), { color: '6B7280' }));
+
+  children.push(heading(t('time.heading')));
+  if (model.time.length)
+    children.push(
+      grid(
+        [
+          { label: t('time.person'), width: 34 },
+          { label: t('time.date'), width: 18 },
+          { label: t('time.hours'), right: true, width: 16 },
+          { label: t('time.travel'), right: true, width: 16 },
+          { label: t('time.distance'), right: true, width: 16 },
+        ],
+        model.time.map((r) => [
+          r.person,
+          date(r.date),
+          formatHours(r.workMinutes),
+          formatHours(r.travelMinutes),
+          formatQuantity(r.distanceKm),
+        ]),
+        [
+          t('time.total'),
+          '',
+          formatHours(model.timeTotals.workMinutes),
+          formatHours(model.timeTotals.travelMinutes),
+          formatQuantity(model.timeTotals.distanceKm),
+        ],
+      ),
+    );
+  else children.push(para(t('time.none'), { color: '6B7280' }));
+
+  const doc = new Document({
+    creator: company.name,
+    title: `${t('doc.workOrder')} ${wo.number}`,
+    styles: { default: { document: { run: { font: FONT, size: 19 } } } },
+    sections: [
+      {
+        properties: { page: { margin: { top: 800, bottom: 900, left: 800, right: 800 } } },
+        children,
+      },
+    ],
+  });
+  return Packer.toBuffer(doc);
+}
