@@ -69,6 +69,7 @@ export default [
       ...pluginRoutes('inventory', plugins).map((r) => route(r.path, r.file, { id: r.id })),
     ]),
     // work orders: the order screen's panels post here
+    route('work-orders/:id/close', 'routes/work-orders.$id.close.tsx'),
 
     // inventory: printable pages outside the tab bar (QR labels)
     route('qr/:id', 'routes/qr.tsx'),

@@ -12,6 +12,7 @@ import svSuppliers from './sv/suppliers.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
+import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
@@ -26,6 +27,7 @@ import enSuppliers from './en/suppliers.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
+import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
@@ -40,6 +42,7 @@ import etSuppliers from './et/suppliers.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
+import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
@@ -54,6 +57,7 @@ import lvSuppliers from './lv/suppliers.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
+import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
@@ -68,6 +72,7 @@ import ruSuppliers from './ru/suppliers.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
+import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
 
 /**
@@ -92,6 +97,7 @@ export const resources = {
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
+    workorderclose: svWorkorderclose,
     documents: svDocuments,
   },
   en: {
@@ -108,6 +114,7 @@ export const resources = {
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
+    workorderclose: enWorkorderclose,
     documents: enDocuments,
   },
   et: {
@@ -124,6 +131,7 @@ export const resources = {
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
+    workorderclose: etWorkorderclose,
     documents: etDocuments,
   },
   lv: {
@@ -140,6 +148,7 @@ export const resources = {
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
+    workorderclose: lvWorkorderclose,
     documents: lvDocuments,
   },
   ru: {
@@ -156,6 +165,7 @@ export const resources = {
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,
+    workorderclose: ruWorkorderclose,
     documents: ruDocuments,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
@@ -174,5 +184,6 @@ export const NAMESPACES = [
   'doorautomatics',
   'importexport',
   'workorders',
+  'workorderclose',
   'documents',
 ] as const;
