@@ -1,4 +1,10 @@
+import { RouterContextProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware } from '~/app/middleware/i18n.server';
+import { action as closeRouteAction, loader as closeRouteLoader } from '~/app/routes/work-orders.$id.close';
+import { validateSession } from '~/core/auth/session.service';
+import { sessionPolicy } from '~/core/unit-of-work';
 import { withTenant } from '~/core/db/with-tenant';
 import { SmtpMailer, setMailer } from '~/core/mail/mailer';
 import { mailSettled } from '~/core/mail/templates/deliver';
@@ -647,5 +653,71 @@ describe('[work orders] ATA (project extra work)', () => {
     const bad = await post('maybe', tok.office);
     expect(bad.status).toBe(400);
     expect(bad.json().fields).toEqual({ status: ['ERROR_INVALID_VALUE'] });
+  });
+});
+
+describe('[work orders] the order screen route /work-orders/:id/close', () => {
+  /** Runs the route's loader or action as React Router would, after the i18n middleware. */
+  async function runRoute(token: string, id: string, form?: Record<string, string | string[]>) {
+    const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    const context = new RouterContextProvider();
+    context.set(tenantContext, tenantA);
+    context.set(authContext, auth);
+    context.set(requestContext, { ip: null, requestId: 'test', token });
+    const url = `http://${a.host}/work-orders/${id}/close`;
+    let body: FormData | undefined;
+    if (form) {
+      body = new FormData();
+      for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
+    }
+    const request = new Request(url, form ? { method: 'POST', body } : undefined);
+    let answer: unknown;
+    await i18nextMiddleware({ request, context, params: { id }, url: new URL(url), pattern: '' } as never, async () => {
+      const args = { request, context, params: { id } } as never;
+      answer = form ? await closeRouteAction(args) : await closeRouteLoader(args);
+      return new Response(null);
+    });
+    const r = answer as { data?: Json; init?: { status?: number } } & Json;
+    return 'data' in r && r.data ? { status: r.init?.status ?? 200, body: r.data } : { status: 200, body: r };
+  }
+
+  it('loads the dialog data and closes, reopens and copies through intents', async () => {
+    const wo = await create({ customerId: ref.cOk, description: 'Kopieras' });
+    await addArticle(wo.id, '1', '100.00');
+    const loaded = await runRoute(tok.office, wo.id);
+    expect(loaded.body).toMatchObject({ canClose: true, articleTotal: '100.00', defaultFee: '40.00' });
+
+    const closed = await runRoute(tok.office, wo.id, {
+      intent: 'close',
+      statusId: ref.statusBilled,
+      invoiceDate: '2026-05-04',
+      deliveryDate: '2026-05-04',
+      feeOn: 'true',
+      invoiceFee: '40',
+    });
+    expect(closed).toMatchObject({
+      status: 200,
+      body: { ok: true, intent: 'close', invoice: { totalPrice: '140.00', totalPriceVat: '175.00' }, warnings: [] },
+    });
+    const again = await runRoute(tok.office, wo.id, { intent: 'close' });
+    expect(again).toMatchObject({ status: 409, body: { intent: 'close', code: 'WORK_ORDER_CLOSED' } });
+
+    const reopened = await runRoute(tok.office, wo.id, { intent: 'reopen' });
+    expect(reopened.body).toMatchObject({ ok: true, intent: 'reopen' });
+    // the fee toggle off sends the fee empty
+    const noFee = await runRoute(tok.office, wo.id, { intent: 'close', invoiceFee: '40' });
+    expect(noFee.body.invoice).toMatchObject({ totalPrice: '100.00' });
+
+    const copied = await runRoute(tok.office, wo.id, { intent: 'copy', options: ['description', 'articles'] });
+    expect(copied.body).toMatchObject({ ok: true, message: 'WORK_ORDER_REVISIT_SUCCESSFULLY_CREATED' });
+    const copy = await call('GET', `/api/wo/${copied.body.workOrderId}`, tok.office);
+    expect(copy.json().workOrder).toMatchObject({ description: 'Kopieras', summary: null, isClosed: false });
+
+    const broadcast = await runRoute(tok.office, wo.id, { intent: 'broadcast', status: 'send' });
+    expect(broadcast.body).toMatchObject({ ok: true, recipient: 'larm@tallen.se' });
+    await smtp.waitForMail((m) => m.to.includes('larm@tallen.se'));
+
+    const denied = await runRoute(tok.closer, wo.id, { intent: 'reopen' });
+    expect(denied).toMatchObject({ status: 403, body: { code: 'WARNING_PERMISSION_DENIED' } });
   });
 });
