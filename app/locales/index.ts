@@ -12,6 +12,7 @@ import svSuppliers from './sv/suppliers.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
+import svWorkorderrows from './sv/workorderrows.json';
 import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
 import enCommon from './en/common.json';
@@ -27,6 +28,7 @@ import enSuppliers from './en/suppliers.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
+import enWorkorderrows from './en/workorderrows.json';
 import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
 import etCommon from './et/common.json';
@@ -42,6 +44,7 @@ import etSuppliers from './et/suppliers.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
+import etWorkorderrows from './et/workorderrows.json';
 import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
 import lvCommon from './lv/common.json';
@@ -57,6 +60,7 @@ import lvSuppliers from './lv/suppliers.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
+import lvWorkorderrows from './lv/workorderrows.json';
 import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
 import ruCommon from './ru/common.json';
@@ -72,6 +76,7 @@ import ruSuppliers from './ru/suppliers.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
+import ruWorkorderrows from './ru/workorderrows.json';
 import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
 
@@ -97,6 +102,7 @@ export const resources = {
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
+    workorderrows: svWorkorderrows,
     workorderclose: svWorkorderclose,
     documents: svDocuments,
   },
@@ -114,6 +120,7 @@ export const resources = {
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
+    workorderrows: enWorkorderrows,
     workorderclose: enWorkorderclose,
     documents: enDocuments,
   },
@@ -131,6 +138,7 @@ export const resources = {
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
+    workorderrows: etWorkorderrows,
     workorderclose: etWorkorderclose,
     documents: etDocuments,
   },
@@ -148,6 +156,7 @@ export const resources = {
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
+    workorderrows: lvWorkorderrows,
     workorderclose: lvWorkorderclose,
     documents: lvDocuments,
   },
@@ -165,6 +174,7 @@ export const resources = {
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,
+    workorderrows: ruWorkorderrows,
     workorderclose: ruWorkorderclose,
     documents: ruDocuments,
   },
@@ -184,6 +194,7 @@ export const NAMESPACES = [
   'doorautomatics',
   'importexport',
   'workorders',
+  'workorderrows',
   'workorderclose',
   'documents',
 ] as const;

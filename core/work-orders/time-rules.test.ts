@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { dateIn, formatDuration, MAX_SPAN_DAYS, spanMinutes, splitMinutes, toMinutes, zoneOf } from './time-rules';
+import {
+  dateIn,
+  formatDuration,
+  isoToWallClock,
+  MAX_SPAN_DAYS,
+  spanMinutes,
+  splitMinutes,
+  toMinutes,
+  wallClockToIso,
+  zoneOf,
+} from './time-rules';
 
 describe('[work orders] time rules', () => {
   it('turns hours and minutes into minutes and back', () => {
@@ -50,5 +60,19 @@ describe('[work orders] time rules', () => {
   it('writes a duration as h:mm', () => {
     expect(formatDuration(125)).toBe('2:05');
     expect(formatDuration(0)).toBe('0:00');
+  });
+});
+
+describe('[work orders] wall-clock time in the tenant zone', () => {
+  it('converts a datetime-local value to an instant and back, across daylight saving', () => {
+    const zone = 'Europe/Stockholm';
+    expect(wallClockToIso('2026-03-05T08:30', zone)).toBe('2026-03-05T07:30:00.000Z'); // UTC+1
+    expect(wallClockToIso('2026-07-01T08:30', zone)).toBe('2026-07-01T06:30:00.000Z'); // UTC+2
+    expect(wallClockToIso('2026-03-29T04:00', zone)).toBe('2026-03-29T02:00:00.000Z'); // the morning DST starts
+    expect(isoToWallClock('2026-03-05T07:30:00.000Z', zone)).toBe('2026-03-05T08:30');
+    expect(isoToWallClock('2026-07-01T06:30:00.000Z', 'Australia/Sydney')).toBe('2026-07-01T16:30');
+    expect(wallClockToIso('', zone)).toBeNull();
+    expect(wallClockToIso('kl 8', zone)).toBe('kl 8');
+    expect(isoToWallClock(null, zone)).toBe('');
   });
 });

@@ -55,3 +55,52 @@ export function formatDuration(total: number): string {
   const { hours, minutes } = splitMinutes(total);
   return `${hours}:${String(minutes).padStart(2, '0')}`;
 }
+
+/** The wall-clock parts of a moment in a time zone. */
+function wallParts(instant: number, timeZone: string) {
+  const f = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+  return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, min: p.minute! };
+}
+
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/**
+ * A `datetime-local` value ("2026-03-05T08:30") in `timeZone` as an ISO instant; blank is null and
+ * anything else is returned as it is (the service refuses it).
+ */
+export function wallClockToIso(value: string, timeZone: string): string | null {
+  const v = value.trim();
+  if (!v) return null;
+  const m = WALL_CLOCK.exec(v);
+  if (!m) return v;
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+  const offset = (instant: number) => {
+    const p = wallParts(instant, timeZone);
+    return (
+      Date.UTC(Number(p.y), Number(p.m) - 1, Number(p.d), Number(p.h), Number(p.min)) -
+      Math.floor(instant / 60_000) * 60_000
+    );
+  };
+  // two passes settle the offset across a daylight-saving change
+  let instant = wall - offset(wall);
+  instant = wall - offset(instant);
+  return new Date(instant).toISOString();
+}
+
+/** An ISO instant as a `datetime-local` value in `timeZone`; null is "". */
+export function isoToWallClock(iso: string | null, timeZone: string): string {
+  if (!iso) return '';
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return '';
+  const p = wallParts(t, timeZone);
+  return `${p.y}-${p.m}-${p.d}T${p.h}:${p.min}`;
+}
