@@ -15,7 +15,14 @@ export default [
   route('google/success', 'routes/oidc-success.tsx', { id: 'google-success' }),
   route('language', 'routes/language.tsx'),
   layout('routes/app-layout.tsx', [
-    index('routes/home.tsx'),
+    // the work-order screen is the start page: the list tab, and one tab per opened order
+    layout('routes/work-orders.tsx', [
+      index('routes/home.tsx'),
+      route('work-orders/new', 'routes/work-orders.new.tsx'),
+      route('work-orders/:id', 'routes/work-orders.$id.tsx'),
+    ]),
+    route('work-orders/customer', 'routes/work-orders.customer.tsx'),
+    route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),

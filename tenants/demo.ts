@@ -4,6 +4,7 @@ import { getRegistry } from '~/core/extension-points/registry';
 import { seedDemoArticles } from './demo-data/articles';
 import { seedDemoCustomers } from './demo-data/customers';
 import { seedDemoObjects } from './demo-data/objects';
+import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
 import { provisionTenant } from './provision';
 import { getTenantBySlug } from './registry';
@@ -54,6 +55,7 @@ export async function ensureDemoTenant(): Promise<{ created: boolean; email: str
       await seedDemoArticles(trx);
       await seedDemoCustomers(trx);
       await seedDemoObjects(trx);
+      await seedDemoWorkOrders(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
   }

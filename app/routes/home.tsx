@@ -1,39 +1,237 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { redirect } from 'react-router';
+import { data, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/home';
 import { tenantContext } from '~/app/context';
-import { guard, requireAuth } from '~/app/lib/guard.server';
-import { formatDate } from '~/app/components/ui/number-format';
-import { isoWeek } from '~/app/components/ui/iso-week';
-import { SIGNED_IN } from '~/core/permissions/access';
+import { actionError } from '~/app/lib/action-error.server';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { Button, Select, Spinner, TextField } from '~/app/components/ui';
+import { formatDateTime } from '~/app/components/ui/number-format';
+import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
+import { listParams, WO_LIST_DEBOUNCE_MS, WO_PAGE_SIZE } from '~/app/components/work-orders/list/list-params';
+import { WorkOrderRows } from '~/app/components/work-orders/list/rows';
+import { useWorkOrderTabs } from '~/app/components/work-orders/tabs/tabs-context';
+import { hasAccess, SIGNED_IN } from '~/core/permissions/access';
+import { getListPreferences, saveListPreferences } from '~/core/work-orders/list-preferences';
+import { listWorkOrders } from '~/core/work-orders/work-order-list.service';
+import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
+import { WORK_ORDER_LISTS, WORK_ORDER_SORTS } from '~/core/work-orders/work-order.schema';
 
-/** The start page. The work-order screen takes this place when work orders land. */
+/**
+ * The work-order screen's list tab (spec sections 2 and 4): the six lists, every filter, the sort,
+ * 50 orders at a time ("show more" appends the next offset), filters and sort remembered per user.
+ * Also the deep links: `/?source=qr&id=` and `/?workOrderId=&workOrderTitle=&customerName=`.
+ */
 export const middleware = guard(SIGNED_IN);
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
+  const url = new URL(request.url);
+  const query = url.searchParams;
   // Spec section 2: a scanned QR label opens /?source=qr&id=<ref>, which is the object's QR page.
-  const query = new URL(request.url).searchParams;
   const qr = query.get('id');
   if (query.get('source') === 'qr' && qr) throw redirect(`/qr/${encodeURIComponent(qr)}`);
+  const workOrderId = query.get('workOrderId');
+  if (workOrderId) {
+    const open = new URLSearchParams({ open: '1' });
+    for (const k of ['workOrderTitle', 'customerName']) if (query.get(k)) open.set(k, query.get(k)!);
+    throw redirect(`/work-orders/${encodeURIComponent(workOrderId)}?${open.toString()}`);
+  }
+  if (!hasAccess(auth, { permission: 'workorders:read' })) return null;
+
+  // No filters in the address: the person's remembered ones.
+  const remembered = [...query.keys()].some((k) => k !== 'from' && k !== 'index');
+  const effective = remembered
+    ? new URLSearchParams(query)
+    : new URLSearchParams(await run(context, (ctx) => getListPreferences(ctx)));
+  const from = Math.max(0, Math.trunc(Number(query.get('from')) || 0));
+  const input = { ...Object.fromEntries(effective), from, size: WO_PAGE_SIZE };
   const tenant = context.get(tenantContext);
-  const now = new Date();
-  const today = { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };
+  const [list, options] = await run(context, async (ctx) => [
+    await listWorkOrders(ctx, input),
+    from === 0 ? await getWorkOrderOptions(ctx) : null,
+  ]);
   return {
-    name: auth.user.fullName,
-    company: tenant.displayName,
-    date: formatDate(now, tenant.config.dateFormat),
-    week: isoWeek(today).week,
+    ...list,
+    from,
+    query: effective.toString(),
+    options,
+    config: { dateFormat: tenant.config.dateFormat, country: tenant.config.country },
   };
 }
 
-export default function Home({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  try {
+    await run(context, (ctx) => saveListPreferences(ctx, { query: String(form.get('query') ?? '') }));
+    return data({ ok: true });
+  } catch (e) {
+    // spec section 8: preference-saving failures are only logged
+    return actionError(e);
+  }
+}
+
+type ListData = NonNullable<Route.ComponentProps['loaderData']>;
+
+export default function WorkOrderList({ loaderData }: Route.ComponentProps) {
+  if (!loaderData) return null;
+  return <ListTab data={loaderData} />;
+}
+
+function ListTab({ data: d }: { data: ListData }) {
+  const { t } = useTranslation('workorders');
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const tabs = useWorkOrderTabs();
+  const prefs = useFetcher();
+  const more = useFetcher<ListData>();
+  const params = useMemo(() => new URLSearchParams(d.query), [d.query]);
+  const p = listParams(params);
+  const options = useRef(d.options);
+  if (d.options) options.current = d.options;
+  const loading = navigation.state === 'loading' && navigation.location.pathname === '/';
+
+  // Offset 0 replaces, later offsets append (spec section 4).
+  const [extra, setExtra] = useState<ListData['workOrders']>([]);
+  useEffect(() => setExtra([]), [d]);
+  useEffect(() => {
+    if (more.data && more.state === 'idle') setExtra((rows) => [...rows, ...more.data!.workOrders]);
+  }, [more.data, more.state]);
+  const rows = [...d.workOrders, ...extra];
+
+  useEffect(() => {
+    if (tabs.ready && tabs.state.active !== 'list') tabs.showView('list');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tabs.ready]);
+
+  /** Changes filters or sort: a new address (offset 0) and the remembered filters follow. */
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    next.delete('from');
+    // an empty query would mean "the remembered filters": say "the open list" instead
+    if (![...next.keys()].length) next.set('list', 'open');
+    void navigate(`/?${next.toString()}`, { replace: true, preventScrollReset: true });
+    void prefs.submit({ query: next.toString() }, { method: 'post', action: '/?index' });
+  };
+
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const [text, setText] = useState(p.search);
+  const sent = useRef(p.search);
+  useEffect(() => {
+    if (p.search !== sent.current) {
+      sent.current = p.search;
+      setText(p.search);
+    }
+  }, [p.search]);
+  const search = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      sent.current = value.trim();
+      update({ search: value.trim() || null });
+    }, WO_LIST_DEBOUNCE_MS);
+  };
+
+  const loadMore = () => {
+    const next = new URLSearchParams(params);
+    next.set('from', String(d.from + rows.length));
+    if (!next.has('list')) next.set('list', p.list);
+    void more.load(`/?index&${next.toString()}`);
+  };
+
   return (
-    <section className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-      <h1 className="text-2xl font-semibold">{t('home.title', { name: loaderData.name })}</h1>
-      <p className="mt-2 max-w-prose text-slate-600">{t('home.body', { company: loaderData.company })}</p>
-      <p className="mt-4 text-sm text-slate-500">{t('home.today', { date: loaderData.date, week: loaderData.week })}</p>
+    <section aria-labelledby="wo-list-title" className="space-y-4">
+      <h2 id="wo-list-title" className="sr-only">
+        {t('list.title')}
+      </h2>
+      <nav aria-label={t('list.lists')} className="-mx-1 overflow-x-auto">
+        <ul className="flex min-w-max gap-1 px-1">
+          {WORK_ORDER_LISTS.map((list) => (
+            <li key={list}>
+              <Link
+                to={`/?${new URLSearchParams({ ...Object.fromEntries(params), list }).toString()}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  update({ list, closedFrom: null, closedTo: null });
+                }}
+                aria-current={p.list === list ? 'page' : undefined}
+                className={
+                  p.list === list
+                    ? 'block rounded-full bg-slate-900 px-3 py-1.5 text-sm font-medium text-white'
+                    : 'block rounded-full px-3 py-1.5 text-sm text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100'
+                }
+              >
+                {t(`list.name.${list}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="flex flex-wrap items-end gap-3">
+        <TextField
+          label={t('list.search')}
+          type="search"
+          value={text}
+          onChange={search}
+          placeholder={t('list.searchPlaceholder')}
+          className="w-full sm:w-80"
+        />
+        <Select
+          label={t('list.sort')}
+          items={WORK_ORDER_SORTS.map((s) => ({ id: s, label: t(`list.sortBy.${s}`) }))}
+          selectedKey={p.sort}
+          onSelectionChange={(k) => update({ sort: k === 'intake' ? null : String(k) })}
+          className="w-full sm:w-56"
+        />
+        {p.list === 'closed' ? (
+          <div className="flex gap-2">
+            <label className="flex flex-col text-sm">
+              <span className="mb-1 font-medium text-slate-700">{t('list.closedFrom')}</span>
+              <input
+                type="date"
+                value={p.closedFrom}
+                onChange={(e) => update({ closedFrom: e.target.value || null })}
+                className="rounded-md border border-slate-300 px-2 py-1.5"
+              />
+            </label>
+            <label className="flex flex-col text-sm">
+              <span className="mb-1 font-medium text-slate-700">{t('list.closedTo')}</span>
+              <input
+                type="date"
+                value={p.closedTo}
+                onChange={(e) => update({ closedTo: e.target.value || null })}
+                className="rounded-md border border-slate-300 px-2 py-1.5"
+              />
+            </label>
+          </div>
+        ) : null}
+        {loading ? <Spinner label={t('list.loading')} /> : null}
+      </div>
+      {options.current ? <WorkOrderFilters params={params} options={options.current} onChange={update} /> : null}
+      <p className="text-sm text-slate-600" role="status">
+        {t('list.count', { shown: rows.length, total: d.totalCount })}
+      </p>
+      {rows.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+          {p.filtered ? t('list.emptyFiltered') : t(`list.empty.${p.list}`)}
+        </div>
+      ) : (
+        <WorkOrderRows rows={rows} format={(iso) => formatDateTime(iso, d.config)} />
+      )}
+      {rows.length < d.totalCount ? (
+        <div className="flex justify-center">
+          <Button onPress={loadMore} isDisabled={more.state !== 'idle'}>
+            {more.state !== 'idle'
+              ? t('list.loadingMore')
+              : t('list.more', { count: Math.min(WO_PAGE_SIZE, d.totalCount - rows.length) })}
+          </Button>
+        </div>
+      ) : null}
     </section>
   );
 }

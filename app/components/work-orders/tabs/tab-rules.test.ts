@@ -70,6 +70,8 @@ describe('[work orders] the tab rules of spec section 4', () => {
     expect(parseTabState(JSON.stringify(s))).toEqual(s);
     expect(parseTabState('{nope')).toEqual(INITIAL_TABS);
     expect(parseTabState(null)).toEqual(INITIAL_TABS);
-    expect(parseTabState(JSON.stringify({ tabs: [{ id: 1 }], active: 'x', previous: 'sideways' }))).toEqual(INITIAL_TABS);
+    expect(parseTabState(JSON.stringify({ tabs: [{ id: 1 }], active: 'x', previous: 'sideways' }))).toEqual(
+      INITIAL_TABS,
+    );
   });
 });

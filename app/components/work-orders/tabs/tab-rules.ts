@@ -35,7 +35,10 @@ export function openTab(state: TabState, tab: Omit<OrderTab, 'isEdited'> & { isE
     ? state.tabs.map((t) =>
         t.id === tab.id ? { ...t, title: tab.title || t.title, customerName: tab.customerName ?? t.customerName } : t,
       )
-    : [...state.tabs, { id: tab.id, title: tab.title, customerName: tab.customerName, isEdited: tab.isEdited ?? false }];
+    : [
+        ...state.tabs,
+        { id: tab.id, title: tab.title, customerName: tab.customerName, isEdited: tab.isEdited ?? false },
+      ];
   return { tabs, active: tab.id, previous };
 }
 
@@ -52,7 +55,7 @@ export function closeTab(state: TabState, id: string): TabState {
 }
 
 /** Closes every order tab and returns to the list. */
-export function closeAllTabs(state: TabState): TabState {
+export function closeAllTabs(_state: TabState): TabState {
   return { tabs: [], active: 'list', previous: 'list' };
 }
 
@@ -104,7 +107,9 @@ export function parseTabState(raw: string | null): TabState {
       }));
     const previous = typeof v.previous === 'string' && isViewTab(v.previous) ? v.previous : 'list';
     const active =
-      typeof v.active === 'string' && (isViewTab(v.active) || tabs.some((t) => t.id === v.active)) ? v.active : previous;
+      typeof v.active === 'string' && (isViewTab(v.active) || tabs.some((t) => t.id === v.active))
+        ? v.active
+        : previous;
     return { tabs, active, previous };
   } catch {
     return INITIAL_TABS;

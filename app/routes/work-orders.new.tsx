@@ -1,0 +1,68 @@
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import type { Route } from './+types/work-orders.new';
+import { tenantContext } from '~/app/context';
+import { actionError, type ActionError } from '~/app/lib/action-error.server';
+import { guard, run } from '~/app/lib/guard.server';
+import { Button } from '~/app/components/ui';
+import { tenantTimeZone } from '~/app/components/ui/number-format';
+import { useActionToast } from '~/app/components/shell/use-action-toast';
+import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
+import { WorkOrderForm } from '~/app/components/work-orders/order/work-order-form';
+import { createWorkOrder } from '~/core/work-orders/work-order.service';
+import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
+
+/** A new work order (spec sections 3 and 5): defaults from the settings, required fields checked on the server. */
+export const middleware = guard({ permission: 'workorders:create' });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const tenant = context.get(tenantContext);
+  return {
+    options: await run(context, (ctx) => getWorkOrderOptions(ctx)),
+    timeZone: tenantTimeZone(tenant.config.country),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const tenant = context.get(tenantContext);
+  const form = await request.formData();
+  try {
+    const { workOrder } = await run(context, (ctx) =>
+      createWorkOrder(ctx, { workOrder: workOrderFromForm(form, tenantTimeZone(tenant.config.country)) }),
+    );
+    const q = new URLSearchParams({ open: '1', created: '1', workOrderTitle: workOrder.title });
+    if (workOrder.customerName) q.set('customerName', workOrder.customerName);
+    return redirect(`/work-orders/${workOrder.id}?${q.toString()}`);
+  } catch (e) {
+    const result = actionError(e);
+    return data<ActionError>(result.data, result.init ?? undefined);
+  }
+}
+
+export default function NewWorkOrder({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('workorders');
+  const result = useActionData<ActionError>();
+  const busy = useNavigation().state === 'submitting';
+  useActionToast(result);
+  return (
+    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <Link to="/" className="text-sm text-blue-800 underline">
+        ← {t('order.backToList')}
+      </Link>
+      <h2 className="mt-2 text-xl font-semibold">{t('new.title')}</h2>
+      <Form method="post" noValidate className="mt-6 grid gap-6">
+        <WorkOrderForm
+          workOrder={null}
+          options={loaderData.options}
+          timeZone={loaderData.timeZone}
+          errors={result?.fields}
+        />
+        <div className="sticky bottom-0 -mx-4 flex gap-2 border-t border-slate-200 bg-white/95 px-4 py-3 sm:-mx-6 sm:px-6">
+          <Button type="submit" variant="primary" isPending={busy}>
+            {t('new.submit')}
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}
