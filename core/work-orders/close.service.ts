@@ -198,6 +198,13 @@ export interface CloseResult {
   warnings: 'CUSTOMER_SET_NOT_TO_SEND_TO_ERP'[];
 }
 
+/** Locks the order's row for the rest of the transaction and reads its state afresh. */
+async function lockOrder(ctx: Ctx, id: string): Promise<{ closed_at: Date | null; is_locked: boolean }> {
+  const row = await ctx.trx('work_orders').where({ id }).forUpdate().first('closed_at', 'is_locked');
+  if (!row) throw notFound();
+  return row;
+}
+
 /**
  * Takes the order's current invoice off it: a draft is deleted (rows with it), one that already
  * reached the ERP is kept and unlinked. Answers how many of each.
@@ -221,6 +228,10 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
   requireAccess(ctx.auth, { permission: 'workorders:close' });
   const input = parseInput(ZCloseWorkOrder, raw);
   const wo = await loadChangeable(ctx, input.workOrderId);
+  // two closes at once: the second waits for the first and then finds the order closed
+  const locked = await lockOrder(ctx, wo.id);
+  if (locked.closed_at) throw new AppError('WORK_ORDER_CLOSED', 409);
+  if (locked.is_locked) throw new AppError('WORK_ORDER_LOCKED', 409);
   const customer = await loadCustomer(ctx, wo.customerId);
   if (!customer || !hasNumber(customer)) throw new AppError('CANNOT_CLOSE_WORK_ORDER_CUSTOMER_NUMBER_MISSING', 409);
 
@@ -390,8 +401,9 @@ export async function reopenWorkOrder(
   requireAccess(ctx.auth, { permission: 'workorders:reopen' });
   const { workOrderId } = parseInput(ZWorkOrderId, raw);
   const wo = await loadActive(ctx, workOrderId);
-  if (!wo.isClosed) throw new AppError('WORK_ORDER_NOT_CLOSED', 409);
-  if (wo.isLocked) throw new AppError('WORK_ORDER_LOCKED', 409);
+  const locked = await lockOrder(ctx, wo.id);
+  if (!locked.closed_at) throw new AppError('WORK_ORDER_NOT_CLOSED', 409);
+  if (locked.is_locked) throw new AppError('WORK_ORDER_LOCKED', 409);
   const status = (await readStatuses(ctx)).find((s) => s.isDefault);
   if (!status) throw new Error('the tenant has no default work-order status');
   const invoices = await detachInvoices(ctx, wo.id);

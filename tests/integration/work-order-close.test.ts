@@ -367,6 +367,14 @@ describe('[work orders] close', () => {
     expect(again.json().code).toBe('WORK_ORDER_CLOSED');
   });
 
+  it('two closes at the same time: one closes, the other is refused (409), one invoice', async () => {
+    const wo = await create({ customerId: ref.cOk });
+    const answers = await Promise.all([close(wo.id), close(wo.id)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.status === 409)!.json().code).toBe('WORK_ORDER_CLOSED');
+    expect(await invoicesOf(wo.id)).toHaveLength(1);
+  });
+
   it("answers 404 for another tenant's order on every call", async () => {
     const calls: [string, string, unknown][] = [
       ['POST', '/api/wo/close', { workOrderId: foreignOrder }],
@@ -471,7 +479,7 @@ describe('[work orders] reopen', () => {
     expect((await invoicesOf(wo.id)).map((i) => i.id)).toEqual([first.invoice.id, second.invoice.id]);
   });
 
-  it('refuses an open order (409 WORK_ORDER_NOT_CLOSED) and a user without workorders:reopen (403)', async () => {
+  it('refuses an open order (409 WORK_ORDER_NOT_CLOSED), a locked one (409) and a user without workorders:reopen (403)', async () => {
     const wo = await create({ customerId: ref.cOk });
     const open = await call('POST', '/api/wo/reopen', tok.office, { workOrderId: wo.id });
     expect(open.status).toBe(409);
@@ -479,6 +487,10 @@ describe('[work orders] reopen', () => {
     await closeOk(wo.id);
     const denied = await call('POST', '/api/wo/reopen', tok.closer, { workOrderId: wo.id });
     expect(denied.status).toBe(403);
+    expect((await call('POST', '/api/wo/lock', tok.office, { workOrderId: wo.id })).status).toBe(200);
+    const locked = await call('POST', '/api/wo/reopen', tok.office, { workOrderId: wo.id });
+    expect(locked.status).toBe(409);
+    expect(locked.json().code).toBe('WORK_ORDER_LOCKED');
   });
 });
 

@@ -138,7 +138,8 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [broadcast.data]);
 
-  if (!data.canClose && !(isOpen && step === 'broadcast')) return null;
+  // after closing, the order screen reloads (canClose turns false) while the broadcast step is still open
+  if (!data.canClose && !isOpen) return null;
   const busy = closing.state !== 'idle' || broadcast.state !== 'idle';
 
   return (
