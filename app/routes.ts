@@ -76,6 +76,7 @@ export default [
       ...pluginRoutes('inventory', plugins).map((r) => route(r.path, r.file, { id: r.id })),
     ]),
     // work orders: the order screen's panels post here
+    route('work-orders/:id/document', 'routes/work-orders.$id.document.tsx'),
     route('work-orders/:id/articles', 'routes/work-orders.$id.articles.tsx'),
     route('work-orders/:id/time', 'routes/work-orders.$id.time.tsx'),
     route('work-orders/:id/close', 'routes/work-orders.$id.close.tsx'),

@@ -6,8 +6,8 @@ import { AccessLevelCheckboxes } from '~/app/components/users/access-level-check
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { COUNTRIES, DATE_FORMATS, LANGUAGE_KEYS } from '~/core/instance/instance-config';
-import { getInstance, updateInstance } from '~/core/instance/instance.service';
+import { COUNTRIES, COMPANY_FIELDS, DATE_FORMATS, LANGUAGE_KEYS } from '~/core/instance/instance-config';
+import { getInstance, updateCompanyDetails, updateInstance } from '~/core/instance/instance.service';
 import { getMfaPolicy, updateMfaPolicy } from '~/core/auth/mfa-policy.service';
 import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
@@ -55,7 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(formData);
   try {
     await run(context, async (ctx) => {
-      if (form.intent === 'mfa')
+      if (form.intent === 'company') await updateCompanyDetails(ctx, form);
+      else if (form.intent === 'mfa')
         await updateMfaPolicy(ctx, {
           mfaRequired: form.mfaRequired,
           mfaAccessLevelIds: formData.getAll('mfaAccessLevelIds'),
@@ -137,6 +138,30 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           isDisabled={disabled}
           errorMessage={err('logoUrl')}
         />
+        {disabled ? null : (
+          <div>
+            <Button type="submit" variant="primary" isPending={busy}>
+              {t('settings.save')}
+            </Button>
+          </div>
+        )}
+      </Form>
+      <h2 className="mt-8 text-lg font-medium">{t('settings.company')}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t('settings.company.help')}</p>
+      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate aria-label={t('settings.company')}>
+        <input type="hidden" name="intent" value="company" />
+        {COMPANY_FIELDS.map((field) => (
+          <TextField
+            key={field}
+            name={field}
+            type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
+            label={t(`settings.company.${field}`)}
+            placeholder={field === 'companyName' ? loaderData.displayName : undefined}
+            defaultValue={c.company[field] ?? ''}
+            isDisabled={disabled}
+            errorMessage={err(field)}
+          />
+        ))}
         {disabled ? null : (
           <div>
             <Button type="submit" variant="primary" isPending={busy}>

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Auth } from '~/core/context';
 import { closeBrowser, currentBrowserForTests, htmlToPdf } from '~/core/documents/pdf';
 import { withTenant } from '~/core/db/with-tenant';
-import { updateCompanyDetails } from '~/core/instance/instance.service';
+import { getInstance, updateCompanyDetails, updateInstance } from '~/core/instance/instance.service';
 import { setMailer, SmtpMailer } from '~/core/mail/mailer';
 import type { Permission } from '~/core/permissions/permissions';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -484,5 +484,56 @@ describe('[documents] the warm browser', () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('[documents] company details in the instance configuration', () => {
+  const asAdmin = <T>(fn: Parameters<typeof inTenant<T>>[1], perms: Permission[] = ['instance:edit']) =>
+    getTenantBySlug(a.slug).then((tenant) =>
+      inTenant({ tenant: tenant!, auth: authOf(ref.admin, perms), lang: 'sv' }, fn),
+    );
+
+  it('survive a save of the general settings, and blank clears a field', async () => {
+    const before = (await getTenantBySlug(a.slug))!;
+    await asAdmin((ctx) =>
+      updateInstance(ctx, {
+        displayName: before.displayName,
+        country: 'SE',
+        languageKey: 'se',
+        dateFormat: 'YYYY-MM-DD',
+        currencySymbol: 'kr',
+        logoUrl: '',
+      }),
+    );
+    const kept = await asAdmin(async (ctx) => getInstance(ctx).configuration.company);
+    expect(kept).toMatchObject({ companyName: 'Nordlarm Säkerhet AB', vatRegistrationNr: 'SE556677889901' });
+    await asAdmin((ctx) => updateCompanyDetails(ctx, { ...kept, phone: ' 021-12 34 56 ', bgAccount: '' }));
+    const after = (await getTenantBySlug(a.slug))!.config.company;
+    expect(after).toMatchObject({ phone: '021-12 34 56', bgAccount: null, companyName: 'Nordlarm Säkerhet AB' });
+    await asAdmin((ctx) => updateCompanyDetails(ctx, { ...after, bgAccount: '123-4567' }));
+  });
+
+  it('check the e-mail and lengths, and need instance:edit', async () => {
+    await expect(asAdmin((ctx) => updateCompanyDetails(ctx, { email: 'nope' }))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { email: ['ERROR_INVALID_EMAIL'] } },
+    });
+    await expect(asAdmin((ctx) => updateCompanyDetails(ctx, { companyNr: 'x'.repeat(51) }))).rejects.toMatchObject({
+      details: { fields: { companyNr: ['ERROR_MAX_LENGTH'] } },
+    });
+    await expect(
+      asAdmin((ctx) => updateCompanyDetails(ctx, { companyName: 'X' }), ['settings:read']),
+    ).rejects.toMatchObject({ status: 403 });
+    expect((await getTenantBySlug(a.slug))!.config.company.companyName).toBe('Nordlarm Säkerhet AB');
+  });
+
+  it('print the tenant name when no company name is set', async () => {
+    const other = (await getTenantBySlug(b.slug))!;
+    const [wo] = await withTenant(other, (trx) => trx('work_orders').where({ id: ref.woB }).select('id'));
+    const adminB = await withTenant(other, (trx) => trx('users').where({ email: b.adminEmail }).first('id'));
+    const m = await inTenant({ tenant: other, auth: authOf(adminB.id, ['workorders:read']), lang: 'sv' }, (ctx) =>
+      buildWorkOrderDocumentModel(ctx, wo.id),
+    );
+    expect(m.company).toMatchObject({ name: other.displayName, companyNr: null, logo: null });
   });
 });
