@@ -1,4 +1,11 @@
+import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware } from '~/app/middleware/i18n.server';
+import { action as articlesRouteAction } from '~/app/routes/work-orders.$id.articles';
+import { action as timeRouteAction } from '~/app/routes/work-orders.$id.time';
+import { validateSession } from '~/core/auth/session.service';
+import { sessionPolicy } from '~/core/unit-of-work';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { ensureUser } from '~/core/users/create-user';
@@ -512,5 +519,106 @@ describe('[work order rows] time', () => {
     expect((await call('GET', `/api/wo/${id}/time`, tok.adminB, undefined, b.host)).status).toBe(404);
     expect((await call('PUT', '/api/wo/time', tok.adminB, { workOrderId: id, hours: 1 }, b.host)).status).toBe(404);
     expect((await call('DELETE', `/api/wo/time/${saved.id}`, tok.adminB, undefined, b.host)).status).toBe(404);
+  });
+});
+
+describe('[work order rows] the order screen routes /work-orders/:id/articles and /time', () => {
+  type Json = Record<string, unknown>;
+  /** Runs a route's action as React Router would, after the i18n middleware. */
+  async function runAction(
+    action: typeof articlesRouteAction | typeof timeRouteAction,
+    path: 'articles' | 'time',
+    token: string,
+    id: string,
+    form: Record<string, string>,
+  ): Promise<{ status: number; body: Json }> {
+    const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    const context = new RouterContextProvider();
+    context.set(tenantContext, tenantA);
+    context.set(authContext, auth);
+    context.set(requestContext, { ip: null, requestId: 'test', token });
+    const url = `http://${a.host}/work-orders/${id}/${path}`;
+    const body = new FormData();
+    for (const [k, v] of Object.entries(form)) body.append(k, v);
+    const request = new Request(url, { method: 'POST', body });
+    let answer: unknown;
+    await i18nextMiddleware({ request, context, params: { id }, url: new URL(url), pattern: '' } as never, async () => {
+      answer = await action({ request, context, params: { id } } as never);
+      return new Response(null);
+    });
+    const r = answer as { data?: Json; init?: { status?: number } | null };
+    return { status: r.init?.status ?? 200, body: r.data as Json };
+  }
+
+  it('saves article rows posted as JSON and answers field errors by row', async () => {
+    const id = await newOrder();
+    const saved = await runAction(articlesRouteAction, 'articles', tok.tech, id, {
+      rows: JSON.stringify([{ articleId: ids.detector, amount: '2' }, { amount: '1' }]),
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ ok: true, data: { totals: { net: '1800.00', purchase: null } } });
+    expect((saved.body.data as ArticlesPanel).rows).toHaveLength(1);
+
+    const negative = await runAction(articlesRouteAction, 'articles', tok.tech, id, {
+      rows: JSON.stringify([{ articleId: ids.detector, amount: '-2' }]),
+    });
+    expect(negative).toEqual({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', fields: { 'rows.0.amount': ['AMOUNT_CANT_BE_NEGATIVE'] }, usedBy: undefined },
+    });
+    const broken = await runAction(articlesRouteAction, 'articles', tok.tech, id, { rows: '[{' });
+    expect(broken).toMatchObject({ status: 400, body: { fields: { rows: ['ERROR_INVALID_VALUE'] } } });
+  });
+
+  it("takes start and end as wall-clock time in the tenant's zone, hours and minutes, and deletes", async () => {
+    const id = await newOrder();
+    const span = await runAction(timeRouteAction, 'time', tok.tech, id, {
+      intent: 'save',
+      mode: 'span',
+      start: '2026-03-05T08:30',
+      end: '2026-03-05T12:00',
+      // ignored in span mode
+      hours: '9',
+      distanceKm: '7,5',
+    });
+    expect(span.status).toBe(200);
+    const rows = (span.body.data as TimePanel).rows;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        date: '2026-03-05',
+        startTs: '2026-03-05T07:30:00.000Z',
+        endTs: '2026-03-05T11:00:00.000Z',
+        workMinutes: 210,
+        distanceKm: 7.5,
+      }),
+    ]);
+
+    const hours = await runAction(timeRouteAction, 'time', tok.tech, id, {
+      intent: 'save',
+      mode: 'hours',
+      id: rows[0]!.id,
+      date: '2026-03-06',
+      hours: '1',
+      minutes: '45',
+      start: '2026-03-05T08:30',
+    });
+    expect((hours.body.data as TimePanel).rows).toEqual([
+      expect.objectContaining({ id: rows[0]!.id, date: '2026-03-06', startTs: null, workMinutes: 105 }),
+    ]);
+
+    const invalid = await runAction(timeRouteAction, 'time', tok.tech, id, {
+      intent: 'save',
+      mode: 'span',
+      start: '2026-03-05T12:00',
+      end: '2026-03-05T08:00',
+    });
+    expect(invalid).toMatchObject({ status: 400, body: { fields: { endTs: ['ERROR_END_BEFORE_START'] } } });
+
+    await withTenant(tenantA, (trx) => trx('work_order_time').where({ id: rows[0]!.id }).update({ locked: true }));
+    const locked = await runAction(timeRouteAction, 'time', tok.tech, id, { intent: 'delete', id: rows[0]!.id });
+    expect(locked).toMatchObject({ status: 409, body: { code: 'TIME_REPORT_LOCKED' } });
+    await withTenant(tenantA, (trx) => trx('work_order_time').where({ id: rows[0]!.id }).update({ locked: false }));
+    const deleted = await runAction(timeRouteAction, 'time', tok.tech, id, { intent: 'delete', id: rows[0]!.id });
+    expect(deleted).toMatchObject({ status: 200, body: { ok: true, intent: 'delete', data: { rows: [] } } });
   });
 });
