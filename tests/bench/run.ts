@@ -248,6 +248,19 @@ async function main() {
     };
     for (const [name, make] of Object.entries(registers))
       rows.push({ scenario: name, ...(await measure(port, make, 1)) });
+    // Documents: one work order as PDF on the warm browser (the warm-up launches it), one at a time
+    // and at the page cap (2); STACK.md expects ~150 ms warm.
+    const workOrderId = (await first('/api/wo?list=open&size=1')).workOrders?.[0]?.id as string | undefined;
+    if (workOrderId) {
+      const pdf = () => ({
+        method: 'POST',
+        path: '/api/wo/pdf',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workOrder: workOrderId, templateId: 'default' }),
+      });
+      for (const c of [1, 2])
+        rows.push({ scenario: 'API work order PDF (warm browser)', ...(await measure(port, pdf, c)) });
+    }
     console.table(rows);
     const outDir = path.join(root, 'bench-results');
     fs.mkdirSync(outDir, { recursive: true });
