@@ -63,6 +63,8 @@ test('[users] the admin filters users, adds a department, puts a technician in i
 
   await page.goto(`${app.url}/settings/users`);
   await expect(page.getByRole('row', { name: /Sara Nilsson/ })).toHaveCount(0);
+  // the filter applies as it is ticked once the page has hydrated
+  await hydrated(page);
   await page.getByLabel('Inaktiva').check();
   await expect(page.getByRole('row', { name: /Sara Nilsson/ })).toBeVisible();
 });
