@@ -1,6 +1,12 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
+import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware } from '~/app/middleware/i18n.server';
+import { action as documentAction, loader as documentLoader } from '~/app/routes/work-orders.$id.document';
+import { validateSession } from '~/core/auth/session.service';
+import { sessionPolicy } from '~/core/unit-of-work';
 import type { Auth } from '~/core/context';
 import { closeBrowser, currentBrowserForTests, htmlToPdf } from '~/core/documents/pdf';
 import { withTenant } from '~/core/db/with-tenant';
@@ -535,5 +541,69 @@ describe('[documents] company details in the instance configuration', () => {
       buildWorkOrderDocumentModel(ctx, wo.id),
     );
     expect(m.company).toMatchObject({ name: other.displayName, companyNr: null, logo: null });
+  });
+});
+
+describe('[documents] the order screen route /work-orders/:id/document', () => {
+  /** Runs the route's loader (GET ?query) or action (POST form) as React Router would, after the i18n middleware. */
+  async function runRoute(token: string, id: string, query: string, form?: Record<string, string>) {
+    const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    const context = new RouterContextProvider();
+    context.set(tenantContext, tenantA);
+    context.set(authContext, auth);
+    context.set(requestContext, { ip: null, requestId: 'test', token });
+    const url = `http://${a.host}/work-orders/${id}/document${query}`;
+    const body = form ? new FormData() : undefined;
+    for (const [k, v] of Object.entries(form ?? {})) body!.append(k, v);
+    const request = new Request(url, form ? { method: 'POST', body } : undefined);
+    let answer: unknown;
+    await i18nextMiddleware({ request, context, params: { id }, url: new URL(url), pattern: '' } as never, async () => {
+      const args = { request, context, params: { id } } as never;
+      try {
+        answer = form ? await documentAction(args) : await documentLoader(args);
+      } catch (thrown) {
+        answer = thrown;
+      }
+      return new Response(null);
+    });
+    return answer;
+  }
+
+  it('downloads the PDF and the Word file as attachments', async () => {
+    const pdf = (await runRoute(tok.reader, ref.wo, '?format=pdf')) as Response;
+    expect(pdf).toBeInstanceOf(Response);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="work-order-${number}.pdf"`);
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const word = (await runRoute(tok.reader, ref.wo, '?format=docx')) as Response;
+    const bytes = Buffer.from(await word.arrayBuffer());
+    expect(unzipEntry(bytes, 'word/document.xml')).toContain(number);
+  });
+
+  it('refuses an unknown format (400) and another tenant’s order (404)', async () => {
+    expect(await runRoute(tok.reader, ref.wo, '?format=exe')).toMatchObject({ init: { status: 400 } });
+    expect(await runRoute(tok.reader, ref.woB, '?format=pdf')).toMatchObject({ init: { status: 404 } });
+  });
+
+  it('e-mails the PDF and answers EMAIL_SENT_TO, or the field error', async () => {
+    const sent = await runRoute(tok.admin, ref.wo, '', {
+      emailTarget: 'styrelsen@solglantan.se',
+      templateId: 'default',
+    });
+    expect(sent).toMatchObject({
+      data: { ok: true, message: 'EMAIL_SENT_TO', recipient: 'styrelsen@solglantan.se' },
+    });
+    await smtp.waitForMail((m) => m.to.includes('styrelsen@solglantan.se'));
+    const bad = await runRoute(tok.admin, ref.wo, '', { emailTarget: 'styrelsen' });
+    expect(bad).toMatchObject({
+      data: { code: 'VALIDATION_FAILED', fields: { emailTarget: ['ERROR_INVALID_EMAIL'] } },
+      init: { status: 400 },
+    });
+    const reader = await runRoute(tok.reader, ref.wo, '', { emailTarget: 'a@b.se' });
+    expect(reader).toMatchObject({ init: { status: 403 } });
   });
 });
