@@ -99,7 +99,11 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
       setRows(toEditRows(result.data.rows));
       setDirty(false);
       toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
-    } else toast.show({ kind: 'error', message: tc(result.code) });
+    } else {
+      // what was sent is still on screen but not saved: the user can fix it, save again or undo
+      setDirty(true);
+      toast.show({ kind: 'error', message: tc(result.code) });
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result]);
 

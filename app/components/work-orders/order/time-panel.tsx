@@ -125,6 +125,8 @@ export function TimePanel({
   const [view, setView] = useState(data);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [deleting, setDeleting] = useState<TimeRow | null>(null);
+  /** The field errors of the last save, until the dialog opens again. */
+  const [fields, setFields] = useState<Record<string, string[]>>({});
   const handled = useRef<TimeActionResult | undefined>(undefined);
 
   useEffect(() => setView(data), [data]);
@@ -141,7 +143,10 @@ export function TimePanel({
         kind: 'success',
         message: tc(result.intent === 'delete' ? 'SUCCESSFULLY_DELETED' : 'SUCCESSFULLY_SAVED'),
       });
-    } else if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
+    } else {
+      setFields(result.fields ?? {});
+      if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result]);
 
@@ -149,7 +154,6 @@ export function TimePanel({
   const canReport = editable && view.canReport;
   const canSelectOthers = view.users.some((u) => u.id !== currentUserId);
   const mayChange = (row: TimeRow) => canReport && !row.locked && (row.userId === currentUserId || canSelectOthers);
-  const fields = result && !result.ok && draft ? (result.fields ?? {}) : {};
   const err = (...keys: string[]) => {
     const list = keys.flatMap((k) => fields[k] ?? []).map((k) => tc(k));
     return list.length ? list : undefined;
@@ -180,6 +184,11 @@ export function TimePanel({
     void fetcher.submit(form, { method: 'post', action: `/work-orders/${workOrderId}/time` });
   }
 
+  function openDraft(d: Draft) {
+    setFields({});
+    setDraft(d);
+  }
+
   const set = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
 
   return (
@@ -192,7 +201,7 @@ export function TimePanel({
           {t('time.title')}
         </h3>
         {canReport ? (
-          <Button size="sm" onPress={() => setDraft(draftOf(null, currentUserId, timeZone))}>
+          <Button size="sm" onPress={() => openDraft(draftOf(null, currentUserId, timeZone))}>
             {t('time.add')}
           </Button>
         ) : null}
@@ -235,7 +244,7 @@ export function TimePanel({
                     size="sm"
                     variant="secondary"
                     aria-label={t('time.editRow', { name: row.userName, date: row.date })}
-                    onPress={() => setDraft(draftOf(row, currentUserId, timeZone))}
+                    onPress={() => openDraft(draftOf(row, currentUserId, timeZone))}
                   >
                     {t('time.edit')}
                   </Button>
