@@ -5,8 +5,11 @@ import { formatDate, formatDateTime, type DateFormat } from '~/app/components/ui
 import type { DocumentT } from './i18n';
 import { formatHours, formatMoney, formatQuantity } from './format';
 
-/** Where the document templates live: `templates/<name>.hbs`, partials in `templates/partials/`. */
-export const TEMPLATES_DIR = path.resolve(process.env.ORDO_TEMPLATES_DIR ?? path.join(process.cwd(), 'templates'));
+/**
+ * Where the document templates live: `templates/<name>.hbs`, partials in `templates/partials/`,
+ * under the working directory (the repository; `/app` in the image, which copies the whole tree).
+ */
+export const TEMPLATES_DIR = path.resolve(process.cwd(), 'templates');
 
 export interface RenderOptions {
   /** The document language's words (`documentTranslator(lang)`). */
