@@ -36,6 +36,8 @@ export interface WorkOrderArticleRow {
   title: string;
   description: string | null;
   unit: string | null;
+  /** A free-text article's row carries its own description (spec section 5). */
+  lineType: 'regular' | 'freetext';
   /** Quantity, 3 decimals ("2.500"). */
   amount: string;
   /** Sales price per unit. */
@@ -78,6 +80,7 @@ interface StoredRow {
   title: string;
   description: string | null;
   unit: string | null;
+  lineType: 'regular' | 'freetext';
   amount: string;
   price: string;
   purchasePrice: string;
@@ -99,6 +102,7 @@ async function readRows(ctx: Ctx, workOrderId: string): Promise<StoredRow[]> {
       'r.title',
       'r.description',
       'a.unit',
+      'a.line_type',
       ctx.trx.raw('r.amount::text as amount'),
       ctx.trx.raw('r.price::text as price'),
       ctx.trx.raw('coalesce(r.purchase_price, 0)::text as purchase_price'),
@@ -112,6 +116,7 @@ async function readRows(ctx: Ctx, workOrderId: string): Promise<StoredRow[]> {
     title: r.title as string,
     description: (r.description as string | null) ?? null,
     unit: (r.unit as string | null) ?? null,
+    lineType: r.line_type === 'freetext' ? 'freetext' : 'regular',
     amount: formatDecimal(r.amount as string, 3),
     price: formatDecimal(r.price as string),
     purchasePrice: formatDecimal(r.purchase_price as string),
@@ -133,6 +138,7 @@ function panelOf(ctx: Ctx, wo: WorkOrder, stored: StoredRow[]): ArticlesPanelDat
       title: r.title,
       description: r.description,
       unit: r.unit,
+      lineType: r.lineType,
       amount: r.amount,
       price: r.price,
       discountType: r.discount.type,
@@ -218,6 +224,7 @@ const ZSaveArticles = z.object({
 
 interface ArticleFacts {
   title: string;
+  lineType: 'regular' | 'freetext';
   active: boolean;
   purchasePrice: string;
   lookup: PriceLookup;
@@ -234,12 +241,12 @@ async function articleFacts(ctx: Ctx, wo: WorkOrder, ids: string[]): Promise<Map
   const out = new Map<string, ArticleFacts>();
   if (!ids.length) return out;
   const { rows } = (await ctx.trx.raw(
-    `with a as (select id, title, status, price, purchase_price, article_group_id from articles
+    `with a as (select id, title, status, line_type, price, purchase_price, article_group_id from articles
                 where id in (select cast(jsonb_array_elements_text(cast(:ids as jsonb)) as uuid))),
           bo as (select id, customer_id, price_list_id from business_objects where id = cast(:bo as uuid)),
           c as (select id, price_list_id, default_discount from customers
                 where id = coalesce(cast(:customer as uuid), (select customer_id from bo)))
-     select a.id, a.title, a.status,
+     select a.id, a.title, a.status, a.line_type,
             a.price::text as price,
             a.purchase_price::text as purchase_price,
             (select x.price::text from business_object_articles x
@@ -263,6 +270,7 @@ async function articleFacts(ctx: Ctx, wo: WorkOrder, ids: string[]): Promise<Map
     const groupDiscount = row.group_discount as { type: string; value: string } | null;
     out.set(row.id as string, {
       title: row.title as string,
+      lineType: row.line_type === 'freetext' ? 'freetext' : 'regular',
       active: row.status === 'active',
       purchasePrice: formatDecimal(row.purchase_price as string),
       lookup: resolvePrice({
@@ -298,7 +306,8 @@ const snapshotOf = (r: {
 });
 
 /**
- * PUT /wo/{id}/articles {rows: [{id?, articleId?, amount, price?, discount?, description?}]}:
+ * PUT /wo/{id}/articles {rows: [{id?, articleId?, amount, price?, discount?, description?}]}
+ * (a description only on a free-text article's row; elsewhere it is ignored):
  * replaces the order's article rows with these, in this order. New rows without an article are
  * dropped (spec section 5). A row whose article is new to it is priced by the price lookup for the
  * order's customer and object unless a price is given; its discount is the lookup's unless one is
@@ -347,7 +356,10 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
     const amount = row.amount ?? prev?.amount ?? formatDecimal(1, 3);
     const price = row.price ?? (fact ? fact.lookup.salesPrice : prev!.price);
     const discount = row.discount ?? (fact ? lookupDiscount! : prev!.discount);
-    const description = row.description !== undefined ? row.description : fact ? null : (prev?.description ?? null);
+    // only a free-text article's row has its own description (spec section 5); others keep none
+    const freeText = (fact?.lineType ?? prev?.lineType) === 'freetext';
+    const kept = fact ? null : (prev?.description ?? null);
+    const description = freeText && row.description !== undefined ? row.description : kept;
     return {
       id: prev?.id ?? crypto.randomUUID(),
       isNew: !prev,

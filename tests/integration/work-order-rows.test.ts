@@ -69,6 +69,13 @@ beforeAll(async () => {
       price: '800.00',
       purchase_price: '300.00',
     });
+    ids.work = await insert(trx, 'articles', {
+      article_id: '5001',
+      title: 'Arbete',
+      price: '650.00',
+      line_type: 'freetext',
+      product_type: 'service',
+    });
     ids.old = await insert(trx, 'articles', {
       article_id: '7001',
       title: 'Gammal central',
@@ -114,6 +121,7 @@ interface ArticleRow {
   id: string;
   articleId: string;
   title: string;
+  description: string | null;
   amount: string;
   price: string;
   discountType: string;
@@ -230,6 +238,22 @@ describe('[work order rows] articles', () => {
     expect(rows).toHaveLength(1);
     // an empty list removes everything
     expect((await saveArticles(id, [])).rows).toEqual([]);
+  });
+
+  it('keeps a description only on a free-text article row', async () => {
+    const id = await newOrder();
+    const first = await saveArticles(id, [
+      { articleId: ids.work, amount: 2, description: 'Felsökning av centralen' },
+      { articleId: ids.cable, amount: 1, description: 'ignoreras' },
+    ]);
+    expect(first.rows.map((r) => [r.title, r.description])).toEqual([
+      ['Arbete', 'Felsökning av centralen'],
+      ['Kabel', null],
+    ]);
+    const kept = await saveArticles(id, [{ id: first.rows[0]!.id, amount: 3 }, { id: first.rows[1]!.id }]);
+    expect(kept.rows[0]).toMatchObject({ description: 'Felsökning av centralen', amount: '3.000', total: '1950.00' });
+    const changed = await saveArticles(id, [{ id: first.rows[0]!.id, description: 'Byte av batteri' }]);
+    expect(changed.rows.map((r) => r.description)).toEqual(['Byte av batteri']);
   });
 
   it('writes add_articles history with what was added, changed and removed', async () => {

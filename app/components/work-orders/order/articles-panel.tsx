@@ -24,6 +24,8 @@ interface EditRow {
   articleNumber: string;
   title: string;
   unit: string | null;
+  freeText: boolean;
+  description: string;
   amount: string;
   discount: string;
   price: string | null;
@@ -43,6 +45,8 @@ const toEditRows = (rows: WorkOrderArticleRow[]): EditRow[] =>
     articleNumber: r.articleNumber,
     title: r.title,
     unit: r.unit,
+    freeText: r.lineType === 'freetext',
+    description: r.description ?? '',
     amount: trimAmount(r.amount),
     discount: r.discount,
     price: r.price,
@@ -124,6 +128,8 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
       articleId: r.articleId,
       amount: r.amount.replace(/\s/g, '').replace(',', '.'),
       discount: r.discount,
+      // only a free-text article's row has its own description
+      ...(r.freeText ? { description: r.description } : {}),
     }));
     void fetcher.submit(
       { rows: JSON.stringify(payload) },
@@ -139,6 +145,8 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
       articleNumber: '',
       title: option.label,
       unit: null,
+      freeText: false,
+      description: '',
       amount: '1',
       discount: '',
       price: null,
@@ -202,6 +210,25 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
         {errors ? <span className="text-sm text-red-700">{errors.join(' ')}</span> : null}
       </label>
     );
+  };
+  const description = (r: EditRow) => {
+    if (r.freeText && canEdit) {
+      const errors = errorsOf(r, 'description');
+      return (
+        <label className="mt-1 flex min-w-0 flex-col gap-1 text-sm">
+          <span className="text-gray-700">{t('articles.description')}</span>
+          <input
+            className={INPUT}
+            value={r.description}
+            disabled={busy}
+            aria-invalid={errors ? true : undefined}
+            onChange={(e) => change(r.key, { description: e.target.value })}
+          />
+          {errors ? <span className="text-sm text-red-700">{errors.join(' ')}</span> : null}
+        </label>
+      );
+    }
+    return r.description ? <div className="break-words text-slate-700">{r.description}</div> : null;
   };
   const rowErrors = (r: EditRow) => {
     const list = [...(errorsOf(r, 'articleId') ?? []), ...(errorsOf(r, 'id') ?? [])];
@@ -278,6 +305,7 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
                   <td className="py-2 pr-2">
                     <div className="font-medium">{label(r)}</div>
                     {r.unit ? <div className="text-slate-600">{r.unit}</div> : null}
+                    {description(r)}
                     {rowErrors(r)}
                   </td>
                   <td className="px-2 py-1">{amountInput(r, false)}</td>
@@ -307,6 +335,7 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
                   </div>
                   {removeButton(r)}
                 </div>
+                <div className="text-sm">{description(r)}</div>
                 {rowErrors(r)}
                 <div className="mt-2 grid grid-cols-2 gap-2">
                   {amountInput(r, true)}

@@ -56,6 +56,7 @@ const articles = (canReadCost: boolean): ArticlesPanelData => ({
       title: 'Rörelsedetektor',
       description: null,
       unit: 'st',
+      lineType: 'regular',
       amount: '3.000',
       price: '1000.00',
       discountType: 'PERCENTAGE',
