@@ -28,6 +28,8 @@ export interface DocumentsMenuProps {
 export function DocumentsMenu({ workOrderId, number, data, defaultEmail }: DocumentsMenuProps) {
   const { t } = useTranslation('documents');
   const [emailOpen, setEmailOpen] = useState(false);
+  // A new dialog (and fetcher) each time it opens, so an earlier attempt's error does not linger.
+  const [emailRound, setEmailRound] = useState(0);
   const base = `/work-orders/${encodeURIComponent(workOrderId)}/document`;
   const many = data.templates.length > 1;
   const download = (format: 'pdf' | 'docx', templateId: string) => {
@@ -46,13 +48,25 @@ export function DocumentsMenu({ workOrderId, number, data, defaultEmail }: Docum
         onAction: () => download('docx', tpl.id),
       },
     ]),
-    ...(data.canEmail ? [{ id: 'email', label: t('menu.emailPdf'), onAction: () => setEmailOpen(true) }] : []),
+    ...(data.canEmail
+      ? [
+          {
+            id: 'email',
+            label: t('menu.emailPdf'),
+            onAction: () => {
+              setEmailRound((n) => n + 1);
+              setEmailOpen(true);
+            },
+          },
+        ]
+      : []),
   ];
   return (
     <>
       <Menu label={t('menu.documents')} items={items} />
       {data.canEmail ? (
         <EmailDialog
+          key={emailRound}
           action={base}
           number={number}
           templates={data.templates}
