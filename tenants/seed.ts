@@ -30,6 +30,7 @@ export const DEFAULT_ACCESS_LEVELS: {
       'workorders:read',
       'workorders:edit',
       'workorders:report',
+      'workorders:close',
       'workorders:report_articles',
       'workorders:files',
       'customers:read',

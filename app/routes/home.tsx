@@ -15,7 +15,7 @@ import { hasAccess, SIGNED_IN } from '~/core/permissions/access';
 import { getListPreferences, saveListPreferences } from '~/core/work-orders/list-preferences';
 import { listWorkOrders } from '~/core/work-orders/work-order-list.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
-import { WORK_ORDER_LISTS, WORK_ORDER_SORTS } from '~/core/work-orders/work-order.schema';
+import { WORK_ORDER_LISTS, WORK_ORDER_SORTS } from '~/core/work-orders/work-order.constants';
 
 /**
  * The work-order screen's list tab (spec sections 2 and 4): the six lists, every filter, the sort,

@@ -8,11 +8,24 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
 import { formatDateTime, tenantTimeZone } from '~/app/components/ui/number-format';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
+import { ArticlesPanel } from '~/app/components/work-orders/order/articles-panel';
+import {
+  CloseDialog,
+  CopyDialog,
+  ProjectExtraControl,
+  ReopenButton,
+} from '~/app/components/work-orders/order/close-dialog';
+import { DocumentsMenu } from '~/app/components/work-orders/order/documents-menu';
 import { HistoryPanel } from '~/app/components/work-orders/order/history-panel';
+import { TimePanel } from '~/app/components/work-orders/order/time-panel';
 import { OrderSummary } from '~/app/components/work-orders/order/order-summary';
 import { WorkOrderForm } from '~/app/components/work-orders/order/work-order-form';
 import { useWorkOrderTabs } from '~/app/components/work-orders/tabs/tabs-context';
 import { hasAccess } from '~/core/permissions/access';
+import { listWorkOrderArticles } from '~/core/work-orders/articles.service';
+import { getCloseDefaults } from '~/core/work-orders/close.service';
+import { loadDocumentsPanel } from '~/core/work-orders/documents.service';
+import { listWorkOrderTime } from '~/core/work-orders/time.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 import {
   deleteWorkOrder,
@@ -33,7 +46,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const tenant = context.get(tenantContext);
   const loaded = await run(context, async (ctx) => {
     const { workOrder } = await getWorkOrder(ctx, params.id);
-    return { workOrder, options: await getWorkOrderOptions(ctx) };
+    return {
+      workOrder,
+      options: await getWorkOrderOptions(ctx),
+      articles: await listWorkOrderArticles(ctx, workOrder.id),
+      time: await listWorkOrderTime(ctx, workOrder.id),
+      close: await getCloseDefaults(ctx, workOrder.id),
+      documents: await loadDocumentsPanel(ctx),
+    };
   });
   const can = (permission: string) => hasAccess(auth, { permission } as Parameters<typeof hasAccess>[1]);
   return {
@@ -152,6 +172,22 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          {!wo.deletedAt ? (
+            <>
+              {wo.isClosed ? (
+                <ReopenButton workOrderId={wo.id} data={d.close} />
+              ) : (
+                <CloseDialog workOrderId={wo.id} data={d.close} />
+              )}
+              <CopyDialog workOrderId={wo.id} data={d.close} />
+              <DocumentsMenu
+                workOrderId={wo.id}
+                number={wo.number}
+                data={d.documents}
+                defaultEmail={wo.contactEmail ?? d.close.broadcastEmail ?? null}
+              />
+            </>
+          ) : null}
           {d.can.lock && !wo.deletedAt ? (
             <Button
               size="sm"
@@ -176,6 +212,21 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
       </header>
 
       <OrderSummary workOrder={wo} format={format} />
+      {!wo.deletedAt ? <ProjectExtraControl workOrderId={wo.id} data={d.close} /> : null}
+      <TimePanel
+        workOrderId={wo.id}
+        data={d.time}
+        editable={!wo.isClosed && !wo.isLocked && !wo.deletedAt}
+        currentUserId={d.userId}
+        timeZone={d.timeZone}
+      />
+      <ArticlesPanel
+        workOrderId={wo.id}
+        customerId={wo.customerId}
+        businessObjectId={wo.businessObjectId}
+        data={d.articles}
+        editable={!wo.isClosed && !wo.isLocked && !wo.deletedAt}
+      />
 
       <section aria-labelledby="wo-details" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <h3 id="wo-details" className="text-base font-semibold">

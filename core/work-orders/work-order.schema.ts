@@ -3,19 +3,17 @@ import { blankToNull, zOptionalEmail, zOptionalUuid } from '~/core/registers/fie
 import { UUID_PATTERN } from '~/core/errors/validation';
 import { MAX_PAGE_SIZE, zQueryFlag } from '~/core/registers/list-query';
 
-/** Spec section 3: a work order's priority. */
-export const PRIORITIES = ['high', 'medium', 'low'] as const;
-export type Priority = (typeof PRIORITIES)[number];
+import { PRIORITIES, SCHEDULE_STATUSES, WORK_ORDER_LISTS, WORK_ORDER_SORTS } from './work-order.constants';
 
-/** The lists of the work-order screen (spec section 2). */
-export const WORK_ORDER_LISTS = ['open', 'closed', 'recentlyClosed', 'ata', 'history', 'recycleBin'] as const;
-export type WorkOrderList = (typeof WORK_ORDER_LISTS)[number];
-
-/** Sorts of the list; intake (newest first) is the default (spec section 9). */
-export const WORK_ORDER_SORTS = ['intake', 'updated', 'number', 'title', 'customer', 'plannedStart'] as const;
-export type WorkOrderSort = (typeof WORK_ORDER_SORTS)[number];
-
-export const SCHEDULE_STATUSES = ['both', 'notScheduled', 'scheduled'] as const;
+export {
+  PRIORITIES,
+  SCHEDULE_STATUSES,
+  WORK_ORDER_LISTS,
+  WORK_ORDER_SORTS,
+  type Priority,
+  type WorkOrderList,
+  type WorkOrderSort,
+} from './work-order.constants';
 
 /** Optional text: trimmed, empty becomes null. */
 const text = (max: number) =>

@@ -3,7 +3,7 @@ import {
   WORK_ORDER_SORTS,
   type WorkOrderList,
   type WorkOrderSort,
-} from '~/core/work-orders/work-order.schema';
+} from '~/core/work-orders/work-order.constants';
 
 /** Spec section 9: the work-order list searches 300 ms after the last key. */
 export const WO_LIST_DEBOUNCE_MS = 300;

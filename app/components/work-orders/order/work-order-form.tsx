@@ -7,7 +7,7 @@ import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import type { CustomerAddressOption, WorkOrderOptions } from '~/core/work-orders/work-order-options';
 import type { WorkOrder } from '~/core/work-orders/work-order-read';
 import { REQUIRED_FIELD_INPUT } from '~/core/work-orders/work-order-rules';
-import { PRIORITIES } from '~/core/work-orders/work-order.schema';
+import { PRIORITIES } from '~/core/work-orders/work-order.constants';
 import { isoToLocal } from './local-time';
 
 export interface WorkOrderFormProps {

@@ -1,0 +1,111 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+import { hydrated, signIn } from './helpers';
+
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+/**
+ * Types into a search picker and picks an option. The field is brought into view first: React Aria
+ * closes an open list when the page scrolls, and closing resets the typed text (a person scrolls
+ * to a field before typing anyway).
+ */
+async function pick(page: Page, label: string, text: string, option: RegExp) {
+  const box = page.getByRole('combobox', { name: label });
+  await box.scrollIntoViewIfNeeded();
+  await box.click();
+  await box.fill(text);
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+/** The open order tabs, by their link text. */
+const orderTabs = (page: Page) => page.getByRole('navigation', { name: 'Arbetsorderflikar' });
+
+test('[work orders] create an order for a customer and object, find it in the list, edit it in its tab', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page, app, '/');
+  await expect(page.getByRole('heading', { name: /Välkommen/ })).toBeVisible();
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Ny arbetsorder' }).click();
+  await expect(page.getByRole('heading', { name: 'Ny arbetsorder' })).toBeVisible();
+  await hydrated(page);
+
+  // Without a title (and without assignees) the server refuses, next to the fields.
+  await page.getByRole('button', { name: 'Skapa arbetsorder' }).click();
+  await expect(page.getByText('Fältet är obligatoriskt').first()).toBeVisible({ timeout: 60_000 });
+
+  await page.getByRole('textbox', { name: 'Titel' }).fill('Larmservice trapphus');
+  await page.getByLabel('Beskrivning').fill('Byt batterier i centralen.');
+  await pick(page, 'Kund', 'Solros', /Brf Solrosen/);
+  await pick(page, 'Objekt', '5000', /5000/);
+  await page
+    .getByRole('group', { name: /Tilldelade/ })
+    .getByLabel('Erik Johansson')
+    .check();
+  await page.getByRole('button', { name: 'Skapa arbetsorder' }).click();
+
+  // The new order opens in its own tab.
+  await expect(page.getByRole('heading', { name: 'Larmservice trapphus', level: 2 })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'Sparat' }).first()).toBeVisible();
+  const tab = orderTabs(page).getByRole('link', { name: /Larmservice trapphus/ });
+  await expect(tab).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('Brf Solrosen').first()).toBeVisible();
+
+  // An edit marks the tab edited until it is saved.
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Titel' }).fill('Larmservice trapphus A');
+  await expect(tab.getByLabel('ändrad, ej sparad')).toBeVisible();
+  await page.getByRole('button', { name: 'Spara', exact: true }).click();
+  await expect(orderTabs(page).getByRole('link', { name: /Larmservice trapphus A/ })).toBeVisible({ timeout: 60_000 });
+  await expect(orderTabs(page).getByLabel('ändrad, ej sparad')).toHaveCount(0);
+
+  // The history panel shows the edit with what changed.
+  await page.getByRole('button', { name: 'Visa historik' }).click();
+  await expect(page.getByText('Titel: Larmservice trapphus → Larmservice trapphus A')).toBeVisible();
+
+  // The list finds it by search; the tab survives a reload; closing it returns to the list.
+  await orderTabs(page).getByRole('link', { name: 'Lista' }).click();
+  await hydrated(page);
+  await page.getByRole('searchbox', { name: 'Sök' }).fill('trapphus A');
+  await expect(page.getByRole('link', { name: 'Larmservice trapphus A' }).first()).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Visar 1 av 1/ })).toBeVisible();
+  await page.reload();
+  await hydrated(page);
+  // the search is remembered for this person
+  await expect(page.getByRole('searchbox', { name: 'Sök' })).toHaveValue('trapphus A');
+  await expect(orderTabs(page).getByRole('link', { name: /Larmservice trapphus A/ })).toBeVisible();
+  await orderTabs(page)
+    .getByRole('link', { name: /Larmservice trapphus A/ })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Larmservice trapphus A', level: 2 })).toBeVisible();
+  await hydrated(page);
+  await orderTabs(page).getByRole('button', { name: 'Stäng fliken Larmservice trapphus A' }).click();
+  await expect(page).toHaveURL(`${app.url}/`);
+  await expect(orderTabs(page).getByRole('link', { name: /Larmservice trapphus A/ })).toHaveCount(0);
+
+  // A deep link opens the order in a tab.
+  const id = await page.getByRole('link', { name: 'Larmservice trapphus A' }).first().getAttribute('href');
+  const woId = /work-orders\/([0-9a-f-]{36})/.exec(id ?? '')?.[1];
+  await page.goto(`${app.url}/?workOrderId=${woId}&workOrderTitle=Larmservice&customerName=Brf%20Solrosen`);
+  await expect(page.getByRole('heading', { name: 'Larmservice trapphus A', level: 2 })).toBeVisible();
+  await hydrated(page);
+  await expect(orderTabs(page).getByRole('link', { name: /Larmservice trapphus A/ })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  // clear the remembered search for the next test
+  await orderTabs(page).getByRole('link', { name: 'Lista' }).click();
+  await hydrated(page);
+  await page.getByRole('searchbox', { name: 'Sök' }).fill('');
+  await expect(page.getByRole('searchbox', { name: 'Sök' })).toHaveValue('');
+  await expect(page).toHaveURL(/list=open/);
+});
