@@ -174,11 +174,9 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
         <div className="flex flex-wrap gap-2">
           {!wo.deletedAt ? (
             <>
-              {wo.isClosed ? (
-                <ReopenButton workOrderId={wo.id} data={d.close} />
-              ) : (
-                <CloseDialog workOrderId={wo.id} data={d.close} />
-              )}
+              {/* stays mounted after closing: its second step offers the order-finish e-mail */}
+              <CloseDialog workOrderId={wo.id} data={d.close} />
+              {wo.isClosed ? <ReopenButton workOrderId={wo.id} data={d.close} /> : null}
               <CopyDialog workOrderId={wo.id} data={d.close} />
               <DocumentsMenu
                 workOrderId={wo.id}

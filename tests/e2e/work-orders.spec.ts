@@ -109,3 +109,103 @@ test('[work orders] create an order for a customer and object, find it in the li
   await expect(page.getByRole('searchbox', { name: 'Sök' })).toHaveValue('');
   await expect(page).toHaveURL(/list=open/);
 });
+
+/** Opens a demo order from the open list by its title. */
+async function openOrder(page: Page, title: string) {
+  await page.getByRole('link', { name: title }).first().click();
+  await expect(page.getByRole('heading', { name: title, level: 2 })).toBeVisible({ timeout: 60_000 });
+  await hydrated(page);
+}
+
+test('[work orders] add an article and time, close with an invoice fee, find it closed, reopen, copy as revisit', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signIn(page, app, '/?list=open');
+  await hydrated(page);
+  await openOrder(page, 'Årlig service inbrottslarm');
+
+  // An article, priced for the order's customer.
+  await pick(page, 'Lägg till artikel', 'Rörelsedetektor', /Rörelsedetektor PIR 12 m/);
+  const articles = page.getByRole('region', { name: 'Artiklar' });
+  await expect(articles.getByText('Rörelsedetektor PIR 12 m').first()).toBeVisible({ timeout: 60_000 });
+  await expect(articles.getByText('Summa exkl. moms')).toBeVisible();
+
+  // Two and a half hours of work.
+  await page.getByRole('button', { name: 'Rapportera tid' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rapportera tid' });
+  await dialog.getByRole('radio', { name: 'Timmar och minuter' }).check();
+  await dialog.getByLabel('Timmar', { exact: true }).fill('2');
+  await dialog.getByLabel('Minuter', { exact: true }).fill('30');
+  await dialog.getByRole('button', { name: 'Spara' }).click();
+  await expect(dialog).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByRole('region', { name: 'Tid' }).getByText('2:30').first()).toBeVisible();
+
+  // Close with the default fee of 40; the customer's confirmation mail is not sent this time.
+  await page.getByRole('button', { name: 'Stäng arbetsorder' }).click();
+  const close = page.getByRole('dialog', { name: 'Stäng arbetsorder' });
+  await expect(close.getByRole('textbox', { name: 'Avgift' })).toHaveValue(/^40(\.00)?$/);
+  await close.getByRole('button', { name: 'Stäng ordern' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Bekräftelse till kunden' });
+  await expect(confirm).toContainText('styrelsen@brfsolrosen.se', { timeout: 60_000 });
+  await expect(confirm).toContainText('Fakturautkast');
+  await confirm.getByRole('button', { name: 'Skicka inte' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByText('Stängd', { exact: true }).first()).toBeVisible();
+
+  // In the closed list (this week).
+  await orderTabs(page).getByRole('link', { name: 'Lista' }).click();
+  await hydrated(page);
+  await page.getByRole('navigation', { name: 'Listor' }).getByRole('link', { name: 'Stängda', exact: true }).click();
+  await expect(page).toHaveURL(/list=closed/);
+  await openOrder(page, 'Årlig service inbrottslarm');
+
+  // Reopen: asks first, then the order is open again.
+  await page.getByRole('button', { name: 'Öppna igen' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Öppna igen' }).click();
+  await expect(page.getByRole('button', { name: 'Stäng arbetsorder' })).toBeVisible({ timeout: 60_000 });
+
+  // A revisit with the articles: a new order opens in its own tab.
+  await page.getByRole('button', { name: 'Kopiera som återbesök' }).click();
+  const copy = page.getByRole('dialog', { name: 'Nytt återbesök' });
+  await copy.getByLabel('Artiklar').check();
+  await copy.getByRole('button', { name: 'Skapa återbesök' }).click();
+  await expect(page.getByText('Återbesöket skapades.').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: 'Årlig service inbrottslarm', level: 2 })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Artiklar' }).getByText('Rörelsedetektor PIR 12 m').first(),
+  ).toBeVisible();
+  await expect(orderTabs(page).getByRole('link', { name: /Årlig service inbrottslarm/ })).toHaveCount(2);
+});
+
+test('[work orders] a technician on a phone opens my orders, reports time and closes an own order', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'sv-SE', hasTouch: true });
+  const page = await context.newPage();
+  await signIn(page, app, '/?list=open&onlyMine=true', 'erik.tekniker@nordlarm.se');
+  await hydrated(page);
+  const noSideways = async () =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await noSideways();
+  await openOrder(page, 'Larmet löser ut på natten');
+  await noSideways();
+
+  await page.getByRole('button', { name: 'Rapportera tid' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rapportera tid' });
+  await dialog.getByRole('radio', { name: 'Timmar och minuter' }).check();
+  await dialog.getByLabel('Timmar', { exact: true }).fill('1');
+  await dialog.getByLabel('Minuter', { exact: true }).fill('15');
+  await dialog.getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByRole('region', { name: 'Tid' }).getByText('1:15').first()).toBeVisible({ timeout: 60_000 });
+
+  await page.getByRole('button', { name: 'Stäng arbetsorder' }).click();
+  await page.getByRole('dialog', { name: 'Stäng arbetsorder' }).getByRole('button', { name: 'Stäng ordern' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Bekräftelse till kunden' });
+  await expect(confirm).toBeVisible({ timeout: 60_000 });
+  await confirm.getByRole('button', { name: 'Skicka inte' }).click();
+  await expect(page.getByText('Stängd', { exact: true }).first()).toBeVisible();
+  await noSideways();
+  await context.close();
+});
