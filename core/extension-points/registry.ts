@@ -6,9 +6,11 @@ import { APP_MODULES, type AppModuleId } from '~/core/modules/app-modules';
 import { isPermission } from '~/core/permissions/permissions';
 import { pluginRouteProblem, type AppModule, type AppModuleDefinition } from './app-module';
 import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
+import type { Geocoder, GeocoderDefinition } from './geocoder';
 import type { InvoiceTemplate, InvoiceTemplateDefinition } from './invoice-template';
 
-export type PluginDefinition = ErpProviderDefinition | InvoiceTemplateDefinition | AppModuleDefinition;
+export type PluginDefinition =
+  ErpProviderDefinition | InvoiceTemplateDefinition | AppModuleDefinition | GeocoderDefinition;
 
 export class PluginError extends Error {
   constructor(message: string) {
@@ -26,11 +28,12 @@ export interface Registry {
   erpProviders: Map<string, Loaded<ErpProviderDefinition, ErpProvider>>;
   invoiceTemplates: Map<string, Loaded<InvoiceTemplateDefinition, InvoiceTemplate>>;
   appModules: Map<string, Loaded<AppModuleDefinition, AppModule>>;
+  geocoders: Map<string, Loaded<GeocoderDefinition, Geocoder>>;
   /** Every plugin id, for per-tenant enablement checks. */
   ids: Set<string>;
 }
 
-const KINDS = new Set(['erp', 'invoice-template', 'app-module']);
+const KINDS = new Set(['erp', 'invoice-template', 'app-module', 'geocoder']);
 const ID = /^[a-z][a-z0-9-]{1,49}$/;
 
 function isDefinition(value: unknown): value is PluginDefinition {
@@ -55,6 +58,7 @@ export function buildRegistry(definitions: PluginDefinition[], options: Record<s
     erpProviders: new Map(),
     invoiceTemplates: new Map(),
     appModules: new Map(),
+    geocoders: new Map(),
     ids: new Set(),
   };
   const problems: string[] = [];
@@ -78,6 +82,8 @@ export function buildRegistry(definitions: PluginDefinition[], options: Record<s
     if (def.kind === 'erp') registry.erpProviders.set(def.id, { definition: def, instance: def.create(parsed.data) });
     else if (def.kind === 'invoice-template')
       registry.invoiceTemplates.set(def.id, { definition: def, instance: def.create(parsed.data) });
+    else if (def.kind === 'geocoder')
+      registry.geocoders.set(def.id, { definition: def, instance: def.create(parsed.data) });
     else {
       const instance = def.create(parsed.data);
       problems.push(...appModuleProblems(def.id, instance, registry));
@@ -164,7 +170,7 @@ export async function discoverPlugins(dir: string): Promise<PluginDefinition[]> 
     const mod = (await import(/* @vite-ignore */ file)) as { default?: unknown };
     if (!isDefinition(mod.default))
       throw new PluginError(
-        `plugins/${entry.name}/index.ts must default-export defineErpProvider, defineInvoiceTemplate or defineAppModule`,
+        `plugins/${entry.name}/index.ts must default-export defineErpProvider, defineInvoiceTemplate, defineAppModule or defineGeocoder`,
       );
     found.push(mod.default);
   }

@@ -4,13 +4,15 @@ import { withControl } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
 import { validationError } from '~/core/errors/validation';
 import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
+import type { Geocoder } from './geocoder';
 import type { PluginDefinition, Registry } from './registry';
 
 function definition(registry: Registry, pluginId: string): PluginDefinition {
   const def =
     registry.erpProviders.get(pluginId)?.definition ??
     registry.invoiceTemplates.get(pluginId)?.definition ??
-    registry.appModules.get(pluginId)?.definition;
+    registry.appModules.get(pluginId)?.definition ??
+    registry.geocoders.get(pluginId)?.definition;
   if (!def) throw new AppError('NOT_FOUND', 404, { message: `No plugin ${pluginId}` });
   return def;
 }
@@ -18,7 +20,7 @@ function definition(registry: Registry, pluginId: string): PluginDefinition {
 /**
  * Enables a plugin for a tenant with its per-tenant options (credentials and the like), which are
  * validated by the plugin's schema and stored encrypted. Enabling an ERP provider disables the
- * tenant's other ERP providers: a tenant hands invoices to one ERP.
+ * tenant's other ERP providers (a tenant hands invoices to one ERP); likewise for geocoders.
  */
 export async function enablePlugin(
   registry: Registry,
@@ -31,10 +33,17 @@ export async function enablePlugin(
   if (!parsed.success) throw validationError(parsed.error);
   const sealed = seal(JSON.stringify(parsed.data ?? {}), getConfig().secretKey);
   await withControl(async (trx) => {
-    if (def.kind === 'erp')
+    // one ERP and one geocoder per tenant: enabling one disables the others of its kind
+    const sameKind =
+      def.kind === 'erp'
+        ? [...registry.erpProviders.keys()]
+        : def.kind === 'geocoder'
+          ? [...registry.geocoders.keys()]
+          : [];
+    if (sameKind.length)
       await trx('tenant_plugins')
         .where({ tenant_id: tenantId })
-        .whereIn('plugin_id', [...registry.erpProviders.keys()])
+        .whereIn('plugin_id', sameKind)
         .update({ enabled: false, updated_at: new Date() });
     await trx.raw(
       `insert into tenant_plugins (tenant_id, plugin_id, enabled, options) values (?, ?, true, ?)
@@ -75,4 +84,14 @@ export async function erpProviderFor(
   const enabled = (await enabledPlugins(tenantId)).find((p) => registry.erpProviders.has(p.pluginId));
   const loaded = registry.erpProviders.get(enabled?.pluginId ?? 'none')!;
   return { definition: loaded.definition, provider: loaded.instance, options: enabled?.options ?? {} };
+}
+
+/** The geocoder a tenant places addresses with: its enabled one, or none (no positions). */
+export async function geocoderFor(
+  registry: Registry,
+  tenantId: string,
+): Promise<{ geocoder: Geocoder; options: unknown } | null> {
+  const enabled = (await enabledPlugins(tenantId)).find((p) => registry.geocoders.has(p.pluginId));
+  if (!enabled) return null;
+  return { geocoder: registry.geocoders.get(enabled.pluginId)!.instance, options: enabled.options };
 }

@@ -5,6 +5,7 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, nextWorkOrderNumber } from '~/core/work-orders/settings/settings.service';
 import { z } from 'zod';
+import { placeWorkOrder } from './geocode';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
@@ -199,6 +200,12 @@ export async function createWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrd
   const id = row.id as string;
   await replaceAssignees(ctx, id, input.assignees!);
   await replaceTags(ctx, id, input.tags!);
+  if (input.street || input.postIndex || input.city)
+    await placeWorkOrder(ctx, id, {
+      street: input.street ?? null,
+      postIndex: input.postIndex ?? null,
+      city: input.city ?? null,
+    });
   await recordHistory(ctx, { entity: WO_ENTITY, entityId: id, action: 'create', data: { number, title: input.title } });
   return { workOrder: await loadUnlimited(ctx, id) };
 }
@@ -284,6 +291,14 @@ export async function editWorkOrder(
     .update({ ...columns, update_ts: ctx.now });
   if (wo.assignees) await replaceAssignees(ctx, before.id, wo.assignees);
   if (wo.tags) await replaceTags(ctx, before.id, wo.tags);
+  // a changed address is placed again (the map of dispatch shows the result)
+  const address = {
+    street: wo.street !== undefined ? wo.street : before.street,
+    postIndex: wo.postIndex !== undefined ? wo.postIndex : before.postIndex,
+    city: wo.city !== undefined ? wo.city : before.city,
+  };
+  if (address.street !== before.street || address.postIndex !== before.postIndex || address.city !== before.city)
+    await placeWorkOrder(ctx, before.id, address);
 
   const after: Record<string, unknown> = { ...wo };
   if (names.statusName !== undefined) after.status = names.statusName;
