@@ -1,4 +1,4 @@
-import { localToIso } from './local-time';
+import { wallClockToIso } from '~/core/work-orders/time-rules';
 
 const TEXT_FIELDS = [
   'title',
@@ -34,7 +34,7 @@ export function workOrderFromForm(form: FormData, fallbackTimeZone: string): Rec
   for (const name of TEXT_FIELDS) if (form.has(name)) wo[name] = String(form.get(name) ?? '');
   const timeZone = String(form.get('timeZone') || fallbackTimeZone);
   for (const name of ['plannedStart', 'plannedEnd'] as const)
-    if (form.has(name)) wo[name] = localToIso(String(form.get(name) ?? ''), timeZone);
+    if (form.has(name)) wo[name] = wallClockToIso(String(form.get(name) ?? ''), timeZone);
   for (const name of ['assignees', 'tags'] as const)
     if (form.has(`${name}.sent`)) wo[name] = [...new Set(form.getAll(name).map(String))];
   return wo;

@@ -8,7 +8,7 @@ import type { CustomerAddressOption, WorkOrderOptions } from '~/core/work-orders
 import type { WorkOrder } from '~/core/work-orders/work-order-read';
 import { REQUIRED_FIELD_INPUT } from '~/core/work-orders/work-order-rules';
 import { PRIORITIES } from '~/core/work-orders/work-order.constants';
-import { isoToLocal } from './local-time';
+import { isoToWallClock } from '~/core/work-orders/time-rules';
 
 export interface WorkOrderFormProps {
   workOrder: WorkOrder | null;
@@ -274,7 +274,7 @@ export function WorkOrderForm({ workOrder: wo, options, timeZone, errors, isDisa
             <input
               type="datetime-local"
               name={name}
-              defaultValue={isoToLocal(wo?.[name] ?? null, timeZone)}
+              defaultValue={isoToWallClock(wo?.[name] ?? null, timeZone)}
               disabled={isDisabled}
               onChange={edit(name)}
               className={NATIVE}
