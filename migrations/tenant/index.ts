@@ -8,9 +8,21 @@ import m0006 from './0006-suppliers';
 import m0007 from './0007-work-order-settings';
 import m0008 from './0008-work-orders';
 import m0009 from './0009-invoices';
+import m0010 from './0010-work-order-indexes';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
  * these (see core/extension-points/registry), so every tenant schema has the same shape.
  */
-export const tenantMigrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009];
+export const tenantMigrations: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+];

@@ -5,67 +5,22 @@
  *
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ordo_bench, created if missing)
  *   BENCH_REQUESTS (200), BENCH_CONCURRENCY (8)
+ *   BENCH_ONLY=wo: only the work-order scenarios (issue 5: the list call with every filter and sort,
+ *   the list page, one order, 50 concurrent clients); BENCH_WO_CLIENTS (50)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import knexFactory from 'knex';
-import { parseConfig, setConfig } from '~/core/config/env';
-import { openRuntime } from '~/core/runtime/boot';
-import { withTenant } from '~/core/db/with-tenant';
-import { ensureUser } from '~/core/users/create-user';
-import { provisionTenant } from '~/tenants/provision';
-import { getTenantBySlug } from '~/tenants/registry';
-import { seedRegisters } from './seed-registers';
-import { seedWorkOrders } from './seed-work-orders';
+import { BENCH_URL, EMAIL, HOST, PASSWORD, ensureDatabase, seed } from './bench-db';
+import { listScenarios, loadFixtures } from './work-order-scenarios';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const HOST = 'bench.localhost';
-const PASSWORD = 'bench-password-1';
-const EMAIL = 'admin@bench.se';
-
-async function ensureDatabase(url: string) {
-  const u = new URL(url);
-  const name = u.pathname.slice(1);
-  const admin = knexFactory({
-    client: 'pg',
-    connection: { connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() },
-  });
-  try {
-    const { rows } = await admin.raw('select 1 from pg_database where datname = ?', [name]);
-    if (!rows.length) await admin.raw(`create database "${name.replace(/"/g, '')}"`);
-  } finally {
-    await admin.destroy();
-  }
-}
-
-async function seed(url: string) {
-  const config = setConfig(parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn' }));
-  const runtime = await openRuntime(config);
-  try {
-    await provisionTenant({
-      slug: 'bench',
-      name: 'Bench Larm AB',
-      hosts: [HOST],
-      adminEmail: EMAIL,
-      adminPassword: PASSWORD,
-    });
-    const tenant = (await getTenantBySlug('bench'))!;
-    await withTenant(tenant, async (trx) => {
-      for (let i = 0; i < 50; i++)
-        await ensureUser(trx, { email: `tech${i}@bench.se`, name: `Tekniker ${i}`, accessLevels: ['Technician'] });
-      await seedRegisters(trx);
-      // Issue 5's volume: 100,000 work orders with assignees, tags, articles and time (about a minute, once).
-      await seedWorkOrders(trx);
-    });
-  } finally {
-    await runtime.close();
-  }
-}
+const ONLY = process.env.BENCH_ONLY ?? '';
+const WO_CLIENTS = Number(process.env.BENCH_WO_CLIENTS ?? 50);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -124,6 +79,7 @@ async function measure(
   port: number,
   make: () => { method: string; path: string; headers?: Record<string, string>; body?: string },
   concurrency: number,
+  requests = REQUESTS,
 ) {
   for (let i = 0; i < 20; i++) await send(port, make()); // warm-up
   const samples: Sample[] = [];
@@ -131,7 +87,7 @@ async function measure(
   const started = Date.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next++ < REQUESTS) samples.push(await send(port, make()));
+      while (next++ < requests) samples.push(await send(port, make()));
     }),
   );
   const seconds = (Date.now() - started) / 1000;
@@ -154,8 +110,71 @@ async function measure(
   };
 }
 
+function report(rows: Record<string, unknown>[]) {
+  console.table(rows);
+  const outDir = path.join(root, 'bench-results');
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify(
+      { at: new Date().toISOString(), requests: REQUESTS, concurrency: CONCURRENCY, only: ONLY, rows },
+      null,
+      2,
+    ),
+  );
+  console.log(`written ${path.relative(root, file)}`);
+}
+
+type Make = () => { method: string; path: string; headers?: Record<string, string>; body?: string };
+
+/**
+ * Issue 5 on 100,000 orders: GET /api/wo with every filter and sort (target p95 <= 40 ms), the
+ * list page / (<= 100 ms), one order by API and page (<= 40 ms), one request at a time; the same
+ * statements for 10 rows as for 100; then WO_CLIENTS concurrent clients with their throughput.
+ */
+async function workOrders(port: number, api: (path: string) => Make, page: (path: string) => Make) {
+  const rows: Record<string, unknown>[] = [];
+  const f = await loadFixtures(BENCH_URL);
+  const list = listScenarios(f);
+  const target = (p95: number, limit: number) => (p95 <= limit ? 'ok' : `MISSED (${limit})`);
+  const one = async (scenario: string, make: Make, limit: number) => {
+    const m = await measure(port, make, 1);
+    rows.push({ scenario, ...m, target: target(m.p95ms, limit) });
+  };
+  for (const [name, qs] of Object.entries(list)) await one(`API wo ${name}`, api(`/api/wo?${qs}`), 40);
+  for (const size of [10, 100]) await one(`API wo open, ${size} rows`, api(`/api/wo?size=${size}`), 40);
+  const pages: Record<string, string> = {
+    'page / (remembered filters)': '/',
+    'page / sort customer': '/?list=open&sort=customer',
+    'page / unassigned': '/?list=open&unassigned=true',
+    'page / search "kamera"': '/?list=open&search=kamera',
+    'page / closed, all time': '/?list=closed&closedFrom=2000-01-01&closedTo=2100-01-01',
+    'page / history, page 3': '/?list=history&from=100',
+  };
+  for (const [name, p] of Object.entries(pages)) await one(name, page(p), 100);
+  await one('API wo one order', api(`/api/wo/${f.workOrder}`), 40);
+  await one('page /work-orders/:id', page(`/work-orders/${f.workOrder}`), 40);
+  // Throughput: WO_CLIENTS clients at once, each request the next list scenario in turn.
+  const mixed = Object.values(list);
+  let i = 0;
+  const load: Record<string, Make> = {
+    'API wo open, intake': api('/api/wo'),
+    'API wo, every list scenario in turn': () => api(`/api/wo?${mixed[i++ % mixed.length]}`)(),
+    'API wo one order': api(`/api/wo/${f.workOrder}`),
+    'page /work-orders/:id': page(`/work-orders/${f.workOrder}`),
+    'page /': page('/'),
+  };
+  for (const [name, make] of Object.entries(load))
+    rows.push({
+      scenario: `${name} x${WO_CLIENTS}`,
+      ...(await measure(port, make, WO_CLIENTS, Math.max(REQUESTS, 500))),
+    });
+  return rows;
+}
+
 async function main() {
-  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ordo_bench';
+  const url = BENCH_URL;
   if (!fs.existsSync(path.join(root, 'build/server/index.js')))
     throw new Error('No build: run `npm run build` first (npm run bench does).');
   await ensureDatabase(url);
@@ -218,13 +237,15 @@ async function main() {
       }),
     };
     const rows: Record<string, unknown>[] = [];
+    const api = (path: string) => () => ({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
+    const page = (path: string) => () => ({ method: 'GET', path, headers: { cookie: `__Host-ordo_session=${token}` } });
+    if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
+    if (ONLY) return report(rows);
     for (const [name, make] of Object.entries(scenarios)) {
       for (const c of [1, CONCURRENCY]) rows.push({ scenario: name, ...(await measure(port, make, c)) });
     }
     // The registers on 20,000 customers, 50,000 objects and 10,000 articles, one request at a time
     // (targets: API p95 <= 30 ms, pages p95 <= 80 ms, the same statements for 20 rows as for 100).
-    const api = (path: string) => () => ({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
-    const page = (path: string) => () => ({ method: 'GET', path, headers: { cookie: `__Host-ordo_session=${token}` } });
     const registers: Record<string, () => { method: string; path: string; headers?: Record<string, string> }> = {
       'API customers, 20 rows': api('/api/customers?limit=20'),
       'API customers, 100 rows': api('/api/customers?limit=100'),
@@ -261,15 +282,7 @@ async function main() {
       for (const c of [1, 2])
         rows.push({ scenario: 'API work order PDF (warm browser)', ...(await measure(port, pdf, c)) });
     }
-    console.table(rows);
-    const outDir = path.join(root, 'bench-results');
-    fs.mkdirSync(outDir, { recursive: true });
-    const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, concurrency: CONCURRENCY, rows }, null, 2),
-    );
-    console.log(`written ${path.relative(root, file)}`);
+    report(rows);
   } finally {
     process.kill(-server.pid!, 'SIGTERM');
   }

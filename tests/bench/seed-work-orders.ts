@@ -107,3 +107,23 @@ export async function seedWorkOrders(trx: Trx, volume: number = WORK_ORDER_VOLUM
   );
   await trx.raw('analyze');
 }
+
+/**
+ * What the list filters need beyond the orders themselves: five departments with the technicians
+ * spread over them, and every 41st order without assignees (the "unassigned" filter then finds
+ * about 1,900 open ones). Idempotent: skipped when departments exist.
+ */
+export async function seedWorkOrderExtras(trx: Trx): Promise<void> {
+  if (Number((await trx('departments').count({ n: '*' }))[0]!.n) > 0) return;
+  await trx.raw(`insert into departments (name) values ('Syd'), ('Nord'), ('Väst'), ('Öst'), ('Mitt')`);
+  await trx.raw(
+    `with d as (select array_agg(id order by name) as ids from departments),
+          u as (select id, row_number() over (order by email) as r from users where email like 'tech%')
+     update users set department_id = d.ids[1 + u.r % cardinality(d.ids)] from d, u where users.id = u.id`,
+  );
+  await trx.raw(
+    `delete from work_order_assignees a using work_orders w
+     where w.id = a.work_order_id and w.number ~ '^[0-9]+$' and w.number::int % 41 = 0`,
+  );
+  await trx.raw('analyze');
+}
