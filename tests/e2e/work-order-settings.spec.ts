@@ -30,7 +30,7 @@ test('[wo-settings] the admin edits statuses, sees each rule refused on its row,
   page,
 }) => {
   await signIn(page, app, '/settings');
-  await page.getByRole('link', { name: 'Arbetsordrar' }).click();
+  await page.getByRole('navigation', { name: 'Inställningar' }).getByRole('link', { name: 'Arbetsordrar' }).click();
   await expect(page.getByRole('heading', { name: 'Arbetsorderinställningar' })).toBeVisible();
   await hydrated(page);
   const statuses = section(page, 'Statusar');
