@@ -30,12 +30,45 @@ export async function lookupArticlePrice(ctx: Ctx, id: unknown, raw: unknown = {
   const { customerId, businessObjectId } = parseInput(ZLookupQuery, raw);
   if (!isUuid(id) || (customerId && !isUuid(customerId)) || (businessObjectId && !isUuid(businessObjectId)))
     throw notFound();
+  const { articles, objectFound, customerFound } = await priceArticles(ctx, [id], { customerId, businessObjectId });
+  const priced = articles.get(id);
+  if (!priced) throw notFound();
+  if (businessObjectId && !objectFound) throw notFound();
+  if (customerId && !customerFound) throw notFound();
+  return priced.lookup;
+}
+
+/** An article with what it costs for one customer at one object. */
+export interface PricedArticle {
+  id: string;
+  title: string;
+  status: string;
+  lineType: string;
+  purchasePrice: string | null;
+  lookup: PriceLookup;
+}
+
+/**
+ * Prices several articles for one customer at one object in one statement: the same sources and
+ * rule as the single lookup (decision 007, core/pricing resolvePrice). Without a customer the
+ * object's customer is used. Unknown ids are left out; `objectFound`/`customerFound` say whether
+ * the ids given for those exist.
+ */
+export async function priceArticles(
+  ctx: Ctx,
+  ids: readonly string[],
+  where: { customerId: string | null; businessObjectId: string | null },
+): Promise<{ articles: Map<string, PricedArticle>; objectFound: boolean; customerFound: boolean }> {
+  const articles = new Map<string, PricedArticle>();
+  if (!ids.length) return { articles, objectFound: false, customerFound: false };
   const { rows } = (await ctx.trx.raw(
-    `with a as (select id, price, purchase_price, article_group_id from articles where id = :id),
+    `with a as (select id, title, status, line_type, price, purchase_price, article_group_id from articles
+                where id in (select cast(jsonb_array_elements_text(cast(:ids as jsonb)) as uuid))),
           bo as (select id, customer_id, price_list_id from business_objects where id = cast(:bo as uuid)),
           c as (select id, price_list_id, default_discount from customers
                 where id = coalesce(cast(:customer as uuid), (select customer_id from bo)))
-     select a.price::text as price,
+     select a.id, a.title, a.status, a.line_type,
+            a.price::text as price,
             a.purchase_price::text as purchase_price,
             (select count(*) from bo) as bo_found,
             (select count(*) from c) as customer_found,
@@ -54,22 +87,33 @@ export async function lookupArticlePrice(ctx: Ctx, id: unknown, raw: unknown = {
               where d.customer_id = (select id from c) and d.article_group_id = a.article_group_id) as group_discount,
             (select default_discount::text from c) as default_discount
        from a`,
-    { id, bo: businessObjectId, customer: customerId },
+    { ids: JSON.stringify(ids), bo: where.businessObjectId, customer: where.customerId },
   )) as { rows: Record<string, unknown>[] };
-  const row = rows[0];
-  if (!row) throw notFound();
-  if (businessObjectId && Number(row.bo_found) === 0) throw notFound();
-  if (customerId && Number(row.customer_found) === 0) throw notFound();
-  const groupDiscount = row.group_discount as { type: string; value: string } | null;
-  return resolvePrice({
-    article: { price: row.price as string, purchasePrice: row.purchase_price as string },
-    objectPrice: (row.object_price as string | null) ?? null,
-    customerPrice: (row.customer_price as string | null) ?? null,
-    objectPriceList: row.object_rule as Rule,
-    customerPriceList: row.customer_rule as Rule,
-    customerGroupDiscount: groupDiscount ? discountOf(groupDiscount.type, groupDiscount.value) : null,
-    customerDefaultDiscount: (row.default_discount as string | null) ?? null,
-  });
+  for (const row of rows) {
+    const groupDiscount = row.group_discount as { type: string; value: string } | null;
+    articles.set(row.id as string, {
+      id: row.id as string,
+      title: row.title as string,
+      status: row.status as string,
+      lineType: row.line_type as string,
+      purchasePrice: (row.purchase_price as string | null) ?? null,
+      lookup: resolvePrice({
+        article: { price: row.price as string, purchasePrice: row.purchase_price as string },
+        objectPrice: (row.object_price as string | null) ?? null,
+        customerPrice: (row.customer_price as string | null) ?? null,
+        objectPriceList: row.object_rule as Rule,
+        customerPriceList: row.customer_rule as Rule,
+        customerGroupDiscount: groupDiscount ? discountOf(groupDiscount.type, groupDiscount.value) : null,
+        customerDefaultDiscount: (row.default_discount as string | null) ?? null,
+      }),
+    });
+  }
+  const first = rows[0];
+  return {
+    articles,
+    objectFound: Boolean(first) && Number(first!.bo_found) > 0,
+    customerFound: Boolean(first) && Number(first!.customer_found) > 0,
+  };
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   formatDiscount,
   isNegative,
   parseDecimal,
-  resolvePrice,
   rowPurchaseTotal,
   rowTotal,
   sub,
@@ -21,10 +20,10 @@ import {
   zOptionalMoney,
   type Discount,
   type DiscountType,
-  type PriceListRule,
   type PriceLookup,
 } from '~/core/pricing';
 import { articleRowChanges, hasChanges, type ArticleRowSnapshot } from './article-rules';
+import { priceArticles } from '~/core/articles/price-lookup.service';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 
 /** One article row on a work order as the panel and the API show it (money as decimal text). */
@@ -230,61 +229,28 @@ interface ArticleFacts {
   lookup: PriceLookup;
 }
 
-type Rule = { pricingType: PriceListRule['pricingType']; value: string } | null;
-
 /**
  * The articles a save brings onto the order, each priced for the order's customer and object
  * (docs/decisions/007-price-precedence; the rule is core/pricing resolvePrice). The same sources as
  * the single-article lookup of core/articles, for many articles in one statement.
  */
 async function articleFacts(ctx: Ctx, wo: WorkOrder, ids: string[]): Promise<Map<string, ArticleFacts>> {
-  const out = new Map<string, ArticleFacts>();
-  if (!ids.length) return out;
-  const { rows } = (await ctx.trx.raw(
-    `with a as (select id, title, status, line_type, price, purchase_price, article_group_id from articles
-                where id in (select cast(jsonb_array_elements_text(cast(:ids as jsonb)) as uuid))),
-          bo as (select id, customer_id, price_list_id from business_objects where id = cast(:bo as uuid)),
-          c as (select id, price_list_id, default_discount from customers
-                where id = coalesce(cast(:customer as uuid), (select customer_id from bo)))
-     select a.id, a.title, a.status, a.line_type,
-            a.price::text as price,
-            a.purchase_price::text as purchase_price,
-            (select x.price::text from business_object_articles x
-              where x.business_object_id = (select id from bo) and x.article_id = a.id) as object_price,
-            (select x.price::text from customer_articles x
-              where x.customer_id = (select id from c) and x.article_id = a.id) as customer_price,
-            (select json_build_object('pricingType', r.pricing_type, 'value', r.value::text) from price_list_groups r
-              where r.price_list_id = (select price_list_id from bo) and r.article_group_id = a.article_group_id)
-              as object_rule,
-            (select json_build_object('pricingType', r.pricing_type, 'value', r.value::text) from price_list_groups r
-              where r.price_list_id = (select price_list_id from c) and r.article_group_id = a.article_group_id)
-              as customer_rule,
-            (select json_build_object('type', d.discount_type, 'value', d.discount_value::text)
-               from customer_article_group_discounts d
-              where d.customer_id = (select id from c) and d.article_group_id = a.article_group_id) as group_discount,
-            (select default_discount::text from c) as default_discount
-       from a`,
-    { ids: JSON.stringify(ids), bo: wo.businessObjectId, customer: wo.customerId },
-  )) as { rows: Row[] };
-  for (const row of rows) {
-    const groupDiscount = row.group_discount as { type: string; value: string } | null;
-    out.set(row.id as string, {
-      title: row.title as string,
-      lineType: row.line_type === 'freetext' ? 'freetext' : 'regular',
-      active: row.status === 'active',
-      purchasePrice: formatDecimal(row.purchase_price as string),
-      lookup: resolvePrice({
-        article: { price: row.price as string, purchasePrice: row.purchase_price as string },
-        objectPrice: (row.object_price as string | null) ?? null,
-        customerPrice: (row.customer_price as string | null) ?? null,
-        objectPriceList: row.object_rule as Rule,
-        customerPriceList: row.customer_rule as Rule,
-        customerGroupDiscount: groupDiscount ? discountOf(groupDiscount.type, groupDiscount.value) : null,
-        customerDefaultDiscount: (row.default_discount as string | null) ?? null,
-      }),
-    });
-  }
-  return out;
+  const { articles } = await priceArticles(ctx, ids, {
+    customerId: wo.customerId,
+    businessObjectId: wo.businessObjectId,
+  });
+  return new Map(
+    [...articles].map(([id, a]) => [
+      id,
+      {
+        title: a.title,
+        lineType: a.lineType === 'freetext' ? 'freetext' : 'regular',
+        active: a.status === 'active',
+        purchasePrice: formatDecimal(a.purchasePrice as string),
+        lookup: a.lookup,
+      },
+    ]),
+  );
 }
 
 const snapshotOf = (r: {
