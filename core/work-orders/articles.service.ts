@@ -234,6 +234,20 @@ interface ArticleFacts {
  * (docs/decisions/007-price-precedence; the rule is core/pricing resolvePrice). The same sources as
  * the single-article lookup of core/articles, for many articles in one statement.
  */
+/** The columns of an article row that its content is (what a save merges and a copy takes). */
+export const ARTICLE_ROW_COLUMNS = [
+  'article_id',
+  'title',
+  'description',
+  'amount',
+  'price',
+  'purchase_price',
+  'discount_type',
+  'discount_value',
+  'total',
+  'sort_order',
+] as const;
+
 async function articleFacts(ctx: Ctx, wo: WorkOrder, ids: string[]): Promise<Map<string, ArticleFacts>> {
   const { articles } = await priceArticles(ctx, ids, {
     customerId: wo.customerId,
@@ -371,18 +385,7 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
         })),
       )
       .onConflict('id')
-      .merge([
-        'article_id',
-        'title',
-        'description',
-        'amount',
-        'price',
-        'purchase_price',
-        'discount_type',
-        'discount_value',
-        'total',
-        'sort_order',
-      ]);
+      .merge([...ARTICLE_ROW_COLUMNS]);
 
   const changes = articleRowChanges(before.map(snapshotOf), after.map(snapshotOf));
   if (hasChanges(changes)) {

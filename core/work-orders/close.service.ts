@@ -10,6 +10,7 @@ import { hasAccess, requireAccess } from '~/core/permissions/access';
 import type { Permission } from '~/core/permissions/permissions';
 import { formatDecimal } from '~/core/pricing';
 import { nextWorkOrderNumber, readStatuses } from '~/core/work-orders/settings/settings.service';
+import { ARTICLE_ROW_COLUMNS } from './articles.service';
 import {
   addDays,
   articleTotals,
@@ -512,18 +513,7 @@ export async function copyWorkOrder(
       .trx('work_order_articles')
       .where({ work_order_id: source.id })
       .orderBy([{ column: 'sort_order' }, { column: 'created_at' }, { column: 'id' }])
-      .select(
-        'article_id',
-        'title',
-        'description',
-        'amount',
-        'price',
-        'purchase_price',
-        'discount_type',
-        'discount_value',
-        'total',
-        'sort_order',
-      );
+      .select(...ARTICLE_ROW_COLUMNS);
     if (rows.length)
       await ctx
         .trx('work_order_articles')

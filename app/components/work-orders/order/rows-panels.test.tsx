@@ -1,51 +1,12 @@
-import i18next from 'i18next';
-import type { ReactNode } from 'react';
-import { I18nProvider } from 'react-aria-components';
-import { renderToString } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { createRoutesStub } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ToastProvider } from '~/app/components/ui';
-import { resources } from '~/app/locales';
+import { describe, expect, it } from 'vitest';
+import { englishRenderer } from '~/tests/helpers/render-ui';
 import type { ArticlesPanelData } from '~/core/work-orders/articles.service';
 import type { TimePanelData } from '~/core/work-orders/time.service';
 import { ArticlesPanel } from './articles-panel';
 import { TimePanel } from './time-panel';
 
 /** Server-render tests of the order screen's article and time panels, in English, every key present. */
-const missingKeys: string[] = [];
-const i18n = i18next.createInstance();
-await i18n.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: false,
-  ns: ['common', 'ui', 'articles', 'workorderrows'],
-  defaultNS: 'common',
-  resources: { en: resources.en },
-  keySeparator: false,
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  saveMissing: true,
-  missingKeyHandler: (_lngs, ns, key) => missingKeys.push(`${ns}:${key}`),
-});
-
-afterEach(() => {
-  expect(missingKeys).toEqual([]);
-  missingKeys.length = 0;
-});
-
-function render(node: ReactNode): string {
-  const Stub = createRoutesStub([{ path: '/', Component: () => <>{node}</> }]);
-  // React separates text parts with comments; drop them so the text reads as shown
-  return renderToString(
-    <I18nextProvider i18n={i18n}>
-      <I18nProvider locale="en-GB">
-        <ToastProvider>
-          <Stub />
-        </ToastProvider>
-      </I18nProvider>
-    </I18nextProvider>,
-  ).replace(/<!-- -->/g, '');
-}
+const render = await englishRenderer(['articles', 'workorderrows']);
 
 const articles = (canReadCost: boolean): ArticlesPanelData => ({
   rows: [
