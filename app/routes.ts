@@ -23,6 +23,7 @@ export default [
     ]),
     route('work-orders/customer', 'routes/work-orders.customer.tsx'),
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
+    route('dashboard', 'routes/dashboard.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),

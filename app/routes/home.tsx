@@ -37,6 +37,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     for (const k of ['workOrderTitle', 'customerName']) if (query.get(k)) open.set(k, query.get(k)!);
     throw redirect(`/work-orders/${encodeURIComponent(workOrderId)}?${open.toString()}`);
   }
+  // Right after signing in: the person's start page (spec section 2), work orders or the dashboard.
+  if (query.get('start')) {
+    const dashboard = hasAccess(auth, { permission: 'dashboard:read', module: 'dashboard' });
+    throw redirect(auth.user.startPage === 'dashboard' && dashboard ? '/dashboard' : '/');
+  }
   if (!hasAccess(auth, { permission: 'workorders:read' })) return null;
 
   // No filters in the address: the person's remembered ones.

@@ -4,7 +4,7 @@ import type { Route } from './+types/login.mfa';
 import { authContext, requestContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { safeRedirect } from '~/app/lib/safe-redirect';
+import { afterSignIn } from '~/app/lib/safe-redirect';
 import { Button, TextField } from '~/app/components/ui';
 import { authenticateMfa } from '~/core/auth/authenticate.service';
 import { MFA_COOKIE, readCookie, sessionCookie } from '~/core/http/session-token';
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = new Headers();
     headers.append('Set-Cookie', clear);
     headers.append('Set-Cookie', sessionCookie(outcome.token, outcome.expiresAt));
-    return redirect(safeRedirect(form.get('redirectTo')), { headers });
+    return redirect(afterSignIn(form.get('redirectTo')), { headers });
   } catch (e) {
     return actionError(e);
   }

@@ -4,7 +4,7 @@ import type { Route } from './+types/login';
 import { authContext, requestContext, tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { safeRedirect } from '~/app/lib/safe-redirect';
+import { afterSignIn, safeRedirect } from '~/app/lib/safe-redirect';
 import { Button, TextField } from '~/app/components/ui';
 import {
   ForgotPasswordScreen,
@@ -141,7 +141,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         headers: { 'Set-Cookie': mfaCookie(outcome.token) },
       });
     }
-    return redirect(safeRedirect(form.get('redirectTo')), {
+    return redirect(afterSignIn(form.get('redirectTo')), {
       headers: { 'Set-Cookie': sessionCookie(outcome.token, outcome.expiresAt) },
     });
   } catch (e) {

@@ -209,3 +209,32 @@ test('[work orders] a technician on a phone opens my orders, reports time and cl
   await noSideways();
   await context.close();
 });
+
+test('[start page] a person whose start page is the dashboard lands there after signing in', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, app, '/profile');
+  await expect(page.getByRole('heading', { name: 'Inställningar för mig', level: 2 })).toBeVisible();
+  await hydrated(page);
+  await page.getByRole('button', { name: /Startsida/ }).click();
+  await page.getByRole('option', { name: 'Översikt' }).click();
+  await page.getByRole('region', { name: 'Inställningar för mig' }).getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sparat' }).first()).toBeVisible({ timeout: 60_000 });
+
+  await signIn(page, app, '/');
+  await expect(page).toHaveURL(`${app.url}/dashboard`);
+  const open = page.getByRole('listitem').filter({ hasText: 'Öppna arbetsordrar' });
+  await expect(open).toContainText(/\d+/);
+  // a link the person asked for still wins over the start page
+  await signIn(page, app, '/inventory/customers');
+  await expect(page).toHaveURL(`${app.url}/inventory/customers`);
+
+  // back to work orders for the other tests
+  await page.goto(`${app.url}/profile`);
+  await hydrated(page);
+  await page.getByRole('button', { name: /Startsida/ }).click();
+  await page.getByRole('option', { name: 'Arbetsorder' }).click();
+  await page.getByRole('region', { name: 'Inställningar för mig' }).getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sparat' }).first()).toBeVisible({ timeout: 60_000 });
+  await signIn(page, app, '/');
+  await expect(page).toHaveURL(`${app.url}/`);
+});

@@ -16,6 +16,7 @@ export const NAV_LINKS: NavLink[] = [
   { to: '/', labelKey: 'nav.workOrders', access: { permission: 'workorders:read' } },
   // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
   { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' } },
+  { to: '/dashboard', labelKey: 'nav.dashboard', access: { permission: 'dashboard:read', module: 'dashboard' } },
 ];
 
 export function visibleLinks(auth: Auth, links: NavLink[]): { to: string; labelKey: string }[] {
