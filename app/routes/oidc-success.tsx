@@ -1,4 +1,5 @@
 import { redirect } from 'react-router';
+import { START_PAGE } from '~/app/lib/safe-redirect';
 import type { Route } from './+types/oidc-success';
 import { tenantContext } from '~/app/context';
 import { guard } from '~/app/lib/guard.server';
@@ -27,5 +28,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   headers.append('Set-Cookie', clearOidcCookie());
   if (!done) return redirect(failurePath(provider), { headers });
   headers.append('Set-Cookie', sessionCookie(done.token, done.expiresAt));
-  return redirect('/', { headers });
+  return redirect(START_PAGE, { headers });
 }
