@@ -42,6 +42,7 @@ function patchOf(intent: string, form: FormData): Record<string, unknown> {
     mode: form.get('mode') ?? undefined,
     numberPrefix: form.get('numberPrefix') ?? '',
     nextNumber: form.get('nextNumber') ?? undefined,
+    timeLockDay: form.get('timeLockDay') ?? undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   dateIn,
+  lockedBefore,
   formatDuration,
   isoToWallClock,
   MAX_SPAN_DAYS,
@@ -74,5 +75,17 @@ describe('[work orders] wall-clock time in the tenant zone', () => {
     expect(wallClockToIso('', zone)).toBeNull();
     expect(wallClockToIso('kl 8', zone)).toBe('kl 8');
     expect(isoToWallClock(null, zone)).toBe('');
+  });
+});
+
+describe('[time] the locked period (spec section 4: locks on a day of the next month)', () => {
+  it('locks last month from the lock day of this month on, and the month before last until then', () => {
+    expect(lockedBefore('2026-11-04', 5)).toBe('2026-10-01');
+    expect(lockedBefore('2026-11-05', 5)).toBe('2026-11-01');
+    expect(lockedBefore('2026-01-03', 5)).toBe('2025-12-01');
+    expect(lockedBefore('2026-01-05', 5)).toBe('2026-01-01');
+  });
+  it('locks nothing by date without a lock day', () => {
+    expect(lockedBefore('2026-11-22', null)).toBeNull();
   });
 });

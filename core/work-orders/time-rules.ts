@@ -104,3 +104,15 @@ export function isoToWallClock(iso: string | null, timeZone: string): string {
   const p = wallParts(t, timeZone);
   return `${p.y}-${p.m}-${p.d}T${p.h}:${p.min}`;
 }
+
+/**
+ * The first day not yet locked, for time reports that lock on day `lockDay` of the next month
+ * (spec section 4): from that day of this month on, everything before this month is locked;
+ * before it, everything before last month. Null when nothing locks by date.
+ */
+export function lockedBefore(today: string, lockDay: number | null): string | null {
+  if (!lockDay) return null;
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 - (d >= lockDay ? 0 : 1), 1));
+  return first.toISOString().slice(0, 10);
+}

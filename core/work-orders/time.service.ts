@@ -4,7 +4,7 @@ import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { dateIn, spanMinutes, toMinutes, zoneOf } from './time-rules';
+import { dateIn, lockedBefore, spanMinutes, toMinutes, zoneOf } from './time-rules';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 
 /** One person's time on a work order. */
@@ -62,7 +62,17 @@ function toTimeRow(r: Row): TimeRow {
   };
 }
 
-const timeColumns = (ctx: Ctx) => [
+/**
+ * The first day whose time may still change (null: nothing locks by date): time reports lock on
+ * the settings' day of the next month (spec section 4). Rows before it count as locked.
+ */
+export async function timeLockBoundary(ctx: Ctx): Promise<string | null> {
+  const row = await ctx.trx('work_order_settings').first('time_lock_day');
+  const day = row?.time_lock_day === null || row?.time_lock_day === undefined ? null : Number(row.time_lock_day);
+  return lockedBefore(dateIn(ctx.now, zoneOf(ctx.tenant.config?.country)), day);
+}
+
+const timeColumns = (ctx: Ctx, boundary: string | null) => [
   't.id',
   't.user_id',
   'u.name as user_name',
@@ -73,7 +83,8 @@ const timeColumns = (ctx: Ctx) => [
   't.travel_minutes',
   ctx.trx.raw('t.distance_km::text as distance_km'),
   't.comment',
-  't.locked',
+  // a row is locked by its own flag or by lying in a locked period
+  ctx.trx.raw(`(t.locked or t.date < coalesce(cast(? as date), '-infinity'::date)) as locked`, [boundary]),
   't.work_order_id',
 ];
 
@@ -83,7 +94,7 @@ async function panelOf(ctx: Ctx, wo: WorkOrder): Promise<TimePanelData> {
     .join('users as u', 'u.id', 't.user_id')
     .where('t.work_order_id', wo.id)
     .orderBy([{ column: 't.date' }, { column: 't.start_ts' }, { column: 't.created_at' }, { column: 't.id' }])
-    .select(timeColumns(ctx));
+    .select(timeColumns(ctx, await timeLockBoundary(ctx)));
   const timeRows = rows.map(toTimeRow);
   const me = ctx.auth!.user;
   const users: { id: string; name: string }[] = canSelect(ctx)
@@ -181,7 +192,7 @@ async function readTimeRow(ctx: Ctx, id: unknown): Promise<TimeRow & { workOrder
     .trx('work_order_time as t')
     .join('users as u', 'u.id', 't.user_id')
     .where('t.id', id)
-    .first(timeColumns(ctx));
+    .first(timeColumns(ctx, await timeLockBoundary(ctx)));
   if (!row) throw notFound();
   return { ...toTimeRow(row), workOrderId: row.work_order_id as string };
 }
@@ -241,6 +252,9 @@ export async function saveWorkOrderTime(ctx: Ctx, raw: unknown): Promise<{ id: s
   if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', 400, { fields: errors });
 
   const date = input.date ?? dateIn(startTs ?? ctx.now, zoneOf(ctx.tenant.config?.country));
+  // nobody reports new time into a locked period either
+  const boundary = await timeLockBoundary(ctx);
+  if (boundary && date < boundary) throw new AppError('TIME_REPORT_LOCKED', 409);
   const values = {
     user_id: userId,
     date,

@@ -6,6 +6,7 @@ import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, nextWorkOrderNumber } from '~/core/work-orders/settings/settings.service';
 import { z } from 'zod';
 import { placeWorkOrder } from './geocode';
+import { timeLockBoundary } from './time.service';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
@@ -465,7 +466,15 @@ export async function listWorkOrderHistory(
 export async function deleteWorkOrder(ctx: Ctx, id: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'workorders:delete' });
   const wo = await loadActive(ctx, id);
-  const locked = await ctx.trx('work_order_time').where({ work_order_id: wo.id, locked: true }).first('id');
+  const boundary = await timeLockBoundary(ctx);
+  const locked = await ctx
+    .trx('work_order_time')
+    .where({ work_order_id: wo.id })
+    .andWhere((q) => {
+      void q.where('locked', true);
+      if (boundary) void q.orWhere('date', '<', boundary);
+    })
+    .first('id');
   if (locked) throw new AppError('WORK_ORDER_HAS_LOCKED_TIME_REPORTS', 409);
   await ctx.trx('work_orders').where({ id: wo.id }).update({ deleted_at: ctx.now, update_ts: ctx.now });
   await recordHistory(ctx, { entity: WO_ENTITY, entityId: wo.id, action: 'delete', data: { number: wo.number } });

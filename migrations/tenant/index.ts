@@ -9,6 +9,7 @@ import m0007 from './0007-work-order-settings';
 import m0008 from './0008-work-orders';
 import m0009 from './0009-invoices';
 import m0010 from './0010-work-order-indexes';
+import m0011 from './0011-time-lock-day';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -25,4 +26,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0008,
   m0009,
   m0010,
+  m0011,
 ];

@@ -511,6 +511,35 @@ describe('[work order rows] time', () => {
     ]);
   });
 
+  it('locks time before the locked period on the settings day; the order cannot be deleted with it', async () => {
+    const settings = (body: Record<string, unknown>) => call('PATCH', '/api/instance/wo', tok.admin, body);
+    const tooLate = await settings({ timeLockDay: 29 });
+    expect(tooLate.status).toBe(400);
+    expect(tooLate.json<{ fields: Record<string, string[]> }>().fields.timeLockDay).toEqual(['ERROR_INVALID_VALUE']);
+    // day 1: from the first of every month, everything before it is locked
+    expect((await settings({ timeLockDay: 1 })).status).toBe(200);
+    try {
+      const today = new Date();
+      const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
+      const lastMonth = new Date(first.getTime() - 86_400_000).toISOString().slice(0, 10);
+      const id = await newOrder();
+      const ok = await saveTime({ workOrderId: id, date: first.toISOString().slice(0, 10), hours: 1 });
+      const into = await putTime({ workOrderId: id, date: lastMonth, hours: 1 });
+      expect(into.status).toBe(409);
+      expect(into.json<{ code: string }>().code).toBe('TIME_REPORT_LOCKED');
+      // a row that was reported before the period locked is locked now
+      await withTenant(tenantA, (trx) => trx('work_order_time').where({ id: ok.id }).update({ date: lastMonth }));
+      const get = await call('GET', `/api/wo/${id}/time`, tok.admin);
+      expect(get.json<TimePanel>().rows).toEqual([expect.objectContaining({ id: ok.id, locked: true })]);
+      expect((await putTime({ id: ok.id, workOrderId: id, hours: 2 })).status).toBe(409);
+      const del = await call('DELETE', `/api/wo/${id}`, tok.admin);
+      expect(del.status).toBe(409);
+      expect(del.json<{ code: string }>().code).toBe('WORK_ORDER_HAS_LOCKED_TIME_REPORTS');
+    } finally {
+      expect((await settings({ timeLockDay: '' })).status).toBe(200);
+    }
+  });
+
   it('deletes a row and writes edit history with field "time"', async () => {
     const id = await newOrder();
     const saved = await saveTime({ workOrderId: id, date: '2026-03-05', hours: 1, minutes: 30 }, tok.tech);

@@ -74,6 +74,18 @@ export const ZWorkOrderSettingsPatch = z
       .min(1, 'ERROR_INVALID_VALUE')
       .max(Number.MAX_SAFE_INTEGER, 'ERROR_INVALID_VALUE')
       .optional(),
+    /** Day 1–28 of the next month on which time reports lock; empty or null: never by date. */
+    timeLockDay: z
+      .preprocess(
+        (v) => (v === '' ? null : v),
+        z.coerce
+          .number({ error: 'ERROR_INVALID_VALUE' })
+          .int('ERROR_INVALID_VALUE')
+          .min(1, 'ERROR_INVALID_VALUE')
+          .max(28, 'ERROR_INVALID_VALUE')
+          .nullable(),
+      )
+      .optional(),
   })
   .strict();
 export type WorkOrderSettingsPatch = z.infer<typeof ZWorkOrderSettingsPatch>;

@@ -43,6 +43,7 @@ interface OptionsRow {
   mode: WorkOrderMode;
   number_prefix: string;
   next_number: string | number;
+  time_lock_day: number | null;
 }
 
 export async function readStatuses(ctx: Ctx): Promise<WorkOrderStatus[]> {
@@ -78,13 +79,14 @@ export async function readTags(ctx: Ctx): Promise<Tag[]> {
 async function readOptions(ctx: Ctx) {
   const row: OptionsRow | undefined = await ctx
     .trx('work_order_settings')
-    .first('required_fields', 'mode', 'number_prefix', 'next_number');
+    .first('required_fields', 'mode', 'number_prefix', 'next_number', 'time_lock_day');
   const required = new Set(row?.required_fields ?? []);
   return {
     requiredFields: REQUIRED_FIELDS.filter((f) => required.has(f)),
     mode: row?.mode ?? 'default',
     numberPrefix: row?.number_prefix ?? '',
     nextNumber: Number(row?.next_number ?? 1),
+    timeLockDay: row?.time_lock_day ?? null,
   };
 }
 
@@ -271,6 +273,7 @@ export async function updateWorkOrderSettings(ctx: Ctx, raw: unknown): Promise<W
       throw new AppError('VALIDATION_FAILED', 400, { fields: { nextNumber: ['ERROR_NEXT_NUMBER_TOO_LOW'] } });
     options.next_number = patch.nextNumber;
   }
+  if (patch.timeLockDay !== undefined) options.time_lock_day = patch.timeLockDay;
   if (Object.keys(options).length) await ctx.trx('work_order_settings').update({ ...options, updated_at: ctx.now });
   await recordHistory(ctx, { entity: 'work_order_settings', entityId: ctx.tenant.id, action: 'edit', data: patch });
   return getWorkOrderSettings(ctx);

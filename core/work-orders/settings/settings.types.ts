@@ -45,4 +45,6 @@ export interface WorkOrderSettings {
   numberPrefix: string;
   /** The number the next work order gets. */
   nextNumber: number;
+  /** Time reports lock on this day (1–28) of the next month; null: never by date. */
+  timeLockDay: number | null;
 }

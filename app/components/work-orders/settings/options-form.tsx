@@ -4,11 +4,12 @@ import { Button, Select, TextField } from '~/app/components/ui';
 import { REQUIRED_FIELDS, WORK_ORDER_MODES, type WorkOrderSettings } from '~/core/work-orders/settings/settings.types';
 import { ErrorText, Section, useSectionSave } from './shared';
 
-type Options = Pick<WorkOrderSettings, 'requiredFields' | 'mode' | 'numberPrefix' | 'nextNumber'>;
+type Options = Pick<WorkOrderSettings, 'requiredFields' | 'mode' | 'numberPrefix' | 'nextNumber' | 'timeLockDay'>;
 
 /**
  * Which work-order fields are required (spec section 5), the work-order mode (section 9) and the
- * numbering: a prefix and the number the next work order gets. Posted as a plain form.
+ * numbering: a prefix and the number the next work order gets; the day of the next month on which
+ * time reports lock (spec section 4). Posted as a plain form.
  */
 export function OptionsForm({ options, canEdit }: { options: Options; canEdit: boolean }) {
   const { t } = useTranslation('workorders');
@@ -76,6 +77,16 @@ export function OptionsForm({ options, canEdit }: { options: Options; canEdit: b
         <p className="text-sm text-slate-700" aria-live="polite">
           {t('settings.options.preview', { number: `${prefix.trim()}${next.trim()}` })}
         </p>
+        <TextField
+          name="timeLockDay"
+          label={t('settings.options.timeLockDay')}
+          defaultValue={options.timeLockDay === null ? '' : String(options.timeLockDay)}
+          inputMode="numeric"
+          isDisabled={disabled}
+          description={t('settings.options.timeLockDayHelp')}
+          errorMessage={save.err('timeLockDay')}
+          className="w-48"
+        />
         {canEdit ? (
           <div>
             <Button type="submit" variant="primary" isPending={save.busy}>
