@@ -1,6 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router';
+import {
+  data,
+  Link,
+  redirect,
+  useFetcher,
+  useNavigate,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router';
 import type { Route } from './+types/home';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
@@ -74,6 +82,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // spec section 8: preference-saving failures are only logged
     return actionError(e);
   }
+}
+
+/** Saving the remembered filters changes nothing on the page: no list reload for it. */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formAction === '/?index') return false;
+  return defaultShouldRevalidate;
 }
 
 type ListData = NonNullable<Route.ComponentProps['loaderData']>;
