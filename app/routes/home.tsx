@@ -233,7 +233,11 @@ function ListTab({ data: d }: { data: ListData }) {
       </div>
       {options.current ? <WorkOrderFilters params={params} options={options.current} onChange={update} /> : null}
       <p className="text-sm text-slate-600" role="status">
-        {t('list.count', { shown: rows.length, total: d.totalCount })}
+        {t('list.count', {
+          shown: rows.length,
+          // a very long list is counted up to a cap: "10000+"
+          total: d.totalCountCapped ? `${d.totalCount}+` : d.totalCount,
+        })}
       </p>
       {rows.length === 0 ? (
         <div className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
