@@ -18,18 +18,13 @@ export const RECENTLY_CLOSED_DAYS = 7;
 export const TOTAL_COUNT_CAP = 10_000;
 
 /**
- * Orders whose number, title or address, customer (name, number) or object serial matches `q`;
- * each arm is served by its own trigram index (the registers' stored `search_text`).
+ * Orders whose number, title or address, customer (number, name, org. number) or object (serial,
+ * location, description) matches `q`: the order's own search text and the customer's and object's
+ * kept on it (`related_search`, migration 0010), each with its trigram index.
  */
 function whereSearch(ctx: Ctx, qb: Knex.QueryBuilder, q: string) {
   const like = containsPattern(q);
-  // As in the object search: every arm is index-backed, and `= any(array(…))` lets the planner OR them.
-  return qb.whereRaw(
-    `(w.search_text like ?
-      or w.customer_id = any(array(select id from customers where search_text like ?))
-      or w.business_object_id = any(array(select id from business_objects where search_text like ?)))`,
-    [like, like, like],
-  );
+  return qb.whereRaw(`(w.search_text like ? or w.related_search like ?)`, [like, like]);
 }
 
 const assigneeIn = (ctx: Ctx, users: string[]) =>
@@ -135,6 +130,9 @@ const ORDER: Record<WorkOrderListQuery['sort'], string> = {
   plannedStart: 'w.planned_start asc nulls last, w.id',
 };
 
+/** The columns ORDER sorts on, for the narrow rows a page is chosen from. */
+const SORT_KEYS = ['w.id', 'w.intake_ts', 'w.update_ts', 'w.number', 'w.title', 'w.customer_sort', 'w.planned_start'];
+
 /**
  * GET /wo: one page of a list (open, closed — this ISO week unless closedFrom/closedTo say
  * otherwise —, recently closed, ATA, history, recycle bin) with every filter, sorted, and the
@@ -162,11 +160,25 @@ export async function listWorkOrders(
     )
     .count({ n: '*' });
   const capped = Number(n) > cap;
-  const rows = await withNames(base.clone())
+  // The page's ids first, on narrow rows (the order's id and sort keys), then the names, assignees
+  // and tags of those rows only: skipped rows (an offset) and rows sorted away cost no joins.
+  // A list the count found short (at most `cap` rows) is filtered first and then sorted: the
+  // subquery's LIMIT keeps the planner from walking the sort's index and testing each row, which
+  // is unbounded when the matches sit late in that order (tags, assignees, search). A long list
+  // is dense in any order, so walking the sort's index to the page is the fast plan there.
+  const source: Knex.QueryBuilder = capped
+    ? base.clone()
+    : ctx.trx.from(
+        base
+          .clone()
+          .select(SORT_KEYS)
+          .limit(cap + 1)
+          .as('w'),
+      );
+  const pageIds = source.select('w.id').orderByRaw(ORDER[f.sort]).limit(f.size).offset(f.from);
+  const rows = await withNames(ctx.trx('work_orders as w').whereIn('w.id', pageIds))
     .select(workOrderSelect(ctx.trx))
-    .orderByRaw(ORDER[f.sort])
-    .limit(f.size)
-    .offset(f.from);
+    .orderByRaw(ORDER[f.sort]);
   return { totalCount: capped ? cap : Number(n), totalCountCapped: capped, workOrders: rows.map(toWorkOrder) };
 }
 

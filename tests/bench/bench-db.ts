@@ -5,7 +5,7 @@
 import knexFactory from 'knex';
 import { parseConfig, setConfig } from '~/core/config/env';
 import { openRuntime } from '~/core/runtime/boot';
-import { withTenant } from '~/core/db/with-tenant';
+import { getDatabase, withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
 import { migrateTenant, provisionTenant } from '~/tenants/provision';
 import { getTenantBySlug } from '~/tenants/registry';
@@ -56,6 +56,13 @@ export async function seed(url: string) {
       await seedWorkOrders(trx);
       await seedWorkOrderExtras(trx);
     });
+    // Fresh statistics and visibility maps (a migration's backfill leaves every order's old row
+    // version behind; without this the first plans read dead rows and skip index-only scans).
+    await getDatabase().knex.raw(
+      `vacuum (analyze) ${['work_orders', 'work_order_assignees', 'work_order_tags', 'customers', 'business_objects']
+        .map((t) => `"${tenant.schemaName}".${t}`)
+        .join(', ')}`,
+    );
   } finally {
     await runtime.close();
   }

@@ -6,7 +6,7 @@
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ordo_bench, created if missing)
  *   BENCH_REQUESTS (200), BENCH_CONCURRENCY (8)
  *   BENCH_ONLY=wo: only the work-order scenarios (issue 5: the list call with every filter and sort,
- *   the list page, one order, 50 concurrent clients); BENCH_WO_CLIENTS (50)
+ *   the list page, one order, 50 concurrent clients); BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ONLY = process.env.BENCH_ONLY ?? '';
 const WO_CLIENTS = Number(process.env.BENCH_WO_CLIENTS ?? 50);
+const WO_LOAD_REQUESTS = Number(process.env.BENCH_WO_LOAD_REQUESTS ?? 500);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -141,6 +142,7 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
   const one = async (scenario: string, make: Make, limit: number) => {
     const m = await measure(port, make, 1);
     rows.push({ scenario, ...m, target: target(m.p95ms, limit) });
+    console.error(`${scenario}: p50 ${m.p50ms} p95 ${m.p95ms} ms, ${m.sqlP50} statements`); // progress
   };
   for (const [name, qs] of Object.entries(list)) await one(`API wo ${name}`, api(`/api/wo?${qs}`), 40);
   for (const size of [10, 100]) await one(`API wo open, ${size} rows`, api(`/api/wo?size=${size}`), 40);
@@ -165,11 +167,10 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
     'page /work-orders/:id': page(`/work-orders/${f.workOrder}`),
     'page /': page('/'),
   };
-  for (const [name, make] of Object.entries(load))
-    rows.push({
-      scenario: `${name} x${WO_CLIENTS}`,
-      ...(await measure(port, make, WO_CLIENTS, Math.max(REQUESTS, 500))),
-    });
+  for (const [name, make] of Object.entries(load)) {
+    rows.push({ scenario: `${name} x${WO_CLIENTS}`, ...(await measure(port, make, WO_CLIENTS, WO_LOAD_REQUESTS)) });
+    console.error(`${name} x${WO_CLIENTS}: ${JSON.stringify(rows.at(-1))}`); // progress
+  }
   return rows;
 }
 

@@ -1,7 +1,8 @@
 /**
  * What decision 012 changed under the work-order list, through the API: the capped total, the
- * customer sort on the order's kept customer name, and the unassigned filter on the kept assignee
- * count (migration 0010's triggers), whichever way the rows change.
+ * customer sort on the order's kept customer name, the search on the kept customer and object
+ * text, and the unassigned filter on the kept assignee count (migration 0010's triggers), whichever
+ * way the rows change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '~/core/db/with-tenant';
@@ -111,6 +112,41 @@ describe('sort by customer', () => {
     expect(body.workOrders.map((w) => w.customerName)).toEqual(['ceta Larm AB', 'Delta Drift AB', 'Östra Bygg AB']);
     await call('PATCH', '/api/wo', token, { workOrder: { id: id.wNone, customerId: null } });
     expect(await ids('sort=customer')).toEqual([id.wCeta, id.wBeta, id.wNone]);
+  });
+});
+
+describe('search on the customer and the object', () => {
+  it('follows a renamed customer, a changed object and an order moved between them', async () => {
+    const [bo] = await withTenant(tenantA, (trx) =>
+      trx('business_objects').insert({ serial_code: 'SER-5150', location: 'Vindsförråd' }).returning('id'),
+    );
+    const res = await call('POST', '/api/wo', token, {
+      workOrder: { title: 'Sökorder', customerId: id.delta, businessObjectId: bo.id, assignees: [id.admin] },
+    });
+    expect(res.status, res.text).toBe(200);
+    const wo = res.json().workOrder.id as string;
+    expect(await ids('search=delta%20drift')).toEqual([wo]);
+    expect(await ids('search=30003')).toEqual([wo]);
+    expect(await ids('search=ser-5150')).toEqual([wo]);
+    expect(await ids('search=vindsf')).toEqual([wo]);
+    // the customer's text and the object's, never one running into the other
+    expect(await ids('search=ab%20ser')).toEqual([]);
+    await withTenant(tenantA, async (trx) => {
+      await trx('customers').where({ id: id.delta }).update({ name: 'Epsilon Energi AB' });
+      await trx('business_objects').where({ id: bo.id }).update({ location: 'Källare' });
+    });
+    expect(await ids('search=delta%20drift')).toEqual([]);
+    expect(await ids('search=epsilon')).toEqual([wo]);
+    expect(await ids('search=vindsf')).toEqual([]);
+    expect(await ids('search=källare')).toEqual([wo]);
+    const moved = await call('PATCH', '/api/wo', token, {
+      workOrder: { id: wo, customerId: id.ceta, businessObjectId: null },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(await ids('search=epsilon')).toEqual([]);
+    expect(await ids('search=ser-5150')).toEqual([]);
+    expect(await ids('search=ceta%20larm')).toEqual(expect.arrayContaining([wo, id.wCeta]));
+    await call('DELETE', `/api/wo/${wo}`, token);
   });
 });
 
