@@ -518,6 +518,7 @@ describe('[work orders] access: permissions, limits, tenants', () => {
     expect((await call('GET', '/api/wo', tok.adminB, undefined, b.host)).json()).toEqual({
       workOrders: [],
       totalCount: 0,
+      totalCountCapped: false,
     });
   });
 });
