@@ -1,5 +1,5 @@
 /**
- * `npm run bench:explain` (or `node --import tsx tests/bench/explain-work-orders.ts`): runs the
+ * `node --import tsx tests/bench/explain-work-orders.ts` (seeds the bench tenant as run.ts does): runs the
  * work-order list service for every filter and sort of GET /wo (work-order-scenarios.ts) on the
  * seeded bench tenant, and prints each statement's plan (EXPLAIN ANALYZE), its time, which
  * indexes it uses, and a flag when it reads `work_orders` (or its assignees/tags) by a seq scan
