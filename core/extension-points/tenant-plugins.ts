@@ -32,6 +32,7 @@ export async function enablePlugin(
   const parsed = def.tenantOptions ? def.tenantOptions.safeParse(options) : { success: true as const, data: options };
   if (!parsed.success) throw validationError(parsed.error);
   const sealed = seal(JSON.stringify(parsed.data ?? {}), getConfig().secretKey);
+  cache.delete(tenantId);
   await withControl(async (trx) => {
     // one ERP and one geocoder per tenant: enabling one disables the others of its kind
     const sameKind =
@@ -54,6 +55,7 @@ export async function enablePlugin(
 }
 
 export async function disablePlugin(tenantId: string, pluginId: string): Promise<void> {
+  cache.delete(tenantId);
   await withControl((trx) =>
     trx('tenant_plugins')
       .where({ tenant_id: tenantId, plugin_id: pluginId })
@@ -86,12 +88,33 @@ export async function erpProviderFor(
   return { definition: loaded.definition, provider: loaded.instance, options: enabled?.options ?? {} };
 }
 
-/** The geocoder a tenant places addresses with: its enabled one, or none (no positions). */
+/** How long a server trusts what it read of a tenant's enabled plugins (others' changes show after it). */
+export const PLUGIN_CACHE_MS = 30_000;
+const cache = new Map<string, { at: number; plugins: { pluginId: string; options: unknown }[] }>();
+
+/**
+ * The enabled plugins, read at most every PLUGIN_CACHE_MS per tenant: a lookup made during a
+ * tenant's transaction then rarely needs a second connection (the embedded database has one).
+ * Enabling or disabling here forgets the tenant's entry at once.
+ */
+async function enabledPluginsCached(tenantId: string): Promise<{ pluginId: string; options: unknown }[]> {
+  const hit = cache.get(tenantId);
+  if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.plugins;
+  const plugins = await enabledPlugins(tenantId);
+  cache.set(tenantId, { at: Date.now(), plugins });
+  return plugins;
+}
+
+/**
+ * The geocoder a tenant places addresses with: its enabled one, or none (no positions). Without
+ * any geocoder installed nothing is read at all.
+ */
 export async function geocoderFor(
   registry: Registry,
   tenantId: string,
 ): Promise<{ geocoder: Geocoder; options: unknown } | null> {
-  const enabled = (await enabledPlugins(tenantId)).find((p) => registry.geocoders.has(p.pluginId));
+  if (registry.geocoders.size === 0) return null;
+  const enabled = (await enabledPluginsCached(tenantId)).find((p) => registry.geocoders.has(p.pluginId));
   if (!enabled) return null;
   return { geocoder: registry.geocoders.get(enabled.pluginId)!.instance, options: enabled.options };
 }

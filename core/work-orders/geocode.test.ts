@@ -58,8 +58,9 @@ const at = (street: string | null, city: string | null = 'Västerås'): GeoAddre
 });
 
 describe('[work orders] the pluggable geocoder', () => {
-  it('places nothing while the tenant has no geocoder (the default)', async () => {
+  it('places nothing while the tenant has no geocoder (the default), or none is installed', async () => {
     expect(await geocodeAddress(registry, tenantId, at('Solvägen 3'))).toBeNull();
+    expect(await geocodeAddress(buildRegistry([none], {}), tenantId, at('Solvägen 3'))).toBeNull();
     expect(asked).toHaveLength(0);
   });
 
@@ -80,6 +81,9 @@ describe('[work orders] the pluggable geocoder', () => {
 
   it("stores the order's position, and clears it when the address goes", async () => {
     const tenant = (await getTenantBySlug(slug))!;
+    // the tenant's geocoder is known from the lookups above (cached), so the save inside the
+    // transaction needs no second connection: the embedded database has only one
+    expect(await geocodeAddress(registry, tenantId, at('Solvägen 3'))).not.toBeNull();
     await withTenant(tenant, async (trx) => {
       const [status] = await trx('work_order_statuses').where({ is_default: true }).select('id');
       const [type] = await trx('work_types').where({ is_default: true }).select('id');
