@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { Button, Spinner, useToast } from '~/app/components/ui';
+import { historyChanges } from './history-lines';
 
 interface HistoryRow {
   userName: string | null;
@@ -10,17 +11,6 @@ interface HistoryRow {
   data: unknown;
 }
 type HistoryAnswer = { rows: HistoryRow[]; totalCount: number } | { error: string };
-
-/** The changed fields an `edit` row carries, as "field: old → new" lines. */
-function changes(data: unknown): { field: string; from: string; to: string }[] {
-  const list = (data as { changes?: unknown })?.changes;
-  if (!Array.isArray(list)) return [];
-  const show = (v: unknown) =>
-    v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : String(v);
-  return list
-    .filter((c): c is { field: string; old?: unknown; new?: unknown } => Boolean(c) && typeof c.field === 'string')
-    .map((c) => ({ field: c.field, from: show(c.old), to: show(c.new) }));
-}
 
 /**
  * The order's history (spec section 4): who did what when, with what changed. Opens on demand; a
@@ -71,11 +61,11 @@ export function HistoryPanel({ workOrderId, format }: { workOrderId: string; for
                     · {r.userName ?? t('history.system')} · {format(r.timestamp)}
                   </span>
                 </p>
-                {changes(r.data).length ? (
+                {historyChanges(r.data, t).length ? (
                   <ul className="mt-1 space-y-0.5 text-slate-600">
-                    {changes(r.data).map((c) => (
+                    {historyChanges(r.data, t).map((c) => (
                       <li key={c.field}>
-                        {t(`field.${c.field}`, { defaultValue: c.field })}: {c.from} → {c.to}
+                        {`${c.field ? `${t(`field.${c.field}`, { defaultValue: c.field })}: ` : ''}${c.from} → ${c.to}`}
                       </li>
                     ))}
                   </ul>
