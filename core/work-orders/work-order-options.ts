@@ -54,16 +54,17 @@ export interface CustomerAddressOption {
 }
 
 /**
- * A customer's addresses (primary first) and contact, for the order form: the address comes from
- * them or is typed. 404 for an unknown (or another tenant's) customer.
+ * A customer's addresses (primary first), for the order form: the address comes from them or is
+ * typed. Needs customers:read too; 404 for an unknown (or another tenant's) customer.
  */
 export async function getCustomerForWorkOrder(
   ctx: Ctx,
   customerId: unknown,
-): Promise<{ addresses: CustomerAddressOption[]; contactEmail: string | null }> {
+): Promise<{ addresses: CustomerAddressOption[] }> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
+  requireAccess(ctx.auth, { permission: 'customers:read' });
   if (!isUuid(customerId)) throw notFound();
-  const customer = await ctx.trx('customers').where({ id: customerId }).first('id', 'broadcast_email', 'invoice_email');
+  const customer = await ctx.trx('customers').where({ id: customerId }).first('id');
   if (!customer) throw notFound();
   const rows: Record<string, unknown>[] = await ctx
     .trx('customer_addresses')
@@ -81,6 +82,5 @@ export async function getCustomerForWorkOrder(
       contactEmail: (r.contact_email as string) ?? null,
       contactPhone: (r.contact_phone as string) ?? null,
     })),
-    contactEmail: (customer.broadcast_email as string) ?? (customer.invoice_email as string) ?? null,
   };
 }
