@@ -5,10 +5,16 @@ import { CloseIcon } from '~/app/components/ui/icons';
 import { useWorkOrderTabs } from './tabs-context';
 import type { ViewTab } from './tab-rules';
 
-const VIEW_PATH: Record<ViewTab, string> = { list: '/', calendar: '/', map: '/' };
+/** Where each view tab lives; `/work-orders/calendar` and `/work-orders/map` sit inside the screen's layout. */
+export const VIEW_PATH: Record<ViewTab, string> = {
+  list: '/',
+  calendar: '/work-orders/calendar',
+  map: '/work-orders/map',
+};
+const VIEWS: readonly ViewTab[] = ['list', 'calendar', 'map'];
 
 /**
- * The work-order screen's tab bar: the list tab, then one tab per opened order (title, customer,
+ * The work-order screen's tab bar: the list, calendar and map tabs, then one tab per opened order (title, customer,
  * a dot while it has unsaved edits) with its close button, and "close all".
  */
 export function WorkOrderTabBar() {
@@ -25,21 +31,23 @@ export function WorkOrderTabBar() {
   return (
     <nav aria-label={t('tabs.label')} className="-mx-1 overflow-x-auto">
       <ul className="flex min-w-max items-end gap-1 border-b border-slate-200 px-1">
-        <li>
-          <Link
-            to="/"
-            onClick={() => tabs.showView('list')}
-            aria-current={state.active === 'list' ? 'page' : undefined}
-            className={cx(
-              'block rounded-t-lg px-3 py-2 text-sm font-medium',
-              state.active === 'list'
-                ? 'bg-white text-slate-900 ring-1 ring-slate-200'
-                : 'text-slate-600 hover:bg-slate-100',
-            )}
-          >
-            {t('tabs.list')}
-          </Link>
-        </li>
+        {VIEWS.map((view) => (
+          <li key={view}>
+            <Link
+              to={VIEW_PATH[view]}
+              onClick={() => tabs.showView(view)}
+              aria-current={state.active === view ? 'page' : undefined}
+              className={cx(
+                'block rounded-t-lg px-3 py-2 text-sm font-medium',
+                state.active === view
+                  ? 'bg-white text-slate-900 ring-1 ring-slate-200'
+                  : 'text-slate-600 hover:bg-slate-100',
+              )}
+            >
+              {t(`tabs.${view}`)}
+            </Link>
+          </li>
+        ))}
         {state.tabs.map((tab) => {
           const active = state.active === tab.id;
           return (
