@@ -40,7 +40,7 @@ import {
   type ErrorMessage,
 } from './field';
 import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from './icons';
-import { isoWeek } from './iso-week';
+import { isoWeek } from '~/core/calendar/iso-week';
 
 export type { DateValue };
 

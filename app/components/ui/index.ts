@@ -43,7 +43,7 @@ export {
   type ToastOptions,
 } from './toast';
 export type { ErrorMessage } from './field';
-export { isoWeek, type IsoWeek, type PlainDate } from './iso-week';
+export { isoWeek, type IsoWeek, type PlainDate } from '~/core/calendar/iso-week';
 export {
   formatNumber,
   formatDate,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoWeek } from './iso-week';
+import { addDays, isoDayOfWeek, isoWeek, isoWeekStart, isoWeeksInYear, parsePlainDate } from './iso-week';
 
 describe('isoWeek', () => {
   it.each([
@@ -39,5 +39,32 @@ describe('isoWeek', () => {
     const weeks = [4, 5, 6, 7, 8, 9, 10].map((day) => isoWeek({ year: 2021, month: 1, day }));
     expect(new Set(weeks.map((w) => `${w.year}-${w.week}`)).size).toBe(1);
     expect(isoWeek({ year: 2021, month: 1, day: 11 })).toEqual({ year: 2021, week: 2 });
+  });
+});
+
+describe('isoWeekStart and isoWeeksInYear', () => {
+  it.each([
+    [2026, 1, '2025-12-29'],
+    [2026, 53, '2026-12-28'],
+    [2027, 1, '2027-01-04'],
+    [2015, 53, '2015-12-28'],
+    [2021, 1, '2021-01-04'],
+  ] as const)('week %i/%i starts on %s', (year, week, monday) => {
+    const d = isoWeekStart(year, week);
+    expect(`${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`).toBe(monday);
+    expect(isoDayOfWeek(d)).toBe(1);
+    expect(isoWeek(d)).toEqual({ year, week });
+  });
+
+  it('knows which years have 53 weeks', () => {
+    expect([2015, 2020, 2026, 2032].map(isoWeeksInYear)).toEqual([53, 53, 53, 53]);
+    expect([2021, 2024, 2025, 2027].map(isoWeeksInYear)).toEqual([52, 52, 52, 52]);
+  });
+
+  it('adds days across months and years, and refuses dates that do not exist', () => {
+    expect(addDays({ year: 2026, month: 12, day: 30 }, 3)).toEqual({ year: 2027, month: 1, day: 2 });
+    expect(addDays({ year: 2024, month: 3, day: 1 }, -1)).toEqual({ year: 2024, month: 2, day: 29 });
+    expect(parsePlainDate('2026-02-30')).toBeNull();
+    expect(parsePlainDate('2026-02-28')).toEqual({ year: 2026, month: 2, day: 28 });
   });
 });
