@@ -10,6 +10,7 @@ import m0008 from './0008-work-orders';
 import m0009 from './0009-invoices';
 import m0010 from './0010-work-order-indexes';
 import m0011 from './0011-time-lock-day';
+import m0012 from './0012-schedule-reports';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -27,4 +28,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0009,
   m0010,
   m0011,
+  m0012,
 ];
