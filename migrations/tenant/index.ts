@@ -11,6 +11,7 @@ import m0009 from './0009-invoices';
 import m0010 from './0010-work-order-indexes';
 import m0011 from './0011-time-lock-day';
 import m0012 from './0012-schedule-reports';
+import m0013 from './0013-work-order-reminders';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -29,4 +30,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0010,
   m0011,
   m0012,
+  m0013,
 ];
