@@ -12,6 +12,9 @@ import m0010 from './0010-work-order-indexes';
 import m0011 from './0011-time-lock-day';
 import m0012 from './0012-schedule-reports';
 import m0013 from './0013-work-order-reminders';
+import m0014 from './0014-checklists';
+import m0015 from './0015-dispatch-rules';
+import m0016 from './0016-work-order-map';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -31,4 +34,7 @@ export const tenantMigrations: readonly Migration[] = [
   m0011,
   m0012,
   m0013,
+  m0014,
+  m0015,
+  m0016,
 ];
