@@ -1,0 +1,655 @@
+import { z } from 'zod';
+import type { Ctx } from '~/core/context';
+import {
+  formatPlainDate,
+  isoWeekStart,
+  isoWeeksInYear,
+  parsePlainDate,
+  type PlainDate,
+} from '~/core/calendar/iso-week';
+import { AppError, notFound } from '~/core/errors/app-error';
+import { isUuid, parseInput } from '~/core/errors/validation';
+import { publishAfterCommit } from '~/core/events/board-events';
+import { recordHistory } from '~/core/history/history';
+import { requireAccess } from '~/core/permissions/access';
+import {
+  CALENDAR_PERIODS,
+  CALENDAR_PERSPECTIVES,
+  DEFAULT_PLAN_MINUTES,
+  DEFAULT_START_MINUTES,
+  formatClock,
+  parseClock,
+  PROJECT_STEPS,
+  viewRange,
+  type CalendarView,
+} from './calendar-rules';
+import { dateIn, spanMinutes, wallClockToIso, zoneOf } from './time-rules';
+import { applyLimit, loadActive, loadChangeable, WO_ENTITY } from './work-order-read';
+
+/**
+ * Schedule reports (spec section 3): the plans that put a person on a work order for a span, and
+ * the calendar that shows them. Planning needs workorders:edit and an open, unlocked order; one
+ * person is planned on one order at most once a day (spec section 5); a plan changed by someone
+ * else since it was read is refused (409 SCHEDULE_CHANGED) instead of overwritten. Every change
+ * raises the tenant's board version and, after commit, tells the open boards.
+ */
+
+export interface ScheduleItem {
+  id: string;
+  workOrderId: string;
+  userId: string;
+  /** The local day the plan starts on, YYYY-MM-DD. */
+  date: string;
+  startTs: string;
+  endTs: string;
+  /** Local wall-clock start and end, "HH:MM". */
+  startTime: string;
+  endTime: string;
+  /** Minutes past local midnight of `date` (for placing in a day view). */
+  startMinutes: number;
+  durationMinutes: number;
+  version: number;
+  number: string;
+  title: string;
+  customerName: string | null;
+  status: string;
+  priority: string;
+  isClosed: boolean;
+  projectId: string | null;
+}
+
+export interface BoardUser {
+  id: string;
+  name: string;
+}
+
+export interface UnscheduledOrder {
+  id: string;
+  number: string;
+  title: string;
+  customerName: string | null;
+  priority: string;
+  city: string | null;
+}
+
+export interface Board {
+  from: string;
+  to: string;
+  users: BoardUser[];
+  items: ScheduleItem[];
+  unscheduled: UnscheduledOrder[];
+  unscheduledCount: number;
+  holidays: { date: string; name: string }[];
+  version: number;
+  canPlan: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+/** How many unscheduled orders the side list shows at once (search narrows it). */
+export const UNSCHEDULED_PAGE = 50;
+
+const zone = (ctx: Ctx) => zoneOf(ctx.tenant.config?.country);
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+
+function toItem(ctx: Ctx, r: Row): ScheduleItem {
+  const start = new Date(iso(r.start_ts));
+  const end = new Date(iso(r.end_ts));
+  const tz = zone(ctx);
+  const startTime = clockIn(start, tz);
+  return {
+    id: r.id as string,
+    workOrderId: r.work_order_id as string,
+    userId: r.user_id as string,
+    date: r.date_text as string,
+    startTs: start.toISOString(),
+    endTs: end.toISOString(),
+    startTime,
+    endTime: clockIn(end, tz),
+    startMinutes: parseClock(startTime) ?? 0,
+    durationMinutes: Math.round((end.getTime() - start.getTime()) / 60_000),
+    version: Number(r.version),
+    number: r.number as string,
+    title: r.title as string,
+    customerName: (r.customer_name as string | null) ?? null,
+    status: (r.status_name as string) ?? '',
+    priority: r.priority as string,
+    isClosed: r.closed_at !== null && r.closed_at !== undefined,
+    projectId: (r.project_id as string | null) ?? null,
+  };
+}
+
+function clockIn(moment: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(
+    moment,
+  );
+}
+
+/** The schedule rows with what the board shows of their orders, under the user's work-order limit. */
+function itemQuery(ctx: Ctx) {
+  return applyLimit(
+    ctx,
+    ctx
+      .trx('work_order_schedules as ws')
+      .join('work_orders as w', 'w.id', 'ws.work_order_id')
+      .join('work_order_statuses as s', 's.id', 'w.status_id')
+      .leftJoin('customers as c', 'c.id', 'w.customer_id')
+      .whereNull('w.deleted_at'),
+  ).select(
+    'ws.id',
+    'ws.work_order_id',
+    'ws.user_id',
+    ctx.trx.raw(`to_char(ws.date, 'YYYY-MM-DD') as date_text`),
+    'ws.start_ts',
+    'ws.end_ts',
+    'ws.version',
+    'w.number',
+    'w.title',
+    'w.priority',
+    'w.closed_at',
+    'w.project_id',
+    'c.name as customer_name',
+    's.name as status_name',
+  );
+}
+
+/** The local midnight starting a day, as an instant. */
+function dayStart(ctx: Ctx, d: PlainDate): string {
+  return wallClockToIso(`${formatPlainDate(d)}T00:00`, zone(ctx))!;
+}
+
+async function boardVersion(ctx: Ctx): Promise<number> {
+  const row = await ctx.trx('schedule_board').first('version');
+  return Number(row?.version ?? 0);
+}
+
+async function bumpBoard(ctx: Ctx, workOrderIds: string[]): Promise<number> {
+  const [row] = await ctx.trx('schedule_board').increment('version', 1).returning('version');
+  const version = Number((row as Row).version);
+  publishAfterCommit(ctx.trx, { tenantId: ctx.tenant.id, version, userId: ctx.auth?.user.id ?? null, workOrderIds });
+  return version;
+}
+
+/** Active users, by name: the board's rows and who may be planned. */
+async function activeUsers(ctx: Ctx): Promise<BoardUser[]> {
+  const rows: Row[] = await ctx
+    .trx('users')
+    .where('status', 'active')
+    .orderByRaw('lower(name), id')
+    .select('id', 'name');
+  return rows.map((r) => ({ id: r.id as string, name: r.name as string }));
+}
+
+// ---- the calendar ----
+
+const zView = z.object({
+  period: z.enum(CALENDAR_PERIODS).catch('month'),
+  perspective: z.enum(CALENDAR_PERSPECTIVES).catch('technician'),
+  date: z.string().optional(),
+  step: z.coerce
+    .number()
+    .refine((n) => (PROJECT_STEPS as readonly number[]).includes(n))
+    .catch(1),
+  q: z.string().trim().max(200).optional(),
+});
+
+/** A view from loose query values: unknown periods fall back to the month, a bad date to today. */
+export function parseView(ctx: Ctx, raw: Record<string, unknown>): CalendarView & { q: string } {
+  const v = zView.parse(raw);
+  const anchor = parsePlainDate(v.date) ?? parsePlainDate(dateIn(ctx.now, zone(ctx)))!;
+  return { period: v.period, perspective: v.perspective, anchor, step: v.step as CalendarView['step'], q: v.q ?? '' };
+}
+
+/**
+ * The board for a view: the people (one row each), the plans in the period, company holidays,
+ * the open orders nobody has planned (newest first, a page of them, searchable), and the board
+ * version the live updates compare against. A fixed number of statements whatever the period.
+ */
+export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): Promise<Board> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const range = viewRange(view);
+  const [users, items, unscheduled, holidays, version] = await Promise.all([
+    activeUsers(ctx),
+    plansBetween(ctx, range.from, range.to),
+    unscheduledOrders(ctx, view.q ?? ''),
+    ctx
+      .trx('company_holidays')
+      .where('date', '>=', formatPlainDate(range.from))
+      .andWhere('date', '<', formatPlainDate(range.to))
+      .orderBy('date')
+      .select(ctx.trx.raw(`to_char(date, 'YYYY-MM-DD') as date`), 'name'),
+    boardVersion(ctx),
+  ]);
+  return {
+    from: formatPlainDate(range.from),
+    to: formatPlainDate(range.to),
+    users,
+    items,
+    unscheduled: unscheduled.rows,
+    unscheduledCount: unscheduled.count,
+    holidays: holidays as { date: string; name: string }[],
+    version,
+    canPlan: Boolean(ctx.auth?.perms.has('workorders:edit')),
+  };
+}
+
+async function plansBetween(ctx: Ctx, from: PlainDate, to: PlainDate, userId?: string): Promise<ScheduleItem[]> {
+  const qb = itemQuery(ctx)
+    .where('ws.start_ts', '>=', dayStart(ctx, from))
+    .andWhere('ws.start_ts', '<', dayStart(ctx, to))
+    .orderBy('ws.start_ts')
+    .orderBy('ws.id');
+  if (userId) qb.andWhere('ws.user_id', userId);
+  const rows: Row[] = await qb;
+  return rows.map((r) => toItem(ctx, r));
+}
+
+async function unscheduledOrders(ctx: Ctx, q: string): Promise<{ rows: UnscheduledOrder[]; count: number }> {
+  const base = applyLimit(
+    ctx,
+    ctx
+      .trx('work_orders as w')
+      .whereNull('w.closed_at')
+      .whereNull('w.deleted_at')
+      .whereNotExists(function () {
+        this.select(ctx.trx.raw('1')).from('work_order_schedules as x').whereRaw('x.work_order_id = w.id');
+      }),
+  );
+  if (q) base.andWhere('w.search_text', 'like', `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const rows: Row[] = await base
+    .clone()
+    .leftJoin('customers as c', 'c.id', 'w.customer_id')
+    .orderBy('w.intake_ts', 'desc')
+    .orderBy('w.id', 'desc')
+    .limit(UNSCHEDULED_PAGE)
+    .select(
+      'w.id',
+      'w.number',
+      'w.title',
+      'w.priority',
+      'w.city',
+      'c.name as customer_name',
+      ctx.trx.raw('count(*) over () as total'),
+    );
+  return {
+    rows: rows.map((r) => ({
+      id: r.id as string,
+      number: r.number as string,
+      title: r.title as string,
+      customerName: (r.customer_name as string | null) ?? null,
+      priority: r.priority as string,
+      city: (r.city as string | null) ?? null,
+    })),
+    count: rows.length ? Number(rows[0]!.total) : 0,
+  };
+}
+
+/** GET /wo/month/{year}/{month}: the month's plans with their orders. */
+export async function monthCalendar(ctx: Ctx, year: unknown, month: unknown) {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const y = Number(year);
+  const m = Number(month);
+  if (!Number.isInteger(y) || y < 1970 || y > 9999 || !Number.isInteger(m) || m < 1 || m > 12)
+    throw new AppError('VALIDATION_FAILED', 400, { fields: { month: ['ERROR_INVALID_VALUE'] } });
+  const view: CalendarView = {
+    period: 'month',
+    perspective: 'technician',
+    anchor: { year: y, month: m, day: 1 },
+    step: 1,
+  };
+  const range = viewRange(view);
+  const [items, version] = await Promise.all([plansBetween(ctx, range.from, range.to), boardVersion(ctx)]);
+  return { from: formatPlainDate(range.from), to: formatPlainDate(range.to), workOrders: groupByOrder(items), version };
+}
+
+/** The plans grouped by order: each order once, with its scheduleReports. */
+function groupByOrder(items: ScheduleItem[]) {
+  const byOrder = new Map<
+    string,
+    {
+      id: string;
+      number: string;
+      title: string;
+      customerName: string | null;
+      status: string;
+      priority: string;
+      isClosed: boolean;
+      scheduleReports: Omit<
+        ScheduleItem,
+        'number' | 'title' | 'customerName' | 'status' | 'priority' | 'isClosed' | 'projectId'
+      >[];
+    }
+  >();
+  for (const it of items) {
+    const { number, title, customerName, status, priority, isClosed, projectId: _p, ...report } = it;
+    const order = byOrder.get(it.workOrderId) ?? {
+      id: it.workOrderId,
+      number,
+      title,
+      customerName,
+      status,
+      priority,
+      isClosed,
+      scheduleReports: [],
+    };
+    order.scheduleReports.push(report);
+    byOrder.set(it.workOrderId, order);
+  }
+  return [...byOrder.values()];
+}
+
+/**
+ * GET /wo/week/{year}/{week} (ISO week, 53-week years): per person, the orders planned that week
+ * (`workOrdersForUser`) and the time they reported on orders (`timeReportsForUser`).
+ */
+export async function weekCalendar(ctx: Ctx, year: unknown, week: unknown) {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const y = Number(year);
+  const w = Number(week);
+  if (!Number.isInteger(y) || y < 1970 || y > 9999 || !Number.isInteger(w) || w < 1 || w > isoWeeksInYear(y))
+    throw new AppError('VALIDATION_FAILED', 400, { fields: { week: ['ERROR_INVALID_VALUE'] } });
+  const from = isoWeekStart(y, w);
+  const { to } = viewRange({ period: 'week', perspective: 'technician', anchor: from, step: 1 });
+  const timeQuery = applyLimit(
+    ctx,
+    ctx
+      .trx('work_order_time as t')
+      .join('work_orders as w', 'w.id', 't.work_order_id')
+      .whereNull('w.deleted_at')
+      .where('t.date', '>=', formatPlainDate(from))
+      .andWhere('t.date', '<', formatPlainDate(to)),
+  )
+    .orderBy('t.date')
+    .orderBy('t.start_ts')
+    .select(
+      't.id',
+      't.user_id',
+      't.work_order_id',
+      'w.number',
+      'w.title',
+      ctx.trx.raw(`to_char(t.date, 'YYYY-MM-DD') as date_text`),
+      't.start_ts',
+      't.end_ts',
+      't.work_minutes',
+      't.travel_minutes',
+    );
+  const [users, items, times, version] = await Promise.all([
+    activeUsers(ctx),
+    plansBetween(ctx, from, to),
+    timeQuery as Promise<Row[]>,
+    boardVersion(ctx),
+  ]);
+  const workOrdersForUser: Record<string, ScheduleItem[]> = {};
+  const timeReportsForUser: Record<string, unknown[]> = {};
+  for (const u of users) {
+    workOrdersForUser[u.id] = [];
+    timeReportsForUser[u.id] = [];
+  }
+  for (const it of items) (workOrdersForUser[it.userId] ??= []).push(it);
+  for (const t of times)
+    (timeReportsForUser[t.user_id as string] ??= []).push({
+      id: t.id,
+      workOrderId: t.work_order_id,
+      number: t.number,
+      title: t.title,
+      date: t.date_text,
+      startTs: t.start_ts ? iso(t.start_ts) : null,
+      endTs: t.end_ts ? iso(t.end_ts) : null,
+      workMinutes: Number(t.work_minutes),
+      travelMinutes: Number(t.travel_minutes),
+    });
+  return {
+    year: y,
+    week: w,
+    from: formatPlainDate(from),
+    to: formatPlainDate(to),
+    users,
+    workOrdersForUser,
+    timeReportsForUser,
+    version,
+  };
+}
+
+// ---- planning ----
+
+const zTime = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'ERROR_INVALID_TIME');
+
+const zPlan = z.object({
+  workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
+  userId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).refine(isUuid, 'ERROR_INVALID_VALUE'),
+  /** A local day and times ("HH:MM"); or ISO instants. */
+  date: z.string().optional(),
+  startTime: zTime.optional(),
+  endTime: zTime.optional(),
+  startTs: z.string().optional(),
+  endTs: z.string().optional(),
+});
+
+const zMove = zPlan.omit({ workOrderId: true }).extend({
+  userId: zPlan.shape.userId.optional(),
+  version: z.coerce.number({ error: 'ERROR_REQUIRED_FIELD' }).int(),
+});
+
+/**
+ * The span a plan asks for: ISO instants as given, or a local day with start (default 08:00) and
+ * end (default two hours later; an end before the start runs past midnight).
+ */
+function resolveSpan(
+  ctx: Ctx,
+  input: { date?: string; startTime?: string; endTime?: string; startTs?: string; endTs?: string },
+  fallback?: { date: string; startMinutes: number; durationMinutes: number },
+): { start: Date; end: Date } {
+  const bad = (field: string, code = 'ERROR_INVALID_VALUE') =>
+    new AppError('VALIDATION_FAILED', 400, { fields: { [field]: [code] } });
+  let start: Date;
+  let end: Date;
+  if (input.startTs) {
+    start = new Date(input.startTs);
+    end = new Date(input.endTs ?? '');
+    if (Number.isNaN(start.getTime())) throw bad('startTs');
+    if (!input.endTs) end = new Date(start.getTime() + (fallback?.durationMinutes ?? DEFAULT_PLAN_MINUTES) * 60_000);
+    if (Number.isNaN(end.getTime())) throw bad('endTs');
+  } else {
+    const date = input.date ?? fallback?.date;
+    if (!date) throw bad('date', 'ERROR_REQUIRED_FIELD');
+    if (!parsePlainDate(date)) throw bad('date');
+    const startMinutes = input.startTime
+      ? parseClock(input.startTime)!
+      : (fallback?.startMinutes ?? DEFAULT_START_MINUTES);
+    const tz = zone(ctx);
+    start = new Date(wallClockToIso(`${date}T${formatClock(startMinutes)}`, tz)!);
+    if (input.endTime) {
+      const endMinutes = parseClock(input.endTime)!;
+      end = new Date(wallClockToIso(`${date}T${input.endTime}`, tz)!);
+      // an end at or before the start runs into the next day
+      if (endMinutes <= startMinutes) end = new Date(end.getTime() + 24 * 3_600_000);
+    } else {
+      end = new Date(start.getTime() + (fallback?.durationMinutes ?? DEFAULT_PLAN_MINUTES) * 60_000);
+    }
+  }
+  const span = spanMinutes(start, end);
+  if (!span.ok) throw bad('endTime', span.error);
+  return { start, end };
+}
+
+async function requireActiveUser(ctx: Ctx, userId: string): Promise<{ id: string; name: string }> {
+  const user = await ctx.trx('users').where({ id: userId, status: 'active' }).first('id', 'name');
+  if (!user) throw new AppError('VALIDATION_FAILED', 400, { fields: { userId: ['ERROR_INVALID_VALUE'] } });
+  return user as { id: string; name: string };
+}
+
+/** 409 SCHEDULE_DATE_TAKEN when the person already has a plan on the order that day (other than `exceptId`). */
+async function ensureDayFree(ctx: Ctx, workOrderId: string, userId: string, date: string, exceptId?: string) {
+  const qb = ctx.trx('work_order_schedules').where({ work_order_id: workOrderId, user_id: userId, date });
+  if (exceptId) qb.whereNot('id', exceptId);
+  if (await qb.first('id')) throw new AppError('SCHEDULE_DATE_TAKEN', 409, { date });
+}
+
+/** The order's planned start and end follow its plans (none: unplanned). */
+async function syncPlanned(ctx: Ctx, workOrderId: string) {
+  await ctx.trx.raw(
+    `update work_orders w set planned_start = p.s, planned_end = p.e, update_ts = ?
+       from (select min(start_ts) as s, max(end_ts) as e from work_order_schedules where work_order_id = ?) p
+      where w.id = ?`,
+    [ctx.now, workOrderId, workOrderId],
+  );
+}
+
+async function ensureAssignee(ctx: Ctx, workOrderId: string, userId: string) {
+  await ctx
+    .trx('work_order_assignees')
+    .insert({ work_order_id: workOrderId, user_id: userId })
+    .onConflict(['work_order_id', 'user_id'])
+    .ignore();
+}
+
+async function insertPlan(
+  ctx: Ctx,
+  workOrderId: string,
+  user: { id: string; name: string },
+  span: { start: Date; end: Date },
+) {
+  const date = dateIn(span.start, zone(ctx));
+  await ensureDayFree(ctx, workOrderId, user.id, date);
+  const [row] = await ctx
+    .trx('work_order_schedules')
+    .insert({
+      work_order_id: workOrderId,
+      user_id: user.id,
+      date,
+      start_ts: span.start,
+      end_ts: span.end,
+      created_by: ctx.auth?.user.id ?? null,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    })
+    .returning('id');
+  await ensureAssignee(ctx, workOrderId, user.id);
+  await syncPlanned(ctx, workOrderId);
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: workOrderId,
+    action: 'schedule.add',
+    data: { user: user.name, startTs: span.start.toISOString(), endTs: span.end.toISOString() },
+  });
+  return (row as Row).id as string;
+}
+
+async function readItem(ctx: Ctx, id: string): Promise<ScheduleItem> {
+  const row = await itemQuery(ctx).where('ws.id', id).first();
+  if (!row) throw notFound();
+  return toItem(ctx, row as Row);
+}
+
+/** POST /wo/schedule: plans a person on an order → the plan and the board version. */
+export async function planWorkOrder(ctx: Ctx, raw: unknown): Promise<{ schedule: ScheduleItem; version: number }> {
+  requireAccess(ctx.auth, { permission: 'workorders:edit' });
+  const input = parseInput(zPlan, raw);
+  const wo = await loadChangeable(ctx, input.workOrderId);
+  const user = await requireActiveUser(ctx, input.userId);
+  const span = resolveSpan(ctx, input);
+  const id = await insertPlan(ctx, wo.id, user, span);
+  const version = await bumpBoard(ctx, [wo.id]);
+  return { schedule: await readItem(ctx, id), version };
+}
+
+/** The plan as the caller may see it, locked for the change (404 outside their limit or tenant). */
+async function loadPlanForChange(ctx: Ctx, id: unknown, version: number) {
+  if (!isUuid(id)) throw notFound();
+  const row = (await ctx.trx('work_order_schedules').where({ id }).forUpdate().first()) as Row | undefined;
+  if (!row) throw notFound();
+  await loadChangeable(ctx, row.work_order_id);
+  if (Number(row.version) !== version) throw new AppError('SCHEDULE_CHANGED', 409, { version: Number(row.version) });
+  return row;
+}
+
+/**
+ * PUT /wo/schedule/{id}: moves a plan to another person, day or time, or changes its length.
+ * `version` is the plan's version the caller saw; a newer one means someone else changed it (409
+ * SCHEDULE_CHANGED, nothing written).
+ */
+export async function moveSchedule(
+  ctx: Ctx,
+  id: unknown,
+  raw: unknown,
+): Promise<{ schedule: ScheduleItem; version: number }> {
+  requireAccess(ctx.auth, { permission: 'workorders:edit' });
+  const input = parseInput(zMove, raw);
+  const row = await loadPlanForChange(ctx, id, input.version);
+  const tz = zone(ctx);
+  const start0 = new Date(iso(row.start_ts));
+  const end0 = new Date(iso(row.end_ts));
+  const user = input.userId ? await requireActiveUser(ctx, input.userId) : null;
+  const userId = user?.id ?? (row.user_id as string);
+  // what the change leaves out stays as it was: the day, the start, the length
+  const span = resolveSpan(ctx, input, {
+    date: dateIn(start0, tz),
+    startMinutes: parseClock(clockIn(start0, tz)) ?? 0,
+    durationMinutes: Math.round((end0.getTime() - start0.getTime()) / 60_000),
+  });
+  const date = dateIn(span.start, zone(ctx));
+  const workOrderId = row.work_order_id as string;
+  await ensureDayFree(ctx, workOrderId, userId, date, row.id as string);
+  await ctx
+    .trx('work_order_schedules')
+    .where({ id: row.id as string })
+    .update({
+      user_id: userId,
+      date,
+      start_ts: span.start,
+      end_ts: span.end,
+      version: Number(row.version) + 1,
+      updated_at: ctx.now,
+    });
+  if (user) await ensureAssignee(ctx, workOrderId, user.id);
+  await syncPlanned(ctx, workOrderId);
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: workOrderId,
+    action: 'schedule.edit',
+    data: { startTs: span.start.toISOString(), endTs: span.end.toISOString(), ...(user ? { user: user.name } : {}) },
+  });
+  const version = await bumpBoard(ctx, [workOrderId]);
+  return { schedule: await readItem(ctx, row.id as string), version };
+}
+
+/** DELETE /wo/schedule/{id}?version=: takes a plan off the board (the person stays assigned). */
+export async function deleteSchedule(ctx: Ctx, id: unknown, raw: unknown): Promise<{ version: number }> {
+  requireAccess(ctx.auth, { permission: 'workorders:edit' });
+  const input = parseInput(z.object({ version: z.coerce.number({ error: 'ERROR_REQUIRED_FIELD' }).int() }), raw);
+  const row = await loadPlanForChange(ctx, id, input.version);
+  const workOrderId = row.work_order_id as string;
+  await ctx
+    .trx('work_order_schedules')
+    .where({ id: row.id as string })
+    .delete();
+  await syncPlanned(ctx, workOrderId);
+  const user = await ctx
+    .trx('users')
+    .where({ id: row.user_id as string })
+    .first('name');
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: workOrderId,
+    action: 'schedule.delete',
+    data: { user: user?.name ?? null, startTs: iso(row.start_ts) },
+  });
+  return { version: await bumpBoard(ctx, [workOrderId]) };
+}
+
+/** GET /wo/{id}/schedule: an order's plans, earliest first. */
+export async function listOrderSchedules(ctx: Ctx, workOrderId: unknown): Promise<{ scheduleReports: ScheduleItem[] }> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  const wo = await loadActive(ctx, workOrderId);
+  const rows: Row[] = await itemQuery(ctx).where('ws.work_order_id', wo.id).orderBy('ws.start_ts');
+  return { scheduleReports: rows.map((r) => toItem(ctx, r)) };
+}
+
+/** The people planned on an order: they cannot be removed from its assignees (spec section 5). */
+export async function scheduledUserIds(ctx: Ctx, workOrderId: string): Promise<Set<string>> {
+  const rows: Row[] = await ctx.trx('work_order_schedules').where({ work_order_id: workOrderId }).distinct('user_id');
+  return new Set(rows.map((r) => r.user_id as string));
+}
