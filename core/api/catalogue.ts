@@ -13,10 +13,14 @@ import { customerCalls } from './calls/customers.calls';
 import { supplierCalls } from './calls/suppliers.calls';
 import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
+import { dispatchRuleCalls } from './calls/dispatch-rules.calls';
 import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
+import { workOrderScheduleCalls } from './calls/work-order-schedule.calls';
+import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
+import { checklistCalls } from './calls/checklists.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -38,8 +42,13 @@ export const API_CALLS: ApiCall[] = [
   ...supplierCalls,
   ...importExportCalls,
   ...workOrderSettingsCalls,
+  ...dispatchRuleCalls,
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
+  ...workOrderScheduleCalls,
+  ...workOrderReminderCalls,
   ...workOrderDocumentCalls,
+  // fixed /wo/checklist paths before the order's /wo/:id
+  ...checklistCalls,
   ...workOrderCalls,
 ];

@@ -5,10 +5,12 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, nextWorkOrderNumber } from '~/core/work-orders/settings/settings.service';
 import { z } from 'zod';
+import { dispatchTarget } from './dispatch-rules.service';
 import { placeWorkOrder } from './geocode';
 import { timeLockBoundary } from './time.service';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
+import { scheduledUserIds } from './schedule.service';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
 
 export { WO_ENTITY, type WorkOrder };
@@ -163,7 +165,8 @@ const canEditInternal = (ctx: Ctx) => hasAccess(ctx.auth, { permission: 'workord
 
 /**
  * POST /wo {workOrder}: a new order with the next number. Status and work type default to the
- * settings' defaults, priority to medium, assignees to the creator; the settings' required fields
+ * settings' defaults, priority to medium, assignees to the person of the dispatch rule whose window
+ * holds this moment (module dispatch_rules; instead of the creator) or else to the creator; the settings' required fields
  * are enforced; internal info needs workorders:edit_internal_info (403 otherwise).
  */
 export async function createWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrder: WorkOrder }> {
@@ -176,7 +179,8 @@ export async function createWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrd
     priority: wo.priority ?? 'medium',
     statusId: wo.statusId ?? settings.statuses.find((s) => s.isDefault)?.id ?? null,
     workTypeId: wo.workTypeId ?? settings.workTypes.find((t) => t.isDefault)?.id ?? null,
-    assignees: wo.assignees ?? [ctx.auth.user.id],
+    // no assignees chosen: a dispatch rule's person if one matches now, otherwise the creator
+    assignees: wo.assignees ?? [(await dispatchTarget(ctx)) ?? ctx.auth.user.id],
     tags: wo.tags ?? [],
   };
   const errors = requiredFieldErrors(settings.requiredFields, wo as Record<string, unknown>, 'create');
@@ -274,6 +278,11 @@ export async function editWorkOrder(
   if ('workTypeId' in wo && !wo.workTypeId) errors.workTypeId = ['ERROR_REQUIRED_FIELD'];
   if (wo.statusId && wo.statusId !== before.statusId && settings.statuses.find((s) => s.id === wo.statusId)?.isClosing)
     errors.statusId = ['ERROR_INVALID_VALUE'];
+  // spec section 5: a scheduled assignee cannot be removed (take the plan off the board first)
+  if (wo.assignees && !errors.assignees) {
+    const planned = await scheduledUserIds(ctx, before.id);
+    if ([...planned].some((u) => !wo.assignees!.includes(u))) errors.assignees = ['SCHEDULED_ASSIGNEE_CANNOT_BE_REMOVED'];
+  }
   const customerId = wo.customerId !== undefined ? wo.customerId : before.customerId;
   // an object kept while the customer changes must still be the customer's
   const check = { ...wo };
