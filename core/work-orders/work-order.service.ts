@@ -10,7 +10,6 @@ import { placeWorkOrder } from './geocode';
 import { timeLockBoundary } from './time.service';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
-import { scheduledUserIds } from './schedule.service';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
 
 export { WO_ENTITY, type WorkOrder };
@@ -278,11 +277,6 @@ export async function editWorkOrder(
   if ('workTypeId' in wo && !wo.workTypeId) errors.workTypeId = ['ERROR_REQUIRED_FIELD'];
   if (wo.statusId && wo.statusId !== before.statusId && settings.statuses.find((s) => s.id === wo.statusId)?.isClosing)
     errors.statusId = ['ERROR_INVALID_VALUE'];
-  // spec section 5: a scheduled assignee cannot be removed (take the plan off the board first)
-  if (wo.assignees && !errors.assignees) {
-    const planned = await scheduledUserIds(ctx, before.id);
-    if ([...planned].some((u) => !wo.assignees!.includes(u))) errors.assignees = ['SCHEDULED_ASSIGNEE_CANNOT_BE_REMOVED'];
-  }
   const customerId = wo.customerId !== undefined ? wo.customerId : before.customerId;
   // an object kept while the customer changes must still be the customer's
   const check = { ...wo };
