@@ -18,6 +18,7 @@ import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
+import { checklistCalls } from './calls/checklists.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -43,5 +44,7 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
   ...workOrderDocumentCalls,
+  // fixed /wo/checklist paths before the order's /wo/:id
+  ...checklistCalls,
   ...workOrderCalls,
 ];

@@ -39,6 +39,25 @@ export interface DocumentTimeRow {
   distanceKm: string;
 }
 
+/** One item of a filled checklist: a tick (✓/✗), a text or a number (decimal text). */
+export interface DocumentChecklistItem {
+  label: string;
+  type: 'check' | 'text' | 'number';
+  /** The type as flags, for the template's `{{#if}}`. */
+  isCheck: boolean;
+  isNumber: boolean;
+  /** For a check item: ticked or not (not filled in counts as not ticked). */
+  checked: boolean;
+  /** For text and number items: the value, or null when not filled in. */
+  value: string | null;
+}
+
+/** A checklist filled in on the order, its items in the template's order. */
+export interface DocumentChecklist {
+  title: string;
+  items: DocumentChecklistItem[];
+}
+
 /**
  * Everything a work-order document prints, in raw values (ISO dates, decimal text) that the HTML
  * template and the Word builder format the same way. Internal info is never part of it.
@@ -89,6 +108,8 @@ export interface WorkOrderDocumentModel {
   articlesTotal: string;
   time: DocumentTimeRow[];
   timeTotals: { workMinutes: number; travelMinutes: number; distanceKm: string };
+  /** The checklists filled in on the order (templates nobody filled are left out). */
+  checklists: DocumentChecklist[];
 }
 
 /** "722 14 Västerås" from its parts; empty parts left out. */

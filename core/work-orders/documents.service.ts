@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filledChecklistsForDocument } from '~/core/checklists/checklist.service';
 import type { Ctx } from '~/core/context';
 import { workOrderToDocx } from '~/core/documents/docx';
 import { documentTranslator } from '~/core/documents/i18n';
@@ -64,8 +65,8 @@ export function documentFilename(number: string, extension: 'pdf' | 'docx'): str
 /**
  * Everything the work-order documents print, read in a fixed number of statements whatever the
  * number of rows: the order (with names, assignees), its customer with the primary address, its
- * object with the model, its article rows and its time rows with the people's names. Needs
- * workorders:read and the order inside the user's work-order limit (404 otherwise).
+ * object with the model, its article rows, its time rows with the people's names and its filled
+ * checklists. Needs workorders:read and the order inside the user's work-order limit (404 otherwise).
  */
 export async function buildWorkOrderDocumentModel(ctx: Ctx, workOrderId: unknown): Promise<WorkOrderDocumentModel> {
   return (await build(ctx, workOrderId)).model;
@@ -74,7 +75,7 @@ export async function buildWorkOrderDocumentModel(ctx: Ctx, workOrderId: unknown
 async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; model: WorkOrderDocumentModel }> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const wo = await loadActive(ctx, workOrderId);
-  const [customer, object, articleRows, timeRows] = await Promise.all([
+  const [customer, object, articleRows, timeRows, checklists] = await Promise.all([
     wo.customerId
       ? (ctx
           .trx('customers as c')
@@ -127,6 +128,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
         't.travel_minutes',
         't.distance_km',
       ) as Promise<Row[]>,
+    filledChecklistsForDocument(ctx, wo.id),
   ]);
 
   const config = ctx.tenant.config;
@@ -225,6 +227,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
       travelMinutes: time.reduce((s, r) => s + r.travelMinutes, 0),
       distanceKm: formatDecimal(sum(time.map((r) => r.distanceKm)), 1),
     },
+    checklists,
   };
   return { id: wo.id, model };
 }
