@@ -18,6 +18,7 @@ import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
+import { workOrderScheduleCalls } from './calls/work-order-schedule.calls';
 import { checklistCalls } from './calls/checklists.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
@@ -43,6 +44,7 @@ export const API_CALLS: ApiCall[] = [
   ...dispatchRuleCalls,
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
+  ...workOrderScheduleCalls,
   ...workOrderDocumentCalls,
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,

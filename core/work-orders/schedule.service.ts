@@ -208,18 +208,17 @@ export function parseView(ctx: Ctx, raw: Record<string, unknown>): CalendarView 
 export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): Promise<Board> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const range = viewRange(view);
-  const [users, items, unscheduled, holidays, version] = await Promise.all([
-    activeUsers(ctx),
-    plansBetween(ctx, range.from, range.to),
-    unscheduledOrders(ctx, view.q ?? ''),
-    ctx
-      .trx('company_holidays')
-      .where('date', '>=', formatPlainDate(range.from))
-      .andWhere('date', '<', formatPlainDate(range.to))
-      .orderBy('date')
-      .select(ctx.trx.raw(`to_char(date, 'YYYY-MM-DD') as date`), 'name'),
-    boardVersion(ctx),
-  ]);
+  // one after another: a transaction is one connection
+  const users = await activeUsers(ctx);
+  const items = await plansBetween(ctx, range.from, range.to);
+  const unscheduled = await unscheduledOrders(ctx, view.q ?? '');
+  const holidays = await ctx
+    .trx('company_holidays')
+    .where('date', '>=', formatPlainDate(range.from))
+    .andWhere('date', '<', formatPlainDate(range.to))
+    .orderBy('date')
+    .select(ctx.trx.raw(`to_char(date, 'YYYY-MM-DD') as date`), 'name');
+  const version = await boardVersion(ctx);
   return {
     from: formatPlainDate(range.from),
     to: formatPlainDate(range.to),
@@ -298,7 +297,8 @@ export async function monthCalendar(ctx: Ctx, year: unknown, month: unknown) {
     step: 1,
   };
   const range = viewRange(view);
-  const [items, version] = await Promise.all([plansBetween(ctx, range.from, range.to), boardVersion(ctx)]);
+  const items = await plansBetween(ctx, range.from, range.to);
+  const version = await boardVersion(ctx);
   return { from: formatPlainDate(range.from), to: formatPlainDate(range.to), workOrders: groupByOrder(items), version };
 }
 
@@ -373,12 +373,10 @@ export async function weekCalendar(ctx: Ctx, year: unknown, week: unknown) {
       't.work_minutes',
       't.travel_minutes',
     );
-  const [users, items, times, version] = await Promise.all([
-    activeUsers(ctx),
-    plansBetween(ctx, from, to),
-    timeQuery as Promise<Row[]>,
-    boardVersion(ctx),
-  ]);
+  const users = await activeUsers(ctx);
+  const items = await plansBetween(ctx, from, to);
+  const times: Row[] = await timeQuery;
+  const version = await boardVersion(ctx);
   const workOrdersForUser: Record<string, ScheduleItem[]> = {};
   const timeReportsForUser: Record<string, unknown[]> = {};
   for (const u of users) {

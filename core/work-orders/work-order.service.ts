@@ -10,6 +10,7 @@ import { placeWorkOrder } from './geocode';
 import { timeLockBoundary } from './time.service';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
+import { scheduledUserIds } from './schedule.service';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
 
 export { WO_ENTITY, type WorkOrder };
@@ -277,6 +278,12 @@ export async function editWorkOrder(
   if ('workTypeId' in wo && !wo.workTypeId) errors.workTypeId = ['ERROR_REQUIRED_FIELD'];
   if (wo.statusId && wo.statusId !== before.statusId && settings.statuses.find((s) => s.id === wo.statusId)?.isClosing)
     errors.statusId = ['ERROR_INVALID_VALUE'];
+  // spec section 5: a scheduled assignee cannot be removed (take the plan off the board first)
+  if (wo.assignees && !errors.assignees) {
+    const planned = await scheduledUserIds(ctx, before.id);
+    if ([...planned].some((u) => !wo.assignees!.includes(u)))
+      errors.assignees = ['SCHEDULED_ASSIGNEE_CANNOT_BE_REMOVED'];
+  }
   const customerId = wo.customerId !== undefined ? wo.customerId : before.customerId;
   // an object kept while the customer changes must still be the customer's
   const check = { ...wo };

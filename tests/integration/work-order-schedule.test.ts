@@ -1,0 +1,348 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscribeBoard, type BoardEvent } from '~/core/events/board-events';
+import { withTenant } from '~/core/db/with-tenant';
+import type { Tenant } from '~/core/tenancy/tenant';
+import { ensureUser } from '~/core/users/create-user';
+import { getTenantBySlug } from '~/tenants/registry';
+import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
+import { testApi } from '~/tests/helpers/api';
+
+let srv: TestServer;
+let a: TestTenant;
+let b: TestTenant;
+let tenantA: Tenant;
+const tok = {} as Record<'admin' | 'reader' | 'adminB', string>;
+const ids: Record<string, string> = {};
+
+const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
+
+interface Plan {
+  id: string;
+  workOrderId: string;
+  userId: string;
+  date: string;
+  startTs: string;
+  endTs: string;
+  startTime: string;
+  endTime: string;
+  version: number;
+}
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  a = await createTestTenant('sch-a');
+  b = await createTestTenant('sch-b');
+  tenantA = (await getTenantBySlug(a.slug))!;
+  await withTenant(tenantA, async (trx) => {
+    await trx('access_levels').insert({
+      display_name: 'Readers',
+      permissions: ['workorders:read'],
+      work_order_limit: 'none',
+    });
+    await ensureUser(trx, {
+      email: `reader@${a.slug}.se`,
+      name: 'Rut Läsare',
+      password: PASSWORD,
+      accessLevels: ['Readers'],
+    });
+    ids.admin = (await trx('users').where({ email: a.adminEmail }).first('id')).id;
+    ids.tech = (await trx('users').where({ email: a.technicianEmail }).first('id')).id;
+    await trx('company_holidays').insert({ date: '2026-12-24', name: 'Julafton' });
+  });
+  tok.admin = await signIn(a, a.adminEmail);
+  tok.reader = await signIn(a, `reader@${a.slug}.se`);
+  tok.adminB = await signIn(b, b.adminEmail);
+});
+afterAll(() => srv.close());
+
+async function newOrder(title: string, assignees = [ids.admin]): Promise<string> {
+  const res = await call('POST', '/api/wo', tok.admin, { workOrder: { title, assignees } });
+  expect(res.status, res.text).toBe(200);
+  return res.json<{ workOrder: { id: string } }>().workOrder.id;
+}
+
+async function plan(body: Record<string, unknown>, token = tok.admin) {
+  return call('POST', '/api/wo/schedule', token, body);
+}
+
+describe('planning an order', () => {
+  it('plans a person on a day (08:00 for two hours by default), makes them an assignee and sets the planned span', async () => {
+    const id = await newOrder('Service grind');
+    const res = await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-07' });
+    expect(res.status, res.text).toBe(200);
+    const { schedule, version } = res.json<{ schedule: Plan; version: number }>();
+    expect(schedule).toMatchObject({
+      date: '2026-12-07',
+      startTime: '08:00',
+      endTime: '10:00',
+      version: 1,
+      userId: ids.tech,
+    });
+    // Stockholm is UTC+1 in December
+    expect(schedule.startTs).toBe('2026-12-07T07:00:00.000Z');
+    expect(version).toBeGreaterThan(0);
+
+    const order = (await call('GET', `/api/wo/${id}`, tok.admin)).json<{
+      workOrder: { assignees: { id: string }[]; plannedStart: string; plannedEnd: string; scheduleStatus: string };
+    }>().workOrder;
+    expect(order.assignees.map((u) => u.id).sort()).toEqual([ids.admin, ids.tech].sort());
+    expect(order.plannedStart).toBe('2026-12-07T07:00:00.000Z');
+    expect(order.plannedEnd).toBe('2026-12-07T09:00:00.000Z');
+    expect(order.scheduleStatus).toBe('scheduled');
+
+    const history = (await call('GET', `/api/wo/history/${id}`, tok.admin)).json<{ rows: { action: string }[] }>().rows;
+    expect(history.map((r) => r.action)).toContain('schedule.add');
+  });
+
+  it('refuses a second plan of the same person on the same order and day, but allows another day or person', async () => {
+    const id = await newOrder('Hiss besiktning');
+    expect(
+      (await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-08', startTime: '09:00', endTime: '11:30' }))
+        .status,
+    ).toBe(200);
+    const again = await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-08', startTime: '13:00' });
+    expect(again.status).toBe(409);
+    expect(again.json<{ code: string }>().code).toBe('SCHEDULE_DATE_TAKEN');
+    expect((await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-09' })).status).toBe(200);
+    expect((await plan({ workOrderId: id, userId: ids.admin, date: '2026-12-08' })).status).toBe(200);
+    const list = (await call('GET', `/api/wo/${id}/schedule`, tok.admin)).json<{ scheduleReports: Plan[] }>();
+    expect(list.scheduleReports.map((p) => `${p.date} ${p.startTime}-${p.endTime}`)).toEqual([
+      '2026-12-08 08:00-10:00',
+      '2026-12-08 09:00-11:30',
+      '2026-12-09 08:00-10:00',
+    ]);
+  });
+
+  it('checks its input: times, an end before the start wraps past midnight, unknown people and orders', async () => {
+    const id = await newOrder('Nattjobb');
+    const night = await plan({
+      workOrderId: id,
+      userId: ids.tech,
+      date: '2026-12-10',
+      startTime: '22:00',
+      endTime: '02:00',
+    });
+    expect(night.status, night.text).toBe(200);
+    expect(night.json<{ schedule: Plan }>().schedule).toMatchObject({
+      date: '2026-12-10',
+      startTime: '22:00',
+      endTime: '02:00',
+    });
+
+    const badTime = await plan({ workOrderId: id, userId: ids.admin, date: '2026-12-10', startTime: '25:00' });
+    expect(badTime.status).toBe(400);
+    const badDate = await plan({ workOrderId: id, userId: ids.admin, date: '2026-02-30' });
+    expect(badDate.status).toBe(400);
+    const noUser = await plan({ workOrderId: id, userId: '00000000-0000-4000-8000-000000000000', date: '2026-12-10' });
+    expect(noUser.status).toBe(400);
+    const noOrder = await plan({
+      workOrderId: '00000000-0000-4000-8000-000000000000',
+      userId: ids.tech,
+      date: '2026-12-10',
+    });
+    expect(noOrder.status).toBe(404);
+  });
+
+  it('needs workorders:edit; another tenant sees neither the order nor the plan', async () => {
+    const id = await newOrder('Behörighet');
+    expect((await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-11' }, tok.reader)).status).toBe(403);
+    const res = await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-11' });
+    const p = res.json<{ schedule: Plan }>().schedule;
+    const foreign = await call(
+      'PUT',
+      `/api/wo/schedule/${p.id}`,
+      tok.adminB,
+      { version: 1, date: '2026-12-12' },
+      b.host,
+    );
+    expect(foreign.status).toBe(404);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/wo/schedule',
+          tok.adminB,
+          { workOrderId: id, userId: ids.tech, date: '2026-12-11' },
+          b.host,
+        )
+      ).status,
+    ).toBe(404);
+    expect((await call('GET', `/api/wo/${id}/schedule`, tok.adminB, undefined, b.host)).status).toBe(404);
+  });
+
+  it('refuses planning a closed order', async () => {
+    const id = await newOrder('Stängd');
+    const close = await call('POST', '/api/wo/close', tok.admin, { workOrderId: id });
+    if (close.status !== 200) {
+      // closing is covered by its own tests; here only its effect matters
+      await withTenant(tenantA, (trx) => trx('work_orders').where({ id }).update({ closed_at: new Date() }));
+    }
+    const res = await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-14' });
+    expect(res.status).toBe(409);
+    expect(res.json<{ code: string }>().code).toBe('WORK_ORDER_CLOSED');
+  });
+});
+
+describe('moving, resizing and removing a plan', () => {
+  it('moves to another day and person keeping time and length, resizes, and refuses a stale version', async () => {
+    const id = await newOrder('Flytt');
+    const p = (
+      await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-15', startTime: '10:00', endTime: '12:00' })
+    ).json<{
+      schedule: Plan;
+    }>().schedule;
+
+    const moved = await call('PUT', `/api/wo/schedule/${p.id}`, tok.admin, {
+      version: 1,
+      date: '2026-12-16',
+      userId: ids.admin,
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.json<{ schedule: Plan }>().schedule).toMatchObject({
+      date: '2026-12-16',
+      startTime: '10:00',
+      endTime: '12:00',
+      userId: ids.admin,
+      version: 2,
+    });
+
+    const resized = await call('PUT', `/api/wo/schedule/${p.id}`, tok.admin, { version: 2, endTime: '13:30' });
+    expect(resized.json<{ schedule: Plan }>().schedule).toMatchObject({
+      startTime: '10:00',
+      endTime: '13:30',
+      version: 3,
+    });
+
+    // a second dispatcher still holding version 2 is refused, and nothing changes
+    const stale = await call('PUT', `/api/wo/schedule/${p.id}`, tok.admin, { version: 2, date: '2026-12-18' });
+    expect(stale.status).toBe(409);
+    expect(stale.json<{ code: string }>().code).toBe('SCHEDULE_CHANGED');
+    const now = (await call('GET', `/api/wo/${id}/schedule`, tok.admin)).json<{ scheduleReports: Plan[] }>()
+      .scheduleReports;
+    expect(now).toHaveLength(1);
+    expect(now[0]).toMatchObject({ date: '2026-12-16', endTime: '13:30', version: 3 });
+
+    const staleDelete = await call('DELETE', `/api/wo/schedule/${p.id}?version=1`, tok.admin);
+    expect(staleDelete.status).toBe(409);
+    const removed = await call('DELETE', `/api/wo/schedule/${p.id}?version=3`, tok.admin);
+    expect(removed.status, removed.text).toBe(200);
+    const after = (await call('GET', `/api/wo/${id}`, tok.admin)).json<{
+      workOrder: { plannedStart: string | null };
+    }>();
+    expect(after.workOrder.plannedStart).toBeNull();
+  });
+
+  it('refuses moving onto a day the person already has on that order', async () => {
+    const id = await newOrder('Krock');
+    await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-21' });
+    const p = (await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-22' })).json<{ schedule: Plan }>()
+      .schedule;
+    const res = await call('PUT', `/api/wo/schedule/${p.id}`, tok.admin, { version: 1, date: '2026-12-21' });
+    expect(res.status).toBe(409);
+    expect(res.json<{ code: string }>().code).toBe('SCHEDULE_DATE_TAKEN');
+  });
+
+  it('keeps a planned person among the assignees (spec section 5)', async () => {
+    const id = await newOrder('Tilldelad', [ids.admin, ids.tech]);
+    await plan({ workOrderId: id, userId: ids.tech, date: '2026-12-23' });
+    const res = await call('PATCH', '/api/wo', tok.admin, { workOrder: { id, assignees: [ids.admin] } });
+    expect(res.status).toBe(400);
+    expect(res.json<{ fields: Record<string, string[]> }>().fields.assignees).toEqual([
+      'SCHEDULED_ASSIGNEE_CANNOT_BE_REMOVED',
+    ]);
+  });
+});
+
+describe('the calendar reads', () => {
+  it('answers a month with each order once and its plans, and a week per person with time reports', async () => {
+    const id = await newOrder('Kalender');
+    await plan({ workOrderId: id, userId: ids.tech, date: '2027-01-04', startTime: '07:30', endTime: '09:00' });
+    await plan({ workOrderId: id, userId: ids.admin, date: '2027-01-05' });
+    await call('PUT', '/api/wo/time', tok.admin, {
+      workOrderId: id,
+      userId: ids.admin,
+      date: '2027-01-05',
+      hours: 2,
+      minutes: 15,
+    });
+
+    const month = await call('GET', '/api/wo/month/2027/1', tok.admin);
+    expect(month.status, month.text).toBe(200);
+    const m = month.json<{ from: string; to: string; workOrders: { id: string; scheduleReports: Plan[] }[] }>();
+    expect([m.from, m.to]).toEqual(['2027-01-01', '2027-02-01']);
+    const order = m.workOrders.find((w) => w.id === id)!;
+    expect(order.scheduleReports.map((r) => r.date)).toEqual(['2027-01-04', '2027-01-05']);
+
+    // 4 January 2027 is the Monday of week 1 (2026 has 53 weeks)
+    const week = await call('GET', '/api/wo/week/2027/1', tok.admin);
+    const w = week.json<{
+      from: string;
+      workOrdersForUser: Record<string, Plan[]>;
+      timeReportsForUser: Record<string, { workOrderId: string; workMinutes: number }[]>;
+    }>();
+    expect(w.from).toBe('2027-01-04');
+    expect(w.workOrdersForUser[ids.tech]!.map((p) => p.startTime)).toEqual(['07:30']);
+    expect(w.workOrdersForUser[ids.admin]!.map((p) => p.workOrderId)).toEqual([id]);
+    expect(w.timeReportsForUser[ids.admin]).toEqual([expect.objectContaining({ workOrderId: id, workMinutes: 135 })]);
+
+    const w53 = await call('GET', '/api/wo/week/2026/53', tok.admin);
+    expect(w53.status).toBe(200);
+    expect(w53.json<{ from: string }>().from).toBe('2026-12-28');
+    expect((await call('GET', '/api/wo/week/2027/53', tok.admin)).status).toBe(400);
+    expect((await call('GET', '/api/wo/month/2027/13', tok.admin)).status).toBe(400);
+    expect((await call('GET', '/api/wo/month/2027/1', tok.reader)).status).toBe(200);
+    expect((await call('GET', '/api/wo/month/2027/1')).status).toBe(401);
+  });
+
+  it('the board: people, plans, holidays and the unscheduled orders', async () => {
+    const open = await newOrder('Oplanerad unik');
+    const res = await call('GET', '/api/wo/calendar?period=month&date=2026-12-10&q=oplanerad unik', tok.admin);
+    expect(res.status, res.text).toBe(200);
+    const board = res.json<{
+      from: string;
+      to: string;
+      users: { id: string }[];
+      items: Plan[];
+      unscheduled: { id: string }[];
+      holidays: { date: string; name: string }[];
+      canPlan: boolean;
+    }>();
+    expect([board.from, board.to]).toEqual(['2026-12-01', '2027-01-01']);
+    expect(board.users.map((u) => u.id)).toEqual(expect.arrayContaining([ids.admin, ids.tech]));
+    expect(board.items.length).toBeGreaterThan(5);
+    expect(board.unscheduled.map((u) => u.id)).toEqual([open]);
+    expect(board.holidays).toEqual([{ date: '2026-12-24', name: 'Julafton' }]);
+    expect(board.canPlan).toBe(true);
+    const reader = (await call('GET', '/api/wo/calendar?period=week&date=2026-12-16', tok.reader)).json<{
+      canPlan: boolean;
+      from: string;
+    }>();
+    expect(reader).toMatchObject({ canPlan: false, from: '2026-12-14' });
+  });
+});
+
+describe('live boards', () => {
+  it('tells the tenant’s open boards after a change commits, and not another tenant’s', async () => {
+    const heard: BoardEvent[] = [];
+    const heardB: BoardEvent[] = [];
+    const tenantB = (await getTenantBySlug(b.slug))!;
+    const stop = subscribeBoard(tenantA.id, (e) => heard.push(e));
+    const stopB = subscribeBoard(tenantB.id, (e) => heardB.push(e));
+    try {
+      const id = await newOrder('Live');
+      const res = await plan({ workOrderId: id, userId: ids.tech, date: '2027-01-11' });
+      const { version } = res.json<{ version: number }>();
+      await expect.poll(() => heard.length).toBeGreaterThan(0);
+      expect(heard.at(-1)).toMatchObject({ version, workOrderIds: [id], userId: ids.admin });
+      // a refused change tells nobody
+      const before = heard.length;
+      await plan({ workOrderId: id, userId: ids.tech, date: '2027-01-11' });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(heard.length).toBe(before);
+      expect(heardB).toEqual([]);
+    } finally {
+      stop();
+      stopB();
+    }
+  });
+});
