@@ -34,6 +34,7 @@ export default [
     route('settings/modules', 'routes/settings.modules.tsx'),
     route('settings/sign-in', 'routes/settings.sign-in.tsx'),
     route('settings/work-orders', 'routes/settings.work-orders.tsx'),
+    route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
     // settings: articles (groups, price lists)
     route('settings/articles', 'routes/settings.articles.tsx'),
     route('settings/articles/groups', 'routes/settings.articles.groups.tsx'),

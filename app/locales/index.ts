@@ -15,6 +15,7 @@ import svWorkorders from './sv/workorders.json';
 import svWorkorderrows from './sv/workorderrows.json';
 import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
+import svDispatch from './sv/dispatch.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -31,6 +32,7 @@ import enWorkorders from './en/workorders.json';
 import enWorkorderrows from './en/workorderrows.json';
 import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
+import enDispatch from './en/dispatch.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -47,6 +49,7 @@ import etWorkorders from './et/workorders.json';
 import etWorkorderrows from './et/workorderrows.json';
 import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
+import etDispatch from './et/dispatch.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -63,6 +66,7 @@ import lvWorkorders from './lv/workorders.json';
 import lvWorkorderrows from './lv/workorderrows.json';
 import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
+import lvDispatch from './lv/dispatch.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -79,6 +83,7 @@ import ruWorkorders from './ru/workorders.json';
 import ruWorkorderrows from './ru/workorderrows.json';
 import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
+import ruDispatch from './ru/dispatch.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -105,6 +110,7 @@ export const resources = {
     workorderrows: svWorkorderrows,
     workorderclose: svWorkorderclose,
     documents: svDocuments,
+    dispatch: svDispatch,
   },
   en: {
     common: enCommon,
@@ -123,6 +129,7 @@ export const resources = {
     workorderrows: enWorkorderrows,
     workorderclose: enWorkorderclose,
     documents: enDocuments,
+    dispatch: enDispatch,
   },
   et: {
     common: etCommon,
@@ -141,6 +148,7 @@ export const resources = {
     workorderrows: etWorkorderrows,
     workorderclose: etWorkorderclose,
     documents: etDocuments,
+    dispatch: etDispatch,
   },
   lv: {
     common: lvCommon,
@@ -159,6 +167,7 @@ export const resources = {
     workorderrows: lvWorkorderrows,
     workorderclose: lvWorkorderclose,
     documents: lvDocuments,
+    dispatch: lvDispatch,
   },
   ru: {
     common: ruCommon,
@@ -177,6 +186,7 @@ export const resources = {
     workorderrows: ruWorkorderrows,
     workorderclose: ruWorkorderclose,
     documents: ruDocuments,
+    dispatch: ruDispatch,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 
@@ -197,4 +207,5 @@ export const NAMESPACES = [
   'workorderrows',
   'workorderclose',
   'documents',
+  'dispatch',
 ] as const;

@@ -121,3 +121,9 @@ export async function dispatchTarget(ctx: Ctx): Promise<string | null> {
   const local = isoToWallClock(ctx.now.toISOString(), zoneOf(ctx.tenant.config?.country));
   return matchDispatchRule(rules, local)?.userId ?? null;
 }
+
+/** Who a rule can dispatch to: the tenant's active users, by name (the settings page's choices). */
+export async function dispatchUserOptions(ctx: Ctx): Promise<{ id: string; name: string }[]> {
+  requireAccess(ctx.auth, DISPATCH_RULES_READ);
+  return ctx.trx('users').where('status', 'active').orderByRaw('lower(name), id').select('id', 'name');
+}
