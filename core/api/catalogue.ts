@@ -19,6 +19,7 @@ import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
 import { workOrderScheduleCalls } from './calls/work-order-schedule.calls';
+import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
@@ -45,6 +46,7 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
   ...workOrderScheduleCalls,
+  ...workOrderReminderCalls,
   ...workOrderDocumentCalls,
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,
