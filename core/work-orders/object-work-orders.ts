@@ -1,0 +1,94 @@
+import type { Ctx } from '~/core/context';
+import { notFound } from '~/core/errors/app-error';
+import { isUuid } from '~/core/errors/validation';
+import { requireAccess } from '~/core/permissions/access';
+import { applyLimit } from './work-order-read';
+
+/** How many open and how many closed orders the object page lists (the rest are counted). */
+export const OBJECT_WORK_ORDERS_SHOWN = 10;
+
+export interface ObjectWorkOrder {
+  id: string;
+  number: string;
+  title: string;
+  statusName: string;
+  intakeTs: string;
+  closedAt: string | null;
+}
+
+export interface ObjectWorkOrders {
+  open: { workOrders: ObjectWorkOrder[]; totalCount: number };
+  closed: { workOrders: ObjectWorkOrder[]; totalCount: number };
+}
+
+interface Row {
+  id: string;
+  number: string;
+  title: string;
+  status_name: string;
+  intake_ts: Date | string;
+  closed_at: Date | string | null;
+  is_closed: boolean;
+  total: string | number;
+}
+
+const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+
+/**
+ * An object's work orders for its page (a scanned QR label lands there, spec section 2): the
+ * newest open ones (by intake) and the most recently closed ones, `size` of each, with the count
+ * of each. Orders in the recycle bin are left out; the user's work-order limit applies. One
+ * statement on the object index (a window numbers and counts each half).
+ */
+export async function listObjectWorkOrders(
+  ctx: Ctx,
+  businessObjectId: unknown,
+  size = OBJECT_WORK_ORDERS_SHOWN,
+): Promise<ObjectWorkOrders> {
+  requireAccess(ctx.auth, { permission: 'workorders:read' });
+  if (!isUuid(businessObjectId)) throw notFound();
+  const half = '(w.closed_at is not null)';
+  const inner = applyLimit(
+    ctx,
+    ctx
+      .trx('work_orders as w')
+      .join('work_order_statuses as s', 's.id', 'w.status_id')
+      .where('w.business_object_id', businessObjectId)
+      .whereNull('w.deleted_at')
+      .select(
+        'w.id',
+        'w.number',
+        'w.title',
+        's.name as status_name',
+        'w.intake_ts',
+        'w.closed_at',
+        ctx.trx.raw(`${half} as is_closed`),
+        ctx.trx.raw(
+          `row_number() over (partition by ${half} order by coalesce(w.closed_at, w.intake_ts) desc, w.id desc) as rn`,
+        ),
+        ctx.trx.raw(`count(*) over (partition by ${half}) as total`),
+      ),
+  );
+  const rows: Row[] = await ctx.trx
+    .from(inner.as('x'))
+    .where('x.rn', '<=', size)
+    .orderBy([{ column: 'x.is_closed' }, { column: 'x.rn' }])
+    .select('*');
+  const result: ObjectWorkOrders = {
+    open: { workOrders: [], totalCount: 0 },
+    closed: { workOrders: [], totalCount: 0 },
+  };
+  for (const r of rows) {
+    const half = r.is_closed ? result.closed : result.open;
+    half.totalCount = Number(r.total);
+    half.workOrders.push({
+      id: r.id,
+      number: r.number,
+      title: r.title,
+      statusName: r.status_name,
+      intakeTs: iso(r.intake_ts),
+      closedAt: r.closed_at === null ? null : iso(r.closed_at),
+    });
+  }
+  return result;
+}
