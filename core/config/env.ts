@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTileTemplate } from '~/core/work-orders/map-tiles';
 
 /**
  * The one schema for the process environment. Every entry point calls `loadConfig()` first, so a
@@ -80,6 +81,15 @@ export const ZEnv = z.object({
       return z.NEVER;
     }),
   DEMO: bool.optional(),
+  /** The map tab's tile server for tenants that set none (default OpenStreetMap's), and its attribution. */
+  MAP_TILE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || isTileTemplate(v), {
+      message: 'must be an http(s) URL template with {z}, {x} and {y}',
+    }),
+  MAP_TILE_ATTRIBUTION: z.string().trim().max(300).optional(),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -2,13 +2,9 @@ import type { Knex } from 'knex';
 import type { Ctx } from '~/core/context';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
-import { containsPattern } from '~/core/registers/list-query';
+import { assigneeIn, filteredWorkOrders, whereSearch } from './work-order-filter';
 import { applyLimit, toWorkOrder, withNames, workOrderSelect, type WorkOrder } from './work-order-read';
-import { isoWeekOf, nextDay } from './work-order-rules';
 import { ZWorkOrderListQuery, ZWorkOrderSearch, type WorkOrderListQuery } from './work-order.schema';
-
-/** How far back "recently closed" looks. */
-export const RECENTLY_CLOSED_DAYS = 7;
 
 /**
  * The list counts its rows up to this many (or up to the end of the requested page, when that is
@@ -16,109 +12,6 @@ export const RECENTLY_CLOSED_DAYS = 7;
  * all of a huge list cost 130–160 ms on 100,000 orders (decision 012).
  */
 export const TOTAL_COUNT_CAP = 10_000;
-
-/**
- * Orders whose number, title or address, customer (number, name, org. number) or object (serial,
- * location, description) matches `q`: the order's own search text and the customer's and object's
- * kept on it (`related_search`, migration 0010), each with its trigram index.
- */
-function whereSearch(ctx: Ctx, qb: Knex.QueryBuilder, q: string) {
-  const like = containsPattern(q);
-  return qb.whereRaw(`(w.search_text like ? or w.related_search like ?)`, [like, like]);
-}
-
-const assigneeIn = (ctx: Ctx, users: string[]) =>
-  function (this: Knex.QueryBuilder) {
-    this.select(ctx.trx.raw('1'))
-      .from('work_order_assignees as fa')
-      .whereRaw('fa.work_order_id = w.id')
-      .whereIn('fa.user_id', users);
-  };
-
-/** The list's rows as a query on `w` (no order, no page): which list, then every filter, then the limit. */
-function filtered(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryBuilder {
-  const qb = ctx.trx('work_orders as w');
-  switch (f.list) {
-    case 'open':
-      qb.whereNull('w.closed_at').whereNull('w.deleted_at');
-      break;
-    case 'closed': {
-      const week = isoWeekOf(ctx.now);
-      const from = f.closedFrom ?? week.from;
-      const to = f.closedTo ?? week.to;
-      qb.whereNull('w.deleted_at')
-        .where('w.closed_at', '>=', `${from}T00:00:00Z`)
-        .where('w.closed_at', '<', `${nextDay(to)}T00:00:00Z`);
-      break;
-    }
-    case 'recentlyClosed':
-      qb.whereNull('w.deleted_at').where(
-        'w.closed_at',
-        '>=',
-        new Date(ctx.now.getTime() - RECENTLY_CLOSED_DAYS * 86_400_000),
-      );
-      break;
-    case 'ata':
-      qb.whereNull('w.deleted_at').whereNotNull('w.project_extra_status');
-      break;
-    case 'history':
-      qb.whereNull('w.deleted_at');
-      break;
-    case 'recycleBin':
-      qb.whereNotNull('w.deleted_at');
-      break;
-  }
-  if (f.search) whereSearch(ctx, qb, f.search);
-  const workTypes = [...f.workTypes, ...f.workType];
-  if (workTypes.length) qb.whereIn('w.work_type_id', workTypes);
-  if (f.status.length) qb.whereIn('w.status_id', f.status);
-  if (f.tags.length)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('work_order_tags as ft')
-        .whereRaw('ft.work_order_id = w.id')
-        .whereIn('ft.tag_id', f.tags);
-    });
-  const assignees = [...f.assignees, ...f.assignee];
-  if (assignees.length) qb.whereExists(assigneeIn(ctx, assignees));
-  if (f.onlyMine && ctx.auth) qb.whereExists(assigneeIn(ctx, [ctx.auth.user.id]));
-  if (f.ignoredUsers.length) qb.whereNotExists(assigneeIn(ctx, f.ignoredUsers));
-  // kept by the assignee rows' triggers (migration 0010), with a partial index of its own
-  if (f.unassigned) qb.where('w.assignee_count', 0);
-  if (f.departments.length)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('work_order_assignees as da')
-        .join('users as du', 'du.id', 'da.user_id')
-        .whereRaw('da.work_order_id = w.id')
-        .whereIn('du.department_id', f.departments);
-    });
-  if (f.createUserId) qb.where('w.create_user_id', f.createUserId);
-  if (f.customerType)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('customers as ct')
-        .whereRaw('ct.id = w.customer_id')
-        .where('ct.type', f.customerType);
-    });
-  if (f.scheduleStatus === 'scheduled') qb.whereNotNull('w.planned_start');
-  if (f.scheduleStatus === 'notScheduled') qb.whereNull('w.planned_start');
-  if (!f.includeScheduled) qb.whereNull('w.planned_start');
-  if (f.project) qb.where('w.project_id', f.project);
-  if (!f.showRegular || !f.showPotential) {
-    // neither: nothing with a customer; one of them: only that kind
-    const potential = !f.showRegular && f.showPotential ? true : f.showRegular && !f.showPotential ? false : null;
-    if (potential === null) qb.whereNull('w.customer_id');
-    else
-      qb.whereExists(function () {
-        this.select(ctx.trx.raw('1'))
-          .from('customers as cp')
-          .whereRaw('cp.id = w.customer_id')
-          .where('cp.potential', potential);
-      });
-  }
-  return applyLimit(ctx, qb);
-}
 
 const ORDER: Record<WorkOrderListQuery['sort'], string> = {
   intake: 'w.intake_ts desc, w.id desc',
@@ -148,7 +41,7 @@ export async function listWorkOrders(
 ): Promise<{ workOrders: WorkOrder[]; totalCount: number; totalCountCapped: boolean }> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const f = parseInput(ZWorkOrderListQuery, raw);
-  const base = filtered(ctx, f);
+  const base = filteredWorkOrders(ctx, f);
   const cap = Math.max(TOTAL_COUNT_CAP, f.from + f.size);
   const [{ n }] = await ctx.trx
     .from(
