@@ -19,6 +19,7 @@ export default [
     layout('routes/work-orders.tsx', [
       index('routes/home.tsx'),
       route('work-orders/new', 'routes/work-orders.new.tsx'),
+      route('work-orders/map', 'routes/work-orders.map.tsx'),
       route('work-orders/:id', 'routes/work-orders.$id.tsx'),
     ]),
     route('work-orders/customer', 'routes/work-orders.customer.tsx'),

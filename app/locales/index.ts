@@ -15,6 +15,7 @@ import svWorkorders from './sv/workorders.json';
 import svWorkorderrows from './sv/workorderrows.json';
 import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
+import svMap from './sv/map.json';
 import svDispatch from './sv/dispatch.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
@@ -32,6 +33,7 @@ import enWorkorders from './en/workorders.json';
 import enWorkorderrows from './en/workorderrows.json';
 import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
+import enMap from './en/map.json';
 import enDispatch from './en/dispatch.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
@@ -49,6 +51,7 @@ import etWorkorders from './et/workorders.json';
 import etWorkorderrows from './et/workorderrows.json';
 import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
+import etMap from './et/map.json';
 import etDispatch from './et/dispatch.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
@@ -66,6 +69,7 @@ import lvWorkorders from './lv/workorders.json';
 import lvWorkorderrows from './lv/workorderrows.json';
 import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
+import lvMap from './lv/map.json';
 import lvDispatch from './lv/dispatch.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
@@ -83,6 +87,7 @@ import ruWorkorders from './ru/workorders.json';
 import ruWorkorderrows from './ru/workorderrows.json';
 import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
+import ruMap from './ru/map.json';
 import ruDispatch from './ru/dispatch.json';
 
 /**
@@ -110,6 +115,7 @@ export const resources = {
     workorderrows: svWorkorderrows,
     workorderclose: svWorkorderclose,
     documents: svDocuments,
+    map: svMap,
     dispatch: svDispatch,
   },
   en: {
@@ -129,6 +135,7 @@ export const resources = {
     workorderrows: enWorkorderrows,
     workorderclose: enWorkorderclose,
     documents: enDocuments,
+    map: enMap,
     dispatch: enDispatch,
   },
   et: {
@@ -148,6 +155,7 @@ export const resources = {
     workorderrows: etWorkorderrows,
     workorderclose: etWorkorderclose,
     documents: etDocuments,
+    map: etMap,
     dispatch: etDispatch,
   },
   lv: {
@@ -167,6 +175,7 @@ export const resources = {
     workorderrows: lvWorkorderrows,
     workorderclose: lvWorkorderclose,
     documents: lvDocuments,
+    map: lvMap,
     dispatch: lvDispatch,
   },
   ru: {
@@ -186,6 +195,7 @@ export const resources = {
     workorderrows: ruWorkorderrows,
     workorderclose: ruWorkorderclose,
     documents: ruDocuments,
+    map: ruMap,
     dispatch: ruDispatch,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
@@ -207,5 +217,6 @@ export const NAMESPACES = [
   'workorderrows',
   'workorderclose',
   'documents',
+  'map',
   'dispatch',
 ] as const;

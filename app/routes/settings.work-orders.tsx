@@ -3,6 +3,7 @@ import { data, Link } from 'react-router';
 import type { Route } from './+types/settings.work-orders';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { MapTileSettingsForm, MAP_TILES_INTENT } from '~/app/components/work-orders/map/tile-settings-form';
 import { OptionsForm } from '~/app/components/work-orders/settings/options-form';
 import type { SaveResult } from '~/app/components/work-orders/settings/shared';
 import { StatusListForm } from '~/app/components/work-orders/settings/status-list-form';
@@ -11,6 +12,7 @@ import { WorkTypeListForm } from '~/app/components/work-orders/settings/work-typ
 import { AppError, isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, updateWorkOrderSettings } from '~/core/work-orders/settings/settings.service';
+import { getMapTileSettings, updateMapTileSettings } from '~/core/work-orders/work-order-map.service';
 
 /**
  * Settings → work orders (spec sections 3, 5 and 9): statuses, work types, tags, and the options
@@ -20,8 +22,11 @@ export const middleware = guard({ permission: 'settings:read' });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  const settings = await run(context, (ctx) => getWorkOrderSettings(ctx));
-  return { settings, canEdit: hasAccess(auth, { permission: 'instance:edit' }) };
+  const [settings, mapTiles] = await run(
+    context,
+    async (ctx) => [await getWorkOrderSettings(ctx), await getMapTileSettings(ctx)] as const,
+  );
+  return { settings, mapTiles, canEdit: hasAccess(auth, { permission: 'instance:edit' }) };
 }
 
 const LIST_INTENTS = ['statuses', 'workTypes', 'tags'] as const;
@@ -50,7 +55,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   try {
-    await run(context, (ctx) => updateWorkOrderSettings(ctx, patchOf(intent, form)));
+    // the map's tile server has its own service (the map tab's); every other form is a settings PATCH
+    if (intent === MAP_TILES_INTENT)
+      await run(context, (ctx) =>
+        updateMapTileSettings(ctx, { url: form.get('url') ?? '', attribution: form.get('attribution') ?? '' }),
+      );
+    else await run(context, (ctx) => updateWorkOrderSettings(ctx, patchOf(intent, form)));
     return data<SaveResult>({ ok: true, intent });
   } catch (e) {
     if (isAppError(e) && e.status < 500)
@@ -64,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function WorkOrderSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('workorders');
-  const { settings, canEdit } = loaderData;
+  const { settings, mapTiles, canEdit } = loaderData;
   return (
     <div className="grid max-w-4xl gap-6">
       <div>
@@ -78,6 +88,7 @@ export default function WorkOrderSettingsPage({ loaderData }: Route.ComponentPro
       <WorkTypeListForm workTypes={settings.workTypes} canEdit={canEdit} />
       <TagListForm tags={settings.tags} canEdit={canEdit} />
       <OptionsForm options={settings} canEdit={canEdit} />
+      <MapTileSettingsForm custom={mapTiles.custom} instanceDefault={mapTiles.instanceDefault} canEdit={canEdit} />
     </div>
   );
 }
