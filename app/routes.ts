@@ -36,6 +36,7 @@ export default [
     route('settings/sign-in', 'routes/settings.sign-in.tsx'),
     route('settings/work-orders', 'routes/settings.work-orders.tsx'),
     route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
+    route('settings/checklists', 'routes/settings.checklists.tsx'),
     // settings: articles (groups, price lists)
     route('settings/articles', 'routes/settings.articles.tsx'),
     route('settings/articles/groups', 'routes/settings.articles.groups.tsx'),
@@ -82,6 +83,7 @@ export default [
     route('work-orders/:id/document', 'routes/work-orders.$id.document.tsx'),
     route('work-orders/:id/articles', 'routes/work-orders.$id.articles.tsx'),
     route('work-orders/:id/time', 'routes/work-orders.$id.time.tsx'),
+    route('work-orders/:id/checklists', 'routes/work-orders.$id.checklists.tsx'),
     route('work-orders/:id/close', 'routes/work-orders.$id.close.tsx'),
 
     // inventory: printable pages outside the tab bar (QR labels)

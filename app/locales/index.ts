@@ -15,6 +15,7 @@ import svWorkorders from './sv/workorders.json';
 import svWorkorderrows from './sv/workorderrows.json';
 import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
+import svChecklists from './sv/checklists.json';
 import svMap from './sv/map.json';
 import svDispatch from './sv/dispatch.json';
 import enCommon from './en/common.json';
@@ -33,6 +34,7 @@ import enWorkorders from './en/workorders.json';
 import enWorkorderrows from './en/workorderrows.json';
 import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
+import enChecklists from './en/checklists.json';
 import enMap from './en/map.json';
 import enDispatch from './en/dispatch.json';
 import etCommon from './et/common.json';
@@ -51,6 +53,7 @@ import etWorkorders from './et/workorders.json';
 import etWorkorderrows from './et/workorderrows.json';
 import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
+import etChecklists from './et/checklists.json';
 import etMap from './et/map.json';
 import etDispatch from './et/dispatch.json';
 import lvCommon from './lv/common.json';
@@ -69,6 +72,7 @@ import lvWorkorders from './lv/workorders.json';
 import lvWorkorderrows from './lv/workorderrows.json';
 import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
+import lvChecklists from './lv/checklists.json';
 import lvMap from './lv/map.json';
 import lvDispatch from './lv/dispatch.json';
 import ruCommon from './ru/common.json';
@@ -87,6 +91,7 @@ import ruWorkorders from './ru/workorders.json';
 import ruWorkorderrows from './ru/workorderrows.json';
 import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
+import ruChecklists from './ru/checklists.json';
 import ruMap from './ru/map.json';
 import ruDispatch from './ru/dispatch.json';
 
@@ -115,6 +120,7 @@ export const resources = {
     workorderrows: svWorkorderrows,
     workorderclose: svWorkorderclose,
     documents: svDocuments,
+    checklists: svChecklists,
     map: svMap,
     dispatch: svDispatch,
   },
@@ -135,6 +141,7 @@ export const resources = {
     workorderrows: enWorkorderrows,
     workorderclose: enWorkorderclose,
     documents: enDocuments,
+    checklists: enChecklists,
     map: enMap,
     dispatch: enDispatch,
   },
@@ -155,6 +162,7 @@ export const resources = {
     workorderrows: etWorkorderrows,
     workorderclose: etWorkorderclose,
     documents: etDocuments,
+    checklists: etChecklists,
     map: etMap,
     dispatch: etDispatch,
   },
@@ -175,6 +183,7 @@ export const resources = {
     workorderrows: lvWorkorderrows,
     workorderclose: lvWorkorderclose,
     documents: lvDocuments,
+    checklists: lvChecklists,
     map: lvMap,
     dispatch: lvDispatch,
   },
@@ -195,6 +204,7 @@ export const resources = {
     workorderrows: ruWorkorderrows,
     workorderclose: ruWorkorderclose,
     documents: ruDocuments,
+    checklists: ruChecklists,
     map: ruMap,
     dispatch: ruDispatch,
   },
@@ -217,6 +227,7 @@ export const NAMESPACES = [
   'workorderrows',
   'workorderclose',
   'documents',
+  'checklists',
   'map',
   'dispatch',
 ] as const;

@@ -29,6 +29,11 @@ export async function loader({ context }: Route.LoaderArgs) {
     { to: '/settings/articles', labelKey: 'settings.articles', access: { permission: 'articles:read' as const } },
     { to: '/settings/work-orders', labelKey: 'settings.workOrders', access: { permission: 'settings:read' as const } },
     {
+      to: '/settings/checklists',
+      labelKey: 'settings.checklists',
+      access: { permission: 'settings:read' as const, module: 'checklists' as const },
+    },
+    {
       to: '/settings/work-orders/dispatch',
       labelKey: 'settings.dispatchRules',
       access: { permission: 'settings:read' as const, module: 'dispatch_rules' as const },

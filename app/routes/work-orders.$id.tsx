@@ -9,6 +9,7 @@ import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
 import { formatDateTime, tenantTimeZone } from '~/app/components/ui/number-format';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
 import { ArticlesPanel } from '~/app/components/work-orders/order/articles-panel';
+import { ChecklistsPanel } from '~/app/components/work-orders/order/checklists-panel';
 import {
   CloseDialog,
   CopyDialog,
@@ -225,6 +226,7 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
         data={d.articles}
         editable={!wo.isClosed && !wo.isLocked && !wo.deletedAt}
       />
+      <ChecklistsPanel workOrderId={wo.id} format={format} />
 
       <section aria-labelledby="wo-details" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <h3 id="wo-details" className="text-base font-semibold">
