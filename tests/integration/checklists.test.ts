@@ -1,4 +1,15 @@
+import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware } from '~/app/middleware/i18n.server';
+import {
+  action as checklistsAction,
+  loader as checklistsLoader,
+  type ChecklistsActionResult,
+  type ChecklistsLoaderResult,
+} from '~/app/routes/work-orders.$id.checklists';
+import { validateSession } from '~/core/auth/session.service';
+import { sessionPolicy } from '~/core/unit-of-work';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Auth } from '~/core/context';
 import type { Permission } from '~/core/permissions/permissions';
@@ -520,5 +531,67 @@ describe('[checklists] on the work-order document', () => {
     expect(section).toContain('Kund &lt;nöjd&gt;');
     expect(section).toMatch(/<td>Ej ifylld<\/td>\s*<td class="text">–<\/td>/);
     expect(html).not.toContain('Installation dörr');
+  });
+});
+
+describe('[checklists] the order screen route /work-orders/:id/checklists', () => {
+  /** Runs the route's loader (GET) or action (POST form) as React Router would, after the i18n middleware. */
+  async function runRoute(token: string, id: string, form?: Record<string, string>): Promise<unknown> {
+    const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    const context = new RouterContextProvider();
+    context.set(tenantContext, tenantA);
+    context.set(authContext, auth);
+    context.set(requestContext, { ip: null, requestId: 'test', token });
+    const url = `http://${a.host}/work-orders/${id}/checklists`;
+    const body = form ? new FormData() : undefined;
+    for (const [k, v] of Object.entries(form ?? {})) body!.append(k, v);
+    const request = new Request(url, form ? { method: 'POST', body } : undefined);
+    let answer: unknown;
+    await i18nextMiddleware({ request, context, params: { id }, url: new URL(url), pattern: '' } as never, async () => {
+      const args = { request, context, params: { id } } as never;
+      answer = form ? await checklistsAction(args) : await checklistsLoader(args);
+      return new Response(null);
+    });
+    return answer;
+  }
+  const body = <T>(answer: unknown) => answer as { data: T; init: { status?: number } | null };
+
+  it('loads the templates of the order with their values, and saves one checklist', async () => {
+    const tpl = await createTemplate({
+      title: 'Rutt',
+      workTypeIds: [ids.service],
+      items: [
+        { label: 'Skylt uppsatt', type: 'check' },
+        { label: 'Mätvärde', type: 'number' },
+      ],
+    });
+    const wo = await newOrder(ids.service, 'Routeorder');
+    const loaded = body<ChecklistsLoaderResult>(await runRoute(tok.tech, wo)).data;
+    expect('data' in loaded && loaded.data.checklists.map((c) => c.title)).toContain('Rutt');
+    const [check, num] = tpl.items;
+    const saved = body<ChecklistsActionResult>(
+      await runRoute(tok.tech, wo, {
+        checklistId: tpl.id,
+        values: JSON.stringify({ [check!.id]: true, [num!.id]: '4,2' }),
+      }),
+    ).data;
+    expect(saved.ok).toBe(true);
+    expect(saved.ok && saved.data.checklists.find((c) => c.id === tpl.id)!.values).toEqual({
+      [check!.id]: true,
+      [num!.id]: 4.2,
+    });
+    const bad = body<ChecklistsActionResult>(
+      await runRoute(tok.tech, wo, { checklistId: tpl.id, values: JSON.stringify({ [num!.id]: 'x' }) }),
+    );
+    expect(bad.init?.status).toBe(400);
+    expect(bad.data).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { [`values.${num!.id}`]: ['ERROR_NOT_A_NUMBER'] },
+    });
+    const reader = body<ChecklistsActionResult>(await runRoute(tok.reader, wo, { checklistId: tpl.id, values: '{}' }));
+    expect(reader.init?.status).toBe(403);
+    const missing = body<ChecklistsLoaderResult>(await runRoute(tok.tech, '00000000-0000-4000-8000-000000000000'));
+    expect(missing.init?.status).toBe(404);
+    expect(missing.data).toEqual({ error: 'FAILED_TO_FETCH' });
   });
 });
