@@ -16,6 +16,8 @@ interface DemoOrder {
   /** Days from today (at 08:00 UTC) the visit is planned; null: not planned. */
   plannedInDays: number | null;
   closedDaysAgo?: number;
+  /** Where a geocoder would place the site (the map tab); none: its address was not found. */
+  position?: [number, number];
 }
 
 const ORDERS: DemoOrder[] = [
@@ -24,6 +26,7 @@ const ORDERS: DemoOrder[] = [
     description: 'Årlig kontroll av central, detektorer och batterier enligt avtal.',
     customer: '10001',
     serial: '50001',
+    position: [59.2721, 18.0513],
     assignees: ['erik.tekniker@nordlarm.se'],
     workType: 'Service',
     priority: 'medium',
@@ -34,6 +37,7 @@ const ORDERS: DemoOrder[] = [
     description: 'Kunden rapporterar falsklarm i trapphus B tre nätter i rad. Kontrollera rörelsedetektor.',
     customer: '10001',
     serial: '50002',
+    position: [59.2723, 18.0518],
     assignees: ['erik.tekniker@nordlarm.se'],
     workType: 'Service',
     priority: 'high',
@@ -44,6 +48,7 @@ const ORDERS: DemoOrder[] = [
     description: 'Två nya kameror enligt offert, dra kabel från teknikrummet.',
     customer: '10002',
     serial: null,
+    position: [59.8586, 17.6389],
     assignees: ['sara.tekniker@nordlarm.se'],
     workType: 'Installation',
     priority: 'medium',
@@ -64,6 +69,7 @@ const ORDERS: DemoOrder[] = [
     description: 'Kunden behöver 20 nya taggar till passersystemet.',
     customer: '10004',
     serial: null,
+    position: [59.6099, 16.5448],
     assignees: ['admin@nordlarm.se'],
     workType: 'Service',
     priority: 'low',
@@ -74,6 +80,7 @@ const ORDERS: DemoOrder[] = [
     description: 'Halvårskontroll av brandlarmet.',
     customer: '10005',
     serial: null,
+    position: [59.8468, 17.6645],
     assignees: ['erik.tekniker@nordlarm.se'],
     workType: 'Service',
     priority: 'medium',
@@ -158,6 +165,8 @@ export async function seedDemoWorkOrders(trx: Trx): Promise<void> {
         intake_ts: new Date(Date.now() - (i + 1) * 3 * 3_600_000),
         closed_at: o.closedDaysAgo === undefined ? null : new Date(Date.now() - o.closedDaysAgo * day),
         create_user_id: admin,
+        location_lat: o.position?.[0] ?? null,
+        location_lng: o.position?.[1] ?? null,
       })
       .returning('id');
     const assignees = o.assignees.map((e) => users.get(e)).filter((id): id is string => Boolean(id));
