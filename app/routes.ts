@@ -19,10 +19,12 @@ export default [
     layout('routes/work-orders.tsx', [
       index('routes/home.tsx'),
       route('work-orders/new', 'routes/work-orders.new.tsx'),
+      route('work-orders/calendar', 'routes/work-orders.calendar.tsx'),
       route('work-orders/map', 'routes/work-orders.map.tsx'),
       route('work-orders/:id', 'routes/work-orders.$id.tsx'),
     ]),
     route('work-orders/customer', 'routes/work-orders.customer.tsx'),
+    route('work-orders/calendar/events', 'routes/work-orders.calendar.events.tsx'),
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('dashboard', 'routes/dashboard.tsx'),
     route('profile', 'routes/profile.tsx'),

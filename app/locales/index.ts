@@ -15,6 +15,7 @@ import svWorkorders from './sv/workorders.json';
 import svWorkorderrows from './sv/workorderrows.json';
 import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
+import svCalendar from './sv/calendar.json';
 import svChecklists from './sv/checklists.json';
 import svMap from './sv/map.json';
 import svDispatch from './sv/dispatch.json';
@@ -34,6 +35,7 @@ import enWorkorders from './en/workorders.json';
 import enWorkorderrows from './en/workorderrows.json';
 import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
+import enCalendar from './en/calendar.json';
 import enChecklists from './en/checklists.json';
 import enMap from './en/map.json';
 import enDispatch from './en/dispatch.json';
@@ -53,6 +55,7 @@ import etWorkorders from './et/workorders.json';
 import etWorkorderrows from './et/workorderrows.json';
 import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
+import etCalendar from './et/calendar.json';
 import etChecklists from './et/checklists.json';
 import etMap from './et/map.json';
 import etDispatch from './et/dispatch.json';
@@ -72,6 +75,7 @@ import lvWorkorders from './lv/workorders.json';
 import lvWorkorderrows from './lv/workorderrows.json';
 import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
+import lvCalendar from './lv/calendar.json';
 import lvChecklists from './lv/checklists.json';
 import lvMap from './lv/map.json';
 import lvDispatch from './lv/dispatch.json';
@@ -91,6 +95,7 @@ import ruWorkorders from './ru/workorders.json';
 import ruWorkorderrows from './ru/workorderrows.json';
 import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
+import ruCalendar from './ru/calendar.json';
 import ruChecklists from './ru/checklists.json';
 import ruMap from './ru/map.json';
 import ruDispatch from './ru/dispatch.json';
@@ -120,6 +125,7 @@ export const resources = {
     workorderrows: svWorkorderrows,
     workorderclose: svWorkorderclose,
     documents: svDocuments,
+    calendar: svCalendar,
     checklists: svChecklists,
     map: svMap,
     dispatch: svDispatch,
@@ -141,6 +147,7 @@ export const resources = {
     workorderrows: enWorkorderrows,
     workorderclose: enWorkorderclose,
     documents: enDocuments,
+    calendar: enCalendar,
     checklists: enChecklists,
     map: enMap,
     dispatch: enDispatch,
@@ -162,6 +169,7 @@ export const resources = {
     workorderrows: etWorkorderrows,
     workorderclose: etWorkorderclose,
     documents: etDocuments,
+    calendar: etCalendar,
     checklists: etChecklists,
     map: etMap,
     dispatch: etDispatch,
@@ -183,6 +191,7 @@ export const resources = {
     workorderrows: lvWorkorderrows,
     workorderclose: lvWorkorderclose,
     documents: lvDocuments,
+    calendar: lvCalendar,
     checklists: lvChecklists,
     map: lvMap,
     dispatch: lvDispatch,
@@ -204,6 +213,7 @@ export const resources = {
     workorderrows: ruWorkorderrows,
     workorderclose: ruWorkorderclose,
     documents: ruDocuments,
+    calendar: ruCalendar,
     checklists: ruChecklists,
     map: ruMap,
     dispatch: ruDispatch,
@@ -227,6 +237,7 @@ export const NAMESPACES = [
   'workorderrows',
   'workorderclose',
   'documents',
+  'calendar',
   'checklists',
   'map',
   'dispatch',

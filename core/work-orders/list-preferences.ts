@@ -36,14 +36,29 @@ const ZSave = z.object({ query: z.string().max(4000, 'ERROR_MAX_LENGTH') });
 export async function saveListPreferences(ctx: Ctx, raw: unknown): Promise<void> {
   if (!ctx.auth) throw invalidSession();
   const { query } = parseInput(ZSave, raw);
-  const value = rememberedQuery(query);
+  await setUiPreference(ctx, 'workOrderList', rememberedQuery(query));
+}
+
+/** Sets one key of the signed-in user's `configuration.ui`, keeping the others. */
+export async function setUiPreference(ctx: Ctx, key: string, value: unknown): Promise<void> {
+  if (!ctx.auth) throw invalidSession();
   await ctx
     .trx('users')
     .where({ id: ctx.auth.user.id })
     .update({
       configuration: ctx.trx.raw(
-        `configuration || jsonb_build_object('ui', coalesce(configuration -> 'ui', '{}'::jsonb) || jsonb_build_object('workOrderList', ?::text))`,
-        [value],
+        `configuration || jsonb_build_object('ui', coalesce(configuration -> 'ui', '{}'::jsonb) || jsonb_build_object(?::text, ?::jsonb))`,
+        [key, JSON.stringify(value)],
       ),
     });
+}
+
+/** One key of the signed-in user's `configuration.ui` (undefined when never set). */
+export async function getUiPreference(ctx: Ctx, key: string): Promise<unknown> {
+  if (!ctx.auth) throw invalidSession();
+  const row = await ctx
+    .trx('users')
+    .where({ id: ctx.auth.user.id })
+    .first(ctx.trx.raw(`configuration -> 'ui' -> ? as value`, [key]));
+  return row?.value ?? undefined;
 }

@@ -24,6 +24,7 @@ import {
   type CalendarView,
 } from './calendar-rules';
 import { dateIn, spanMinutes, wallClockToIso, zoneOf } from './time-rules';
+import { getUiPreference, setUiPreference } from './list-preferences';
 import { applyLimit, loadActive, loadChangeable, WO_ENTITY } from './work-order-read';
 
 /**
@@ -650,4 +651,28 @@ export async function listOrderSchedules(ctx: Ctx, workOrderId: unknown): Promis
 export async function scheduledUserIds(ctx: Ctx, workOrderId: string): Promise<Set<string>> {
   const rows: Row[] = await ctx.trx('work_order_schedules').where({ work_order_id: workOrderId }).distinct('user_id');
   return new Set(rows.map((r) => r.user_id as string));
+}
+
+// ---- the remembered view (spec section 9: "local persistence per user … calendar period") ----
+
+const zPrefs = z.object({
+  period: z.enum(CALENDAR_PERIODS).catch('month'),
+  perspective: z.enum(CALENDAR_PERSPECTIVES).catch('technician'),
+  step: z.coerce
+    .number()
+    .refine((n) => (PROJECT_STEPS as readonly number[]).includes(n))
+    .catch(1),
+});
+export type CalendarPreferences = Pick<CalendarView, 'period' | 'perspective' | 'step'>;
+
+/** The period, perspective and project step the person last used (month, technician, 1 by default). */
+export async function getCalendarPreferences(ctx: Ctx): Promise<CalendarPreferences> {
+  const stored = await getUiPreference(ctx, 'calendar');
+  return zPrefs.parse(stored && typeof stored === 'object' ? stored : {}) as CalendarPreferences;
+}
+
+/** Remembers the calendar's period, perspective and project step. */
+export async function saveCalendarPreferences(ctx: Ctx, raw: unknown): Promise<void> {
+  const prefs = zPrefs.parse(raw && typeof raw === 'object' ? raw : {});
+  await setUiPreference(ctx, 'calendar', prefs);
 }
