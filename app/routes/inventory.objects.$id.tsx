@@ -8,6 +8,7 @@ import { AccessCodes } from '~/app/components/objects/access-codes';
 import { ArticlePrices } from '~/app/components/objects/article-prices';
 import { BoFields, boFromForm } from '~/app/components/objects/bo-form';
 import { ContactsEditor } from '~/app/components/objects/contacts-editor';
+import { ObjectWorkOrders } from '~/app/components/objects/object-work-orders';
 import { HistoryList } from '~/app/components/objects/history-list';
 import { SecurityForms } from '~/app/components/objects/security-forms';
 import { ServiceLog } from '~/app/components/objects/service-log';
@@ -44,6 +45,7 @@ import { getSecurityForms, saveSecurityForm, saveSpecification } from '~/core/bu
 import type { Ctx } from '~/core/context';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
+import { listObjectWorkOrders } from '~/core/work-orders/object-work-orders';
 import { priceListOptions } from '~/core/registers/options';
 
 /**
@@ -67,6 +69,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     canSecRead: can('security:bo_document:read', 'security'),
     canSecEdit: can('security:bo_document:edit', 'security'),
     canReadCustomers: can('customers:read'),
+    canReadWorkOrders: can('workorders:read'),
+    canCreateWorkOrder: can('workorders:create'),
   };
   try {
     return await run(context, async (ctx) => {
@@ -80,6 +84,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         history: await listBusinessObjectHistory(ctx, bo.id, { size: 20 }),
         codes: flags.canCodesView || flags.canCodesEdit ? (await listCodeGroups(ctx, bo.id)).groups : null,
         security: flags.canSecRead ? await getSecurityForms(ctx, bo.id) : null,
+        // a scanned QR label lands here: the object's orders and a prefilled new one (spec section 2)
+        workOrders: flags.canReadWorkOrders ? await listObjectWorkOrders(ctx, bo.id) : null,
       };
     });
   } catch (e) {
@@ -411,6 +417,19 @@ export default function ObjectPage({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       </div>
+      {loaderData.workOrders ? (
+        <ObjectWorkOrders
+          orders={loaderData.workOrders}
+          newOrderHref={
+            flags.canCreateWorkOrder
+              ? `/work-orders/new?${new URLSearchParams({
+                  businessObjectId: bo.id,
+                  ...(bo.customerId ? { customerId: bo.customerId } : {}),
+                }).toString()}`
+              : null
+          }
+        />
+      ) : null}
       {params.get('created') ? (
         <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
           {t('objects.created')}

@@ -9,16 +9,32 @@ import { tenantTimeZone } from '~/app/components/ui/number-format';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
 import { WorkOrderForm } from '~/app/components/work-orders/order/work-order-form';
+import { dispatchTarget } from '~/core/work-orders/dispatch-rules.service';
+import { workOrderPrefill } from '~/core/work-orders/object-work-orders';
 import { createWorkOrder } from '~/core/work-orders/work-order.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 
 /** A new work order (spec sections 3 and 5): defaults from the settings, required fields checked on the server. */
 export const middleware = guard({ permission: 'workorders:create' });
 
-export async function loader({ context }: Route.LoaderArgs) {
+/**
+ * `?businessObjectId=…&customerId=…` (the object page's "new work order", e.g. after a QR scan)
+ * starts the form with that object and its customer; a matching dispatch rule's person starts
+ * checked as the assignee (spec section 3), which the person may change.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const tenant = context.get(tenantContext);
+  const url = new URL(request.url);
   return {
-    options: await run(context, (ctx) => getWorkOrderOptions(ctx)),
+    ...(await run(context, async (ctx) => {
+      const options = await getWorkOrderOptions(ctx);
+      const target = await dispatchTarget(ctx);
+      const prefill = await workOrderPrefill(ctx, {
+        businessObjectId: url.searchParams.get('businessObjectId'),
+        customerId: url.searchParams.get('customerId'),
+      });
+      return { options, prefill: { ...prefill, assignees: target ? [target] : [] } };
+    })),
     timeZone: tenantTimeZone(tenant.config.country),
   };
 }
@@ -56,6 +72,7 @@ export default function NewWorkOrder({ loaderData }: Route.ComponentProps) {
           options={loaderData.options}
           timeZone={loaderData.timeZone}
           errors={result?.fields}
+          prefill={loaderData.prefill}
         />
         <div className="sticky bottom-0 -mx-4 flex gap-2 border-t border-slate-200 bg-white/95 px-4 py-3 sm:-mx-6 sm:px-6">
           <Button type="submit" variant="primary" isPending={busy}>

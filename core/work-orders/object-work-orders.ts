@@ -92,3 +92,51 @@ export async function listObjectWorkOrders(
   }
   return result;
 }
+
+/** What a new work order's form starts with when opened from an object (`?businessObjectId=…&customerId=…`). */
+export interface WorkOrderPrefill {
+  customerId: string | null;
+  customerName: string | null;
+  businessObjectId: string | null;
+  businessObjectSerialCode: string | null;
+}
+
+/**
+ * Reads the object and customer a new order's address names, in this tenant, so the form shows
+ * them chosen. The object's own customer wins over the one in the address; an unknown (or
+ * another tenant's) id is left out rather than refused: the form then starts empty there.
+ */
+export async function workOrderPrefill(
+  ctx: Ctx,
+  input: { businessObjectId?: unknown; customerId?: unknown },
+): Promise<WorkOrderPrefill> {
+  requireAccess(ctx.auth, { permission: 'workorders:create' });
+  const out: WorkOrderPrefill = {
+    customerId: null,
+    customerName: null,
+    businessObjectId: null,
+    businessObjectSerialCode: null,
+  };
+  let customerId = isUuid(input.customerId) ? input.customerId : null;
+  if (isUuid(input.businessObjectId)) {
+    const bo = (await ctx
+      .trx('business_objects')
+      .where({ id: input.businessObjectId })
+      .first('id', 'serial_code', 'customer_id')) as
+      { id: string; serial_code: string; customer_id: string | null } | undefined;
+    if (bo) {
+      out.businessObjectId = bo.id;
+      out.businessObjectSerialCode = bo.serial_code;
+      customerId = bo.customer_id;
+    }
+  }
+  if (customerId) {
+    const c = (await ctx.trx('customers').where({ id: customerId }).first('id', 'name')) as
+      { id: string; name: string } | undefined;
+    if (c) {
+      out.customerId = c.id;
+      out.customerName = c.name;
+    }
+  }
+  return out;
+}

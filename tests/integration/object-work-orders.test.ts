@@ -3,7 +3,7 @@ import type { Auth, Ctx } from '~/core/context';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Permission, WorkOrderLimit } from '~/core/permissions/permissions';
 import type { Tenant } from '~/core/tenancy/tenant';
-import { listObjectWorkOrders } from '~/core/work-orders/object-work-orders';
+import { listObjectWorkOrders, workOrderPrefill } from '~/core/work-orders/object-work-orders';
 import { getTenantBySlug } from '~/tenants/registry';
 import { createTestTenant, startTestServer, type TestServer } from '~/tests/helpers/app';
 
@@ -13,6 +13,7 @@ let adminId: string;
 let techId: string;
 let bo1: string;
 let bo2: string;
+let customer: string;
 
 beforeAll(async () => {
   srv = await startTestServer();
@@ -29,6 +30,7 @@ beforeAll(async () => {
       ])
       .returning('id');
     bo1 = a.id;
+    customer = c.id;
     bo2 = b.id;
     const status = (await trx('work_order_statuses').where({ is_default: true }).first('id')).id;
     const type = (await trx('work_types').where({ is_default: true }).first('id')).id;
@@ -68,12 +70,21 @@ function as(userId: string, perms: Permission[], limit: WorkOrderLimit = 'none')
     withTenant(tenant, (trx) => {
       const auth = {
         sessionId: 'test',
-        user: { id: userId, email: 'x@x.se', fullName: 'X', shortName: null, initials: 'X', userType: 'normal' },
+        user: {
+          id: userId,
+          email: 'x@x.se',
+          fullName: 'X',
+          shortName: null,
+          initials: 'X',
+          userType: 'normal',
+          language: null,
+          startPage: 'workorders',
+        },
         perms: new Set(perms),
         modules: new Set<string>(),
         limit,
         mustEnrollMfa: false,
-      } as Auth;
+      } satisfies Auth;
       return fn({ trx, tenant, auth, lang: 'sv', now: new Date() });
     });
 }
@@ -122,5 +133,30 @@ describe('[qr] listObjectWorkOrders', () => {
     await expect(as(adminId, ['bo:read'])((ctx) => listObjectWorkOrders(ctx, bo1))).rejects.toMatchObject({
       status: 403,
     });
+  });
+});
+
+describe('[qr] workOrderPrefill', () => {
+  const create = as(adminId, ['workorders:create']);
+  it('reads the object and its own customer', async () => {
+    expect(await create((ctx) => workOrderPrefill(ctx, { businessObjectId: bo1, customerId: 'ignored' }))).toEqual({
+      businessObjectId: bo1,
+      businessObjectSerialCode: 'OBJ-1',
+      customerId: customer,
+      customerName: 'Brf Eken',
+    });
+  });
+
+  it('leaves out unknown ids and needs workorders:create', async () => {
+    const none = { businessObjectId: null, businessObjectSerialCode: null, customerId: null, customerName: null };
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await create((ctx) => workOrderPrefill(ctx, { businessObjectId: unknown, customerId: 'x' }))).toEqual(none);
+    expect(await create((ctx) => workOrderPrefill(ctx, { customerId: customer }))).toMatchObject({
+      customerName: 'Brf Eken',
+      businessObjectId: null,
+    });
+    await expect(
+      as(adminId, ['workorders:read'])((ctx) => workOrderPrefill(ctx, { businessObjectId: bo1 })),
+    ).rejects.toMatchObject({ status: 403 });
   });
 });

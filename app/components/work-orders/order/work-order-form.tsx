@@ -5,6 +5,7 @@ import { TextField } from '~/app/components/ui';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import type { CustomerAddressOption, WorkOrderOptions } from '~/core/work-orders/work-order-options';
+import type { WorkOrderPrefill } from '~/core/work-orders/object-work-orders';
 import type { WorkOrder } from '~/core/work-orders/work-order-read';
 import { REQUIRED_FIELD_INPUT } from '~/core/work-orders/work-order-rules';
 import { PRIORITIES } from '~/core/work-orders/work-order.constants';
@@ -18,6 +19,8 @@ export interface WorkOrderFormProps {
   isDisabled?: boolean;
   /** Called with a field's name when the person changes it (marks the tab edited). */
   onEdit?: (field: string) => void;
+  /** A new order's starting customer and object (opened from an object page) and assignees (a dispatch rule's person). */
+  prefill?: Partial<WorkOrderPrefill> & { assignees?: string[] };
 }
 
 const SECTION = 'grid gap-4 sm:grid-cols-2';
@@ -30,13 +33,21 @@ const NATIVE =
  * address (one of the customer's or typed), contacts, what to do, status and type, planning,
  * assignees and tags, invoicing. Required fields from the settings are marked; the server checks.
  */
-export function WorkOrderForm({ workOrder: wo, options, timeZone, errors, isDisabled, onEdit }: WorkOrderFormProps) {
+export function WorkOrderForm({
+  workOrder: wo,
+  options,
+  timeZone,
+  errors,
+  isDisabled,
+  onEdit,
+  prefill,
+}: WorkOrderFormProps) {
   const { t } = useTranslation('workorders');
   const { t: tc } = useTranslation();
   const required = new Set(options.settings.requiredFields.map((f) => REQUIRED_FIELD_INPUT[f]));
   const err = (name: string) => errors?.[name]?.map((code) => tc(code));
   const edit = (name: string) => () => onEdit?.(name);
-  const [customerId, setCustomerId] = useState<string | null>(wo?.customerId ?? null);
+  const [customerId, setCustomerId] = useState<string | null>(wo ? wo.customerId : (prefill?.customerId ?? null));
   const addresses = useFetcher<{ addresses: CustomerAddressOption[] }>();
   useEffect(() => {
     if (customerId) void addresses.load(`/work-orders/customer?customerId=${encodeURIComponent(customerId)}`);
@@ -47,7 +58,9 @@ export function WorkOrderForm({ workOrder: wo, options, timeZone, errors, isDisa
   const statuses = options.settings.statuses.filter((s) => !s.isClosing || s.id === wo?.statusId);
   const defaultStatus = wo?.statusId ?? options.settings.statuses.find((s) => s.isDefault)?.id;
   const defaultType = wo?.workTypeId ?? options.settings.workTypes.find((s) => s.isDefault)?.id;
-  const assigned = new Set(wo ? wo.assignees.map((a) => a.id) : []);
+  const assigned = new Set(wo ? wo.assignees.map((a) => a.id) : (prefill?.assignees ?? []));
+  // the order's own customer and object, or those a new order starts with
+  const start = wo ?? prefill;
   const tagged = new Set(wo?.tags.map((x) => x.id) ?? []);
 
   const field = (
@@ -190,7 +203,7 @@ export function WorkOrderForm({ workOrder: wo, options, timeZone, errors, isDisa
         <h3 className={HEADING}>{t('form.customerAndObject')}</h3>
         <CustomerPicker
           name="customerId"
-          defaultSelected={wo?.customerId ? { id: wo.customerId, label: wo.customerName ?? '' } : null}
+          defaultSelected={start?.customerId ? { id: start.customerId, label: start.customerName ?? '' } : null}
           onSelectionChange={(o) => {
             setCustomerId(o?.id ?? null);
             setAddressId('');
@@ -205,8 +218,8 @@ export function WorkOrderForm({ workOrder: wo, options, timeZone, errors, isDisa
           label={t('form.object')}
           customerId={customerId}
           defaultSelected={
-            wo?.businessObjectId && wo.customerId === customerId
-              ? { id: wo.businessObjectId, label: wo.businessObjectSerialCode ?? '' }
+            start?.businessObjectId && (start.customerId ?? null) === customerId
+              ? { id: start.businessObjectId, label: start.businessObjectSerialCode ?? '' }
               : null
           }
           onSelectionChange={() => onEdit?.('businessObjectId')}
@@ -282,7 +295,7 @@ export function WorkOrderForm({ workOrder: wo, options, timeZone, errors, isDisa
             {err(name) ? <span className="text-sm text-red-700">{err(name)?.join(' ')}</span> : null}
           </label>
         ))}
-        {checks('assignees', t('form.assignees'), options.users, wo ? assigned : new Set())}
+        {checks('assignees', t('form.assignees'), options.users, assigned)}
         {options.settings.tags.length ? checks('tags', t('form.tags'), options.settings.tags, tagged) : null}
       </section>
 
