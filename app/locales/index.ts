@@ -19,6 +19,7 @@ import svCalendar from './sv/calendar.json';
 import svChecklists from './sv/checklists.json';
 import svMap from './sv/map.json';
 import svDispatch from './sv/dispatch.json';
+import svObjectworkorders from './sv/objectworkorders.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -39,6 +40,7 @@ import enCalendar from './en/calendar.json';
 import enChecklists from './en/checklists.json';
 import enMap from './en/map.json';
 import enDispatch from './en/dispatch.json';
+import enObjectworkorders from './en/objectworkorders.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -59,6 +61,7 @@ import etCalendar from './et/calendar.json';
 import etChecklists from './et/checklists.json';
 import etMap from './et/map.json';
 import etDispatch from './et/dispatch.json';
+import etObjectworkorders from './et/objectworkorders.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -79,6 +82,7 @@ import lvCalendar from './lv/calendar.json';
 import lvChecklists from './lv/checklists.json';
 import lvMap from './lv/map.json';
 import lvDispatch from './lv/dispatch.json';
+import lvObjectworkorders from './lv/objectworkorders.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -99,6 +103,7 @@ import ruCalendar from './ru/calendar.json';
 import ruChecklists from './ru/checklists.json';
 import ruMap from './ru/map.json';
 import ruDispatch from './ru/dispatch.json';
+import ruObjectworkorders from './ru/objectworkorders.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -129,6 +134,7 @@ export const resources = {
     checklists: svChecklists,
     map: svMap,
     dispatch: svDispatch,
+    objectworkorders: svObjectworkorders,
   },
   en: {
     common: enCommon,
@@ -151,6 +157,7 @@ export const resources = {
     checklists: enChecklists,
     map: enMap,
     dispatch: enDispatch,
+    objectworkorders: enObjectworkorders,
   },
   et: {
     common: etCommon,
@@ -173,6 +180,7 @@ export const resources = {
     checklists: etChecklists,
     map: etMap,
     dispatch: etDispatch,
+    objectworkorders: etObjectworkorders,
   },
   lv: {
     common: lvCommon,
@@ -195,6 +203,7 @@ export const resources = {
     checklists: lvChecklists,
     map: lvMap,
     dispatch: lvDispatch,
+    objectworkorders: lvObjectworkorders,
   },
   ru: {
     common: ruCommon,
@@ -217,6 +226,7 @@ export const resources = {
     checklists: ruChecklists,
     map: ruMap,
     dispatch: ruDispatch,
+    objectworkorders: ruObjectworkorders,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 
@@ -241,4 +251,5 @@ export const NAMESPACES = [
   'checklists',
   'map',
   'dispatch',
+  'objectworkorders',
 ] as const;
