@@ -15,7 +15,7 @@ import {
 import { formatDate, formatDateTime } from '~/app/components/ui/number-format';
 import { documentTranslator } from './i18n';
 import { formatHours, formatMoney, formatQuantity } from './format';
-import { postalLine, type WorkOrderDocumentModel } from './work-order-document';
+import { postalLine, type DocumentChecklistItem, type WorkOrderDocumentModel } from './work-order-document';
 
 const FONT = 'Arial';
 
@@ -109,9 +109,16 @@ function logoRun(dataUrl: string | null): ImageRun | null {
   return new ImageRun({ type: 'png', data: bytes, transformation: { width, height } });
 }
 
+/** A checklist item as printed: ✓/✗ for a tick, else its number or text (– when not filled in). */
+function checklistValue(item: DocumentChecklistItem): string {
+  if (item.isCheck) return item.checked ? '✓' : '✗';
+  return (item.isNumber ? formatQuantity(item.value) : item.value) || '–';
+}
+
 /**
  * The work order as a Word document (.docx) with the same content as the PDF template: company,
- * order facts, customer and object, texts, the article table with its total and the time table.
+ * order facts, customer and object, texts, the article table with its total, the time table and the
+ * filled checklists.
  */
 export async function workOrderToDocx(model: WorkOrderDocumentModel): Promise<Buffer> {
   const t = documentTranslator(model.lang);
@@ -223,6 +230,12 @@ export async function workOrderToDocx(model: WorkOrderDocumentModel): Promise<Bu
       ),
     );
   else children.push(para(t('time.none'), { color: '6B7280' }));
+
+  // the checklists filled in on the order: each item with ✓/✗, its text or its number
+  for (const checklist of model.checklists) {
+    children.push(heading(checklist.title));
+    children.push(facts(checklist.items.map((item) => [item.label, checklistValue(item)])));
+  }
 
   const doc = new Document({
     creator: company.name,

@@ -18,6 +18,8 @@ import { inTenant } from '~/core/unit-of-work';
 import { ensureUser } from '~/core/users/create-user';
 import { buildWorkOrderDocumentModel, workOrderHtml } from '~/core/work-orders/documents.service';
 import { getTenantBySlug } from '~/tenants/registry';
+import { workOrderToDocx } from '~/core/documents/docx';
+import { unzipEntry } from '~/tests/helpers/zip';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
 
@@ -531,6 +533,11 @@ describe('[checklists] on the work-order document', () => {
     expect(section).toContain('Kund &lt;nöjd&gt;');
     expect(section).toMatch(/<td>Ej ifylld<\/td>\s*<td class="text">–<\/td>/);
     expect(html).not.toContain('Installation dörr');
+
+    // the Word file is built from the same model
+    const xml = unzipEntry(await workOrderToDocx(model), 'word/document.xml')!;
+    for (const text of ['Dokumentkontroll', 'Larmet provat', '✓', '✗', '13,8', 'Kund &lt;nöjd&gt;'])
+      expect(xml).toContain(text);
   });
 });
 
