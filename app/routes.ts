@@ -85,6 +85,7 @@ export default [
     route('work-orders/:id/document', 'routes/work-orders.$id.document.tsx'),
     route('work-orders/:id/articles', 'routes/work-orders.$id.articles.tsx'),
     route('work-orders/:id/time', 'routes/work-orders.$id.time.tsx'),
+    route('work-orders/:id/reminders', 'routes/work-orders.$id.reminders.tsx'),
     route('work-orders/:id/checklists', 'routes/work-orders.$id.checklists.tsx'),
     route('work-orders/:id/close', 'routes/work-orders.$id.close.tsx'),
 

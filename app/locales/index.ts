@@ -16,10 +16,11 @@ import svWorkorderrows from './sv/workorderrows.json';
 import svWorkorderclose from './sv/workorderclose.json';
 import svDocuments from './sv/documents.json';
 import svCalendar from './sv/calendar.json';
+import svReminders from './sv/reminders.json';
 import svChecklists from './sv/checklists.json';
-import svMap from './sv/map.json';
 import svDispatch from './sv/dispatch.json';
 import svObjectworkorders from './sv/objectworkorders.json';
+import svMap from './sv/map.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -37,10 +38,11 @@ import enWorkorderrows from './en/workorderrows.json';
 import enWorkorderclose from './en/workorderclose.json';
 import enDocuments from './en/documents.json';
 import enCalendar from './en/calendar.json';
+import enReminders from './en/reminders.json';
 import enChecklists from './en/checklists.json';
-import enMap from './en/map.json';
 import enDispatch from './en/dispatch.json';
 import enObjectworkorders from './en/objectworkorders.json';
+import enMap from './en/map.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -58,10 +60,11 @@ import etWorkorderrows from './et/workorderrows.json';
 import etWorkorderclose from './et/workorderclose.json';
 import etDocuments from './et/documents.json';
 import etCalendar from './et/calendar.json';
+import etReminders from './et/reminders.json';
 import etChecklists from './et/checklists.json';
-import etMap from './et/map.json';
 import etDispatch from './et/dispatch.json';
 import etObjectworkorders from './et/objectworkorders.json';
+import etMap from './et/map.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -79,10 +82,11 @@ import lvWorkorderrows from './lv/workorderrows.json';
 import lvWorkorderclose from './lv/workorderclose.json';
 import lvDocuments from './lv/documents.json';
 import lvCalendar from './lv/calendar.json';
+import lvReminders from './lv/reminders.json';
 import lvChecklists from './lv/checklists.json';
-import lvMap from './lv/map.json';
 import lvDispatch from './lv/dispatch.json';
 import lvObjectworkorders from './lv/objectworkorders.json';
+import lvMap from './lv/map.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -100,10 +104,11 @@ import ruWorkorderrows from './ru/workorderrows.json';
 import ruWorkorderclose from './ru/workorderclose.json';
 import ruDocuments from './ru/documents.json';
 import ruCalendar from './ru/calendar.json';
+import ruReminders from './ru/reminders.json';
 import ruChecklists from './ru/checklists.json';
-import ruMap from './ru/map.json';
 import ruDispatch from './ru/dispatch.json';
 import ruObjectworkorders from './ru/objectworkorders.json';
+import ruMap from './ru/map.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -131,10 +136,11 @@ export const resources = {
     workorderclose: svWorkorderclose,
     documents: svDocuments,
     calendar: svCalendar,
+    reminders: svReminders,
     checklists: svChecklists,
-    map: svMap,
     dispatch: svDispatch,
     objectworkorders: svObjectworkorders,
+    map: svMap,
   },
   en: {
     common: enCommon,
@@ -154,10 +160,11 @@ export const resources = {
     workorderclose: enWorkorderclose,
     documents: enDocuments,
     calendar: enCalendar,
+    reminders: enReminders,
     checklists: enChecklists,
-    map: enMap,
     dispatch: enDispatch,
     objectworkorders: enObjectworkorders,
+    map: enMap,
   },
   et: {
     common: etCommon,
@@ -177,10 +184,11 @@ export const resources = {
     workorderclose: etWorkorderclose,
     documents: etDocuments,
     calendar: etCalendar,
+    reminders: etReminders,
     checklists: etChecklists,
-    map: etMap,
     dispatch: etDispatch,
     objectworkorders: etObjectworkorders,
+    map: etMap,
   },
   lv: {
     common: lvCommon,
@@ -200,10 +208,11 @@ export const resources = {
     workorderclose: lvWorkorderclose,
     documents: lvDocuments,
     calendar: lvCalendar,
+    reminders: lvReminders,
     checklists: lvChecklists,
-    map: lvMap,
     dispatch: lvDispatch,
     objectworkorders: lvObjectworkorders,
+    map: lvMap,
   },
   ru: {
     common: ruCommon,
@@ -223,10 +232,11 @@ export const resources = {
     workorderclose: ruWorkorderclose,
     documents: ruDocuments,
     calendar: ruCalendar,
+    reminders: ruReminders,
     checklists: ruChecklists,
-    map: ruMap,
     dispatch: ruDispatch,
     objectworkorders: ruObjectworkorders,
+    map: ruMap,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 
@@ -248,8 +258,9 @@ export const NAMESPACES = [
   'workorderclose',
   'documents',
   'calendar',
+  'reminders',
   'checklists',
-  'map',
   'dispatch',
   'objectworkorders',
+  'map',
 ] as const;

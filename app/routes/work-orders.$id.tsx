@@ -18,6 +18,7 @@ import {
 } from '~/app/components/work-orders/order/close-dialog';
 import { DocumentsMenu } from '~/app/components/work-orders/order/documents-menu';
 import { HistoryPanel } from '~/app/components/work-orders/order/history-panel';
+import { RemindersPanel } from '~/app/components/work-orders/order/reminders-panel';
 import { TimePanel } from '~/app/components/work-orders/order/time-panel';
 import { OrderSummary } from '~/app/components/work-orders/order/order-summary';
 import { WorkOrderForm } from '~/app/components/work-orders/order/work-order-form';
@@ -226,6 +227,7 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
         data={d.articles}
         editable={!wo.isClosed && !wo.isLocked && !wo.deletedAt}
       />
+      <RemindersPanel workOrderId={wo.id} />
       <ChecklistsPanel workOrderId={wo.id} format={format} />
 
       <section aria-labelledby="wo-details" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">

@@ -1,4 +1,10 @@
+import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware } from '~/app/middleware/i18n.server';
+import { action as remindersAction, loader as remindersLoader } from '~/app/routes/work-orders.$id.reminders';
+import { validateSession } from '~/core/auth/session.service';
+import { sessionPolicy } from '~/core/unit-of-work';
 import { runJob } from '~/core/jobs/define-job';
 import { EmbeddedQueue } from '~/core/jobs/embedded-queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
@@ -351,5 +357,76 @@ describe('[reminders] the sweep schedule', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ job_id: 'workorders.send-due-reminders' });
     expect(Number(rows[0].repeat_every_ms)).toBe(60_000);
+  });
+});
+
+describe('[reminders] the order screen route /work-orders/:id/reminders', () => {
+  type Json = Record<string, unknown>;
+  /** Runs the route's loader or action as React Router would, after the i18n middleware. */
+  async function runRoute(
+    token: string,
+    id: string,
+    form?: Record<string, string>,
+  ): Promise<{ status: number; body: Json }> {
+    const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    const context = new RouterContextProvider();
+    context.set(tenantContext, tenantA);
+    context.set(authContext, auth);
+    context.set(requestContext, { ip: null, requestId: 'test', token });
+    const url = `http://${a.host}/work-orders/${id}/reminders`;
+    const body = new FormData();
+    for (const [k, v] of Object.entries(form ?? {})) body.append(k, v);
+    const request = form ? new Request(url, { method: 'POST', body }) : new Request(url);
+    let answer: unknown;
+    await i18nextMiddleware({ request, context, params: { id }, url: new URL(url), pattern: '' } as never, async () => {
+      const args = { request, context, params: { id } } as never;
+      answer = form ? await remindersAction(args) : await remindersLoader(args);
+      return new Response(null);
+    });
+    const r = answer as { data?: Json; init?: { status?: number } | null };
+    return { status: r.init?.status ?? 200, body: r.data as Json };
+  }
+
+  it("takes the due time as wall-clock time in the tenant's zone, edits and deletes by intent", async () => {
+    const wo = await newOrder('Skärm');
+    const y = new Date().getFullYear() + 1;
+    const saved = await runRoute(tok.tech, wo.id, { intent: 'save', due: `${y}-03-05T08:30`, message: 'Kolla' });
+    expect(saved.status).toBe(200);
+    const [r] = (saved.body.data as RemindersPanelData).reminders;
+    // Stockholm is UTC+1 in March
+    expect(r).toMatchObject({ dueAt: `${y}-03-05T07:30:00.000Z`, userId: ids.tech, message: 'Kolla' });
+
+    const edited = await runRoute(tok.tech, wo.id, {
+      intent: 'save',
+      id: r!.id,
+      due: `${y}-07-01T09:00`,
+      userId: ids.admin,
+    });
+    expect((edited.body.data as RemindersPanelData).reminders[0]).toMatchObject({
+      dueAt: `${y}-07-01T07:00:00.000Z`,
+      userId: ids.admin,
+      message: '',
+    });
+    const invalid = await runRoute(tok.tech, wo.id, { intent: 'save', due: '' });
+    expect(invalid).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', fields: { dueAt: ['ERROR_REQUIRED_FIELD'] } },
+    });
+
+    const loaded = await runRoute(tok.tech, wo.id);
+    expect(loaded.status).toBe(200);
+    expect(loaded.body).toMatchObject({ config: { country: 'SE' }, timeZone: 'Europe/Stockholm' });
+    expect((loaded.body.data as RemindersPanelData).reminders).toHaveLength(1);
+
+    const deleted = await runRoute(tok.tech, wo.id, { intent: 'delete', id: r!.id });
+    expect(deleted).toMatchObject({ status: 200, body: { ok: true, intent: 'delete', data: { reminders: [] } } });
+    // the reader may look but not change
+    expect((await runRoute(tok.reader, wo.id, { intent: 'save', due: `${y}-03-05T08:30` })).status).toBe(403);
+    expect((await runRoute(tok.reader, wo.id)).status).toBe(200);
+    // an order of another tenant (or none): the panel says it failed instead of breaking the page
+    expect(await runRoute(tok.tech, '00000000-0000-4000-8000-000000000000')).toEqual({
+      status: 404,
+      body: { error: 'FAILED_TO_FETCH' },
+    });
   });
 });
