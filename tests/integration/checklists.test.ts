@@ -221,6 +221,27 @@ describe('[checklists] templates in the settings', () => {
     expect((await call('DELETE', '/api/instance/checklist/not-a-uuid', tok.admin)).status).toBe(404);
   });
 
+  it('a work type a template applies to is in use in the work-order settings until the template lets go', async () => {
+    type Wt = { id: string | null; name: string; isDefault: boolean };
+    const current = (await call('GET', '/api/instance/wo', tok.admin)).json<{ workTypes: Wt[] }>().workTypes;
+    const keep = current.map(({ id, name, isDefault }) => ({ id, name, isDefault }));
+    const added = await call('PATCH', '/api/instance/wo', tok.admin, {
+      workTypes: [...keep, { id: null, name: 'Besiktning', isDefault: false }],
+    });
+    expect(added.status, added.text).toBe(200);
+    const inspection = added.json<{ workTypes: Wt[] }>().workTypes.find((w) => w.name === 'Besiktning')!.id!;
+    const tpl = await createTemplate({
+      title: 'Besiktningsprotokoll',
+      workTypeIds: [inspection],
+      items: [{ label: 'Godkänd', type: 'check' }],
+    });
+    const refused = await call('PATCH', '/api/instance/wo', tok.admin, { workTypes: keep });
+    expect(refused.status).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'IN_USE', usedBy: { checklistWorkTypes: 1 } });
+    expect((await call('DELETE', `/api/instance/checklist/${tpl.id}`, tok.admin)).status).toBe(200);
+    expect((await call('PATCH', '/api/instance/wo', tok.admin, { workTypes: keep })).status).toBe(200);
+  });
+
   it('reading needs settings:read, changing instance:edit, and both the checklists module', async () => {
     expect((await call('GET', '/api/instance/checklist', tok.tech)).status).toBe(403);
     expect(
