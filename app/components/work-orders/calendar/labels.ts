@@ -12,7 +12,9 @@ const asDate = (d: PlainDate) => new Date(Date.UTC(d.year, d.month - 1, d.day, 1
 
 /** The month's name in the page's language ("december 2026"). */
 function monthName(t: TFunction, d: PlainDate, style: 'long' | 'short' = 'long'): string {
-  return new Intl.DateTimeFormat(t('locale'), { month: style, year: 'numeric', timeZone: 'UTC' }).format(asDate(d));
+  return new Intl.DateTimeFormat(t('calendar:locale'), { month: style, year: 'numeric', timeZone: 'UTC' }).format(
+    asDate(d),
+  );
 }
 
 /** The toolbar's heading: the day, week, month, quarter, half year or year shown. */
@@ -24,15 +26,15 @@ export function periodTitle(t: TFunction, view: CalendarView): string {
   }
   switch (view.period) {
     case 'day':
-      return new Intl.DateTimeFormat(t('locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(from));
+      return new Intl.DateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(from));
     case 'week':
-      return t('title.week', { week: weekOf(from), year: from.year });
+      return t('calendar:title.week', { week: weekOf(from), year: from.year });
     case 'month':
       return monthName(t, from);
     case 'quarter':
-      return t('title.quarter', { quarter: Math.floor((from.month - 1) / 3) + 1, year: from.year });
+      return t('calendar:title.quarter', { quarter: Math.floor((from.month - 1) / 3) + 1, year: from.year });
     case 'half_year':
-      return t('title.halfYear', { half: from.month === 1 ? 1 : 2, year: from.year });
+      return t('calendar:title.halfYear', { half: from.month === 1 ? 1 : 2, year: from.year });
     default:
       return String(from.year);
   }
@@ -45,8 +47,15 @@ export function columnLabel(t: TFunction, c: CalendarColumn): { short: string; l
     return { short: String(c.hour).padStart(2, '0'), long: hh };
   }
   if (c.kind === 'week')
-    return { short: t('column.week', { week: c.week }), long: t('column.weekLong', { week: c.week, year: c.year }) };
-  const weekday = new Intl.DateTimeFormat(t('locale'), { weekday: 'short', timeZone: 'UTC' }).format(asDate(c.date));
-  const long = new Intl.DateTimeFormat(t('locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(c.date));
+    return {
+      short: t('calendar:column.week', { week: c.week }),
+      long: t('calendar:column.weekLong', { week: c.week, year: c.year }),
+    };
+  const weekday = new Intl.DateTimeFormat(t('calendar:locale'), { weekday: 'short', timeZone: 'UTC' }).format(
+    asDate(c.date),
+  );
+  const long = new Intl.DateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(
+    asDate(c.date),
+  );
   return { short: `${weekday} ${c.date.day}`, long };
 }
