@@ -85,7 +85,7 @@ const isPermanent = (e: unknown) => {
  * Mails what one tenant has due. Claiming commits before any mail leaves, so a rollback never
  * leaves a mail sent for a reminder still pending. A mail the relay does not take (down, 4xx) is
  * released (`sent_at` cleared, if nobody changed it since) for the next sweep; a crash between the
- * claim and the send loses that mail: at most once, never twice (decision 015).
+ * claim and the send loses that mail: at most once, never twice (decision 017).
  */
 async function sweepTenant(tenant: Tenant, now: Date, log: Logger): Promise<{ sent: number; skipped: number }> {
   let sent = 0;
