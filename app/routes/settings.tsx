@@ -38,6 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       labelKey: 'settings.dispatchRules',
       access: { permission: 'settings:read' as const, module: 'dispatch_rules' as const },
     },
+    { to: '/settings/holidays', labelKey: 'settings.holidays', access: { permission: 'settings:read' as const } },
     {
       to: '/settings/import-export',
       labelKey: 'settings.importExport',

@@ -19,6 +19,7 @@ import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
 import { workOrderScheduleCalls } from './calls/work-order-schedule.calls';
+import { holidayCalls } from './calls/holidays.calls';
 import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
 
@@ -46,6 +47,7 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
   ...workOrderScheduleCalls,
+  ...holidayCalls,
   ...workOrderReminderCalls,
   ...workOrderDocumentCalls,
   // fixed /wo/checklist paths before the order's /wo/:id
