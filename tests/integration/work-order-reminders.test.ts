@@ -193,6 +193,10 @@ describe('[reminders] the API', () => {
     expect((await addReminder(wo.id, { dueAt: inMinutes(60), message: 'x'.repeat(1000) })).data.reminders).toHaveLength(
       1,
     );
+    // an edit names the reminder in `reminderId` (the path's id is the order's)
+    const noId = await call('PUT', `/api/wo/${wo.id}/reminder`, tok.admin, { dueAt: inMinutes(60) });
+    expect(noId.status).toBe(400);
+    expect(noId.json<{ fields: Record<string, string[]> }>().fields).toEqual({ reminderId: ['ERROR_REQUIRED_FIELD'] });
     // nothing was stored by the refused ones
     expect(
       (await call('GET', `/api/wo/${wo.id}/reminder`, tok.admin)).json<RemindersPanelData>().reminders,

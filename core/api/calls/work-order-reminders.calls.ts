@@ -5,6 +5,7 @@ import {
   editWorkOrderReminder,
   listWorkOrderReminders,
 } from '~/core/work-orders/reminders.service';
+import { AppError, isAppError } from '~/core/errors/app-error';
 import { defineCall, type ApiCall } from '../define-call';
 
 /*
@@ -46,7 +47,14 @@ export const workOrderReminderCalls: ApiCall[] = [
       'Replaces a reminder {reminderId, userId?, dueAt, message?} → {id, data: panel}; a sent reminder only takes a due time in the future (armed again), else 409 REMINDER_ALREADY_SENT',
     // the path's `id` names the order (path parameters win over the body), so the body names the reminder `reminderId`
     handler: (ctx, input: Input) =>
-      editWorkOrderReminder(ctx, { ...input, id: input.reminderId, workOrderId: input.id }),
+      editWorkOrderReminder(ctx, { ...input, id: input.reminderId, workOrderId: input.id }).catch((e: unknown) => {
+        // the field error names the body's field, not the service's
+        if (isAppError(e) && e.details?.fields?.id) {
+          const { id, ...rest } = e.details.fields;
+          throw new AppError(e.code, e.status, { fields: { ...rest, reminderId: id } });
+        }
+        throw e;
+      }),
   }),
   defineCall({
     method: 'DELETE',
