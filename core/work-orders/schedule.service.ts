@@ -120,10 +120,15 @@ function toItem(ctx: Ctx, r: Row): ScheduleItem {
   };
 }
 
+const clocks = new Map<string, Intl.DateTimeFormat>();
+/** "HH:MM" of a moment in a time zone (formatters are costly to make: one per zone). */
 function clockIn(moment: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(
-    moment,
-  );
+  let f = clocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' });
+    clocks.set(timeZone, f);
+  }
+  return f.format(moment);
 }
 
 /** The schedule rows with what the board shows of their orders, under the user's work-order limit. */
