@@ -50,7 +50,8 @@ export async function claimDueReminders(trx: Trx, tenant: Tenant, now: Date, lim
   );
   const rows = result.rows as Row[];
   if (!rows.length) return [];
-  const link = (workOrderId: string) => tenantLink(trx, tenant, null, `/work-orders/${workOrderId}`);
+  // one host lookup for the batch, not one per reminder
+  const base = await tenantLink(trx, tenant, null, '');
   const claimed: Claimed[] = [];
   for (const r of rows) {
     if (r.deleted_at || r.status !== 'active') {
@@ -68,7 +69,7 @@ export async function claimDueReminders(trx: Trx, tenant: Tenant, now: Date, lim
         company: tenant.displayName,
         message: (r.message as string) ?? '',
       },
-      await link(r.work_order_id as string),
+      `${base}/work-orders/${r.work_order_id as string}`,
     );
     claimed.push({ id: r.id as string, mail: { to: [r.email as string], ...rendered, tenantId: tenant.id } });
   }
