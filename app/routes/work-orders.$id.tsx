@@ -20,6 +20,7 @@ import { DocumentsMenu } from '~/app/components/work-orders/order/documents-menu
 import { HistoryPanel } from '~/app/components/work-orders/order/history-panel';
 import { RemindersPanel } from '~/app/components/work-orders/order/reminders-panel';
 import { TimePanel } from '~/app/components/work-orders/order/time-panel';
+import { PlansStrip } from '~/app/components/work-orders/order/plans-strip';
 import { OrderSummary } from '~/app/components/work-orders/order/order-summary';
 import { WorkOrderForm } from '~/app/components/work-orders/order/work-order-form';
 import { useWorkOrderTabs } from '~/app/components/work-orders/tabs/tabs-context';
@@ -27,6 +28,7 @@ import { hasAccess } from '~/core/permissions/access';
 import { listWorkOrderArticles } from '~/core/work-orders/articles.service';
 import { getCloseDefaults } from '~/core/work-orders/close.service';
 import { loadDocumentsPanel } from '~/core/work-orders/documents.service';
+import { plansOfOrder } from '~/core/work-orders/schedule.service';
 import { listWorkOrderTime } from '~/core/work-orders/time.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 import {
@@ -55,6 +57,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       time: await listWorkOrderTime(ctx, workOrder.id),
       close: await getCloseDefaults(ctx, workOrder.id),
       documents: await loadDocumentsPanel(ctx),
+      plans: await plansOfOrder(ctx, workOrder.id),
     };
   });
   const can = (permission: string) => hasAccess(auth, { permission } as Parameters<typeof hasAccess>[1]);
@@ -212,6 +215,7 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
       </header>
 
       <OrderSummary workOrder={wo} format={format} />
+      <PlansStrip plans={d.plans} dateFormat={d.config.dateFormat} />
       {!wo.deletedAt ? <ProjectExtraControl workOrderId={wo.id} data={d.close} /> : null}
       <TimePanel
         workOrderId={wo.id}

@@ -648,8 +648,17 @@ export async function deleteSchedule(ctx: Ctx, id: unknown, raw: unknown): Promi
 export async function listOrderSchedules(ctx: Ctx, workOrderId: unknown): Promise<{ scheduleReports: ScheduleItem[] }> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const wo = await loadActive(ctx, workOrderId);
-  const rows: Row[] = await itemQuery(ctx).where('ws.work_order_id', wo.id).orderBy('ws.start_ts');
-  return { scheduleReports: rows.map((r) => toItem(ctx, r)) };
+  return { scheduleReports: await plansOfOrder(ctx, wo.id) };
+}
+
+/** An order's plans with who is planned, for a caller that has already read the order. */
+export async function plansOfOrder(ctx: Ctx, workOrderId: string): Promise<(ScheduleItem & { userName: string })[]> {
+  const rows: Row[] = await itemQuery(ctx)
+    .join('users as pu', 'pu.id', 'ws.user_id')
+    .select('pu.name as user_name')
+    .where('ws.work_order_id', workOrderId)
+    .orderBy('ws.start_ts');
+  return rows.map((r) => ({ ...toItem(ctx, r), userName: r.user_name as string }));
 }
 
 /** The people planned on an order: they cannot be removed from its assignees (spec section 5). */
