@@ -117,7 +117,7 @@ export function BoardGrid({
       ? 'minmax(3.25rem, 1fr)'
       : columns.length > 7
         ? 'minmax(4.5rem, 1fr)'
-        : 'minmax(8rem, 1fr)';
+        : 'minmax(6.5rem, 1fr)';
   const template = `minmax(8rem, 11rem) repeat(${columns.length}, ${colWidth})`;
 
   function onDrop(e: React.DragEvent, row: Row, col: CalendarColumn) {

@@ -283,7 +283,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
         </span>
       </div>
 
-      <div className="grid gap-3 lg:grid-cols-[1fr_18rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-3 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <BoardGrid
           view={view}
           columns={columns}
