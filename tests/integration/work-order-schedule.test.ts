@@ -1,4 +1,11 @@
+import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authContext, requestContext, tenantContext } from '~/app/context';
+import { i18nextMiddleware } from '~/app/middleware/i18n.server';
+import { action as calendarAction, loader as calendarLoader } from '~/app/routes/work-orders.calendar';
+import { loader as eventsLoader, middleware as eventsMiddleware } from '~/app/routes/work-orders.calendar.events';
+import { validateSession } from '~/core/auth/session.service';
+import { sessionPolicy } from '~/core/unit-of-work';
 import { subscribeBoard, type BoardEvent } from '~/core/events/board-events';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -344,5 +351,138 @@ describe('live boards', () => {
       stop();
       stopB();
     }
+  });
+});
+
+/** The route's request context for the session behind `token`, as the app's middleware sets it. */
+async function routeArgs(token: string, url: string, init?: RequestInit) {
+  const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+  const context = new RouterContextProvider();
+  context.set(tenantContext, tenantA);
+  context.set(authContext, auth);
+  context.set(requestContext, { ip: null, requestId: 'test', token });
+  const request = new Request(`http://${a.host}${url}`, init);
+  return { request, context, params: {}, url: new URL(request.url), pattern: '' } as never;
+}
+
+/** Runs a route function after the i18n middleware, as React Router would. */
+async function inRoute<T>(args: never, fn: (args: never) => Promise<T> | T): Promise<T> {
+  let answer: T | undefined;
+  await i18nextMiddleware(args, async () => {
+    answer = await fn(args);
+    return new Response(null);
+  });
+  return answer as T;
+}
+
+describe('the calendar page', () => {
+  it('remembers the period per person: an address without one opens the remembered one', async () => {
+    const first = (await inRoute(await routeArgs(tok.admin, '/work-orders/calendar'), calendarLoader)) as {
+      view: { period: string; perspective: string };
+    };
+    expect(first.view).toMatchObject({ period: 'month', perspective: 'technician' });
+    const form = new URLSearchParams({ intent: 'prefs', period: 'quarter', perspective: 'technician', step: '1' });
+    await inRoute(await routeArgs(tok.admin, '/work-orders/calendar', { method: 'POST', body: form }), calendarAction);
+    const again = (await inRoute(await routeArgs(tok.admin, '/work-orders/calendar'), calendarLoader)) as {
+      view: { period: string };
+      board: { from: string; to: string };
+    };
+    expect(again.view.period).toBe('quarter');
+    // an address that names the period wins
+    const named = (await inRoute(
+      await routeArgs(tok.admin, '/work-orders/calendar?period=day&date=2026-12-09'),
+      calendarLoader,
+    )) as {
+      board: { from: string; to: string };
+    };
+    expect([named.board.from, named.board.to]).toEqual(['2026-12-09', '2026-12-10']);
+  });
+
+  it('plans, moves and refuses through the page action with translated codes', async () => {
+    const id = await newOrder('Via sidan');
+    const post = async (fields: Record<string, string>) => {
+      const res = (await inRoute(
+        await routeArgs(tok.admin, '/work-orders/calendar', { method: 'POST', body: new URLSearchParams(fields) }),
+        calendarAction,
+      )) as { data?: { code?: string }; init?: { status?: number } } & { ok?: boolean; version?: number };
+      return 'data' in res && res.data ? { status: res.init?.status, ...res.data } : { status: 200, ...res };
+    };
+    const planned = await post({
+      intent: 'plan',
+      workOrderId: id,
+      userId: ids.tech,
+      date: '2027-02-01',
+      startTime: '',
+    });
+    expect(planned).toMatchObject({ status: 200, ok: true });
+    const plans = (await call('GET', `/api/wo/${id}/schedule`, tok.admin)).json<{ scheduleReports: Plan[] }>()
+      .scheduleReports;
+    expect(plans.map((p) => p.startTime)).toEqual(['08:00']);
+    const moved = await post({
+      intent: 'move',
+      id: plans[0]!.id,
+      version: '1',
+      userId: '',
+      date: '2027-02-02',
+      startTime: '',
+      endTime: '',
+    });
+    expect(moved).toMatchObject({ ok: true });
+    const stale = await post({ intent: 'move', id: plans[0]!.id, version: '1', date: '2027-02-03' });
+    expect(stale).toMatchObject({ status: 409, code: 'SCHEDULE_CHANGED' });
+  });
+});
+
+describe('the live channel', () => {
+  it('streams a board event to an open calendar after a plan commits, and stops when the page goes', async () => {
+    const abort = new AbortController();
+    const args = await routeArgs(tok.reader, '/work-orders/calendar/events', { signal: abort.signal });
+    let response: Response | undefined;
+    await i18nextMiddleware(args, async () =>
+      eventsMiddleware[0]!(args, async () => {
+        response = eventsLoader(args);
+        return response;
+      }),
+    );
+    expect(response!.headers.get('content-type')).toContain('text/event-stream');
+    expect(response!.headers.get('cache-control')).toContain('no-transform');
+    const reader = response!.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const readUntil = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil('retry:');
+    const id = await newOrder('Strömmad');
+    const res = await plan({ workOrderId: id, userId: ids.tech, date: '2027-02-08' });
+    const { version } = res.json<{ version: number }>();
+    await readUntil('event: board');
+    await readUntil('\n\n');
+    const data = /event: board\ndata: (.*)\n/.exec(text)![1]!;
+    expect(JSON.parse(data)).toMatchObject({ version, workOrderIds: [id], userId: ids.admin });
+    abort.abort();
+    const end = await reader.read();
+    expect(end.done).toBe(true);
+  });
+
+  it('is closed to a person without workorders:read', async () => {
+    await withTenant(tenantA, async (trx) => {
+      await trx('access_levels').insert({ display_name: 'Nobody', permissions: [], work_order_limit: 'none' });
+      await ensureUser(trx, {
+        email: `nobody@${a.slug}.se`,
+        name: 'Ingen',
+        password: PASSWORD,
+        accessLevels: ['Nobody'],
+      });
+    });
+    const token = await signIn(a, `nobody@${a.slug}.se`);
+    const args = await routeArgs(token, '/work-orders/calendar/events');
+    await expect(
+      i18nextMiddleware(args, async () => eventsMiddleware[0]!(args, async () => eventsLoader(args))),
+    ).rejects.toMatchObject({ init: { status: 403 } });
   });
 });
