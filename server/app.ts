@@ -8,6 +8,7 @@ import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { requestContext, tenantContext } from '~/app/context';
 import { getConfig, type Config } from '~/core/config/env';
 import { withQueryCounter } from '~/core/db/query-counter';
+import { closeBoardEvents } from '~/core/events/board-events';
 import { getDatabase } from '~/core/db/with-tenant';
 import { readToken } from '~/core/http/session-token';
 import { createQueue, type JobQueue } from '~/core/jobs/queue';
@@ -206,6 +207,8 @@ export async function startServer(
       logger.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // open calendars hold a live channel each: end them now rather than after the grace period
+      await closeBoardEvents();
       const force = setTimeout(() => server.closeAllConnections(), 25_000).unref();
       await closed;
       clearTimeout(force);

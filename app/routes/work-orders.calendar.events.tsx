@@ -1,7 +1,7 @@
 import type { Route } from './+types/work-orders.calendar.events';
 import { tenantContext } from '~/app/context';
 import { guard } from '~/app/lib/guard.server';
-import { subscribeBoard } from '~/core/events/board-events';
+import { registerBoardStream, subscribeBoard } from '~/core/events/board-events';
 
 /**
  * The calendar's live channel (server-sent events): each planning change of the tenant, once
@@ -33,9 +33,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
         ),
       );
       const heartbeat = setInterval(() => send(`: keep-alive\n\n`), BOARD_HEARTBEAT_MS);
+      const unregister = registerBoardStream(() => stop());
       stop = () => {
         clearInterval(heartbeat);
         unsubscribe();
+        unregister();
         try {
           controller.close();
         } catch {

@@ -90,8 +90,18 @@ export function subscribeBoard(tenantId: string, listener: (event: BoardEvent) =
   return () => local.off(tenantId, listener);
 }
 
-/** Closes the Redis connections (tests, shutdown). */
+const streams = new Set<() => void>();
+
+/** An open live channel registers how to end it, so shutdown does not wait for browsers to leave. */
+export function registerBoardStream(stop: () => void): () => void {
+  streams.add(stop);
+  return () => streams.delete(stop);
+}
+
+/** Ends every open live channel (the browsers reconnect to another process) and closes Redis. */
 export async function closeBoardEvents(): Promise<void> {
+  for (const stop of [...streams]) stop();
+  streams.clear();
   const s = subscriber;
   const p = publisher;
   subscriber = undefined;

@@ -438,12 +438,13 @@ describe('the live channel', () => {
     const abort = new AbortController();
     const args = await routeArgs(tok.reader, '/work-orders/calendar/events', { signal: abort.signal });
     let response: Response | undefined;
-    await i18nextMiddleware(args, async () =>
-      eventsMiddleware[0]!(args, async () => {
+    await i18nextMiddleware(args, async () => {
+      await eventsMiddleware[0]!(args, async () => {
         response = eventsLoader(args);
         return response;
-      }),
-    );
+      });
+      return new Response(null);
+    });
     expect(response!.headers.get('content-type')).toContain('text/event-stream');
     expect(response!.headers.get('cache-control')).toContain('no-transform');
     const reader = response!.body!.getReader();
@@ -482,7 +483,10 @@ describe('the live channel', () => {
     const token = await signIn(a, `nobody@${a.slug}.se`);
     const args = await routeArgs(token, '/work-orders/calendar/events');
     await expect(
-      i18nextMiddleware(args, async () => eventsMiddleware[0]!(args, async () => eventsLoader(args))),
+      i18nextMiddleware(args, async () => {
+        await eventsMiddleware[0]!(args, async () => eventsLoader(args));
+        return new Response(null);
+      }),
     ).rejects.toMatchObject({ init: { status: 403 } });
   });
 });
