@@ -80,6 +80,8 @@ export interface Board {
   items: ScheduleItem[];
   unscheduled: UnscheduledOrder[];
   unscheduledCount: number;
+  /** More than UNSCHEDULED_COUNT_CAP: the count is a floor. */
+  unscheduledCountCapped: boolean;
   holidays: { date: string; name: string }[];
   version: number;
   canPlan: boolean;
@@ -89,6 +91,8 @@ type Row = Record<string, unknown>;
 
 /** How many unscheduled orders the side list shows at once (search narrows it). */
 export const UNSCHEDULED_PAGE = 50;
+/** The side list counts unscheduled orders up to this many ("1000+"). */
+export const UNSCHEDULED_COUNT_CAP = 1000;
 
 const zone = (ctx: Ctx) => zoneOf(ctx.tenant.config?.country);
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
@@ -232,6 +236,7 @@ export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): 
     items,
     unscheduled: unscheduled.rows,
     unscheduledCount: unscheduled.count,
+    unscheduledCountCapped: unscheduled.capped,
     holidays: holidays as { date: string; name: string }[],
     version,
     canPlan: Boolean(ctx.auth?.perms.has('workorders:edit')),
@@ -249,7 +254,10 @@ async function plansBetween(ctx: Ctx, from: PlainDate, to: PlainDate, userId?: s
   return rows.map((r) => toItem(ctx, r));
 }
 
-async function unscheduledOrders(ctx: Ctx, q: string): Promise<{ rows: UnscheduledOrder[]; count: number }> {
+async function unscheduledOrders(
+  ctx: Ctx,
+  q: string,
+): Promise<{ rows: UnscheduledOrder[]; count: number; capped: boolean }> {
   const base = applyLimit(
     ctx,
     ctx
@@ -267,15 +275,21 @@ async function unscheduledOrders(ctx: Ctx, q: string): Promise<{ rows: Unschedul
     .orderBy('w.intake_ts', 'desc')
     .orderBy('w.id', 'desc')
     .limit(UNSCHEDULED_PAGE)
-    .select(
-      'w.id',
-      'w.number',
-      'w.title',
-      'w.priority',
-      'w.city',
-      'c.name as customer_name',
-      ctx.trx.raw('count(*) over () as total'),
-    );
+    .select('w.id', 'w.number', 'w.title', 'w.priority', 'w.city', 'c.name as customer_name');
+  // a full page means there are more: count them, but only so far (a count of every open order is slow)
+  let count = rows.length;
+  if (rows.length === UNSCHEDULED_PAGE) {
+    const counted: Row[] = await ctx.trx
+      .from(
+        base
+          .clone()
+          .select(ctx.trx.raw('1'))
+          .limit(UNSCHEDULED_COUNT_CAP + 1)
+          .as('u'),
+      )
+      .count({ n: '*' });
+    count = Number(counted[0]!.n);
+  }
   return {
     rows: rows.map((r) => ({
       id: r.id as string,
@@ -285,7 +299,8 @@ async function unscheduledOrders(ctx: Ctx, q: string): Promise<{ rows: Unschedul
       priority: r.priority as string,
       city: (r.city as string | null) ?? null,
     })),
-    count: rows.length ? Number(rows[0]!.total) : 0,
+    count: Math.min(count, UNSCHEDULED_COUNT_CAP),
+    capped: count > UNSCHEDULED_COUNT_CAP,
   };
 }
 

@@ -328,6 +328,28 @@ describe('the calendar reads', () => {
   });
 });
 
+describe('the unscheduled side list', () => {
+  it('shows a page of 50 newest and counts the rest', async () => {
+    const model = await newOrder('Mall');
+    await withTenant(tenantA, (trx) =>
+      trx.raw(
+        `insert into work_orders (number, title, status_id, work_type_id, intake_ts)
+         select 'M' || g, 'Massutskick ' || g, status_id, work_type_id, now() - g * interval '1 minute'
+           from work_orders, generate_series(1, 55) g where id = ?`,
+        [model],
+      ),
+    );
+    const board = (await call('GET', '/api/wo/calendar?period=week&date=2026-12-09&q=massutskick', tok.admin)).json<{
+      unscheduled: { title: string }[];
+      unscheduledCount: number;
+      unscheduledCountCapped: boolean;
+    }>();
+    expect(board.unscheduled).toHaveLength(50);
+    expect(board.unscheduled[0]!.title).toBe('Massutskick 1');
+    expect([board.unscheduledCount, board.unscheduledCountCapped]).toEqual([55, false]);
+  });
+});
+
 describe('live boards', () => {
   it('tells the tenant’s open boards after a change commits, and not another tenant’s', async () => {
     const heard: BoardEvent[] = [];

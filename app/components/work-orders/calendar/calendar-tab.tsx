@@ -295,6 +295,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
         <Unscheduled
           orders={board.unscheduled}
           count={board.unscheduledCount}
+          capped={board.unscheduledCountCapped}
           canPlan={board.canPlan && v.perspective === 'technician'}
           search={search}
           onSearch={(q) => {
@@ -343,6 +344,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
 function Unscheduled({
   orders,
   count,
+  capped,
   canPlan,
   search,
   onSearch,
@@ -350,6 +352,7 @@ function Unscheduled({
 }: {
   orders: UnscheduledOrder[];
   count: number;
+  capped: boolean;
   canPlan: boolean;
   search: string;
   onSearch: (q: string) => void;
@@ -359,7 +362,8 @@ function Unscheduled({
   return (
     <aside aria-labelledby="unscheduled-title" className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200">
       <h3 id="unscheduled-title" className="font-semibold">
-        {t('unscheduled.title')} <span className="text-sm font-normal text-slate-500">({count})</span>
+        {t('unscheduled.title')}{' '}
+        <span className="text-sm font-normal text-slate-500">({capped ? `${count}+` : count})</span>
       </h3>
       <p className="mt-1 text-xs text-slate-500">{canPlan ? t('unscheduled.hint') : t('unscheduled.readOnly')}</p>
       <div className="mt-2">
@@ -411,7 +415,9 @@ function Unscheduled({
         </ul>
       )}
       {count > orders.length ? (
-        <p className="mt-2 text-xs text-slate-500">{t('unscheduled.more', { count: count - orders.length })}</p>
+        <p className="mt-2 text-xs text-slate-500">
+          {t('unscheduled.more', { count: `${count - orders.length}${capped ? '+' : ''}` })}
+        </p>
       ) : null}
     </aside>
   );
