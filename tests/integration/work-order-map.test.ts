@@ -206,7 +206,7 @@ describe('[work orders] map route /work-orders/map', () => {
   it('loads the markers for the filters in the address, the options and the tile server', async () => {
     const r = await runMapRoute(tok.admin, '?list=open&search=malm%C3%B6');
     expect(r.status).toBe(200);
-    expect(r.body!.markers.map((x) => x.id)).toEqual([id.mmo]);
+    expect((JSON.parse(r.body!.markersJson) as { id: string }[]).map((x) => x.id)).toEqual([id.mmo]);
     expect(r.body!.query).toBe('list=open&search=malm%C3%B6');
     expect(r.body!.tiles).toEqual(OSM_TILES);
     expect(r.body!.options.settings.statuses.length).toBeGreaterThan(0);
