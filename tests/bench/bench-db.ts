@@ -10,7 +10,7 @@ import { ensureUser } from '~/core/users/create-user';
 import { migrateTenant, provisionTenant } from '~/tenants/provision';
 import { getTenantBySlug } from '~/tenants/registry';
 import { seedRegisters } from './seed-registers';
-import { seedWorkOrderExtras, seedWorkOrders } from './seed-work-orders';
+import { seedWorkOrderExtras, seedWorkOrderPositions, seedWorkOrders } from './seed-work-orders';
 
 export const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ordo_bench';
 export const HOST = 'bench.localhost';
@@ -55,6 +55,8 @@ export async function seed(url: string) {
       // Issue 5's volume: 100,000 work orders with assignees, tags, articles and time (about a minute, once).
       await seedWorkOrders(trx);
       await seedWorkOrderExtras(trx);
+      // Issue 6's map tab: 70% of the orders with a position.
+      await seedWorkOrderPositions(trx);
     });
     // Fresh statistics and visibility maps (a migration's backfill leaves every order's old row
     // version behind; without this the first plans read dead rows and skip index-only scans).

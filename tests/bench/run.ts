@@ -6,7 +6,8 @@
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ordo_bench, created if missing)
  *   BENCH_REQUESTS (200), BENCH_CONCURRENCY (8)
  *   BENCH_ONLY=wo: only the work-order scenarios (issue 5: the list call with every filter and sort,
- *   the list page, one order, 50 concurrent clients); BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500)
+ *   the list page, one order, 50 concurrent clients; issue 6: the map's markers);
+ *   BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500); BENCH_ONLY=map: the map's markers alone
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { BENCH_URL, EMAIL, HOST, PASSWORD, ensureDatabase, seed } from './bench-db';
-import { listScenarios, loadFixtures } from './work-order-scenarios';
+import { listScenarios, loadFixtures, mapScenarios } from './work-order-scenarios';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -155,6 +156,7 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
     'page / history, page 3': '/?list=history&from=100',
   };
   for (const [name, p] of Object.entries(pages)) await one(name, page(p), 100);
+  rows.push(...(await mapMarkers(port, page)));
   await one('API wo one order', api(`/api/wo/${f.workOrder}`), 40);
   await one('page /work-orders/:id', page(`/work-orders/${f.workOrder}`), 40);
   // Throughput: WO_CLIENTS clients at once, each request the next list scenario in turn.
@@ -171,6 +173,24 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
     rows.push({ scenario: `${name} x${WO_CLIENTS}`, ...(await measure(port, make, WO_CLIENTS, WO_LOAD_REQUESTS)) });
     console.error(`${name} x${WO_CLIENTS}: ${JSON.stringify(rows.at(-1))}`); // progress
   }
+  return rows;
+}
+
+/**
+ * Issue 6: the map tab's markers for the current filters, as the browser asks for them when a
+ * filter changes (the route's data: p95 <= 60 ms server time), and the whole map page once.
+ */
+async function mapMarkers(port: number, page: (path: string) => Make) {
+  const rows: Record<string, unknown>[] = [];
+  const f = await loadFixtures(BENCH_URL);
+  const one = async (scenario: string, make: Make, limit: number) => {
+    const m = await measure(port, make, 1);
+    rows.push({ scenario, ...m, target: m.p95ms <= limit ? 'ok' : `MISSED (${limit})` });
+    console.error(`${scenario}: p50 ${m.p50ms} p95 ${m.p95ms} ms, ${m.sqlP50} statements`); // progress
+  };
+  for (const [name, qs] of Object.entries(mapScenarios(f)))
+    await one(`map markers ${name}`, page(`/work-orders/map.data?${qs}`), 60);
+  await one('page /work-orders/map', page('/work-orders/map?list=open'), 100);
   return rows;
 }
 
@@ -241,6 +261,7 @@ async function main() {
     const api = (path: string) => () => ({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
     const page = (path: string) => () => ({ method: 'GET', path, headers: { cookie: `__Host-ordo_session=${token}` } });
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
+    if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
     if (ONLY) return report(rows);
     for (const [name, make] of Object.entries(scenarios)) {
       for (const c of [1, CONCURRENCY]) rows.push({ scenario: name, ...(await measure(port, make, c)) });

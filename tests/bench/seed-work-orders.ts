@@ -63,6 +63,14 @@ export async function seedWorkOrders(trx: Trx, volume: number = WORK_ORDER_VOLUM
     [volume],
   );
   await trx.raw(`update work_order_settings set next_number = greatest(next_number, ?)`, [volume + 1]);
+  // Statistics for the rows just written (here and after the assignees): without them the planner
+  // took these tables for empty and looked rows up by walking a two-column index on its second
+  // column (`id = $1` over (intake_ts, id)), once per row of the next insert, for minutes.
+  await trx.raw('analyze work_orders');
+  // The assignee rows' trigger (migration 0010) would update an order's row once per assignee:
+  // 125,000 non-HOT updates of a table with trigram indexes took over a quarter of an hour on 2 cores.
+  // Off for the bulk insert, then the counts in one statement, as the migration's backfill does.
+  await trx.raw(`alter table work_order_assignees disable trigger work_order_assignees_count`);
   await trx.raw(
     `with us as (select array_agg(id order by email) as ids from users where status = 'active')
      insert into work_order_assignees (work_order_id, user_id)
@@ -71,6 +79,13 @@ export async function seedWorkOrders(trx: Trx, volume: number = WORK_ORDER_VOLUM
      where k = 1 or w.number::int % 4 = 0
      on conflict do nothing`,
   );
+  await trx.raw(`alter table work_order_assignees enable trigger work_order_assignees_count`);
+  await trx.raw(
+    `update work_orders w set assignee_count = a.n
+       from (select work_order_id, count(*)::int as n from work_order_assignees group by work_order_id) a
+      where a.work_order_id = w.id`,
+  );
+  await trx.raw('analyze work_order_assignees');
   await trx.raw(
     `with tg as (select array_agg(id order by sort_order) as ids from tags)
      insert into work_order_tags (work_order_id, tag_id)
@@ -126,4 +141,37 @@ export async function seedWorkOrderExtras(trx: Trx): Promise<void> {
      where w.id = a.work_order_id and w.number ~ '^[0-9]+$' and w.number::int % 41 = 0`,
   );
   await trx.raw('analyze');
+}
+
+/** The seed's cities (seedWorkOrders' `cities`, in order) and where they are. */
+const CITY_POSITIONS: [number, number][] = [
+  [59.3293, 18.0686], // Stockholm
+  [59.8586, 17.6389], // Uppsala
+  [59.6099, 16.5448], // Västerås
+  [57.7089, 11.9746], // Göteborg
+  [55.605, 13.0038], // Malmö
+  [59.2753, 15.2134], // Örebro
+  [58.4108, 15.6214], // Linköping
+  [58.5877, 16.1924], // Norrköping
+  [60.6749, 17.1413], // Gävle
+  [63.8258, 20.263], // Umeå
+];
+
+/**
+ * Positions for the map tab (issue 6): 70% of the orders get one, around their city (about ±10 km,
+ * as a geocoder would place different streets), the rest none (an address it could not find).
+ * Which orders are placed does not follow the city (n / 10, not n % 10). Idempotent: skipped when
+ * any order has a position, so an existing bench database gets them once.
+ */
+export async function seedWorkOrderPositions(trx: Trx): Promise<void> {
+  if (await trx('work_orders').whereNotNull('location_lat').first('id')) return;
+  const lat = `array[${CITY_POSITIONS.map(([a]) => a).join(',')}]::numeric[]`;
+  const lng = `array[${CITY_POSITIONS.map(([, b]) => b).join(',')}]::numeric[]`;
+  await trx.raw(
+    `update work_orders set
+       location_lat = round((${lat})[1 + number::int % 10] + ((number::bigint * 7919) % 1000 - 500) / 5000.0, 6),
+       location_lng = round((${lng})[1 + number::int % 10] + ((number::bigint * 104729) % 1000 - 500) / 2500.0, 6)
+     where number ~ '^[0-9]+$' and (number::int / 10) % 10 < 7`,
+  );
+  await trx.raw('analyze work_orders');
 }
