@@ -68,12 +68,13 @@ async function runMapRoute(token: string, query = '') {
   const args = { request, context, params: {}, url: new URL(url), pattern: '' } as never;
   let answer: unknown;
   try {
-    await i18nextMiddleware(args, async () =>
-      mapMiddleware[0]!(args, async () => {
+    await i18nextMiddleware(args, async () => {
+      await mapMiddleware[0]!(args, async () => {
         answer = await mapLoader(args);
         return new Response(null);
-      }),
-    );
+      });
+      return new Response(null);
+    });
   } catch (e) {
     const status = (e as { init?: { status?: number } }).init?.status;
     if (status) return { status, body: null };
