@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { Route } from './+types/work-orders.calendar';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
@@ -14,6 +15,7 @@ import {
   parseView,
   planWorkOrder,
   saveCalendarPreferences,
+  type Board,
 } from '~/core/work-orders/schedule.service';
 
 /**
@@ -46,7 +48,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         date: formatPlainDate(view.anchor),
         q: view.q,
       },
-      board,
+      // one JSON string: React Router's stream encoding of thousands of plans costs far more than JSON
+      boardJson: JSON.stringify(board),
       me: auth.user.id,
       timeZone: zoneOf(tenant.config.country),
       dateFormat: tenant.config.dateFormat,
@@ -96,5 +99,7 @@ export function shouldRevalidate({
 }
 
 export default function CalendarRoute({ loaderData }: Route.ComponentProps) {
-  return <CalendarTab {...loaderData} />;
+  const { boardJson, ...rest } = loaderData;
+  const board = useMemo(() => JSON.parse(boardJson) as Board, [boardJson]);
+  return <CalendarTab {...rest} board={board} />;
 }

@@ -9,6 +9,7 @@ import { getDatabase, withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
 import { migrateTenant, provisionTenant } from '~/tenants/provision';
 import { getTenantBySlug } from '~/tenants/registry';
+import { seedSchedules } from './calendar-bench';
 import { seedRegisters } from './seed-registers';
 import { seedWorkOrderExtras, seedWorkOrderPositions, seedWorkOrders } from './seed-work-orders';
 
@@ -57,6 +58,8 @@ export async function seed(url: string) {
       await seedWorkOrderExtras(trx);
       // Issue 6's map tab: 70% of the orders with a position.
       await seedWorkOrderPositions(trx);
+      // Issue 6's planning board: two plans a working day for each technician, for a year.
+      await seedSchedules(trx);
     });
     // Fresh statistics and visibility maps (a migration's backfill leaves every order's old row
     // version behind; without this the first plans read dead rows and skip index-only scans).

@@ -7,7 +7,8 @@
  *   BENCH_REQUESTS (200), BENCH_CONCURRENCY (8)
  *   BENCH_ONLY=wo: only the work-order scenarios (issue 5: the list call with every filter and sort,
  *   the list page, one order, 50 concurrent clients; issue 6: the map's markers);
- *   BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500); BENCH_ONLY=map: the map's markers alone
+ *   BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500); BENCH_ONLY=map: the map's markers alone;
+ *   BENCH_ONLY=calendar: the planning board's month and week (issue 6; also part of wo)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +17,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { BENCH_URL, EMAIL, HOST, PASSWORD, ensureDatabase, seed } from './bench-db';
 import { listScenarios, loadFixtures, mapScenarios } from './work-order-scenarios';
+import { calendarScenarios } from './calendar-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -157,6 +159,7 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
   };
   for (const [name, p] of Object.entries(pages)) await one(name, page(p), 100);
   rows.push(...(await mapMarkers(port, page)));
+  rows.push(...(await calendar(port, api, page)));
   await one('API wo one order', api(`/api/wo/${f.workOrder}`), 40);
   await one('page /work-orders/:id', page(`/work-orders/${f.workOrder}`), 40);
   // Throughput: WO_CLIENTS clients at once, each request the next list scenario in turn.
@@ -172,6 +175,20 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
   for (const [name, make] of Object.entries(load)) {
     rows.push({ scenario: `${name} x${WO_CLIENTS}`, ...(await measure(port, make, WO_CLIENTS, WO_LOAD_REQUESTS)) });
     console.error(`${name} x${WO_CLIENTS}: ${JSON.stringify(rows.at(-1))}`); // progress
+  }
+  return rows;
+}
+
+/**
+ * Issue 6: the technician calendar over 50 technicians and their plans: a month p95 <= 60 ms and
+ * a week <= 30 ms server time, as the page loads them and as the API answers.
+ */
+async function calendar(port: number, api: (path: string) => Make, page: (path: string) => Make) {
+  const rows: Record<string, unknown>[] = [];
+  for (const c of calendarScenarios()) {
+    const m = await measure(port, (c.kind === 'api' ? api : page)(c.path), 1);
+    rows.push({ scenario: c.name, ...m, target: m.p95ms <= c.limit ? 'ok' : `MISSED (${c.limit})` });
+    console.error(`${c.name}: p50 ${m.p50ms} p95 ${m.p95ms} ms, ${m.sqlP50} statements`); // progress
   }
   return rows;
 }
@@ -262,6 +279,7 @@ async function main() {
     const page = (path: string) => () => ({ method: 'GET', path, headers: { cookie: `__Host-ordo_session=${token}` } });
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
     if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
+    if (ONLY === 'calendar') rows.push(...(await calendar(port, api, page)));
     if (ONLY) return report(rows);
     for (const [name, make] of Object.entries(scenarios)) {
       for (const c of [1, CONCURRENCY]) rows.push({ scenario: name, ...(await measure(port, make, c)) });

@@ -11,14 +11,14 @@ import {
   type CalendarColumn,
   type CalendarView,
 } from '~/core/work-orders/calendar-rules';
-import type { Board, ScheduleItem } from '~/core/work-orders/schedule.service';
+import type { Board, BoardItem } from '~/core/work-orders/schedule.service';
 import { columnLabel } from './labels';
 
 export type PlanChange =
   | { kind: 'plan'; workOrderId: string; userId: string; date: string; startTime?: string }
-  | { kind: 'move'; item: ScheduleItem; userId?: string; date?: string; startTime?: string; endTime?: string }
-  | { kind: 'edit'; item: ScheduleItem }
-  | { kind: 'remove'; item: ScheduleItem };
+  | { kind: 'move'; item: BoardItem; userId?: string; date?: string; startTime?: string; endTime?: string }
+  | { kind: 'edit'; item: BoardItem }
+  | { kind: 'remove'; item: BoardItem };
 
 interface Row {
   key: string;
@@ -35,7 +35,7 @@ const WEEK_CELL_MAX = 3;
 const shiftDate = (date: string, days: number) => formatPlainDate(addDays(parsePlainDate(date)!, days));
 
 /** The day a plan dropped on a column lands on (a week column keeps the plan's weekday). */
-function dropDate(col: CalendarColumn, item?: ScheduleItem): string {
+function dropDate(col: CalendarColumn, item?: BoardItem): string {
   if (col.kind === 'day') return col.key;
   if (col.kind === 'hour') return formatPlainDate(col.date);
   const weekday = item ? isoDayOfWeek(parsePlainDate(item.date)!) : 1;
@@ -61,7 +61,7 @@ export function BoardGrid({
   board: Board;
   busy: boolean;
   onChange: (change: PlanChange) => void;
-  onOpen: (item: ScheduleItem) => void;
+  onOpen: (item: BoardItem) => void;
 }) {
   const { t } = useTranslation('calendar');
   const technician = view.perspective === 'technician';
@@ -77,13 +77,13 @@ export function BoardGrid({
 
   /** rowKey → column index → plans */
   const cells = useMemo(() => {
-    const m = new Map<string, Map<number, ScheduleItem[]>>();
+    const m = new Map<string, Map<number, BoardItem[]>>();
     for (const item of board.items) {
       const rowKey = technician ? item.userId : item.projectId;
       if (!rowKey) continue;
       const col = columnIndex(columns, item.date, item.startMinutes);
       if (col < 0) continue;
-      const row = m.get(rowKey) ?? new Map<number, ScheduleItem[]>();
+      const row = m.get(rowKey) ?? new Map<number, BoardItem[]>();
       row.set(col, [...(row.get(col) ?? []), item]);
       m.set(rowKey, row);
     }
@@ -145,7 +145,7 @@ export function BoardGrid({
     }
   }
 
-  function onKey(e: KeyboardEvent, item: ScheduleItem) {
+  function onKey(e: KeyboardEvent, item: BoardItem) {
     if (busy) return;
     const step = dayView ? 0 : columns[0]?.kind === 'week' ? 7 : 1;
     const key = e.key;
@@ -318,7 +318,7 @@ export function BoardGrid({
 }
 
 /** Greedy lanes so overlapping plans of one person sit one above the other in the day view. */
-function layoutLanes(items: ScheduleItem[]): Map<string, number> {
+function layoutLanes(items: BoardItem[]): Map<string, number> {
   const lanes = new Map<string, number>();
   const ends: number[] = [];
   for (const it of [...items].sort((a, b) => a.startMinutes - b.startMinutes)) {
@@ -341,21 +341,21 @@ function DayLane({
   onChange,
   onOpen,
 }: {
-  items: ScheduleItem[];
+  items: BoardItem[];
   lanes: Map<string, number>;
   canPlan: boolean;
   busy: boolean;
   userName: Map<string, string>;
-  onKey: (e: KeyboardEvent, item: ScheduleItem) => void;
+  onKey: (e: KeyboardEvent, item: BoardItem) => void;
   onChange: (c: PlanChange) => void;
-  onOpen: (item: ScheduleItem) => void;
+  onOpen: (item: BoardItem) => void;
 }) {
   const { t } = useTranslation('calendar');
   const lane = useRef<HTMLDivElement>(null);
   const [stretch, setStretch] = useState<{ id: string; minutes: number } | null>(null);
-  const drag = useRef<{ item: ScheduleItem; x: number; perMinute: number } | null>(null);
+  const drag = useRef<{ item: BoardItem; x: number; perMinute: number } | null>(null);
 
-  const start = (e: PointerEvent, item: ScheduleItem) => {
+  const start = (e: PointerEvent, item: BoardItem) => {
     if (!canPlan || busy || !lane.current) return;
     e.preventDefault();
     e.stopPropagation();
@@ -437,14 +437,14 @@ function Chip({
   onChange,
   onOpen,
 }: {
-  item: ScheduleItem;
+  item: BoardItem;
   userName: string;
   compact?: boolean;
   fill?: boolean;
   canPlan: boolean;
-  onKey: (e: KeyboardEvent, item: ScheduleItem) => void;
+  onKey: (e: KeyboardEvent, item: BoardItem) => void;
   onChange: (c: PlanChange) => void;
-  onOpen: (item: ScheduleItem) => void;
+  onOpen: (item: BoardItem) => void;
 }) {
   const { t } = useTranslation('calendar');
   const label = t('plan.label', {

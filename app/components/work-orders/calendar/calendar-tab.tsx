@@ -16,7 +16,7 @@ import {
   type CalendarView,
   type ProjectStep,
 } from '~/core/work-orders/calendar-rules';
-import type { Board, ScheduleItem, UnscheduledOrder } from '~/core/work-orders/schedule.service';
+import type { Board, BoardItem, UnscheduledOrder } from '~/core/work-orders/schedule.service';
 import { BoardGrid, type PlanChange } from './board-grid';
 import { PlanDialog, type PlanDraft } from './plan-dialog';
 import { periodTitle } from './labels';
@@ -53,7 +53,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
   );
   const columns = useMemo(() => viewColumns(view), [view]);
   const [draft, setDraft] = useState<PlanDraft | null>(null);
-  const [removing, setRemoving] = useState<ScheduleItem | null>(null);
+  const [removing, setRemoving] = useState<BoardItem | null>(null);
   const [search, setSearch] = useState(v.q);
 
   useEffect(() => {
@@ -414,11 +414,7 @@ function Unscheduled({
           ))}
         </ul>
       )}
-      {count > orders.length ? (
-        <p className="mt-2 text-xs text-slate-500">
-          {t('unscheduled.more', { count: `${count - orders.length}${capped ? '+' : ''}` })}
-        </p>
-      ) : null}
+      {capped ? <p className="mt-2 text-xs text-slate-500">{t('unscheduled.more')}</p> : null}
     </aside>
   );
 }

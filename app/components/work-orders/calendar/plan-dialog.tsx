@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button, Dialog, Select } from '~/app/components/ui';
 import { formatClock, DEFAULT_PLAN_MINUTES, DEFAULT_START_MINUTES } from '~/core/work-orders/calendar-rules';
-import type { BoardUser, ScheduleItem, UnscheduledOrder } from '~/core/work-orders/schedule.service';
+import type { BoardUser, BoardItem, UnscheduledOrder } from '~/core/work-orders/schedule.service';
 
-export type PlanDraft = { mode: 'plan'; order: UnscheduledOrder; date: string } | { mode: 'edit'; item: ScheduleItem };
+export type PlanDraft = { mode: 'plan'; order: UnscheduledOrder; date: string } | { mode: 'edit'; item: BoardItem };
 
 export interface PlanValues {
   workOrderId?: string;
@@ -41,7 +41,7 @@ export function PlanDialog({
   fields?: Record<string, string[]>;
   onClose: () => void;
   onSave: (values: PlanValues) => void;
-  onRemove: (item: ScheduleItem) => void;
+  onRemove: (item: BoardItem) => void;
 }) {
   const { t } = useTranslation('calendar');
   const { t: tc } = useTranslation();
