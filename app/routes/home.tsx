@@ -1,14 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  data,
-  Link,
-  redirect,
-  useFetcher,
-  useNavigate,
-  useNavigation,
-  type ShouldRevalidateFunctionArgs,
-} from 'react-router';
+import { data, Link, redirect, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/home';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
@@ -16,7 +8,8 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, Spinner, TextField } from '~/app/components/ui';
 import { formatDateTime } from '~/app/components/ui/number-format';
 import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
-import { listParams, WO_LIST_DEBOUNCE_MS, WO_PAGE_SIZE } from '~/app/components/work-orders/list/list-params';
+import { listParams, WO_PAGE_SIZE } from '~/app/components/work-orders/list/list-params';
+import { useListFilters } from '~/app/components/work-orders/list/use-list-filters';
 import { WorkOrderRows } from '~/app/components/work-orders/list/rows';
 import { useWorkOrderTabs } from '~/app/components/work-orders/tabs/tabs-context';
 import { hasAccess, SIGNED_IN } from '~/core/permissions/access';
@@ -99,10 +92,8 @@ export default function WorkOrderList({ loaderData }: Route.ComponentProps) {
 
 function ListTab({ data: d }: { data: ListData }) {
   const { t } = useTranslation('workorders');
-  const navigate = useNavigate();
   const navigation = useNavigation();
   const tabs = useWorkOrderTabs();
-  const prefs = useFetcher();
   const more = useFetcher<ListData>();
   const params = useMemo(() => new URLSearchParams(d.query), [d.query]);
   const p = listParams(params);
@@ -123,38 +114,7 @@ function ListTab({ data: d }: { data: ListData }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tabs.ready]);
 
-  /** Changes filters or sort: a new address (offset 0) and the remembered filters follow. */
-  const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    next.delete('from');
-    // an empty query would mean "the remembered filters": say "the open list" instead
-    if (![...next.keys()].length) next.set('list', 'open');
-    void navigate(`/?${next.toString()}`, { replace: true, preventScrollReset: true });
-    void prefs.submit({ query: next.toString() }, { method: 'post', action: '/?index' });
-  };
-
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const [text, setText] = useState(p.search);
-  const sent = useRef(p.search);
-  useEffect(() => {
-    if (p.search !== sent.current) {
-      sent.current = p.search;
-      setText(p.search);
-    }
-  }, [p.search]);
-  const search = (value: string) => {
-    setText(value);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      sent.current = value.trim();
-      update({ search: value.trim() || null });
-    }, WO_LIST_DEBOUNCE_MS);
-  };
+  const { update, text, search } = useListFilters(params, p.search, '/');
 
   const loadMore = () => {
     const next = new URLSearchParams(params);

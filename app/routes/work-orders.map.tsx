@@ -1,11 +1,12 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFetcher, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/work-orders.map';
 import { guard, run } from '~/app/lib/guard.server';
 import { Select, Spinner, TextField } from '~/app/components/ui';
 import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
-import { listParams, WO_LIST_DEBOUNCE_MS } from '~/app/components/work-orders/list/list-params';
+import { listParams } from '~/app/components/work-orders/list/list-params';
+import { useListFilters } from '~/app/components/work-orders/list/use-list-filters';
 import { MapMarkerList } from '~/app/components/work-orders/map/marker-list';
 import { MarkersMap, mapStyles } from '~/app/components/work-orders/map/markers-map';
 import { useWorkOrderTabs } from '~/app/components/work-orders/tabs/tabs-context';
@@ -59,10 +60,8 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 export default function WorkOrderMap({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('map');
   const { t: tw } = useTranslation('workorders');
-  const navigate = useNavigate();
   const navigation = useNavigation();
   const tabs = useWorkOrderTabs();
-  const prefs = useFetcher();
   const params = useMemo(() => new URLSearchParams(d.query), [d.query]);
   const markers = useMemo(() => JSON.parse(d.markersJson) as WorkOrderMarker[], [d.markersJson]);
   const p = listParams(params);
@@ -73,37 +72,7 @@ export default function WorkOrderMap({ loaderData: d }: Route.ComponentProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tabs.ready]);
 
-  /** Changes filters: a new address on the map (spec section 4), remembered like the list's. */
-  const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    next.delete('from');
-    if (![...next.keys()].length) next.set('list', 'open');
-    void navigate(`/work-orders/map?${next.toString()}`, { replace: true, preventScrollReset: true });
-    void prefs.submit({ query: next.toString() }, { method: 'post', action: '/?index' });
-  };
-
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const [text, setText] = useState(p.search);
-  const sent = useRef(p.search);
-  useEffect(() => {
-    if (p.search !== sent.current) {
-      sent.current = p.search;
-      setText(p.search);
-    }
-  }, [p.search]);
-  const search = (value: string) => {
-    setText(value);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      sent.current = value.trim();
-      update({ search: value.trim() || null });
-    }, WO_LIST_DEBOUNCE_MS);
-  };
+  const { update, text, search } = useListFilters(params, p.search, '/work-orders/map');
 
   return (
     <section aria-labelledby="wo-map-title" className="space-y-4">

@@ -198,16 +198,16 @@ async function activeUsers(ctx: Ctx): Promise<BoardUser[]> {
 
 // ---- the calendar ----
 
-const zView = z.object({
+/** Period, perspective and project step from loose values: anything unknown is the default. */
+const zPrefs = z.object({
   period: z.enum(CALENDAR_PERIODS).catch('month'),
   perspective: z.enum(CALENDAR_PERSPECTIVES).catch('technician'),
-  date: z.string().optional(),
   step: z.coerce
     .number()
     .refine((n) => (PROJECT_STEPS as readonly number[]).includes(n))
     .catch(1),
-  q: z.string().trim().max(200).optional(),
 });
+const zView = zPrefs.extend({ date: z.string().optional(), q: z.string().trim().max(200).optional() });
 
 /** A view from loose query values: unknown periods fall back to the month, a bad date to today. */
 export function parseView(ctx: Ctx, raw: Record<string, unknown>): CalendarView & { q: string } {
@@ -677,14 +677,6 @@ export async function scheduledUserIds(ctx: Ctx, workOrderId: string): Promise<S
 
 // ---- the remembered view (spec section 9: "local persistence per user … calendar period") ----
 
-const zPrefs = z.object({
-  period: z.enum(CALENDAR_PERIODS).catch('month'),
-  perspective: z.enum(CALENDAR_PERSPECTIVES).catch('technician'),
-  step: z.coerce
-    .number()
-    .refine((n) => (PROJECT_STEPS as readonly number[]).includes(n))
-    .catch(1),
-});
 export type CalendarPreferences = Pick<CalendarView, 'period' | 'perspective' | 'step'>;
 
 /** The period, perspective and project step the person last used (month, technician, 1 by default). */

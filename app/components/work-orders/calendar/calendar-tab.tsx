@@ -18,7 +18,7 @@ import {
 } from '~/core/work-orders/calendar-rules';
 import type { Board, BoardItem, UnscheduledOrder } from '~/core/work-orders/schedule.service';
 import { BoardGrid, type PlanChange } from './board-grid';
-import { PlanDialog, type PlanDraft } from './plan-dialog';
+import { PlanDialog, type PlanDraft, type PlanValues } from './plan-dialog';
 import { periodTitle } from './labels';
 
 export interface CalendarTabProps {
@@ -172,15 +172,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
     else if (c.kind === 'edit') setDraft({ mode: 'edit', item: c.item });
     else if (c.kind === 'remove') setRemoving(c.item);
   };
-  const saveDraft = (d: {
-    workOrderId?: string;
-    id?: string;
-    version?: number;
-    userId: string;
-    date: string;
-    startTime: string;
-    endTime: string;
-  }) =>
+  const saveDraft = (d: PlanValues) =>
     d.id
       ? submit({
           intent: 'move',
