@@ -8,7 +8,7 @@ import { UUID_PATTERN, validationError } from '~/core/errors/validation';
  *
  * A rule is a window on the week: it starts on ISO weekday `day` (1 Monday … 7 Sunday) at
  * `startTime` and lasts until `endTime`; an end before the start runs past midnight into the next
- * day (Sunday's runs into Monday). Decisions (docs/decisions/014-dispatch-rules.md):
+ * day (Sunday's runs into Monday). Decisions (docs/decisions/016-dispatch-rules-and-qr-visits.md):
  * - The whole set is one set, whoever the rules dispatch to: two overlapping windows would make
  *   "who gets this order" ambiguous, so they are refused even for different people.
  * - Section 5's test is applied on the week: a window wrapping past midnight is checked against
