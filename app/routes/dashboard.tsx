@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/dashboard';
 import { guard, run } from '~/app/lib/guard.server';
-import { formatNumber } from '~/app/components/ui/number-format';
+import { formatNumber } from '~/core/i18n/number-format';
 import { getDashboardKpis } from '~/core/dashboard/kpi.service';
 
 /** The dashboard (spec section 2): the company's key figures, for those whose start page it can be. */

@@ -6,7 +6,7 @@ import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, Spinner, TextField } from '~/app/components/ui';
-import { formatDateTime } from '~/app/components/ui/number-format';
+import { formatDateTime } from '~/core/i18n/number-format';
 import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
 import { listParams, WO_PAGE_SIZE } from '~/app/components/work-orders/list/list-params';
 import { useListFilters } from '~/app/components/work-orders/list/use-list-filters';

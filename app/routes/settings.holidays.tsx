@@ -6,7 +6,7 @@ import type { loader as rootLoader } from '~/app/root';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, TextField, useToast } from '~/app/components/ui';
-import { formatDate, type DateFormat } from '~/app/components/ui/number-format';
+import { formatDate, type DateFormat } from '~/core/i18n/number-format';
 import { hasAccess } from '~/core/permissions/access';
 import { addHoliday, deleteHoliday, listHolidays, type CompanyHoliday } from '~/core/work-orders/holidays.service';
 

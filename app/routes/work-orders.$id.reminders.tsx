@@ -3,7 +3,7 @@ import type { Route } from './+types/work-orders.$id.reminders';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { tenantTimeZone, type DateFormat } from '~/app/components/ui/number-format';
+import { tenantTimeZone, type DateFormat } from '~/core/i18n/number-format';
 import { isAppError } from '~/core/errors/app-error';
 import {
   createWorkOrderReminder,

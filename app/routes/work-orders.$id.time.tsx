@@ -3,7 +3,7 @@ import type { Route } from './+types/work-orders.$id.time';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { tenantTimeZone } from '~/app/components/ui/number-format';
+import { tenantTimeZone } from '~/core/i18n/number-format';
 import { deleteWorkOrderTime, saveWorkOrderTime, type TimePanelData } from '~/core/work-orders/time.service';
 import { wallClockToIso } from '~/core/work-orders/time-rules';
 

@@ -6,7 +6,7 @@ import { tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
-import { formatDateTime, tenantTimeZone } from '~/app/components/ui/number-format';
+import { formatDateTime, tenantTimeZone } from '~/core/i18n/number-format';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
 import { ArticlesPanel } from '~/app/components/work-orders/order/articles-panel';
 import { ChecklistsPanel } from '~/app/components/work-orders/order/checklists-panel';

@@ -1,3 +1,4 @@
+import { tenantTimeZone } from '~/core/i18n/number-format';
 import { useMemo } from 'react';
 import type { Route } from './+types/work-orders.calendar';
 import { tenantContext } from '~/app/context';
@@ -6,7 +7,7 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { CalendarTab } from '~/app/components/work-orders/calendar/calendar-tab';
 import { formatPlainDate } from '~/core/calendar/iso-week';
 import { AppError } from '~/core/errors/app-error';
-import { zoneOf } from '~/core/work-orders/time-rules';
+
 import {
   deleteSchedule,
   getCalendarPreferences,
@@ -51,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // one JSON string: React Router's stream encoding of thousands of plans costs far more than JSON
       boardJson: JSON.stringify(board),
       me: auth.user.id,
-      timeZone: zoneOf(tenant.config.country),
+      timeZone: tenantTimeZone(tenant.config.country),
       dateFormat: tenant.config.dateFormat,
     };
   });

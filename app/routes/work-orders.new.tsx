@@ -5,7 +5,7 @@ import { tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { Button } from '~/app/components/ui';
-import { tenantTimeZone } from '~/app/components/ui/number-format';
+import { tenantTimeZone } from '~/core/i18n/number-format';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
 import { WorkOrderForm } from '~/app/components/work-orders/order/work-order-form';

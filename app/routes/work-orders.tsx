@@ -4,7 +4,7 @@ import type { Route } from './+types/work-orders';
 import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
 import { LinkButton } from '~/app/components/ui';
-import { formatDate } from '~/app/components/ui/number-format';
+import { formatDate } from '~/core/i18n/number-format';
 import { isoWeek } from '~/core/calendar/iso-week';
 import { WorkOrderTabBar } from '~/app/components/work-orders/tabs/tab-bar';
 import { WorkOrderTabsProvider } from '~/app/components/work-orders/tabs/tabs-context';

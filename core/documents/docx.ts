@@ -12,7 +12,7 @@ import {
   TextRun,
   WidthType,
 } from 'docx';
-import { formatDate, formatDateTime } from '~/app/components/ui/number-format';
+import { formatDate, formatDateTime } from '~/core/i18n/number-format';
 import { documentTranslator } from './i18n';
 import { formatHours, formatMoney, formatQuantity } from './format';
 import { postalLine, type DocumentChecklistItem, type WorkOrderDocumentModel } from './work-order-document';

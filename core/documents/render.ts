@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { formatDate, formatDateTime, type DateFormat } from '~/app/components/ui/number-format';
+import { formatDate, formatDateTime, type DateFormat } from '~/core/i18n/number-format';
 import type { DocumentT } from './i18n';
 import { formatHours, formatMoney, formatQuantity } from './format';
 

@@ -1,4 +1,4 @@
-import type { DateFormat } from '~/app/components/ui/number-format';
+import type { DateFormat } from '~/core/i18n/number-format';
 import type { Lang } from '~/core/i18n/languages';
 
 /** The company a document comes from (instance configuration; the name defaults to the tenant's). */

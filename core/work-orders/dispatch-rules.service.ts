@@ -1,9 +1,10 @@
+import { tenantTimeZone } from '~/core/i18n/number-format';
 import type { Ctx } from '~/core/context';
 import { AppError } from '~/core/errors/app-error';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess, type Access } from '~/core/permissions/access';
 import { matchDispatchRule, parseDispatchRuleSet, toHHMM } from './dispatch-rules.rules';
-import { isoToWallClock, zoneOf } from './time-rules';
+import { isoToWallClock } from './time-rules';
 
 /** One dispatch rule as the API and the settings page see it (times "HH:MM", day 1 Monday … 7 Sunday). */
 export interface DispatchRule {
@@ -118,7 +119,7 @@ export async function dispatchTarget(ctx: Ctx): Promise<string | null> {
     endTime: r.end_time,
     userId: r.user_id,
   }));
-  const local = isoToWallClock(ctx.now.toISOString(), zoneOf(ctx.tenant.config?.country));
+  const local = isoToWallClock(ctx.now.toISOString(), tenantTimeZone(ctx.tenant.config?.country));
   return matchDispatchRule(rules, local)?.userId ?? null;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatDateTime } from '~/app/components/ui/number-format';
+import { formatDateTime } from '~/core/i18n/number-format';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import { langFromKey } from '~/core/i18n/languages';
 import { defineJob } from '~/core/jobs/define-job';

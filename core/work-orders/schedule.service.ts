@@ -1,3 +1,4 @@
+import { tenantTimeZone } from '~/core/i18n/number-format';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import {
@@ -23,7 +24,7 @@ import {
   viewRange,
   type CalendarView,
 } from './calendar-rules';
-import { dateIn, spanMinutes, wallClockToIso, zoneOf } from './time-rules';
+import { dateIn, spanMinutes, wallClockToIso } from './time-rules';
 import { getUiPreference, setUiPreference } from './list-preferences';
 import { applyLimit, loadActive, loadChangeable, WO_ENTITY } from './work-order-read';
 
@@ -95,7 +96,7 @@ type Row = Record<string, unknown>;
 /** How many unscheduled orders the side list shows at once (search narrows it). */
 export const UNSCHEDULED_PAGE = 50;
 
-const zone = (ctx: Ctx) => zoneOf(ctx.tenant.config?.country);
+const zone = (ctx: Ctx) => tenantTimeZone(ctx.tenant.config?.country);
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
 function toItem(r: Row): ScheduleItem {

@@ -33,15 +33,6 @@ export function spanMinutes(start: Date, end: Date): { ok: true; minutes: number
   return { ok: true, minutes: Math.round(ms / MINUTE_MS) };
 }
 
-/** The time zone a tenant's country keeps (as the UI's formatting does). */
-const ZONES: Record<string, string> = {
-  SE: 'Europe/Stockholm',
-  EE: 'Europe/Tallinn',
-  LV: 'Europe/Riga',
-  AU: 'Australia/Sydney',
-};
-export const zoneOf = (country: string | null | undefined): string => ZONES[country ?? ''] ?? 'Europe/Stockholm';
-
 /** The calendar date (YYYY-MM-DD) a moment falls on in a time zone. */
 export function dateIn(moment: Date, timeZone: string): string {
   // sv-SE writes dates as YYYY-MM-DD

@@ -1,10 +1,11 @@
+import { tenantTimeZone } from '~/core/i18n/number-format';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { dateIn, lockedBefore, spanMinutes, toMinutes, zoneOf } from './time-rules';
+import { dateIn, lockedBefore, spanMinutes, toMinutes } from './time-rules';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 
 /** One person's time on a work order. */
@@ -69,7 +70,7 @@ function toTimeRow(r: Row): TimeRow {
 export async function timeLockBoundary(ctx: Ctx): Promise<string | null> {
   const row = await ctx.trx('work_order_settings').first('time_lock_day');
   const day = row?.time_lock_day === null || row?.time_lock_day === undefined ? null : Number(row.time_lock_day);
-  return lockedBefore(dateIn(ctx.now, zoneOf(ctx.tenant.config?.country)), day);
+  return lockedBefore(dateIn(ctx.now, tenantTimeZone(ctx.tenant.config?.country)), day);
 }
 
 const timeColumns = (ctx: Ctx, boundary: string | null) => [
@@ -251,7 +252,7 @@ export async function saveWorkOrderTime(ctx: Ctx, raw: unknown): Promise<{ id: s
   }
   if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', 400, { fields: errors });
 
-  const date = input.date ?? dateIn(startTs ?? ctx.now, zoneOf(ctx.tenant.config?.country));
+  const date = input.date ?? dateIn(startTs ?? ctx.now, tenantTimeZone(ctx.tenant.config?.country));
   // nobody reports new time into a locked period either
   const boundary = await timeLockBoundary(ctx);
   if (boundary && date < boundary) throw new AppError('TIME_REPORT_LOCKED', 409);

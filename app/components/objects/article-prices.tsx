@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { Button, ConfirmDialog, SortableTable, TextField } from '~/app/components/ui';
 import { EntityPicker } from '~/app/components/ui/entity-picker';
-import { formatNumber } from '~/app/components/ui/number-format';
+import { formatNumber } from '~/core/i18n/number-format';
 import { useFieldErrors, useResultToast, type ActionResult } from './shared';
 
 export interface PriceRow {

@@ -24,7 +24,7 @@ import {
   type ErrorMessage,
 } from './field';
 import { ChevronDownIcon } from './icons';
-import { formatNumber } from './number-format';
+import { formatNumber } from '~/core/i18n/number-format';
 import type { SelectItem } from './select';
 
 /** Spec section 9: select lists above 200 options are cut to 200 until 2 characters are typed. */

@@ -24,7 +24,7 @@ import {
   type ErrorMessage,
 } from './field';
 import { ChevronDownIcon } from './icons';
-import { formatNumber } from './number-format';
+import { formatNumber } from '~/core/i18n/number-format';
 import { Spinner } from './spinner';
 import { COMBO_BOX_MIN_QUERY_LENGTH, COMBO_BOX_OPTION_LIMIT } from './combo-box';
 

@@ -52,4 +52,4 @@ export {
   type DateFormat,
   type FormatNumberOptions,
   type FormatDateOptions,
-} from './number-format';
+} from '~/core/i18n/number-format';

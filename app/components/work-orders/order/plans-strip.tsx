@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDate, type DateFormat } from '~/app/components/ui/number-format';
+import { formatDate, type DateFormat } from '~/core/i18n/number-format';
 import type { ScheduleItem } from '~/core/work-orders/schedule.service';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '~/app/components/ui';
 import { useCan } from '~/app/lib/can';
 import type { RemindersActionResult, RemindersLoaderResult } from '~/app/routes/work-orders.$id.reminders';
-import type { DateFormat } from '~/app/components/ui/number-format';
+import type { DateFormat } from '~/core/i18n/number-format';
 import type { Reminder, RemindersPanelData } from '~/core/work-orders/reminders.service';
 import { isoToWallClock } from '~/core/work-orders/time-rules';
 

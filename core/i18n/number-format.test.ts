@@ -95,4 +95,11 @@ describe('formatDateTime', () => {
   it('falls back to Stockholm for a country without a zone', () => {
     expect(tenantTimeZone('XX')).toBe('Europe/Stockholm');
   });
+
+  it('shows a Latvian tenant its own clock, as the server stores its times', () => {
+    expect(tenantTimeZone('LV')).toBe('Europe/Riga');
+    expect(formatDateTime('2026-03-05T13:07:00Z', { dateFormat: 'YYYY-MM-DD', country: 'LV' })).toBe(
+      '2026-03-05 15:07',
+    );
+  });
 });

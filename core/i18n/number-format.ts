@@ -72,15 +72,16 @@ export function formatDate(isoDate: string | Date, format: DateFormat, { timeZon
   }
 }
 
-/** The zone a tenant's clock shows, by its country (spec: SE, EE, AU); Stockholm otherwise. */
+/** The zone a tenant's clock shows, by its country (spec: SE, EE, LV, AU); Stockholm otherwise. */
 const TENANT_ZONES: Record<string, string> = {
   SE: 'Europe/Stockholm',
   EE: 'Europe/Tallinn',
+  LV: 'Europe/Riga',
   AU: 'Australia/Sydney',
 };
 
-export function tenantTimeZone(country: string): string {
-  return TENANT_ZONES[country] ?? 'Europe/Stockholm';
+export function tenantTimeZone(country: string | null | undefined): string {
+  return TENANT_ZONES[country ?? ''] ?? 'Europe/Stockholm';
 }
 
 /**
