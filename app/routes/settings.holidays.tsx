@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useFetcher, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/settings.holidays';
@@ -9,6 +9,7 @@ import { Button, ConfirmDialog, TextField, useToast } from '~/app/components/ui'
 import { formatDate, type DateFormat } from '~/core/i18n/number-format';
 import { hasAccess } from '~/core/permissions/access';
 import { addHoliday, deleteHoliday, listHolidays, type CompanyHoliday } from '~/core/work-orders/holidays.service';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 /**
  * Settings → company holidays (spec section 3; one per date, section 5): the days the company is
@@ -49,11 +50,7 @@ export default function HolidaysPage({ loaderData: d }: Route.ComponentProps) {
   const [date, setDate] = useState('');
   const [name, setName] = useState('');
   const [removing, setRemoving] = useState<CompanyHoliday | null>(null);
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  const handled = useRef<Result | undefined>(undefined);
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  const result = useFetcherResult(fetcher, (result) => {
     if ('ok' in result) {
       toast.show({
         kind: 'success',
@@ -65,8 +62,7 @@ export default function HolidaysPage({ loaderData: d }: Route.ComponentProps) {
       }
       setRemoving(null);
     } else if (result.code !== 'VALIDATION_FAILED') toast.show({ kind: 'error', message: tc(result.code) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
   const fields = result && !('ok' in result) ? (result.fields ?? {}) : {};
   const err = (k: string) => fields[k]?.map((c) => tc(c));
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useFetcher } from 'react-router';
 import type { Route } from './+types/settings.work-orders.dispatch';
@@ -15,6 +15,7 @@ import {
   replaceDispatchRules,
   type DispatchRule,
 } from '~/core/work-orders/dispatch-rules.service';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 /**
  * Settings → work orders → dispatch rules (spec section 3; app module dispatch_rules): rows of
@@ -83,20 +84,15 @@ export default function DispatchRulesPage({ loaderData }: Route.ComponentProps) 
   // the answer's row numbers apply until the rows are added, removed or saved again
   const [stale, setStale] = useState<SaveResult | undefined>(undefined);
   const [removing, setRemoving] = useState<number | null>(null);
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  const shown = useRef<SaveResult | undefined>(undefined);
 
-  useEffect(() => {
-    if (!result || shown.current === result) return;
-    shown.current = result;
+  const result = useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       toast.show({ kind: 'success', message: t('saved') });
       setRows(toRows(loaderData.rules));
     } else if (result.code && result.code !== 'VALIDATION_FAILED')
       toast.show({ kind: 'error', message: tc(result.code) });
     else if (result.code) toast.show({ kind: 'error', message: tc('VALIDATION_FAILED') });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result, loaderData.rules]);
+  });
 
   const answer = result && !result.ok && stale !== result ? result : undefined;
   const err = (i: number, field: string) => answer?.fields?.[`dispatchRules.${i}.${field}`]?.map((k) => tc(k));

@@ -9,6 +9,7 @@ import {
   type Checklist,
   type ChecklistItemType,
 } from '~/core/checklists/checklist.types';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 /** What the settings page's action answers. */
 export interface EditorResult {
@@ -55,14 +56,10 @@ export function ChecklistEditor({
   const [items, setItems] = useState<ItemRow[]>(() => rowsOf(checklist));
   /** Errors of the last answer; row errors are dropped once rows move (their numbers change). */
   const [fields, setFields] = useState<Record<string, string[]>>({});
-  const handled = useRef<EditorResult | undefined>(undefined);
   const focusKey = useRef<string | null>(null);
   const legendId = useId();
 
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
       onClose();
@@ -70,8 +67,7 @@ export function ChecklistEditor({
       setFields(result.fields ?? {});
       if (result.code && result.code !== 'VALIDATION_FAILED') toast.show({ kind: 'error', message: tc(result.code) });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   // a new item's text field takes the focus, so adding items works from the keyboard alone
   useEffect(() => {

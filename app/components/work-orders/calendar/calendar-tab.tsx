@@ -20,6 +20,7 @@ import type { Board, BoardItem, UnscheduledOrder } from '~/core/work-orders/sche
 import { BoardGrid, type PlanChange } from './board-grid';
 import { PlanDialog, type PlanDraft, type PlanValues } from './plan-dialog';
 import { periodTitle } from './labels';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 export interface CalendarTabProps {
   view: { period: CalendarPeriod; perspective: CalendarPerspective; step: ProjectStep; date: string; q: string };
@@ -128,11 +129,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
   }, [me]);
 
   // ---- changes ----
-  const handled = useRef<Result | undefined>(undefined);
-  const result = change.state === 'idle' ? change.data : undefined;
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  const result = useFetcherResult(change, (result) => {
     if (result.ok) {
       setDraft(null);
       setRemoving(null);
@@ -144,8 +141,7 @@ export function CalendarTab({ view: v, board, me }: CalendarTabProps) {
         message: fieldCodes.length ? fieldCodes.map((c) => tc(c)).join(' ') : tc(result.code),
       });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   const busy = change.state !== 'idle';
   const submit = (form: Record<string, string>) =>

@@ -6,6 +6,7 @@ import { Button, ConfirmDialog, formatNumber, useToast } from '~/app/components/
 import { CloseIcon } from '~/app/components/ui/icons';
 import type { ArticlesActionResult } from '~/app/routes/work-orders.$id.articles';
 import type { ArticlesPanelData, WorkOrderArticleRow } from '~/core/work-orders/articles.service';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 export interface ArticlesPanelProps {
   workOrderId: string;
@@ -85,7 +86,6 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
   const [removing, setRemoving] = useState<EditRow | null>(null);
   /** The row keys in the order they were sent: field errors name rows by index. */
   const sentKeys = useRef<string[]>([]);
-  const handled = useRef<ArticlesActionResult | undefined>(undefined);
 
   // fresh page data (after any save on the screen) replaces the rows unless the user is editing
   useEffect(() => {
@@ -94,10 +94,7 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [data]);
 
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  const result = useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       setSaved(result.data);
       setRows(toEditRows(result.data.rows));
@@ -108,8 +105,7 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
       setDirty(true);
       toast.show({ kind: 'error', message: tc(result.code) });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   const fieldErrors = result && !result.ok ? (result.fields ?? {}) : {};
   const errorsOf = (row: EditRow, field: string) => {

@@ -5,6 +5,7 @@ import { Button, Spinner, useToast } from '~/app/components/ui';
 import { useCan } from '~/app/lib/can';
 import type { ChecklistsActionResult, ChecklistsLoaderResult } from '~/app/routes/work-orders.$id.checklists';
 import type { ChecklistItem, WorkOrderChecklist } from '~/core/checklists/checklist.service';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 export interface ChecklistsPanelProps {
   workOrderId: string;
@@ -132,7 +133,6 @@ function ChecklistForm({
   const fetcher = useFetcher<ChecklistsActionResult>();
   const [draft, setDraft] = useState<Draft>(() => draftOf(checklist));
   const [fields, setFields] = useState<Record<string, string[]>>({});
-  const handled = useRef<ChecklistsActionResult | undefined>(undefined);
   const savedAt = useRef(checklist.updatedAt);
   const id = useId();
 
@@ -144,10 +144,7 @@ function ChecklistForm({
     }
   }, [checklist]);
 
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       setFields({});
       toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
@@ -156,8 +153,7 @@ function ChecklistForm({
       setFields(result.fields ?? {});
       toast.show({ kind: 'error', message: tc(result.code) });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   const busy = fetcher.state !== 'idle';
   const disabled = !canFill || busy;

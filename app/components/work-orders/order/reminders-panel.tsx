@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import {
@@ -16,6 +16,7 @@ import type { RemindersActionResult, RemindersLoaderResult } from '~/app/routes/
 import type { DateFormat } from '~/core/i18n/number-format';
 import type { Reminder, RemindersPanelData } from '~/core/work-orders/reminders.service';
 import { isoToWallClock } from '~/core/work-orders/time-rules';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 const HOUR = 3_600_000;
 
@@ -116,14 +117,10 @@ export function RemindersContent({ workOrderId, data, config, timeZone }: Remind
   const [deleting, setDeleting] = useState<Reminder | null>(null);
   /** The field errors of the last save, until the dialog opens again. */
   const [fields, setFields] = useState<Record<string, string[]>>({});
-  const handled = useRef<RemindersActionResult | undefined>(undefined);
 
   useEffect(() => setView(data), [data]);
 
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       setView(result.data);
       setDraft(null);
@@ -136,8 +133,7 @@ export function RemindersContent({ workOrderId, data, config, timeZone }: Remind
       setFields(result.fields ?? {});
       if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   const busy = fetcher.state !== 'idle';
   const due = (r: Reminder) => formatDateTime(r.dueAt, config);

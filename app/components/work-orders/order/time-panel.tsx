@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher, useRouteLoaderData } from 'react-router';
 import {
@@ -15,6 +15,7 @@ import type { TimeActionResult } from '~/app/routes/work-orders.$id.time';
 import type { loader as rootLoader } from '~/app/root';
 import { formatDuration, isoToWallClock, splitMinutes } from '~/core/work-orders/time-rules';
 import type { TimePanelData, TimeRow } from '~/core/work-orders/time.service';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 export interface TimePanelProps {
   workOrderId: string;
@@ -127,14 +128,10 @@ export function TimePanel({
   const [deleting, setDeleting] = useState<TimeRow | null>(null);
   /** The field errors of the last save, until the dialog opens again. */
   const [fields, setFields] = useState<Record<string, string[]>>({});
-  const handled = useRef<TimeActionResult | undefined>(undefined);
 
   useEffect(() => setView(data), [data]);
 
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result || handled.current === result) return;
-    handled.current = result;
+  useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       setView(result.data);
       setDraft(null);
@@ -147,8 +144,7 @@ export function TimePanel({
       setFields(result.fields ?? {});
       if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   const busy = fetcher.state !== 'idle';
   const canReport = editable && view.canReport;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
 import { ArrowDownIcon, ArrowUpIcon, CloseIcon } from '~/app/components/ui/icons';
+import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 
 /** What the settings page's action answers for one section's form. */
 export interface SaveResult {
@@ -52,13 +53,9 @@ export function useSectionSave(onSaved: () => void) {
   const { t } = useTranslation('workorders');
   const { t: tc } = useTranslation();
   const toast = useToast();
-  const shown = useRef<SaveResult | undefined>(undefined);
   const [stale, setStale] = useState<SaveResult | undefined>(undefined);
-  const result = fetcher.state === 'idle' ? fetcher.data : undefined;
 
-  useEffect(() => {
-    if (!result || shown.current === result) return;
-    shown.current = result;
+  const result = useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
       onSaved();
@@ -68,8 +65,7 @@ export function useSectionSave(onSaved: () => void) {
         .join(', ');
       toast.show({ kind: 'error', message: tc('IN_USE', { usedBy }) });
     } else if (result.code) toast.show({ kind: 'error', message: tc(result.code) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  });
 
   const fields = result && !result.ok && stale !== result ? (result.fields ?? {}) : {};
   return {
