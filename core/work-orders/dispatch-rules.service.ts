@@ -5,6 +5,7 @@ import { recordHistory } from '~/core/history/history';
 import { requireAccess, type Access } from '~/core/permissions/access';
 import { matchDispatchRule, parseDispatchRuleSet, toHHMM } from './dispatch-rules.rules';
 import { isoToWallClock } from './time-rules';
+import { activeUserChoices } from '~/core/users/active-users';
 
 /** One dispatch rule as the API and the settings page see it (times "HH:MM", day 1 Monday … 7 Sunday). */
 export interface DispatchRule {
@@ -126,5 +127,5 @@ export async function dispatchTarget(ctx: Ctx): Promise<string | null> {
 /** Who a rule can dispatch to: the tenant's active users, by name (the settings page's choices). */
 export async function dispatchUserOptions(ctx: Ctx): Promise<{ id: string; name: string }[]> {
   requireAccess(ctx.auth, DISPATCH_RULES_READ);
-  return ctx.trx('users').where('status', 'active').orderByRaw('lower(name), id').select('id', 'name');
+  return activeUserChoices(ctx.trx);
 }

@@ -11,6 +11,7 @@ import {
   ZEditReminder,
 } from './reminders.schema';
 import { loadActive, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
+import { activeUserChoices } from '~/core/users/active-users';
 
 /** One reminder on a work order: whom to remind, when, about what, and whether it was mailed. */
 export interface Reminder {
@@ -92,9 +93,7 @@ async function panelOf(ctx: Ctx, wo: WorkOrder): Promise<RemindersPanelData> {
   const canEdit = hasAccess(ctx.auth, EDIT) && !wo.deletedAt;
   return {
     reminders: rows.map(toReminder),
-    users: canEdit
-      ? await ctx.trx('users').where({ status: 'active' }).orderByRaw('lower(name), id').select('id', 'name')
-      : [],
+    users: canEdit ? await activeUserChoices(ctx.trx) : [],
     defaultUserId: canEdit ? await defaultReminded(ctx, wo) : null,
     canEdit,
   };

@@ -27,6 +27,7 @@ import {
 import { dateIn, spanMinutes, wallClockToIso } from './time-rules';
 import { getUiPreference, setUiPreference } from './list-preferences';
 import { applyLimit, loadActive, loadChangeable, WO_ENTITY } from './work-order-read';
+import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
 
 /**
  * Schedule reports (spec section 3): the plans that put a person on a work order for a span, and
@@ -63,10 +64,8 @@ export interface ScheduleItem {
 /** A plan as the board draws it: what it needs, no more (a month of 50 people is thousands). */
 export type BoardItem = Omit<ScheduleItem, 'startTs' | 'endTs' | 'status'>;
 
-export interface BoardUser {
-  id: string;
-  name: string;
-}
+/** A row of the board: an active user. */
+export type BoardUser = UserChoice;
 
 export interface UnscheduledOrder {
   id: string;
@@ -187,16 +186,6 @@ async function bumpBoard(ctx: Ctx, workOrderIds: string[]): Promise<number> {
   return version;
 }
 
-/** Active users, by name: the board's rows and who may be planned. */
-async function activeUsers(ctx: Ctx): Promise<BoardUser[]> {
-  const rows: Row[] = await ctx
-    .trx('users')
-    .where('status', 'active')
-    .orderByRaw('lower(name), id')
-    .select('id', 'name');
-  return rows.map((r) => ({ id: r.id as string, name: r.name as string }));
-}
-
 // ---- the calendar ----
 
 /** Period, perspective and project step from loose values: anything unknown is the default. */
@@ -226,7 +215,7 @@ export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): 
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const range = viewRange(view);
   // one after another: a transaction is one connection
-  const users = await activeUsers(ctx);
+  const users = await activeUserChoices(ctx.trx);
   const items = await plansBetween(ctx, range.from, range.to);
   const unscheduled = await unscheduledOrders(ctx, view.q ?? '');
   const holidays = await ctx
@@ -388,7 +377,7 @@ export async function weekCalendar(ctx: Ctx, year: unknown, week: unknown) {
       't.work_minutes',
       't.travel_minutes',
     );
-  const users = await activeUsers(ctx);
+  const users = await activeUserChoices(ctx.trx);
   const items = await plansBetween(ctx, from, to);
   const times: Row[] = await timeQuery;
   const version = await boardVersion(ctx);

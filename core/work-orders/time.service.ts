@@ -7,6 +7,7 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { dateIn, lockedBefore, spanMinutes, toMinutes } from './time-rules';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
+import { activeUserChoices } from '~/core/users/active-users';
 
 /** One person's time on a work order. */
 export interface TimeRow {
@@ -99,7 +100,7 @@ async function panelOf(ctx: Ctx, wo: WorkOrder): Promise<TimePanelData> {
   const timeRows = rows.map(toTimeRow);
   const me = ctx.auth!.user;
   const users: { id: string; name: string }[] = canSelect(ctx)
-    ? await ctx.trx('users').where({ status: 'active' }).orderByRaw('lower(name), id').select('id', 'name')
+    ? await activeUserChoices(ctx.trx)
     : [{ id: me.id, name: me.fullName }];
   // tenths of a kilometre as integers, so the sum stays exact
   const tenths = timeRows.reduce((s, r) => s + Math.round(r.distanceKm * 10), 0);
