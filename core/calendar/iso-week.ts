@@ -66,11 +66,6 @@ export function parsePlainDate(text: string | null | undefined): PlainDate | nul
   return back.year === d.year && back.month === d.month && back.day === d.day ? d : null;
 }
 
-/** Whole days from `a` to `b`. */
-export function daysBetween(a: PlainDate, b: PlainDate): number {
-  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
-}
-
 function fromUtc(ms: number): PlainDate {
   const d = new Date(ms);
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };

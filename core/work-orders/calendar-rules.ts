@@ -1,12 +1,4 @@
-import {
-  addDays,
-  formatPlainDate,
-  isoDayOfWeek,
-  isoWeek,
-  isoWeekStart,
-  isoWeeksInYear,
-  type PlainDate,
-} from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoDayOfWeek, isoWeek, type PlainDate } from '~/core/calendar/iso-week';
 
 /**
  * The calendar tab's pure rules (spec sections 2 and 9): which days a period covers, how its
@@ -137,10 +129,6 @@ export function columnIndex(columns: readonly CalendarColumn[], date: string, mi
     return c.hour === hour;
   });
 }
-
-/** The ISO week number of a day, with 53-week years (a month view's week labels). */
-export const weekOf = (d: PlainDate): number => isoWeek(d).week;
-export { isoWeeksInYear, isoWeekStart };
 
 /** "HH:MM" → minutes past midnight; null when not a 24-hour time. */
 export function parseClock(text: string): number | null {

@@ -1,12 +1,6 @@
 import type { TFunction } from 'i18next';
-import type { PlainDate } from '~/core/calendar/iso-week';
-import {
-  addMonths,
-  viewRange,
-  weekOf,
-  type CalendarColumn,
-  type CalendarView,
-} from '~/core/work-orders/calendar-rules';
+import { isoWeek, type PlainDate } from '~/core/calendar/iso-week';
+import { addMonths, viewRange, type CalendarColumn, type CalendarView } from '~/core/work-orders/calendar-rules';
 
 const asDate = (d: PlainDate) => new Date(Date.UTC(d.year, d.month - 1, d.day, 12));
 
@@ -28,7 +22,7 @@ export function periodTitle(t: TFunction, view: CalendarView): string {
     case 'day':
       return new Intl.DateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(from));
     case 'week':
-      return t('calendar:title.week', { week: weekOf(from), year: from.year });
+      return t('calendar:title.week', { week: isoWeek(from).week, year: from.year });
     case 'month':
       return monthName(t, from);
     case 'quarter':
