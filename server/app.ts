@@ -80,8 +80,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'same-origin');
-    if (config.NODE_ENV === 'production')
-      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (config.httpsOnly) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     next();
   });
 
@@ -154,6 +153,9 @@ export function mountReactRouter(app: express.Express, build: () => Promise<Serv
   });
 }
 
+/** How long requests still running at shutdown may take before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export interface Started {
   server: Server;
   runtime: Runtime;
@@ -206,11 +208,16 @@ export async function startServer(
     (stopping ??= (async () => {
       logger.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
       // open calendars hold a live channel each: end them now rather than after the grace period
       await closeBoardEvents();
-      const force = setTimeout(() => server.closeAllConnections(), 25_000).unref();
+      // A browser's keep-alive connection is idle between requests: close each one as soon as its
+      // request is answered, so only real in-flight work holds the shutdown, and that for at most
+      // SHUTDOWN_GRACE_MS.
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50).unref();
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
       await closed;
+      clearInterval(sweep);
       clearTimeout(force);
       await queue.stop();
       await runtime.close();

@@ -1,9 +1,11 @@
 /**
- * `npm start`. Development: Vite serves the app and compiles on demand. Production
- * (NODE_ENV=production, after `npm run build`): the built bundle. Either way one module graph
- * holds the server, so the database pool, queue and plugin registry exist once.
+ * `npm start` (production) and `npm run dev` (development, `--dev`).
  *
- * This file imports nothing of ours: in development everything loads through Vite.
+ * Production serves the built bundle, building it first when it is missing or older than the
+ * sources (scripts/build.mjs). Development: Vite serves the app and compiles on demand. Either way
+ * one module graph holds the server, so the database pool, queue and plugin registry exist once.
+ *
+ * This file imports nothing of the app's: in development everything loads through Vite.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -16,14 +18,21 @@ type AppModule = {
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const production = process.env.NODE_ENV === 'production';
-const EXPECTED = new Set(['ConfigError', 'PluginError', 'DataDirLockedError']);
+const production = !process.argv.includes('--dev');
+// React and React Router read NODE_ENV when they load: it follows the command, not the shell.
+if (production) process.env.NODE_ENV = 'production';
+else if (process.env.NODE_ENV !== 'test') process.env.NODE_ENV = 'development';
+const EXPECTED = new Set(['ConfigError', 'PluginError', 'DataDirLockedError', 'BuildError']);
 
 async function main() {
   let vite: ViteDevServer | undefined;
   let started: Started;
   try {
     if (production) {
+      const { ensureBuild } = (await import(pathToFileURL(path.join(root, 'scripts/build.mjs')).href)) as {
+        ensureBuild(): Promise<unknown>;
+      };
+      await ensureBuild();
       const mod = (await import(pathToFileURL(path.join(root, 'build/server/index.js')).href)) as AppModule;
       started = await mod.startServer({ clientDir: path.join(root, 'build/client') });
     } else {
@@ -55,16 +64,14 @@ async function main() {
     process.on(signal, () => {
       if (exiting) return;
       exiting = true;
-      void started
-        .shutdown(signal)
-        .then(() => vite?.close())
-        .then(
-          () => process.exit(0),
-          (e) => {
-            console.error(e);
-            process.exit(1);
-          },
-        );
+      // Vite's hot-reload socket lives on our HTTP server: close it with the server, not after.
+      void Promise.all([started.shutdown(signal), vite?.close()]).then(
+        () => process.exit(0),
+        (e) => {
+          console.error(e);
+          process.exit(1);
+        },
+      );
     });
   }
 }

@@ -28,7 +28,7 @@ Provisioning is idempotent: running create again finishes an interrupted run.`;
 
 function signInUrl(host: string, token: string): string {
   const config = getConfig();
-  const base = config.NODE_ENV === 'production' ? `https://${host}` : `http://${host}:${config.PORT}`;
+  const base = config.httpsOnly ? `https://${host}` : `http://${host}:${config.PORT}`;
   return `${base}/welcome?t=${encodeURIComponent(token)}`;
 }
 

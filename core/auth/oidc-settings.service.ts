@@ -75,7 +75,7 @@ const zIssuer = z
     try {
       const u = new URL(v);
       if (u.search || u.hash || u.username || u.password) return false;
-      return u.protocol === 'https:' || (u.protocol === 'http:' && getConfig().NODE_ENV !== 'production');
+      return u.protocol === 'https:' || (u.protocol === 'http:' && !getConfig().httpsOnly);
     } catch {
       return false;
     }

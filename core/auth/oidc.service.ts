@@ -128,9 +128,9 @@ interface Discovered {
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const discoveries = new Map<string, Discovered>();
 
-/** Plain http issuers (the local test provider) are allowed only outside production. */
+/** Plain http issuers (the local test provider) are allowed only off a public deployment. */
 function insecureAllowed(issuer: string): boolean {
-  return issuer.startsWith('http:') && getConfig().NODE_ENV !== 'production';
+  return issuer.startsWith('http:') && !getConfig().httpsOnly;
 }
 
 function discover(issuer: string): Discovered {

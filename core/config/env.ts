@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { isTileTemplate } from '~/core/work-orders/map-tiles';
 
@@ -95,12 +98,21 @@ export const ZEnv = z.object({
 export type TEnv = z.infer<typeof ZEnv>;
 
 export interface Config extends TEnv {
-  /** Secret used to encrypt integration credentials; a fixed development key outside production. */
+  /**
+   * Secret used to encrypt integration credentials. SECRET_KEY when set; on the embedded database
+   * a key generated once and kept in DATA_DIR (see getConfig); a fixed key only under tests.
+   */
   secretKey: string;
   /** true when no DATABASE_URL is given: the app runs on embedded PGlite in DATA_DIR. */
   embedded: boolean;
-  /** The demo tenant is created only on the embedded database outside production, or when DEMO=1. */
+  /** The demo tenant is created on the embedded database (a newcomer's `npm start`), or when DEMO=1. */
   demo: boolean;
+  /**
+   * A public deployment: production on PostgreSQL. Links are https, identity providers must be
+   * https, HSTS is sent. `npm start` on the embedded database is production code on a local
+   * machine, reached over plain http on localhost, so none of that applies there.
+   */
+  httpsOnly: boolean;
 }
 
 export class ConfigError extends Error {
@@ -116,10 +128,10 @@ export class ConfigError extends Error {
 /** Rules between variables, checked on the raw values so they are reported with every other problem. */
 function crossChecks(env: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
-  if (env.NODE_ENV === 'production') {
-    if (!env.DATABASE_URL) problems.push('DATABASE_URL: is required in production');
-    if (!env.SECRET_KEY) problems.push('SECRET_KEY: is required in production');
-  }
+  // On the embedded database the key is generated and kept in DATA_DIR; a server of several
+  // processes on PostgreSQL must be given the same key everywhere.
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.SECRET_KEY)
+    problems.push('SECRET_KEY: is required in production on PostgreSQL (DATABASE_URL)');
   const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean))
     problems.push('S3_BUCKET: S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
@@ -138,20 +150,52 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   ];
   if (!result.success || problems.length) throw new ConfigError(problems);
   const e = result.data;
+  const embedded = !e.DATABASE_URL;
+  const demo = e.DEMO ?? embedded;
   return {
     ...e,
     secretKey: e.SECRET_KEY ?? DEV_SECRET,
-    embedded: !e.DATABASE_URL,
-    demo: e.DEMO ?? (e.NODE_ENV !== 'production' && !e.DATABASE_URL),
-    DEFAULT_TENANT: e.DEFAULT_TENANT ?? (e.NODE_ENV === 'production' ? undefined : 'demo'),
+    embedded,
+    demo,
+    httpsOnly: e.NODE_ENV === 'production' && !embedded,
+    DEFAULT_TENANT: e.DEFAULT_TENANT ?? (demo || e.NODE_ENV !== 'production' ? 'demo' : undefined),
   };
+}
+
+const SECRET_FILE = 'secret-key';
+
+/**
+ * The embedded database's own SECRET_KEY: read from DATA_DIR, or generated there on first start
+ * (256 random bits, readable by the owner only). It lives beside the data it protects, so the
+ * server, the worker and the CLI on the same DATA_DIR agree, and deleting the data deletes both.
+ */
+export function dataDirSecret(dataDir: string): string {
+  const file = path.join(dataDir, SECRET_FILE);
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // another process on the same DATA_DIR wrote it first: use theirs
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
 }
 
 let current: Config | undefined;
 
-/** The process's configuration, read once. */
+/** The process's configuration, read once (with the embedded database's kept key, outside tests). */
 export function getConfig(): Config {
-  current ??= parseConfig(process.env);
+  if (!current) {
+    const config = parseConfig(process.env);
+    if (!config.SECRET_KEY && config.embedded && config.NODE_ENV !== 'test')
+      config.secretKey = dataDirSecret(config.DATA_DIR);
+    current = config;
+  }
   return current;
 }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,6 +95,58 @@ describe('[platform] server lifecycle', () => {
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"stopped"');
     expect(fs.existsSync(path.join(dataDir, 'ordo.lock'))).toBe(false);
+  }, 120_000);
+
+  it('`npm start` keeps a generated SECRET_KEY in DATA_DIR, and stops within 2 s while browsers hold live calendars and idle keep-alive connections', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-life-'));
+    const port = await freePort();
+    const server = startServer(dataDir, port);
+    await server.listening;
+    expect(fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const agent = new http.Agent({ keepAlive: true });
+    const call = (method: string, p: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; body: string; res: http.IncomingMessage }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method, path: p, headers, agent }, (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+            if (res.headers['content-type']?.startsWith('text/event-stream'))
+              resolve({ status: res.statusCode!, body: text, res });
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, body: text, res }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const auth = await call(
+      'POST',
+      '/api/authenticate',
+      { host: 'localhost', 'content-type': 'application/json' },
+      JSON.stringify({ email: 'admin@nordlarm.se', password: 'ordo-demo-2026' }),
+    );
+    const token = (JSON.parse(auth.body) as { token: string }).token;
+    const cookie = `__Host-ordo_session=${token}`;
+    // two open calendars (live channels) and one page answered on a kept-alive connection
+    const live = await Promise.all(
+      [1, 2].map(() => call('GET', '/work-orders/calendar/events', { host: 'localhost', cookie })),
+    );
+    for (const l of live) expect(l.res.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect((await call('GET', '/', { host: 'localhost', cookie })).status).toBe(200);
+
+    const signalled = Date.now();
+    process.kill(server.child.pid!, 'SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(2_000);
+    agent.destroy();
+
+    // the next start on the same data directory reads the same key back
+    const again = startServer(dataDir, await freePort());
+    const key = fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8');
+    await again.listening;
+    expect(fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8')).toBe(key);
+    process.kill(again.child.pid!, 'SIGTERM');
+    expect(await again.exited).toBe(0);
   }, 120_000);
 
   it('names the database and keeps retrying while it is down, then gives up with a clear message', async () => {

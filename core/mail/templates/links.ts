@@ -24,7 +24,7 @@ async function trustedHost(trx: Trx, tenant: Tenant, hostname: string | null | u
 }
 
 /**
- * An absolute link into the tenant's app: https in production, else http with the app's port
+ * An absolute link into the tenant's app: https on a public deployment, else http with the app's port
  * (as tenants/cli.ts builds sign-in links).
  */
 export async function tenantLink(
@@ -35,6 +35,6 @@ export async function tenantLink(
 ): Promise<string> {
   const config = getConfig();
   const host = await trustedHost(trx, tenant, hostname);
-  const base = config.NODE_ENV === 'production' ? `https://${host}` : `http://${host}:${config.PORT}`;
+  const base = config.httpsOnly ? `https://${host}` : `http://${host}:${config.PORT}`;
   return `${base}${pathAndQuery}`;
 }
