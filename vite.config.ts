@@ -8,6 +8,23 @@ export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   // The server build's entry is our Express app (server/app.ts), which mounts React Router.
   environments: {
+    // The browser loads one language (app/locales/load.ts): each language's namespace files make one chunk.
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  test: /[\\/]app[\\/]locales[\\/][a-z]{2}[\\/][a-z]+\.json$/,
+                  name: (id: string) => `locale-${/[\\/]locales[\\/]([a-z]{2})[\\/]/.exec(id)![1]}`,
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
     ssr: {
       build: { rolldownOptions: { input: './server/app.ts' } },
       // Let Vite resolve the adapter too, so it and our code share one react-router

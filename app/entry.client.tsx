@@ -5,17 +5,18 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { HydratedRouter } from 'react-router/dom';
 import { i18nOptions } from '~/app/i18n';
 import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
-import { resources } from '~/app/locales';
+import { loadLanguage } from '~/app/locales/load';
 import { snapshotTypedInput } from '~/app/lib/pre-hydration-input';
 
 /**
- * The browser renders in the language the server chose (the <html lang> attribute); all languages
- * are loaded so the language switch applies without a reload.
+ * The browser renders in the language the server chose (the <html lang> attribute), with only that
+ * language's translations; the language switch loads another one when it is picked (root.tsx).
  */
 async function main() {
   const htmlLang = document.documentElement.lang;
   const lng = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
-  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources });
+  const resources = { [lng]: await loadLanguage(lng) };
+  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources, partialBundledLanguages: true });
   snapshotTypedInput();
   startTransition(() => {
     hydrateRoot(

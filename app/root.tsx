@@ -21,6 +21,7 @@ import { formattingLocale, isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import { ErrorPage } from '~/app/components/shell/error-page';
 import { ToastProvider } from '~/app/components/ui';
 import { restoreTypedInput } from '~/app/lib/pre-hydration-input';
+import { switchLanguage } from '~/app/locales/load';
 import stylesheet from './app.css?url';
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware];
@@ -75,7 +76,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   useEffect(() => {
-    if (i18n.language !== loaderData.lang) void i18n.changeLanguage(loaderData.lang);
+    if (i18n.language !== loaderData.lang) void switchLanguage(i18n, loaderData.lang);
   }, [i18n, loaderData.lang]);
   return <Outlet />;
 }

@@ -15,6 +15,30 @@ export function inTenant<T>(
   );
 }
 
+/** ctx.trx of a call that declared it runs no unit of work: any use is a programming error. */
+const NO_UNIT_OF_WORK = new Proxy(() => {}, {
+  get() {
+    throw new Error('This call declared unitOfWork: false, so it has no transaction');
+  },
+  apply() {
+    throw new Error('This call declared unitOfWork: false, so it has no transaction');
+  },
+}) as unknown as Ctx['trx'];
+
+/** The ctx of a call answered from the session alone: no transaction, no round trip. */
+export function withoutUnitOfWork<T>(
+  scope: { tenant: Tenant; auth: Auth | null; lang: Lang; now?: Date },
+  fn: (ctx: Ctx) => Promise<T>,
+): Promise<T> {
+  return fn({
+    trx: NO_UNIT_OF_WORK,
+    tenant: scope.tenant,
+    auth: scope.auth,
+    lang: scope.lang,
+    now: scope.now ?? new Date(),
+  });
+}
+
 export function sessionPolicy(): SessionPolicy {
   const c = getConfig();
   return { idleMinutes: c.SESSION_IDLE_MINUTES, absoluteHours: c.SESSION_ABSOLUTE_HOURS };

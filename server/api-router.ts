@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { API_CALLS } from '~/core/api/catalogue';
 import { Reply, type ApiCall } from '~/core/api/define-call';
-import { validateSession } from '~/core/auth/session.service';
+import { checkSession } from '~/core/auth/session.service';
 import { AppError, isAppError } from '~/core/errors/app-error';
 import { getRegistry, pluginApiCalls } from '~/core/extension-points/registry';
 import { parseInput } from '~/core/errors/validation';
@@ -10,7 +10,7 @@ import { logContext, logger } from '~/core/log/logger';
 import type { AppModuleId } from '~/core/modules/app-modules';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { readToken } from '~/core/http/session-token';
-import { inTenant, sessionPolicy } from '~/core/unit-of-work';
+import { inTenant, sessionPolicy, withoutUnitOfWork } from '~/core/unit-of-work';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { buildOpenApi, renderApiDocs } from './openapi';
 
@@ -35,7 +35,7 @@ function asAppError(e: unknown): AppError | null {
 }
 
 /**
- * One catalogue call: session → access → parse → service, all in one tenant transaction. A call
+ * One catalogue call: session → access → parse → service, the service in one tenant transaction. A call
  * of an app-module plugin (`moduleId`) answers 404 UNKNOWN_API_CALL while the tenant has that
  * module off, as if it did not exist (user type super bypasses module gating, spec section 6).
  */
@@ -44,28 +44,29 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
     const tenant = res.locals.tenant as Tenant;
     const token = readToken({ cookie: req.headers.cookie, authorization: req.headers.authorization });
     try {
-      const result = await inTenant(
-        { tenant, auth: null, lang: langFromKey(tenant.config.languageKey) },
-        async (ctx) => {
-          const auth = token ? await validateSession(ctx.trx, token, ctx.now, sessionPolicy()) : null;
-          // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
-          const store = logContext.getStore();
-          if (store && auth) store.userId = auth.user.id;
-          if (moduleId && auth && !hasAccess(auth, { permission: 'signed-in', module: moduleId }))
-            throw new AppError('UNKNOWN_API_CALL', 404);
-          requireAccess(auth, call.access);
-          const scoped = { ...ctx, auth, lang: langFromKey(auth?.user.language ?? tenant.config.languageKey) };
-          const raw =
-            call.method === 'GET' || call.method === 'DELETE'
-              ? { ...req.query, ...req.params }
-              : typeof req.body === 'string'
-                ? // A CSV upload (text/csv): the file is `body`, options come in the query.
-                  { ...req.query, body: req.body, ...req.params }
-                : // The catalogue puts some options in a POST's query (`?resend=1`); the body wins.
-                  { ...req.query, ...(req.body ?? {}), ...req.params };
-          const input = parseInput(call.input, raw);
-          return call.handler(scoped, input, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, token });
-        },
+      // Who is asking, before the unit of work: one statement (checkSession); a refused request
+      // never opens a transaction.
+      const now = new Date();
+      const auth = token ? await checkSession(tenant, token, now, sessionPolicy()) : null;
+      // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
+      const store = logContext.getStore();
+      if (store && auth) store.userId = auth.user.id;
+      if (moduleId && auth && !hasAccess(auth, { permission: 'signed-in', module: moduleId }))
+        throw new AppError('UNKNOWN_API_CALL', 404);
+      requireAccess(auth, call.access);
+      const raw =
+        call.method === 'GET' || call.method === 'DELETE'
+          ? { ...req.query, ...req.params }
+          : typeof req.body === 'string'
+            ? // A CSV upload (text/csv): the file is `body`, options come in the query.
+              { ...req.query, body: req.body, ...req.params }
+            : // The catalogue puts some options in a POST's query (`?resend=1`); the body wins.
+              { ...req.query, ...(req.body ?? {}), ...req.params };
+      const input = parseInput(call.input, raw);
+      const lang = langFromKey(auth?.user.language ?? tenant.config.languageKey);
+      const run = call.unitOfWork === false ? withoutUnitOfWork : inTenant;
+      const result = await run({ tenant, auth, lang, now }, (ctx) =>
+        call.handler(ctx, input, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, token }),
       );
       if (result instanceof Reply && result.headers) res.status(result.status).set(result.headers).send(result.body);
       else if (result instanceof Reply) res.status(result.status).json(result.body);
@@ -108,8 +109,14 @@ export function createApiRouter(): express.Router {
     res.set('Cache-Control', 'no-store');
     next();
   });
-  router.use(express.json({ limit: MAX_JSON_BODY, type: ['application/json', 'application/*+json'] }));
-  router.use(express.text({ limit: MAX_CSV_BODY, type: ['text/csv'] }));
+  // Bodies are parsed only where there is one: most calls are GETs.
+  const json = express.json({ limit: MAX_JSON_BODY, type: ['application/json', 'application/*+json'] });
+  const csv = express.text({ limit: MAX_CSV_BODY, type: ['text/csv'] });
+  router.use((req, res, next) =>
+    req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined
+      ? next()
+      : json(req, res, (err?: unknown) => (err ? next(err) : csv(req, res, next))),
+  );
   router.get('/openapi.json', (_req, res) => res.json(buildOpenApi(documented)));
   router.get('/docs', (_req, res) => res.type('html').send(renderApiDocs(documented)));
   for (const { call, moduleId } of calls) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createRequestHandler } from '@react-router/express';
@@ -38,6 +39,8 @@ export function createApp(deps: AppDeps): express.Express {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // API answers are no-store and pages are per person: an ETag (a hash of every body) buys nothing.
+  app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
 
   // Request id, timing, SQL count and log context for every request.
@@ -102,7 +105,18 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.devMiddleware) app.use(deps.devMiddleware);
   else if (deps.clientDir) {
     app.use('/assets', express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
-    app.use(express.static(deps.clientDir, { maxAge: '1h', index: false }));
+    // The few files beside assets/ (favicon, robots.txt) are known at boot: every other request
+    // would otherwise cost a file-system lookup before reaching the API or a page.
+    const files = new Set(
+      fs
+        .readdirSync(deps.clientDir, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => `/${e.name}`),
+    );
+    const rootFiles = express.static(deps.clientDir, { maxAge: '1h', index: false });
+    app.use((req: Request, res: Response, next: NextFunction) =>
+      files.has(req.path) ? rootFiles(req, res, next) : next(),
+    );
   }
 
   // Host → tenant. Unknown or disabled hosts get the same bare 404: nothing about other tenants.

@@ -240,27 +240,4 @@ export const resources = {
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 
-export const NAMESPACES = [
-  'common',
-  'ui',
-  'access',
-  'auth',
-  'users',
-  'inventory',
-  'customers',
-  'objects',
-  'articles',
-  'suppliers',
-  'doorautomatics',
-  'importexport',
-  'workorders',
-  'workorderrows',
-  'workorderclose',
-  'documents',
-  'calendar',
-  'reminders',
-  'checklists',
-  'dispatch',
-  'objectworkorders',
-  'map',
-] as const;
+export { NAMESPACES } from './namespaces';

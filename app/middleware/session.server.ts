@@ -1,7 +1,6 @@
 import type { MiddlewareFunction } from 'react-router';
 import { authContext, requestContext, tenantContext } from '~/app/context';
-import { validateSession } from '~/core/auth/session.service';
-import { withTenant } from '~/core/db/with-tenant';
+import { checkSession } from '~/core/auth/session.service';
 import { sessionPolicy } from '~/core/unit-of-work';
 import { logContext } from '~/core/log/logger';
 
@@ -10,7 +9,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ context 
   const { token } = context.get(requestContext);
   if (token) {
     const tenant = context.get(tenantContext);
-    const auth = await withTenant(tenant, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
+    const auth = await checkSession(tenant, token, new Date(), sessionPolicy());
     context.set(authContext, auth);
     const store = logContext.getStore();
     if (store && auth) store.userId = auth.user.id;

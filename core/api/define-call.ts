@@ -32,6 +32,11 @@ export interface ApiCall<S extends z.ZodType = z.ZodType> {
   /** Body (POST/PUT/PATCH) or query (GET/DELETE) merged with path parameters. */
   input: S;
   summary: string;
+  /**
+   * `false` for a call answered from who is asking alone (keepalive): no transaction is opened,
+   * and `ctx.trx` throws if touched. Every other call runs in one tenant transaction.
+   */
+  unitOfWork?: false;
   handler(ctx: Ctx, input: z.infer<S>, meta: CallMeta): Promise<unknown>;
 }
 

@@ -4,11 +4,14 @@ import type { Config } from '~/core/config/env';
 import { logger } from '~/core/log/logger';
 import { lockDataDir } from './data-dir-lock';
 import { attachQueryCounter } from './query-counter';
+import { tenantAwarePgClient } from './tenant-transaction';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
 export interface Database {
   kind: DatabaseKind;
+  /** Whether a transaction can open with its schema in the same message (PostgreSQL, not PGlite). */
+  scopedBegin: boolean;
   knex: Knex;
   /** Human-readable location for messages (never includes a password). */
   describe: string;
@@ -31,7 +34,7 @@ function quietLog(): Knex.Config['log'] {
 
 export async function openPostgres(url: string, options: { poolMax?: number } = {}): Promise<Database> {
   const knex = knexFactory({
-    client: 'pg',
+    client: tenantAwarePgClient,
     connection: { connectionString: url, application_name: 'ordo' },
     pool: {
       min: 0,
@@ -50,6 +53,7 @@ export async function openPostgres(url: string, options: { poolMax?: number } = 
   const u = new URL(url);
   return {
     kind: 'postgres',
+    scopedBegin: true,
     knex,
     describe: `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`,
     close: () => knex.destroy(),
@@ -76,6 +80,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
     attachQueryCounter(knex);
     return {
       kind: 'pglite',
+      scopedBegin: false,
       knex,
       describe: `embedded PGlite in ${dir}`,
       async close() {

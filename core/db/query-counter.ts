@@ -16,9 +16,12 @@ export function withQueryCounter<T>(counter: { statements: number }, fn: () => T
   return store.run(counter, fn);
 }
 
+/** One more statement for the request in progress (statements run outside knex call this). */
+export function countStatement(): void {
+  const c = store.getStore();
+  if (c) c.statements++;
+}
+
 export function attachQueryCounter(knex: Knex): void {
-  knex.on('query', () => {
-    const c = store.getStore();
-    if (c) c.statements++;
-  });
+  knex.on('query', countStatement);
 }

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Database } from './database';
 import { CONTROL_SCHEMA, assertSchemaName, quoteIdent } from './identifiers';
+import { preparedStatement, scopeSettings, type TenantTransactionConfig } from './tenant-transaction';
 
 export type Trx = Knex.Transaction;
 
@@ -23,22 +25,20 @@ export function getDatabase(): Database {
   return current;
 }
 
-function knexFor(cluster: string): Knex {
+function databaseFor(cluster: string): Database {
   // Scale-out: each cluster name maps to its own pool. One cluster exists today.
   if (cluster !== 'default') throw new Error(`Unknown database cluster ${JSON.stringify(cluster)}`);
-  return getDatabase().knex;
+  return getDatabase();
 }
 
-async function inSchema<T>(knex: Knex, schema: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
+async function inSchema<T>(db: Database, schema: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
   const name = assertSchemaName(schema);
-  return knex.transaction(async (trx) => {
-    // Transaction-local: the setting ends with the transaction and never leaks to the next
-    // user of this pooled connection (a session-level SET would).
-    // random_page_cost: storage is SSD, where an index read costs about what a sequential one does;
-    // with the default (4) the planner prefers scanning a 20,000-row register to its trigram index.
-    await trx.raw(`select set_config('search_path', ?, true), set_config('random_page_cost', '1.1', true)`, [
-      quoteIdent(name),
-    ]);
+  // Transaction-local settings: they end with the transaction and never leak to the next user of
+  // this pooled connection (a session-level SET would). On PostgreSQL they travel with BEGIN
+  // (tenant-transaction.ts); PGlite has no round trip to save.
+  if (db.scopedBegin) return db.knex.transaction(fn, { tenantSchema: name } as TenantTransactionConfig);
+  return db.knex.transaction(async (trx) => {
+    await trx.raw(scopeSettings(name));
     return fn(trx);
   });
 }
@@ -48,10 +48,36 @@ async function inSchema<T>(knex: Knex, schema: string, fn: (trx: Trx) => Promise
  * Everything inside sees only that tenant's tables; an error rolls all of it back.
  */
 export function withTenant<T>(tenant: TenantScope, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  return inSchema(knexFor(tenant.cluster), tenant.schemaName, fn);
+  return inSchema(databaseFor(tenant.cluster), tenant.schemaName, fn);
 }
 
 /** Runs one unit of work on the control schema (the tenant registry, the outbox, embedded jobs). */
 export function withControl<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
-  return inSchema(getDatabase().knex, CONTROL_SCHEMA, fn);
+  return inSchema(getDatabase(), CONTROL_SCHEMA, fn);
+}
+
+/**
+ * One statement for a tenant outside any transaction, its tables qualified with the tenant's
+ * schema (validated and quoted, handed to `sql`). Only for the hot path's single statements, such
+ * as the session check that precedes every request's unit of work: a transaction for it would
+ * add a begin and a commit round trip to each request. With a `name`, PostgreSQL keeps it as a
+ * prepared statement per connection and tenant, so it is planned once, not on every request.
+ */
+export async function tenantStatement<R>(
+  tenant: TenantScope,
+  statement: { name?: string; sql: (schema: string) => string },
+  bindings: readonly unknown[],
+): Promise<R[]> {
+  const schema = assertSchemaName(tenant.schemaName);
+  const db = databaseFor(tenant.cluster);
+  const sql = statement.sql(quoteIdent(schema));
+  if (!statement.name || !db.scopedBegin) {
+    const result = (await db.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: R[] };
+    return result.rows;
+  }
+  // A statement's name is per connection and at most 63 bytes: long schema names go by a digest.
+  const key = `${statement.name}:${schema}`;
+  const name =
+    key.length <= 63 ? key : `${statement.name}:${createHash('sha256').update(schema).digest('hex').slice(0, 32)}`;
+  return preparedStatement<R>(db, name, sql, bindings);
 }

@@ -9,6 +9,9 @@
  *   the list page, one order, 50 concurrent clients; issue 6: the map's markers);
  *   BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500); BENCH_ONLY=map: the map's markers alone;
  *   BENCH_ONLY=calendar: the planning board's month and week (issue 6; also part of wo)
+ *   BENCH_ONLY=throughput: 50 clients on /api/keepalive and /api/wo beside a raw tenant transaction
+ *   and a bare node:http server, with the ratios; and the compressed first-load JavaScript of the
+ *   main pages (issue 11; also part of the full run). BENCH_THROUGHPUT_SECONDS (8), _CLIENTS (50)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +21,8 @@ import path from 'node:path';
 import { BENCH_URL, EMAIL, HOST, PASSWORD, ensureDatabase, seed } from './bench-db';
 import { listScenarios, loadFixtures, mapScenarios } from './work-order-scenarios';
 import { calendarScenarios } from './calendar-bench';
+import { firstLoad } from './first-load';
+import { throughput } from './throughput';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -280,6 +285,18 @@ async function main() {
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
     if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
     if (ONLY === 'calendar') rows.push(...(await calendar(port, api, page)));
+    if (!ONLY || ONLY === 'throughput') {
+      rows.push(...(await throughput({ port, host: HOST, token, databaseUrl: url, schema: 't_bench' })));
+      rows.push(
+        ...(await firstLoad(port, HOST, `__Host-ordo_session=${token}`, [
+          '/',
+          '/inventory/customers',
+          '/inventory/objects',
+          '/work-orders/calendar',
+          '/settings',
+        ])),
+      );
+    }
     if (ONLY) return report(rows);
     for (const [name, make] of Object.entries(scenarios)) {
       for (const c of [1, CONCURRENCY]) rows.push({ scenario: name, ...(await measure(port, make, c)) });

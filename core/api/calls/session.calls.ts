@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { authenticate, authenticateMfa, ZAuthenticate } from '~/core/auth/authenticate.service';
 import { assertPasswordLoginAllowed, passwordLoginRedirect } from '~/core/auth/oidc-settings.service';
 import { revokeSession } from '~/core/auth/session.service';
-import { sessionData } from '~/core/auth/session-data';
+import { sessionData, sessionUser } from '~/core/auth/session-data';
 import { invalidSession } from '~/core/errors/app-error';
 import { PUBLIC, SIGNED_IN } from '~/core/permissions/access';
 import { sessionPolicy } from '~/core/unit-of-work';
@@ -75,9 +75,11 @@ export const keepaliveCall = defineCall({
   access: SIGNED_IN,
   input: z.object({}).passthrough(),
   summary: 'Keeps the session alive; answers the signed-in user',
+  // the session check before every call already extended the session: nothing else to do
+  unitOfWork: false,
   async handler(ctx) {
     if (!ctx.auth) throw invalidSession();
-    return { user: sessionData(ctx.auth, ctx.tenant).user };
+    return { user: sessionUser(ctx.auth) };
   },
 });
 
