@@ -5,13 +5,24 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   resolve: { alias: [{ find: /^~\//, replacement: path.resolve(import.meta.dirname) + '/' }] },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    {
+      name: 'ordo-side-effect-free-barrels',
+      transform: {
+        filter: { id: /[\\/]app[\\/]components[\\/]ui[\\/]index\.ts$/ },
+        handler: () => ({ moduleSideEffects: false }),
+      },
+    },
+  ],
   // The server build's entry is our Express app (server/app.ts), which mounts React Router.
   environments: {
     // The browser loads one language (app/locales/load.ts): each language's namespace files make one chunk.
     client: {
       build: {
         rolldownOptions: {
+          experimental: { lazyBarrel: true },
           output: {
             codeSplitting: {
               groups: [
