@@ -86,7 +86,7 @@ interface PgConnection {
  * connection's first use of the name). Counted like every other statement.
  */
 export async function preparedStatement<R>(
-  db: { knex: Knex },
+  db: { knex: Knex } | { knex: Knex.Transaction },
   name: string,
   sql: string,
   bindings: readonly unknown[],

@@ -75,9 +75,29 @@ export async function tenantStatement<R>(
     const result = (await db.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: R[] };
     return result.rows;
   }
-  // A statement's name is per connection and at most 63 bytes: long schema names go by a digest.
-  const key = `${statement.name}:${schema}`;
-  const name =
-    key.length <= 63 ? key : `${statement.name}:${createHash('sha256').update(schema).digest('hex').slice(0, 32)}`;
-  return preparedStatement<R>(db, name, sql, bindings);
+  return preparedStatement<R>(db, statementName(statement.name, schema), sql, bindings);
+}
+
+/** A prepared statement's name is per connection, per tenant schema, and at most 63 bytes. */
+function statementName(name: string, schema: string): string {
+  const key = `${name}:${schema}`;
+  return key.length <= 63 ? key : `${name}:${createHash('sha256').update(schema).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * A fixed statement inside a tenant's unit of work, kept prepared on the connection per tenant:
+ * for statements whose planning costs more than their execution (the work-order list's names,
+ * assignees and tags of a page of ids: ~2.5 ms planned, 0.2 ms run). Only for statements whose
+ * text never changes and whose plan does not depend on the values (a lookup by ids).
+ */
+export async function preparedInTenant<R>(
+  trx: Trx,
+  tenant: TenantScope,
+  statement: { name: string; sql: string },
+  bindings: readonly unknown[],
+): Promise<R[]> {
+  const schema = assertSchemaName(tenant.schemaName);
+  if (!databaseFor(tenant.cluster).scopedBegin)
+    return ((await trx.raw(statement.sql, bindings as Knex.RawBinding[])) as { rows: R[] }).rows;
+  return preparedStatement<R>({ knex: trx }, statementName(statement.name, schema), statement.sql, bindings);
 }

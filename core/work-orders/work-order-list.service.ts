@@ -3,7 +3,14 @@ import type { Ctx } from '~/core/context';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import { assigneeIn, filteredWorkOrders, whereSearch } from './work-order-filter';
-import { applyLimit, toWorkOrder, withNames, workOrderSelect, type WorkOrder } from './work-order-read';
+import {
+  applyLimit,
+  toWorkOrder,
+  withNames,
+  workOrderSelect,
+  workOrdersByIds,
+  type WorkOrder,
+} from './work-order-read';
 import { ZWorkOrderListQuery, ZWorkOrderSearch, type WorkOrderListQuery } from './work-order.schema';
 
 /**
@@ -68,11 +75,9 @@ export async function listWorkOrders(
           .limit(cap + 1)
           .as('w'),
       );
-  const pageIds = source.select('w.id').orderByRaw(ORDER[f.sort]).limit(f.size).offset(f.from);
-  const rows = await withNames(ctx.trx('work_orders as w').whereIn('w.id', pageIds))
-    .select(workOrderSelect(ctx.trx))
-    .orderByRaw(ORDER[f.sort]);
-  return { totalCount: capped ? cap : Number(n), totalCountCapped: capped, workOrders: rows.map(toWorkOrder) };
+  const ids: string[] = await source.orderByRaw(ORDER[f.sort]).limit(f.size).offset(f.from).pluck('w.id');
+  const workOrders = await workOrdersByIds(ctx, ids);
+  return { totalCount: capped ? cap : Number(n), totalCountCapped: capped, workOrders };
 }
 
 /**
