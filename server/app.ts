@@ -143,7 +143,11 @@ export function createApp(deps: AppDeps): express.Express {
 }
 
 /** Mounts React Router after the API: every other path is a page. */
-export function mountReactRouter(app: express.Express, build: () => Promise<ServerBuild>, mode: string) {
+export function mountReactRouter(
+  app: express.Express,
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  mode: string,
+) {
   app.all(
     '/{*splat}',
     createRequestHandler({
@@ -204,7 +208,10 @@ export async function startServer(
 
   const app = createApp({ config, queue, devMiddleware: options.devMiddleware, clientDir: options.clientDir });
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
-  mountReactRouter(app, () => import('virtual:react-router/server-build') as Promise<ServerBuild>, mode);
+  const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
+  // Development: a function, so each request sees the routes Vite just recompiled. Production: the
+  // build itself, so React Router derives its route tree once instead of on every request.
+  mountReactRouter(app, options.devMiddleware ? loadBuild : await loadBuild(), mode);
 
   const server = options.httpServer ?? createServer();
   server.on('request', app);

@@ -45,18 +45,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   if (!hasAccess(auth, { permission: 'workorders:read' })) return null;
 
-  // No filters in the address: the person's remembered ones.
+  // No filters in the address: the person's remembered ones (in the same unit of work).
   const remembered = [...query.keys()].some((k) => k !== 'from' && k !== 'index');
-  const effective = remembered
-    ? new URLSearchParams(query)
-    : new URLSearchParams(await run(context, (ctx) => getListPreferences(ctx)));
   const from = Math.max(0, Math.trunc(Number(query.get('from')) || 0));
-  const input = { ...Object.fromEntries(effective), from, size: WO_PAGE_SIZE };
   const tenant = context.get(tenantContext);
-  const [list, options] = await run(context, async (ctx) => [
-    await listWorkOrders(ctx, input),
-    from === 0 ? await getWorkOrderOptions(ctx) : null,
-  ]);
+  const [effective, list, options] = await run(context, async (ctx) => {
+    const filters = remembered ? new URLSearchParams(query) : new URLSearchParams(await getListPreferences(ctx));
+    return [
+      filters,
+      await listWorkOrders(ctx, { ...Object.fromEntries(filters), from, size: WO_PAGE_SIZE }),
+      from === 0 ? await getWorkOrderOptions(ctx) : null,
+    ] as const;
+  });
   return {
     ...list,
     from,

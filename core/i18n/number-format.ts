@@ -94,6 +94,17 @@ export function formatDateTime(iso: string | Date, config: { dateFormat: DateFor
   return `${formatDate(iso, config.dateFormat, { timeZone })} ${clock.format(typeof iso === 'string' ? new Date(iso) : iso)}`;
 }
 
+/** Making an Intl.DateTimeFormat costs more than using one: one per time zone, kept. */
+const datePartsFormats = new Map<string | undefined, Intl.DateTimeFormat>();
+function datePartsFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  let f = datePartsFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    datePartsFormats.set(timeZone, f);
+  }
+  return f;
+}
+
 function toDateParts(
   input: string | Date,
   timeZone: string | undefined,
@@ -107,12 +118,7 @@ function toDateParts(
   }
   const date = typeof input === 'string' ? new Date(input) : input;
   if (Number.isNaN(date.getTime())) return null;
-  const formatted = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(date);
+  const formatted = datePartsFormat(timeZone).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => formatted.find((p) => p.type === type)?.value ?? '';
   return { year: part('year').padStart(4, '0'), month: part('month'), day: part('day') };
 }

@@ -2,7 +2,8 @@ import type { Ctx } from '~/core/context';
 import { notFound } from '~/core/errors/app-error';
 import { isUuid } from '~/core/errors/validation';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { getWorkOrderSettings } from './settings/settings.service';
+import { preparedInTenant } from '~/core/db/with-tenant';
+import { SETTINGS_COLUMNS_SQL, settingsFromColumns } from './settings/settings.service';
 import type { WorkOrderSettings } from './settings/settings.types';
 
 export interface OptionUser {
@@ -22,22 +23,27 @@ export interface WorkOrderOptions {
 
 export async function getWorkOrderOptions(ctx: Ctx): Promise<WorkOrderOptions> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
-  // one after the other: they share the request's transaction (one connection)
-  const settings = await getWorkOrderSettings(ctx);
-  const users: Record<string, unknown>[] = await ctx
-    .trx('users')
-    .whereNot('status', 'inactive')
-    .orderByRaw('lower(name), id')
-    .select('id', 'name', 'department_id');
-  const departments = await ctx.trx('departments').orderByRaw('lower(name), id').select('id', 'name');
+  // One prepared statement: the configuration, the active users and the departments.
+  const [row] = await preparedInTenant<
+    Parameters<typeof settingsFromColumns>[0] & { users: OptionUser[]; departments: { id: string; name: string }[] }
+  >(
+    ctx.trx,
+    ctx.tenant,
+    {
+      name: 'work-order-options',
+      sql: `select ${SETTINGS_COLUMNS_SQL},
+        (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'departmentId', department_id)
+                  order by lower(name), id), '[]')
+           from users where status <> 'inactive') as users,
+        (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
+           from departments) as departments`,
+    },
+    [],
+  );
   return {
-    settings,
-    users: users.map((u) => ({
-      id: u.id as string,
-      name: u.name as string,
-      departmentId: (u.department_id as string | null) ?? null,
-    })),
-    departments: departments as { id: string; name: string }[],
+    settings: settingsFromColumns(row!),
+    users: row!.users,
+    departments: row!.departments,
     canEditInternal: hasAccess(ctx.auth, { permission: 'workorders:edit_internal_info' }),
   };
 }

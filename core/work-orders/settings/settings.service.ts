@@ -1,5 +1,6 @@
 import type { Ctx } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
+import { preparedInTenant } from '~/core/db/with-tenant';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess } from '~/core/permissions/access';
 import { inUse, isForeignKeyViolation, uniqueViolation } from '~/core/registers/list-query';
@@ -68,38 +69,54 @@ export async function readWorkTypes(ctx: Ctx): Promise<WorkType[]> {
   return rows.map((r) => ({ id: r.id, name: r.name, isDefault: r.is_default, sortOrder: r.sort_order }));
 }
 
-export async function readTags(ctx: Ctx): Promise<Tag[]> {
-  const rows: Tag[] = await ctx
-    .trx('tags')
-    .select('id', 'name', 'color')
-    .orderBy([{ column: 'sort_order' }, { column: 'created_at' }, { column: 'id' }]);
-  return rows.map((r) => ({ id: r.id, name: r.name, color: r.color }));
-}
+/**
+ * The work-order configuration as columns of one select (statuses, types, tags as JSON arrays in
+ * their order, the options row as an object), so that a page reads it with whatever else it needs
+ * in one statement instead of four.
+ */
+export const SETTINGS_COLUMNS_SQL = `
+  (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'isDefault', is_default,
+            'isClosing', is_closing, 'sortOrder', sort_order) order by sort_order, created_at, id), '[]')
+     from work_order_statuses) as statuses,
+  (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'isDefault', is_default,
+            'sortOrder', sort_order) order by sort_order, created_at, id), '[]')
+     from work_types) as work_types,
+  (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'color', color)
+            order by sort_order, created_at, id), '[]')
+     from tags) as tags,
+  (select row_to_json(o) from (select required_fields, mode, number_prefix, next_number, time_lock_day
+     from work_order_settings limit 1) o) as options`;
 
-async function readOptions(ctx: Ctx) {
-  const row: OptionsRow | undefined = await ctx
-    .trx('work_order_settings')
-    .first('required_fields', 'mode', 'number_prefix', 'next_number', 'time_lock_day');
-  const required = new Set(row?.required_fields ?? []);
+export function settingsFromColumns(row: {
+  statuses: WorkOrderStatus[];
+  work_types: WorkType[];
+  tags: Tag[];
+  options: OptionsRow | null;
+}): WorkOrderSettings {
+  const o = row.options;
+  const required = new Set(o?.required_fields ?? []);
   return {
+    statuses: row.statuses,
+    workTypes: row.work_types,
+    tags: row.tags,
     requiredFields: REQUIRED_FIELDS.filter((f) => required.has(f)),
-    mode: row?.mode ?? 'default',
-    numberPrefix: row?.number_prefix ?? '',
-    nextNumber: Number(row?.next_number ?? 1),
-    timeLockDay: row?.time_lock_day ?? null,
+    mode: o?.mode ?? 'default',
+    numberPrefix: o?.number_prefix ?? '',
+    nextNumber: Number(o?.next_number ?? 1),
+    timeLockDay: o?.time_lock_day ?? null,
   };
 }
 
-/** Every signed-in user may read the configuration: work-order forms need it. Four small queries. */
+/** Every signed-in user may read the configuration: work-order forms need it. One statement. */
 export async function getWorkOrderSettings(ctx: Ctx): Promise<WorkOrderSettings> {
   requireAccess(ctx.auth, { permission: 'signed-in' });
-  const [statuses, workTypes, tags, options] = [
-    await readStatuses(ctx),
-    await readWorkTypes(ctx),
-    await readTags(ctx),
-    await readOptions(ctx),
-  ];
-  return { statuses, workTypes, tags, ...options };
+  const [row] = await preparedInTenant<Parameters<typeof settingsFromColumns>[0]>(
+    ctx.trx,
+    ctx.tenant,
+    { name: 'work-order-settings', sql: `select ${SETTINGS_COLUMNS_SQL}` },
+    [],
+  );
+  return settingsFromColumns(row!);
 }
 
 /**
