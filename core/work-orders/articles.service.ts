@@ -11,6 +11,7 @@ import {
   formatDecimal,
   formatDiscount,
   isNegative,
+  NO_DISCOUNT,
   parseDecimal,
   rowPurchaseTotal,
   rowTotal,
@@ -198,6 +199,8 @@ const ZArticleRow = z.object({
   amount: zAmount().optional(),
   price: zOptionalMoney().optional(),
   discount: zDiscountText().optional(),
+  /** The discount was sent empty (see ZSaveArticles). */
+  discountCleared: z.boolean().optional(),
   description: z
     .string()
     .trim()
@@ -214,7 +217,14 @@ const ZSaveArticles = z.object({
       z.preprocess((v) => {
         if (!v || typeof v !== 'object') return v;
         const r = v as Record<string, unknown>;
-        return blank(r.id) && blank(r.articleId) ? null : v;
+        if (blank(r.id) && blank(r.articleId)) return null;
+        // An empty discount is "none typed": a row whose article is new gets the price lookup's
+        // (a customer's discount must reach the invoice); a kept row's discount is cleared.
+        if ('discount' in r && blank(r.discount)) {
+          const { discount: _typed, ...rest } = r;
+          return { ...rest, discountCleared: true };
+        }
+        return v;
       }, ZArticleRow.nullable()),
       { error: 'ERROR_INVALID_VALUE' },
     )
@@ -291,7 +301,8 @@ const snapshotOf = (r: {
  * replaces the order's article rows with these, in this order. New rows without an article are
  * dropped (spec section 5). A row whose article is new to it is priced by the price lookup for the
  * order's customer and object unless a price is given; its discount is the lookup's unless one is
- * typed ("10%", "50"). A kept row keeps what is not sent. Only active articles can be added; an
+ * typed ("10%", "50"): an empty discount on such a row is none typed, not "no discount" (an empty
+ * discount on a kept row clears it). A kept row keeps what is not sent. Only active articles can be added; an
  * amount cannot be negative (AMOUNT_CANT_BE_NEGATIVE). Needs workorders:report_articles and an
  * open, unlocked order (409 otherwise). History: `add_articles` with what was added, removed
  * and changed. Answers the panel's data.
@@ -335,7 +346,7 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
     const lookupDiscount = fact ? discountOf(fact.lookup.discountType, fact.lookup.discountValue) : undefined;
     const amount = row.amount ?? prev?.amount ?? formatDecimal(1, 3);
     const price = row.price ?? (fact ? fact.lookup.salesPrice : prev!.price);
-    const discount = row.discount ?? (fact ? lookupDiscount! : prev!.discount);
+    const discount = row.discount ?? (fact ? lookupDiscount! : row.discountCleared ? NO_DISCOUNT : prev!.discount);
     // only a free-text article's row has its own description (spec section 5); others keep none
     const freeText = (fact?.lineType ?? prev?.lineType) === 'freetext';
     const kept = fact ? null : (prev?.description ?? null);

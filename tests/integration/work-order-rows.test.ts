@@ -187,12 +187,13 @@ describe('[work order rows] articles', () => {
       { articleId: ids.siren, amount: 2, discount: '50' },
       { articleId: ids.detector, amount: 1, price: '900', discount: '' },
     ]);
+    // the detector's price is typed, its discount is not: the price list's 10 % still applies
     expect(panel.rows.map((r) => [r.price, r.discount, r.total])).toEqual([
       ['12.50', '10%', '45.00'],
       ['650.00', '50', '1200.00'],
-      ['900.00', '', '900.00'],
+      ['900.00', '10%', '810.00'],
     ]);
-    expect(panel.totals.net).toBe('2145.00');
+    expect(panel.totals.net).toBe('2055.00');
 
     const bad = await putArticles(id, [
       { articleId: ids.cable, amount: 1, discount: '120%' },
@@ -602,6 +603,45 @@ describe('[work order rows] the order screen routes /work-orders/:id/articles an
     const r = answer as { data?: Json; init?: { status?: number } | null };
     return { status: r.init?.status ?? 200, body: r.data as Json };
   }
+
+  it("gives a new row the customer's default, group and price-list discount when the panel sends none typed, and clears a kept row's", async () => {
+    // issue 11: the panel sends `discount: ''` for a row the person did not type a discount on
+    const groupCustomer = await withTenant(tenantA, async (trx) => {
+      const id = await insert(trx, 'customers', { name: 'Brf Kornet', customer_id: 'K3', default_discount: '5' });
+      await trx('customer_article_group_discounts').insert({
+        customer_id: id,
+        article_group_id: ids.larm,
+        discount_type: 'PERCENTAGE',
+        discount_value: '15',
+      });
+      return id;
+    });
+    const res = await call('POST', '/api/wo', tok.admin, {
+      workOrder: { title: 'Rabatter', customerId: groupCustomer },
+    });
+    const id = res.json<{ workOrder: { id: string } }>().workOrder.id;
+    const saved = await runAction(articlesRouteAction, 'articles', tok.admin, id, {
+      rows: JSON.stringify([
+        { articleId: ids.detector, amount: '1', discount: '' }, // LARM group: 15 %
+        { articleId: ids.cable, amount: '10', discount: '' }, // the customer's default: 5 %
+      ]),
+    });
+    expect(saved.status).toBe(200);
+    const rows = (saved.body.data as ArticlesPanel).rows;
+    expect(rows.map((r) => [r.title, r.discount, r.total])).toEqual([
+      ['Rörelsedetektor', '15%', '850.00'],
+      ['Kabel', '5%', '118.75'],
+    ]);
+    // the contract customer's price list reaches the row the same way
+    const listed = await newOrder();
+    const panel = await saveArticles(listed, [{ articleId: ids.detector, amount: 1, discount: '' }]);
+    expect(panel.rows.map((r) => [r.discount, r.total])).toEqual([['10%', '900.00']]);
+    // erasing the discount of a kept row clears it; sending nothing keeps it
+    const kept = await saveArticles(listed, [{ id: panel.rows[0]!.id, amount: 1 }]);
+    expect(kept.rows[0]!.discount).toBe('10%');
+    const cleared = await saveArticles(listed, [{ id: panel.rows[0]!.id, amount: 1, discount: '' }]);
+    expect(cleared.rows.map((r) => [r.discount, r.total])).toEqual([['', '1000.00']]);
+  });
 
   it('saves article rows posted as JSON and answers field errors by row', async () => {
     const id = await newOrder();
