@@ -13,7 +13,7 @@ test.afterAll(async () => {
 });
 
 /**
- * The demo's open orders have positions (as a geocoder would give them), all but one. This machine
+ * The demo's open orders have positions (as a geocoder would give them), all but a few. This machine
  * has no internet, so no tile loads: exactly the "no tiles reachable" case of issue 6.
  */
 test('[work orders] map tab: markers and list without tiles, the search stays on the map', async ({ page }) => {
@@ -23,13 +23,14 @@ test('[work orders] map tab: markers and list without tiles, the search stays on
   await hydrated(page);
 
   const list = page.getByRole('list', { name: 'Arbetsordrar på kartan' });
-  await expect(list.getByRole('link')).toHaveCount(4);
+  // the demo's open orders: this morning's, this week's booked and the overdue ones
   await expect(list.getByRole('link', { name: /Larmet löser ut på natten/ })).toBeVisible();
-  await expect(page.getByText('Arbetsordrar utan plats, som inte visas på kartan: 1')).toBeVisible();
+  expect(await list.getByRole('link').count()).toBeGreaterThan(20);
+  await expect(page.getByText(/Arbetsordrar utan plats, som inte visas på kartan: \d+/)).toBeVisible();
 
   // Leaflet draws the markers (clustered) even though every tile fails, and says so.
   const map = page.getByRole('region', { name: 'Karta över arbetsordrar' });
-  await expect(map).toHaveAttribute('data-markers', '4', { timeout: 60_000 });
+  await expect(map).toHaveAttribute('data-markers', /^([2-9]\d|\d{3,})$/, { timeout: 60_000 });
   await expect(map.locator('.leaflet-marker-icon').first()).toBeVisible();
   await expect(page.getByText('Kartbilderna kunde inte laddas; markörerna och listan fungerar ändå.')).toBeVisible({
     timeout: 30_000,
@@ -43,9 +44,15 @@ test('[work orders] map tab: markers and list without tiles, the search stays on
   await expect(map).toHaveAttribute('data-markers', '1');
 
   // The one marker's popup names the order and links to it.
-  await map.locator('.leaflet-marker-icon').first().click();
+  // the other markers fade out of their clusters first
+  await expect(map.locator('.leaflet-marker-icon')).toHaveCount(1, { timeout: 30_000 });
   const popup = map.locator('.leaflet-popup');
-  await expect(popup.getByText('ICA Nära Fyris')).toBeVisible();
+  // On a loaded machine the cluster layer may still be redrawing the marker after its zoom, which
+  // closes a popup opened a moment too early: click again until the popup stays, as a person would.
+  await expect(async () => {
+    await map.locator('.leaflet-marker-icon').first().click();
+    await expect(popup.getByText('ICA Nära Fyris')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(popup.getByRole('link', { name: 'Installera kameror vid lastkaj' })).toBeVisible();
   await popup.getByRole('link', { name: 'Installera kameror vid lastkaj' }).click();
   await expect(page).toHaveURL(/\/work-orders\/[0-9a-f-]{36}/);

@@ -105,7 +105,8 @@ export function MarkersMap({ markers, tiles }: { markers: WorkOrderMarker[]; til
     };
   }, [tiles.url, tiles.attribution]);
 
-  // The markers, whenever the filters give new ones; the view fits them.
+  // The markers, whenever the filters give new ones; the view fits them at once (an animated zoom
+  // redraws the markers when it ends, closing a popup opened meanwhile).
   useEffect(() => {
     const m = map.current;
     if (!ready || !m) return;
@@ -126,7 +127,7 @@ export function MarkersMap({ markers, tiles }: { markers: WorkOrderMarker[]; til
       }).bindPopup(() => popupContent(o, t('noCustomer'), (href) => openRef.current(href)));
     });
     cluster.addLayers(layers);
-    if (layers.length) m.map.fitBounds(cluster.getBounds(), { padding: [24, 24], maxZoom: 14 });
+    if (layers.length) m.map.fitBounds(cluster.getBounds(), { padding: [24, 24], maxZoom: 14, animate: false });
   }, [ready, markers, t]);
 
   return (
