@@ -17,6 +17,8 @@ import type { Route } from './+types/root';
 import { requestContext, tenantContext } from '~/app/context';
 import { i18nextMiddleware, getLocale } from '~/app/middleware/i18n.server';
 import { sessionMiddleware } from '~/app/middleware/session.server';
+import { formEdgeMiddleware } from '~/app/middleware/edge.server';
+import { useNonce } from '~/app/lib/nonce';
 import { formattingLocale, isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import { ErrorPage } from '~/app/components/shell/error-page';
 import { ToastProvider } from '~/app/components/ui';
@@ -24,7 +26,7 @@ import { restoreTypedInput } from '~/app/lib/pre-hydration-input';
 import { switchLanguage } from '~/app/locales/load';
 import stylesheet from './app.css?url';
 
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware, formEdgeMiddleware];
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
 
@@ -35,6 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     lang: isLang(locale) ? locale : DEFAULT_LANG,
     company: tenant.displayName,
     dateFormat: tenant.config.dateFormat,
+    country: tenant.config.country,
     logoUrl: tenant.config.logoUrl,
     requestId: context.get(requestContext).requestId,
   };
@@ -44,6 +47,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const lang = data?.lang ?? DEFAULT_LANG;
   const navigate = useNavigate();
+  const nonce = useNonce();
   return (
     <html lang={lang}>
       <head>
@@ -60,8 +64,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <ToastProvider>{children}</ToastProvider>
           </I18nProvider>
         </RouterProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -88,6 +92,16 @@ export function ErrorBoundary() {
   const data = useRouteLoaderData<typeof loader>('root');
   if (isRouteErrorResponse(error) && error.status === 403)
     return <ErrorPage title={t('errors.permissionDenied.title')} body={t('errors.permissionDenied.body')} />;
+  // A field holding a character PostgreSQL refuses (app/middleware/edge.server.ts).
+  if (isRouteErrorResponse(error) && error.status === 400) {
+    const fields = (error.data as { fields?: Record<string, string[]> } | null)?.fields ?? {};
+    return (
+      <ErrorPage
+        title={t('errors.invalidCharacter.title')}
+        body={t('errors.invalidCharacter.body', { field: Object.keys(fields)[0] ?? '—' })}
+      />
+    );
+  }
   if (isRouteErrorResponse(error) && error.status === 404)
     return <ErrorPage title={t('errors.notFound.title')} body={t('errors.notFound.body')} />;
   // Spec section 8: a request that never got an answer (network down, timeout).

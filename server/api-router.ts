@@ -10,6 +10,7 @@ import { logContext, logger } from '~/core/log/logger';
 import type { AppModuleId } from '~/core/modules/app-modules';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { readToken } from '~/core/http/session-token';
+import { refuseNul } from '~/core/http/edge';
 import { inTenant, sessionPolicy, withoutUnitOfWork } from '~/core/unit-of-work';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { buildOpenApi, renderApiDocs } from './openapi';
@@ -62,6 +63,8 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
               { ...req.query, body: req.body, ...req.params }
             : // The catalogue puts some options in a POST's query (`?resend=1`); the body wins.
               { ...req.query, ...(req.body ?? {}), ...req.params };
+      // PostgreSQL refuses a NUL character in text: refused here as bad input, the field named.
+      refuseNul(raw);
       const input = parseInput(call.input, raw);
       const lang = langFromKey(auth?.user.language ?? tenant.config.languageKey);
       const run = call.unitOfWork === false ? withoutUnitOfWork : inTenant;
@@ -76,6 +79,8 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
       if (e) {
         const body: Record<string, unknown> = { code: e.code };
         if (e.details?.fields) body.fields = e.details.fields;
+        // {field: n}: the most characters a too-long text may have (ERROR_MAX_LENGTH).
+        if (e.details?.limits) body.limits = e.details.limits;
         if (e.status === 409 && e.details?.message) body.message = e.details.message;
         // 409 IN_USE says what still uses the thing (list-query's inUse), so a client can say so.
         if (e.status === 409 && e.details?.usedBy) body.usedBy = e.details.usedBy;

@@ -21,6 +21,9 @@ import { ensureDemoTenant } from '~/tenants/demo';
 import { migrateTenant } from '~/tenants/provision';
 import { findTenantByHost, listTenants, normalizeHost } from '~/tenants/registry';
 import { createApiRouter } from './api-router';
+import { edgeChecks } from './edge';
+import { newOpsToken, openOpsChannel, opsAllowed } from '~/core/runtime/ops-channel';
+import { readOutbox } from '~/core/mail/mailer';
 import { httpDuration, registry as metrics, sqlStatements } from './metrics';
 
 const NOT_FOUND_PAGE =
@@ -32,6 +35,8 @@ export interface AppDeps {
   /** Vite's dev middleware (development only): serves modules and assets. */
   devMiddleware?: express.RequestHandler;
   clientDir?: string;
+  /** The operators' channel's token (embedded database only: core/runtime/ops-channel.ts). */
+  opsToken?: string;
 }
 
 /** The production Express app: host → tenant, health, metrics, the API, then React Router. */
@@ -100,6 +105,17 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.contentType).send(await metrics.metrics());
   });
+  if (deps.opsToken) {
+    const token = deps.opsToken;
+    app.get('/_ops/outbox', async (req, res) => {
+      if (!opsAllowed(token, req.socket.remoteAddress, req.get('authorization'))) {
+        res.status(404).type('html').send(NOT_FOUND_PAGE);
+        return;
+      }
+      const limit = Math.min(Math.max(Number(req.query.limit) || 20, 1), 500);
+      res.set('Cache-Control', 'no-store').json(await readOutbox({ limit }));
+    });
+  }
 
   app.use(compression());
   if (deps.devMiddleware) app.use(deps.devMiddleware);
@@ -137,6 +153,7 @@ export function createApp(deps: AppDeps): express.Express {
       next(e);
     }
   });
+  app.use(edgeChecks(config));
 
   app.use('/api', createApiRouter());
   return app;
@@ -206,7 +223,14 @@ export async function startServer(
     await registerCoreSchedules(queue);
   }
 
-  const app = createApp({ config, queue, devMiddleware: options.devMiddleware, clientDir: options.clientDir });
+  const opsToken = config.embedded ? newOpsToken() : undefined;
+  const app = createApp({
+    config,
+    queue,
+    devMiddleware: options.devMiddleware,
+    clientDir: options.clientDir,
+    opsToken,
+  });
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
   const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
   // Development: a function, so each request sees the routes Vite just recompiled. Production: the
@@ -223,6 +247,7 @@ export async function startServer(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
+  const closeOps = opsToken ? openOpsChannel(config.DATA_DIR, port, opsToken) : () => {};
 
   let stopping: Promise<void> | null = null;
   const shutdown = (signal = 'shutdown') =>
@@ -240,6 +265,7 @@ export async function startServer(
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
+      closeOps();
       await queue.stop();
       await runtime.close();
       logger.info('stopped');

@@ -6,6 +6,7 @@ import { disablePlugin, enabledPlugins, enablePlugin } from '~/core/extension-po
 import { getRegistry, PluginError } from '~/core/extension-points/registry';
 import { openRuntime, eachLimit } from '~/core/runtime/boot';
 import { readOutbox } from '~/core/mail/mailer';
+import { readOpsChannel } from '~/core/runtime/ops-channel';
 import { addHost, migrateTenant, provisionTenant, removeHost, setTenantStatus } from './provision';
 import { getTenantBySlug, listTenants } from './registry';
 
@@ -137,15 +138,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
     }
     case 'outbox': {
       const mails = await readOutbox({ limit: Number(values.limit ?? 20) });
-      const text = mails.length
-        ? mails
-            .map(
-              (m) =>
-                `#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to.join(', ')}: ${m.subject}\n${m.text ?? ''}`,
-            )
-            .join('\n\n')
-        : 'The outbox is empty.';
-      return { json: mails, text };
+      return { json: mails, text: outboxText(mails) };
     }
     default:
       throw new UsageError(`Unknown command "${command}".`);
@@ -154,11 +147,50 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
 
 class UsageError extends Error {}
 
+function outboxText(mails: Awaited<ReturnType<typeof readOutbox>>): string {
+  return mails.length
+    ? mails
+        .map(
+          (m) => `#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to.join(', ')}: ${m.subject}\n${m.text ?? ''}`,
+        )
+        .join('\n\n')
+    : 'The outbox is empty.';
+}
+
+/**
+ * `outbox` while a server runs on the embedded database: its channel (core/runtime/ops-channel.ts)
+ * answers. Null when the command is another, the database is PostgreSQL, or no server runs.
+ */
+async function outboxFromRunningServer(argv: string[]): Promise<{ json: unknown; text: string } | null> {
+  const config = getConfig();
+  if (!config.embedded || argv.find((a) => !a.startsWith('--')) !== 'outbox') return null;
+  const channel = readOpsChannel(config.DATA_DIR);
+  if (!channel) return null;
+  const i = argv.indexOf('--limit');
+  const limit = i >= 0 ? Number(argv[i + 1] ?? 20) : 20;
+  try {
+    const res = await fetch(`http://127.0.0.1:${channel.port}/_ops/outbox?limit=${limit}`, {
+      headers: { authorization: `Bearer ${channel.token}` },
+    });
+    if (!res.ok) return null;
+    const mails = (await res.json()) as Awaited<ReturnType<typeof readOutbox>>;
+    return { json: mails, text: outboxText(mails) };
+  } catch {
+    return null; // the server is gone: its lock is stale, the database opens as usual
+  }
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const json = argv.includes('--json');
   let runtime: Awaited<ReturnType<typeof openRuntime>> | undefined;
   try {
+    // The embedded database is the running server's alone: ask it for the outbox instead.
+    const asked = await outboxFromRunningServer(argv);
+    if (asked) {
+      console.log(json ? JSON.stringify(asked.json, null, 2) : asked.text);
+      return;
+    }
     runtime = await openRuntime(getConfig(), { waitAttempts: 3 });
     const out = await run(argv);
     console.log(json ? JSON.stringify(out.json, null, 2) : out.text);

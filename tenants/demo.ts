@@ -7,7 +7,7 @@ import { seedDemoObjects } from './demo-data/objects';
 import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
 import { provisionTenant } from './provision';
-import { getTenantBySlug } from './registry';
+import { getTenantBySlug, setInstanceConfig } from './registry';
 
 /** The demo company `npm start` serves: a Swedish security installer with a few users. */
 export const DEMO = {
@@ -15,6 +15,17 @@ export const DEMO = {
   name: 'Nordlarm Säkerhet AB',
   hosts: ['demo.localhost'],
   admin: { email: 'admin@nordlarm.se', name: 'Maria Lindqvist', password: 'ordo-demo-2026' },
+  company: {
+    companyName: 'Nordlarm Säkerhet AB',
+    companyNr: '556812-3456',
+    address: 'Verkstadsgatan 7',
+    postIndex: '721 30',
+    city: 'Västerås',
+    email: 'info@nordlarm.se',
+    phone: '021-12 34 50',
+    vatRegistrationNr: 'SE556812345601',
+    bgAccount: '5050-1055',
+  },
   users: [
     { email: 'erik.tekniker@nordlarm.se', name: 'Erik Johansson', accessLevels: ['Technician'] },
     { email: 'sara.tekniker@nordlarm.se', name: 'Sara Nilsson', accessLevels: ['Technician'] },
@@ -23,12 +34,14 @@ export const DEMO = {
 } as const;
 
 /** Creates the demo tenant if it is missing or half-made; never touches one that exists. */
-export async function ensureDemoTenant(): Promise<{ created: boolean; email: string; password: string }> {
-  const before = await getTenantBySlug(DEMO.slug);
+export async function ensureDemoTenant(
+  where: { slug: string; hosts: string[] } = { slug: DEMO.slug, hosts: [...DEMO.hosts] },
+): Promise<{ created: boolean; email: string; password: string }> {
+  const before = await getTenantBySlug(where.slug);
   const result = await provisionTenant({
-    slug: DEMO.slug,
+    slug: where.slug,
     name: DEMO.name,
-    hosts: [...DEMO.hosts],
+    hosts: where.hosts,
     country: 'SE',
     language: 'se',
     adminEmail: DEMO.admin.email,
@@ -36,7 +49,7 @@ export async function ensureDemoTenant(): Promise<{ created: boolean; email: str
     adminPassword: DEMO.admin.password,
   });
   if (result.created) {
-    const tenant = await getTenantBySlug(DEMO.slug);
+    const tenant = await getTenantBySlug(where.slug);
     await withTenant(tenant!, async (trx) => {
       // The demo shows the optional sign-in features too (spec: available when the instance enables them).
       await trx.raw(
@@ -58,6 +71,8 @@ export async function ensureDemoTenant(): Promise<{ created: boolean; email: str
       await seedDemoWorkOrders(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
+    // The company details documents print as their sender.
+    await setInstanceConfig(tenant!.id, { ...tenant!.config, company: DEMO.company });
   }
   return { created: !before || result.created, email: DEMO.admin.email, password: DEMO.admin.password };
 }

@@ -4,6 +4,7 @@ import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
 import { NAV_LINKS, visibleLinks } from '~/app/components/shell/nav';
 import { TopBar } from '~/app/components/shell/top-bar';
+import { useRevealFirstError } from '~/app/components/shell/use-reveal-first-error';
 import { pluginNavLinks } from '~/app/lib/plugin-links.server';
 import { accessSnapshot, SIGNED_IN } from '~/core/permissions/access';
 
@@ -23,6 +24,7 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  useRevealFirstError();
   return (
     <div className="flex min-h-dvh flex-col">
       <TopBar {...loaderData} />

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { pageFields } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { data, Form, useFetcher, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.models';
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (e) {
     if (isAppError(e) && e.status < 500)
       return data<ActionResult>(
-        { intent, code: e.code, fields: e.details?.fields, usedBy: e.details?.usedBy as Record<string, number> },
+        { intent, code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
         { status: e.status },
       );
     throw e;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { pageFields } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/inventory.objects.$id';
@@ -188,7 +189,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (e) {
     if (isAppError(e) && e.status < 500)
       return data<ActionResult>(
-        { intent, code: e.code, fields: e.details?.fields, usedBy: e.details?.usedBy as Record<string, number> },
+        { intent, code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
         { status: e.status },
       );
     throw e;
@@ -336,7 +337,7 @@ export default function ObjectPage({ loaderData }: Route.ComponentProps) {
           {
             id: 'security',
             label: t('tab.security'),
-            content: <SecurityForms forms={loaderData.security} canEdit={flags.canSecEdit} />,
+            content: <SecurityForms boId={bo.id} forms={loaderData.security} canEdit={flags.canSecEdit} />,
           },
         ]
       : []),

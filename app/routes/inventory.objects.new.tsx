@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const customerId = new URL(request.url).searchParams.get('customerId');
   return run(context, async (ctx) => ({
     priceLists: await priceListOptions(ctx),
-    proposedSerial: (await proposeSerialCode(ctx, { length: 5 })).id,
+    proposedSerial: (await proposeSerialCode(ctx, {})).id,
     customer: customerId ? await customerOption(ctx, customerId) : null,
   }));
 }

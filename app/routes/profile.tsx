@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
+import { pageFields } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/profile';
 import { requestContext } from '~/app/context';
 import { guard, run } from '~/app/lib/guard.server';
-import { Button, Select, TextField } from '~/app/components/ui';
+import { Button, formatDateTime, Select, TextField, useTenantClock } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { isAppError } from '~/core/errors/app-error';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
@@ -77,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (isAppError(e) && e.status < 500) {
       // Spec section 8: a preference that fails to save is only logged.
       if (intent === 'preferences') logger.warn({ code: e.code }, 'preference not saved');
-      return data<ActionResult>({ intent, code: e.code, fields: e.details?.fields }, { status: e.status });
+      return data<ActionResult>({ intent, code: e.code, fields: pageFields(e) }, { status: e.status });
     }
     throw e;
   }
@@ -86,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 const card = 'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6';
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const result = useActionData<ActionResult>();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
@@ -101,11 +102,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
   const err = (intent: string, name: string) =>
     result?.intent === intent ? result.fields?.[name]?.map((k) => t(k)) : undefined;
   const { profile, sessions } = loaderData;
-  const when = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language === 'sv' ? 'sv-SE' : 'en-GB', {
-      dateStyle: 'short',
-      timeStyle: 'short',
-    }).format(new Date(iso));
+  const clock = useTenantClock();
   return (
     <div className="grid max-w-3xl gap-6">
       <h1 className="text-2xl font-semibold">{t('profile.title')}</h1>
@@ -296,7 +293,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
               <div className="min-w-0">
                 <p className="truncate font-medium">{s.current ? t('profile.sessionCurrent') : (s.userAgent ?? '—')}</p>
                 <p className="text-slate-500">
-                  {t('profile.sessionSeen', { time: when(s.lastSeenAt), ip: s.ip ?? '—' })}
+                  <time dateTime={s.lastSeenAt}>
+                    {t('profile.sessionSeen', { time: formatDateTime(s.lastSeenAt, clock), ip: s.ip ?? '—' })}
+                  </time>
                 </p>
               </div>
               {s.current ? null : (

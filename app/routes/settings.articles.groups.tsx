@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useActionData, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.articles.groups';
-import { actionError } from '~/app/lib/action-error.server';
+import { actionError, pageFields } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Dialog, SortableTable, TextField, useToast } from '~/app/components/ui';
 import {
@@ -56,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The answer says which form it belongs to (create, the edit dialog, delete).
     if (isAppError(e) && e.status < 500)
       return data<ActionResult>(
-        { code: e.code, intent, fields: e.details?.fields, usedBy: e.details?.usedBy as Record<string, number> },
+        { code: e.code, intent, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
         { status: e.status },
       );
     return actionError(e);

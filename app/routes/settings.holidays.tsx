@@ -83,9 +83,10 @@ export default function HolidaysPage({ loaderData: d }: Route.ComponentProps) {
           <Link
             to={`?year=${d.year - 1}`}
             className="rounded px-2 py-1 text-brand-700 underline"
-            aria-label={t('holidays.previousYear')}
+            title={t('holidays.previousYear')}
           >
-            ‹ {d.year - 1}
+            <span aria-hidden="true">‹ </span>
+            {d.year - 1}
           </Link>
           <h2 id="holidays-year" className="text-lg font-semibold">
             {d.year}
@@ -93,9 +94,10 @@ export default function HolidaysPage({ loaderData: d }: Route.ComponentProps) {
           <Link
             to={`?year=${d.year + 1}`}
             className="rounded px-2 py-1 text-brand-700 underline"
-            aria-label={t('holidays.nextYear')}
+            title={t('holidays.nextYear')}
           >
-            {d.year + 1} ›
+            {d.year + 1}
+            <span aria-hidden="true"> ›</span>
           </Link>
         </div>
         {d.holidays.length === 0 ? (

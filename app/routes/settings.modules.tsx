@@ -10,15 +10,23 @@ import { appModuleKey } from '~/core/access-levels/permission-keys';
 import { isAppError } from '~/core/errors/app-error';
 import { listAppModules, setAppModule, type TAppModule } from '~/core/modules/app-module.service';
 import { hasAccess } from '~/core/permissions/access';
+import { BUILT_APP_MODULES } from '~/core/modules/app-modules';
+import { getRegistry } from '~/core/extension-points/registry';
 
 /** Settings → app modules (spec section 6): which features this company has switched on. */
 export const middleware = guard({ permission: 'settings:read' });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  const modules = await run(context, (ctx) => listAppModules(ctx));
+  const all = await run(context, (ctx) => listAppModules(ctx));
+  // Only modules this build has screens or calls for: core's, and the installed plugins'.
+  const plugins = [...getRegistry().appModules.values()].map((m) => m.instance.moduleId);
+  const built = new Set<string>([...BUILT_APP_MODULES, ...plugins.filter((id) => id !== undefined)]);
+  const modules = all.filter((m) => built.has(m.id));
   return {
     modules,
+    // a super user sees every module's screens whatever the switches (spec section 6)
+    isSuper: auth.user.userType === 'super',
     canEdit: hasAccess(auth, { permission: 'instance:edit' }),
     canSeeLevels: hasAccess(auth, { permission: 'accesslevels:read' }),
   };
@@ -91,6 +99,11 @@ export default function Modules({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-semibold">{t('modules.title')}</h1>
         <p className="mt-1 max-w-prose text-sm text-gray-600">{t('modules.intro')}</p>
         {loaderData.canEdit ? null : <p className="mt-2 text-sm text-gray-600">{t('modules.readOnly')}</p>}
+        {loaderData.isSuper ? (
+          <p role="note" className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+            {t('modules.superBypass')}
+          </p>
+        ) : null}
       </div>
       <ul aria-label={t('modules.list')} className="rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
         {rows.map(({ module, name }) => (

@@ -6,7 +6,15 @@ import { AccessLevelCheckboxes } from '~/app/components/users/access-level-check
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, Select, TextField } from '~/app/components/ui';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { COUNTRIES, COMPANY_FIELDS, DATE_FORMATS, LANGUAGE_KEYS } from '~/core/instance/instance-config';
+import {
+  COUNTRIES,
+  COMPANY_FIELDS,
+  DATE_FORMATS,
+  LANGUAGE_KEYS,
+  MAX_OBJECT_ID_LENGTH,
+  OBJECT_KINDS,
+} from '~/core/instance/instance-config';
+import { getObjectSettings, updateObjectSettings } from '~/core/business-objects/object-settings.service';
 import { getInstance, updateCompanyDetails, updateInstance } from '~/core/instance/instance.service';
 import { getMfaPolicy, updateMfaPolicy } from '~/core/auth/mfa-policy.service';
 import { langFromKey } from '~/core/i18n/languages';
@@ -17,7 +25,10 @@ export const middleware = guard({ permission: 'settings:read' });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  const [instance, mfa] = await run(context, async (ctx) => [getInstance(ctx), await getMfaPolicy(ctx)] as const);
+  const [instance, mfa, objects] = await run(
+    context,
+    async (ctx) => [getInstance(ctx), await getMfaPolicy(ctx), await getObjectSettings(ctx)] as const,
+  );
   const links = [
     { to: '/settings/users', labelKey: 'settings.users', access: { permission: 'users:read' as const } },
     {
@@ -53,6 +64,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     ...instance,
     mfa,
+    objects,
     mfaModule: hasAccess(auth, { permission: 'signed-in', module: 'mfa' }),
     canEdit: hasAccess(auth, { permission: 'instance:edit' }),
     links: links.map(({ to, labelKey }) => ({ to, labelKey })),
@@ -67,6 +79,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await run(context, async (ctx) => {
       if (form.intent === 'company') await updateCompanyDetails(ctx, form);
+      else if (form.intent === 'objects')
+        await updateObjectSettings(ctx, { kind: form.kind, minIdLength: form.minIdLength });
       else if (form.intent === 'mfa')
         await updateMfaPolicy(ctx, {
           mfaRequired: form.mfaRequired,
@@ -173,6 +187,35 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
             errorMessage={err(field)}
           />
         ))}
+        {disabled ? null : (
+          <div>
+            <Button type="submit" variant="primary" isPending={busy}>
+              {t('settings.save')}
+            </Button>
+          </div>
+        )}
+      </Form>
+      <h2 className="mt-8 text-lg font-medium">{t('settings.objects')}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t('settings.objects.help')}</p>
+      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate aria-label={t('settings.objects')}>
+        <input type="hidden" name="intent" value="objects" />
+        <Select
+          name="kind"
+          label={t('settings.objects.kind')}
+          defaultSelectedKey={loaderData.objects.kind}
+          isDisabled={disabled}
+          items={OBJECT_KINDS.map((k) => ({ id: k, label: t(`settings.objects.kind.${k}`) }))}
+          errorMessage={err('kind')}
+        />
+        <TextField
+          name="minIdLength"
+          inputMode="numeric"
+          label={t('settings.objects.minIdLength')}
+          description={t('settings.objects.minIdLength.help', { max: MAX_OBJECT_ID_LENGTH })}
+          defaultValue={String(loaderData.objects.minIdLength)}
+          isDisabled={disabled}
+          errorMessage={err('minIdLength')}
+        />
         {disabled ? null : (
           <div>
             <Button type="submit" variant="primary" isPending={busy}>

@@ -22,7 +22,7 @@ type ActionResult = { code?: string; fields?: Record<string, string[]> };
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   try {
-    await run(context, (ctx) =>
+    const { delivery } = await run(context, (ctx) =>
       inviteUser(ctx, {
         email: form.get('email'),
         name: form.get('name'),
@@ -31,7 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         hostname: new URL(request.url).hostname,
       }),
     );
-    return redirect('/settings/users?registered=true&invited=1');
+    // the list says whether the mail left, or waits in the outbox with the link to copy
+    return redirect(`/settings/users?registered=true&invited=${delivery}`);
   } catch (e) {
     return actionError(e);
   }

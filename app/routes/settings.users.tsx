@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { data, Form, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import { useEffect } from 'react';
+import { data, Form, useActionData, useFetcher, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.users';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, LinkButton, SortableTable, TextField } from '~/app/components/ui';
+import { Button, LinkButton, SortableTable, TextField, useToast } from '~/app/components/ui';
 import { useCan } from '~/app/lib/can';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { hasAccess } from '~/core/permissions/access';
@@ -14,6 +15,48 @@ import {
   saveDepartment,
   type UserListItem,
 } from '~/core/users/user.service';
+import { invitationLink } from '~/core/users/invite.service';
+import { getMailer } from '~/core/mail/mailer';
+
+/**
+ * An invited person's link, fetched anew (the older ones stop working) and copied to the
+ * clipboard; shown in a field as well, for when the browser refuses the clipboard.
+ */
+function InvitationLink({ user }: { user: UserListItem }) {
+  const { t } = useTranslation('users');
+  const fetcher = useFetcher<ActionResult>();
+  const toast = useToast();
+  const link = fetcher.data?.link;
+  useEffect(() => {
+    if (!link) return;
+    navigator.clipboard?.writeText(link).then(
+      () => toast.show({ kind: 'success', message: t('invite.linkCopied', { name: user.name }) }),
+      () => toast.show({ kind: 'info', message: t('invite.linkShown') }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [link]);
+  return (
+    <>
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value="invite-link" />
+        <input type="hidden" name="id" value={user.id} />
+        <Button type="submit" variant="secondary" size="sm" isDisabled={fetcher.state !== 'idle'}>
+          {t('invite.copyLink')}
+        </Button>
+      </fetcher.Form>
+      {link ? (
+        <input
+          readOnly
+          value={link}
+          aria-label={t('invite.linkLabel', { name: user.name })}
+          onFocus={(e) => e.currentTarget.select()}
+          className="w-full min-w-48 rounded border border-slate-300 px-2 py-1 text-xs"
+        />
+      ) : null}
+      {fetcher.data?.code ? <span className="text-xs text-red-700">{t(`common:${fetcher.data.code}`)}</span> : null}
+    </>
+  );
+}
 
 /** Settings → users (spec section 2): who may sign in, filtered by status, and the departments. */
 export const middleware = guard({ permission: 'users:read' });
@@ -25,14 +68,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context,
     async (ctx) => [await listUsers(ctx, params), await listDepartments(ctx)] as const,
   );
-  return { ...users, departments, canEditInstance: hasAccess(auth, { permission: 'instance:edit' }) };
+  return {
+    ...users,
+    departments,
+    canEditInstance: hasAccess(auth, { permission: 'instance:edit' }),
+    // without a mail relay, invitations wait in the operators' outbox: say so, and offer the link
+    mailRelay: getMailer().kind === 'smtp',
+  };
 }
 
-type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]> };
+type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]>; link?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   try {
+    if (form.get('intent') === 'invite-link') {
+      const { link } = await run(context, (ctx) => invitationLink(ctx, form.get('id'), new URL(request.url).hostname));
+      return data<ActionResult>({ link });
+    }
     await run(context, async (ctx) => {
       if (form.get('intent') === 'delete-department') await deleteDepartment(ctx, form.get('id'));
       else await saveDepartment(ctx, { name: form.get('name') });
@@ -60,7 +113,19 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     { id: 'email', header: t('col.email'), render: (u: UserListItem) => <span className="break-all">{u.email}</span> },
     { id: 'department', header: t('col.department'), render: (u: UserListItem) => u.department ?? '—' },
     { id: 'levels', header: t('col.accessLevels'), render: (u: UserListItem) => u.accessLevels.join(', ') || '—' },
-    { id: 'status', header: t('col.status'), render: (u: UserListItem) => t(`status.${u.status}`) },
+    {
+      id: 'status',
+      header: t('col.status'),
+      render: (u: UserListItem) =>
+        u.status === 'registered' && can('users:edit') ? (
+          <span className="flex flex-col items-start gap-1">
+            {t(`status.${u.status}`)}
+            <InvitationLink user={u} />
+          </span>
+        ) : (
+          t(`status.${u.status}`)
+        ),
+    },
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
@@ -73,10 +138,17 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             </LinkButton>
           ) : null}
         </div>
-        {params.get('invited') ? (
+        {params.get('invited') === 'smtp' ? (
           <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
             {t('invite.sent')}
           </p>
+        ) : params.get('invited') === 'outbox' ? (
+          <p role="status" className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+            {t('invite.outbox')}
+          </p>
+        ) : null}
+        {!loaderData.mailRelay && !params.get('invited') && can('users:edit') ? (
+          <p className="mt-3 text-sm text-slate-600">{t('invite.noRelay')}</p>
         ) : null}
         <Form
           method="get"

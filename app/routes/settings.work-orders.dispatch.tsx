@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useFetcher } from 'react-router';
 import type { Route } from './+types/settings.work-orders.dispatch';
-import { actionError } from '~/app/lib/action-error.server';
+import { actionError, pageFields } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Select, TextField, useToast } from '~/app/components/ui';
 import { CloseIcon } from '~/app/components/ui/icons';
@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (e) {
     if (isAppError(e) && e.status < 500)
       return data<SaveResult>(
-        { code: e.code, fields: e.details?.fields, overlaps: e.details?.overlaps as Record<string, number[]> },
+        { code: e.code, fields: pageFields(e), overlaps: e.details?.overlaps as Record<string, number[]> },
         { status: e.status },
       );
     return actionError(e);

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import type { Route } from './+types/settings.work-orders';
-import { actionError } from '~/app/lib/action-error.server';
+import { actionError, pageFields } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { MapTileSettingsForm, MAP_TILES_INTENT } from '~/app/components/work-orders/map/tile-settings-form';
 import { OptionsForm } from '~/app/components/work-orders/settings/options-form';
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (e) {
     if (isAppError(e) && e.status < 500)
       return data<SaveResult>(
-        { intent, code: e.code, fields: e.details?.fields, usedBy: e.details?.usedBy as Record<string, number> },
+        { intent, code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
         { status: e.status },
       );
     return actionError(e);

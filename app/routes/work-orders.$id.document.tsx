@@ -4,6 +4,7 @@ import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { isAppError } from '~/core/errors/app-error';
 import { emailWorkOrderPdf, workOrderPdf, workOrderWord } from '~/core/work-orders/documents.service';
+import { fileResponse } from '~/app/lib/file-response.server';
 
 /**
  * The order screen's documents menu: GET ?format=pdf|docx[&templateId=] downloads the order as a
@@ -19,15 +20,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const input = { workOrder: params.id, templateId: query.get('templateId') || undefined };
   try {
     const file = await run(context, (ctx) => (format === 'pdf' ? workOrderPdf(ctx, input) : workOrderWord(ctx, input)));
-    return new Response(new Uint8Array(file.body), {
-      headers: {
-        'Content-Type': file.contentType,
-        'Content-Disposition': `attachment; filename="${file.filename}"`,
-        'Content-Length': String(file.body.length),
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return fileResponse(file);
   } catch (e) {
     if (isAppError(e) && e.status < 500) throw data(e.code, { status: e.status });
     throw e;

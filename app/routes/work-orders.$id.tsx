@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, useFetcher, useNavigate, useSearchParams } from 'react-router';
+import { data, Form, useFetcher, useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/work-orders.$id';
 import { tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
 import { formatDateTime, tenantTimeZone } from '~/core/i18n/number-format';
+import { dateIn } from '~/core/work-orders/time-rules';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
 import { ArticlesPanel } from '~/app/components/work-orders/order/articles-panel';
 import { ChecklistsPanel } from '~/app/components/work-orders/order/checklists-panel';
@@ -70,9 +71,57 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       edit: can('workorders:edit'),
       lock: can('workorders:lock'),
       delete: can('workorders:delete'),
+      id06: hasAccess(auth, { permission: 'workorders:id06', module: 'id06' }),
     },
+    panels: Object.entries(ORDER_PANELS)
+      .filter(([, m]) => hasAccess(auth, m.access))
+      .map(([key]) => key),
+    today: dateIn(new Date(), tenantTimeZone(tenant.config.country)),
   };
 }
+
+/** The site's ID06 attendance register for a day, as a file (the order carries the site's code). */
+function Id06Register({ code, today }: { code: string; today: string }) {
+  const { t } = useTranslation('workorders');
+  return (
+    <details className="relative">
+      <summary className="flex min-h-8 cursor-pointer items-center rounded-md border border-gray-300 bg-white px-3 text-sm">
+        {t('id06.title')}
+      </summary>
+      <Form
+        method="post"
+        action="/work-orders/id06"
+        reloadDocument
+        className="absolute right-0 z-20 mt-1 grid w-64 gap-2 rounded-md border border-gray-200 bg-white p-3 shadow-lg"
+      >
+        <input type="hidden" name="id06Code" value={code} />
+        <p className="text-xs text-slate-600">{t('id06.help', { code })}</p>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium text-slate-700">{t('id06.day')}</span>
+          <input
+            type="date"
+            name="timestamp"
+            defaultValue={today}
+            required
+            className="rounded-md border border-gray-300 px-2 py-1"
+          />
+        </label>
+        <Button type="submit" size="sm" variant="secondary">
+          {t('id06.download')}
+        </Button>
+      </Form>
+    </details>
+  );
+}
+
+/**
+ * Panels app-module plugins add to the order page (`plugins/<name>/order-panel.tsx`): a default
+ * component taking the order's id, and the `access` that shows it. Known at build time.
+ */
+const ORDER_PANELS = import.meta.glob<{
+  default: (props: { workOrderId: string }) => React.ReactNode;
+  access: Parameters<typeof hasAccess>[1];
+}>('../../plugins/*/order-panel.tsx', { eager: true });
 
 type Result = Partial<ActionError> & { ok?: boolean; intent?: string; title?: string; customerName?: string | null };
 
@@ -119,7 +168,7 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
 
   // The order has a tab while it is shown (opened from the list, a deep link or a reload).
   useEffect(() => {
-    tabs.open({ id: wo.id, title: wo.title, customerName: wo.customerName });
+    tabs.open({ id: wo.id, number: wo.number, title: wo.title, customerName: wo.customerName });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wo.id, tabs.ready]);
   // "created" and "open" are one-time signals; drop them so a reload does not repeat them
@@ -183,6 +232,7 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
               <CloseDialog workOrderId={wo.id} data={d.close} />
               {wo.isClosed ? <ReopenButton workOrderId={wo.id} data={d.close} /> : null}
               <CopyDialog workOrderId={wo.id} data={d.close} />
+              {d.can.id06 && wo.id06Code ? <Id06Register code={wo.id06Code} today={d.today} /> : null}
               <DocumentsMenu
                 workOrderId={wo.id}
                 number={wo.number}
@@ -233,6 +283,12 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
       />
       <RemindersPanel workOrderId={wo.id} />
       <ChecklistsPanel workOrderId={wo.id} format={format} />
+      {d.panels.map((key) => {
+        const panel = ORDER_PANELS[key];
+        if (!panel || wo.deletedAt) return null;
+        const Panel = panel.default;
+        return <Panel key={key} workOrderId={wo.id} />;
+      })}
 
       <section aria-labelledby="wo-details" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <h3 id="wo-details" className="text-base font-semibold">

@@ -13,6 +13,7 @@ import { customerCalls } from './calls/customers.calls';
 import { supplierCalls } from './calls/suppliers.calls';
 import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
+import { objectSettingsCalls } from './calls/object-settings.calls';
 import { dispatchRuleCalls } from './calls/dispatch-rules.calls';
 import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
@@ -43,6 +44,7 @@ export const API_CALLS: ApiCall[] = [
   ...supplierCalls,
   ...importExportCalls,
   ...workOrderSettingsCalls,
+  ...objectSettingsCalls,
   ...dispatchRuleCalls,
   ...workOrderCloseCalls,
   ...workOrderRowCalls,

@@ -340,10 +340,16 @@ export async function deleteBusinessObject(ctx: Ctx, id: unknown): Promise<void>
   });
 }
 
-/** GET /bo/id/propose?length: the next free all-digit serial code of that length. */
+/**
+ * GET /bo/id/propose?length: the next free all-digit serial code of that length; without one, of
+ * the instance's minimum object id length (PATCH /instance/bo `minIdLength`).
+ */
 export function proposeSerialCode(ctx: Ctx, raw: unknown) {
   requireAccess(ctx.auth, { permission: 'bo:edit' });
-  return proposeNumber(ctx, 'business_objects', 'serial_code', raw);
+  const query = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const length =
+    query.length === undefined || query.length === '' ? ctx.tenant.config.objects.minIdLength : query.length;
+  return proposeNumber(ctx, 'business_objects', 'serial_code', { ...query, length });
 }
 
 export interface HistoryEntry {

@@ -27,8 +27,11 @@ import {
 /** The history stream of a customer; its contacts, addresses, prices and zone users write to it too. */
 export const CUSTOMER_ENTITY = 'customer';
 
-/** The columns behind the text search; the same expression as the trigram index customers_search_idx. */
-const SEARCH_EXPR = `c.search_text`;
+/**
+ * The text search: the customer's own columns (customers_search_idx) or its contacts' names
+ * (contact_search, kept by a trigger: migration 0017), each with its trigram index.
+ */
+const SEARCH_SQL = `(c.search_text like ? or c.contact_search like ?)`;
 
 export interface CustomerAddress {
   id: string;
@@ -209,7 +212,7 @@ export async function listCustomers(
   requireAccess(ctx.auth, { permission: 'customers:read' });
   const f = parseInput(ZCustomerListQuery, raw);
   const base = ctx.trx('customers as c');
-  if (f.q) base.whereRaw(`${SEARCH_EXPR} like ?`, [containsPattern(f.q)]);
+  if (f.q) base.whereRaw(SEARCH_SQL, [containsPattern(f.q), containsPattern(f.q)]);
   if (f.status !== 'all') base.where('c.status', f.status);
   if (f.type !== 'all') base.where('c.type', f.type);
   if (f.potential !== undefined) base.where('c.potential', f.potential);
@@ -271,7 +274,7 @@ export async function customerOptions(
   requireAccess(ctx.auth, { permission: 'customers:read' });
   const { q } = parseInput(z.object({ q: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional() }), raw);
   const base = ctx.trx('customers as c').where('c.status', 'active');
-  if (q) base.whereRaw(`${SEARCH_EXPR} like ?`, [containsPattern(q)]);
+  if (q) base.whereRaw(SEARCH_SQL, [containsPattern(q), containsPattern(q)]);
   const [{ n }] = (await base.clone().count({ n: '*' })) as { n: string | number }[];
   const rows = (await base
     .clone()

@@ -13,14 +13,21 @@ export interface TenantScope {
   cluster: string;
 }
 
-let current: Database | undefined;
+/**
+ * The process's database, kept on globalThis: in production app-module plugins are imported at
+ * boot outside the server bundle (decision 001) with their own copy of core, and a plugin's call
+ * into core (loadActive → preparedInTenant) must find the same database as the bundle's.
+ */
+const DATABASE = Symbol.for('ordo.database');
+const holder = globalThis as { [DATABASE]?: Database };
 
 /** The process's database: set once at boot (or by a test), read by every unit of work. */
 export function setDatabase(db: Database | undefined): void {
-  current = db;
+  holder[DATABASE] = db;
 }
 
 export function getDatabase(): Database {
+  const current = holder[DATABASE];
   if (!current) throw new Error('The database is not open yet (setDatabase was not called)');
   return current;
 }

@@ -13,17 +13,22 @@ import {
   WidthType,
 } from 'docx';
 import { formatDate, formatDateTime } from '~/core/i18n/number-format';
-import { documentTranslator } from './i18n';
+import { documentTranslator, type DocumentT } from './i18n';
 import { formatHours, formatMoney, formatQuantity } from './format';
-import { postalLine, type DocumentChecklistItem, type WorkOrderDocumentModel } from './work-order-document';
+import {
+  postalLine,
+  type DocumentChecklistItem,
+  type DocumentCompany,
+  type WorkOrderDocumentModel,
+} from './work-order-document';
 
-const FONT = 'Arial';
+export const FONT = 'Arial';
 
-const text = (value: string, options: { bold?: boolean; size?: number; color?: string } = {}) =>
+export const text = (value: string, options: { bold?: boolean; size?: number; color?: string } = {}) =>
   new TextRun({ text: value, font: FONT, size: options.size ?? 19, bold: options.bold, color: options.color });
 
 /** A paragraph; line breaks in the value become breaks in Word. */
-function para(value: string, options: { bold?: boolean; size?: number; color?: string; align?: 'right' } = {}) {
+export function para(value: string, options: { bold?: boolean; size?: number; color?: string; align?: 'right' } = {}) {
   const lines = value.split(/\r?\n/);
   return new Paragraph({
     alignment: options.align === 'right' ? AlignmentType.RIGHT : undefined,
@@ -35,7 +40,7 @@ function para(value: string, options: { bold?: boolean; size?: number; color?: s
   });
 }
 
-const heading = (value: string) =>
+export const heading = (value: string) =>
   new Paragraph({
     heading: HeadingLevel.HEADING_2,
     spacing: { before: 240, after: 80 },
@@ -60,7 +65,7 @@ function cell(value: string, options: { bold?: boolean; right?: boolean; width?:
 }
 
 /** A two-column table of label → value, leaving out empty values. */
-function facts(rows: [string, string | null | undefined][]): Table {
+export function facts(rows: [string, string | null | undefined][]): Table {
   const kept = rows.filter((r): r is [string, string] => Boolean(r[1]));
   return new Table({
     width: { size: 100, type: WidthType.PERCENTAGE },
@@ -93,20 +98,41 @@ function grid(head: { label: string; right?: boolean; width: number }[], body: s
 }
 
 /** Width and height of a PNG from its header, for the logo's size in Word. */
-function pngSize(bytes: Buffer): { width: number; height: number } | null {
+export function pngSize(bytes: Buffer): { width: number; height: number } | null {
   if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47) return null;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-function logoRun(dataUrl: string | null): ImageRun | null {
+/** A PNG data: URL as an image of `height` pixels (its width by its ratio, at most `maxWidth`); null for anything else. */
+export function pngRun(dataUrl: string | null, height: number, maxWidth: number): ImageRun | null {
   const match = dataUrl ? /^data:image\/png;base64,(.+)$/.exec(dataUrl) : null;
   if (!match) return null;
   const bytes = Buffer.from(match[1]!, 'base64');
   const size = pngSize(bytes);
   if (!size || !size.width || !size.height) return null;
-  const height = 48;
-  const width = Math.min(200, Math.round((size.width / size.height) * height));
+  const width = Math.min(maxWidth, Math.round((size.width / size.height) * height));
   return new ImageRun({ type: 'png', data: bytes, transformation: { width, height } });
+}
+
+export const logoRun = (dataUrl: string | null): ImageRun | null => pngRun(dataUrl, 48, 200);
+
+/** The company block every document starts with: logo, name, address and numbers. */
+export function companyParagraphs(company: DocumentCompany, t: DocumentT): Paragraph[] {
+  const logo = logoRun(company.logo);
+  const lines = [
+    company.address,
+    postalLine(company.postIndex, company.city),
+    company.companyNr ? `${t('company.orgNr')}: ${company.companyNr}` : null,
+    company.vatRegistrationNr ? `${t('company.vatNr')}: ${company.vatRegistrationNr}` : null,
+    company.bgAccount ? `${t('company.bgAccount')}: ${company.bgAccount}` : null,
+    company.email ? `${t('company.email')}: ${company.email}` : null,
+    company.phone ? `${t('company.phone')}: ${company.phone}` : null,
+  ].filter((l): l is string => Boolean(l));
+  return [
+    ...(logo ? [new Paragraph({ children: [logo] })] : []),
+    para(company.name, { bold: true, size: 22 }),
+    ...lines.map((l) => para(l, { size: 17, color: '374151' })),
+  ];
 }
 
 /** A checklist item as printed: ✓/✗ for a tick, else its number or text (– when not filled in). */
@@ -127,22 +153,9 @@ export async function workOrderToDocx(model: WorkOrderDocumentModel): Promise<Bu
   const dateTime = (v: string | null) =>
     v ? formatDateTime(v, { dateFormat: model.dateFormat, country: model.country }) : '';
   const joined = (...parts: (string | null)[]) => parts.filter(Boolean).join(', ');
-  const logo = logoRun(company.logo);
-
-  const companyLines = [
-    company.address,
-    postalLine(company.postIndex, company.city),
-    company.companyNr ? `${t('company.orgNr')}: ${company.companyNr}` : null,
-    company.vatRegistrationNr ? `${t('company.vatNr')}: ${company.vatRegistrationNr}` : null,
-    company.bgAccount ? `${t('company.bgAccount')}: ${company.bgAccount}` : null,
-    company.email ? `${t('company.email')}: ${company.email}` : null,
-    company.phone ? `${t('company.phone')}: ${company.phone}` : null,
-  ].filter((l): l is string => Boolean(l));
 
   const children: (Paragraph | Table)[] = [
-    ...(logo ? [new Paragraph({ children: [logo] })] : []),
-    para(company.name, { bold: true, size: 22 }),
-    ...companyLines.map((l) => para(l, { size: 17, color: '374151' })),
+    ...companyParagraphs(company, t),
     new Paragraph({
       heading: HeadingLevel.HEADING_1,
       spacing: { before: 240 },

@@ -23,11 +23,15 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
 
 export function validationError(error: z.ZodError): AppError {
   const fields: Record<string, string[]> = {};
+  // The limit of a too-long text, so the message can give it (spec section 5).
+  const limits: Record<string, number> = {};
   for (const issue of error.issues) {
     const key = issue.path.join('.') || '_';
     const message = /^[A-Z][A-Z0-9_]+$/.test(issue.message) ? issue.message : 'ERROR_INVALID_VALUE';
     const list = (fields[key] ??= []);
     if (!list.includes(message)) list.push(message);
+    if (message === 'ERROR_MAX_LENGTH' && issue.code === 'too_big' && typeof issue.maximum === 'number')
+      limits[key] = issue.maximum;
   }
-  return new AppError('VALIDATION_FAILED', 400, { fields });
+  return new AppError('VALIDATION_FAILED', 400, Object.keys(limits).length ? { fields, limits } : { fields });
 }

@@ -79,6 +79,7 @@ describe('[platform] plugin registry', () => {
     const calls = pluginApiCalls(registry).map(({ call, moduleId }) => `${moduleId} ${call.method} ${call.path}`);
     expect(calls).toContain('doorautomatics GET /doorautomatics/:id/history');
     expect(calls).toContain('doorautomatics POST /doorautomatics');
+    expect(calls).toContain('doorautomatics PUT /wo/doorautomatics/:id');
     // The fixed path comes before /:id, so "id" is never read as one.
     const gets = calls.filter((c) => c.includes(' GET '));
     expect(gets.indexOf('doorautomatics GET /doorautomatics/id/propose')).toBeLessThan(
@@ -86,6 +87,7 @@ describe('[platform] plugin registry', () => {
     );
     expect(pluginMigrations(registry).map((m) => m.name)).toEqual([
       'plugin-module-door-automatics-0001-door-automatics',
+      'plugin-module-door-automatics-0002-work-order-door-automatics',
     ]);
   });
 
@@ -136,6 +138,11 @@ describe('[platform] plugin registry', () => {
       id: 'plugin-module-door-automatics-doorautomatics-id',
     });
     expect(pluginRoutes('app', manifests)).toEqual([
+      {
+        path: 'work-orders/:id/doorautomatics',
+        file: '../plugins/module-door-automatics/routes/work-order-door-automatics.tsx',
+        id: 'plugin-module-door-automatics-work-orders-id-doorautomatics',
+      },
       { path: 'other', file: '../plugins/module-other/routes/other.tsx', id: 'plugin-module-other-other' },
     ]);
     expect(() =>

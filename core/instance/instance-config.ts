@@ -32,6 +32,23 @@ export const ZCompanyDetails = z.object(
 export const emptyCompanyDetails = (): TCompanyDetails =>
   Object.fromEntries(COMPANY_FIELDS.map((f) => [f, null])) as TCompanyDetails;
 
+/**
+ * What the instance calls its objects (spec section 1: "interface wording varies per object kind
+ * (machine, elevator, security facility, gates)"); `object` is the generic wording.
+ */
+export const OBJECT_KINDS = ['object', 'machine', 'elevator', 'security', 'gate'] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
+/** Object ids are proposed with at least this many digits (spec section 5: a positive length). */
+export const MAX_OBJECT_ID_LENGTH = 12;
+
+/** The object settings of the instance (PATCH /instance/bo, settings → object). */
+export const ZObjectSettings = z.object({
+  kind: z.enum(OBJECT_KINDS),
+  minIdLength: z.number().int().min(1).max(MAX_OBJECT_ID_LENGTH),
+});
+export type TObjectSettings = z.infer<typeof ZObjectSettings>;
+export const defaultObjectSettings = (): TObjectSettings => ({ kind: 'object', minIdLength: 5 });
+
 export const ZInstanceConfig = z.object({
   country: z.enum(COUNTRIES),
   languageKey: z.enum(LANGUAGE_KEYS),
@@ -39,10 +56,14 @@ export const ZInstanceConfig = z.object({
   currency: z.object({ symbol: z.string().min(1).max(5) }),
   logoUrl: z.string().url().max(2000).nullable(),
   company: ZCompanyDetails.default(emptyCompanyDetails),
+  objects: ZObjectSettings.default(defaultObjectSettings),
 });
 export type TInstanceConfig = z.infer<typeof ZInstanceConfig>;
 
-const BY_COUNTRY: Record<(typeof COUNTRIES)[number], Omit<TInstanceConfig, 'country' | 'logoUrl' | 'company'>> = {
+const BY_COUNTRY: Record<
+  (typeof COUNTRIES)[number],
+  Omit<TInstanceConfig, 'country' | 'logoUrl' | 'company' | 'objects'>
+> = {
   SE: { languageKey: 'se', dateFormat: 'YYYY-MM-DD', currency: { symbol: 'kr' } },
   EE: { languageKey: 'ee', dateFormat: 'DD.MM.YYYY', currency: { symbol: '€' } },
   AU: { languageKey: 'en', dateFormat: 'DD.MM.YYYY', currency: { symbol: '$' } },

@@ -52,7 +52,7 @@ export const ZUpdateCompany = z.object({
 });
 
 /** The stored configuration as it is now (the host cache may be a moment behind another server's save). */
-async function storedConfig(ctx: Ctx): Promise<TInstanceConfig> {
+export async function storedConfig(ctx: Ctx): Promise<TInstanceConfig> {
   const row = await ctx.trx.withSchema(CONTROL_SCHEMA).table('tenants').where({ id: ctx.tenant.id }).first('config');
   return readInstanceConfig(row?.config);
 }
@@ -68,13 +68,16 @@ export function getInstance(ctx: Ctx) {
 export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceConfig> {
   requireAccess(ctx.auth, { permission: 'instance:edit' });
   const input = parseInput(ZUpdateInstance, raw);
+  // The company details and object settings have their own saves and are kept as stored.
+  const { company, objects } = await storedConfig(ctx);
   const config = ZInstanceConfig.parse({
     country: input.country,
     languageKey: input.languageKey,
     dateFormat: input.dateFormat,
     currency: { symbol: input.currencySymbol },
     logoUrl: input.logoUrl,
-    company: (await storedConfig(ctx)).company,
+    company,
+    objects,
   });
   await ctx.trx
     .withSchema(CONTROL_SCHEMA)

@@ -43,6 +43,29 @@ export const APP_MODULES = [
 
 export type AppModuleId = (typeof APP_MODULES)[number];
 
+/**
+ * The core modules whose screens or calls exist in this build (the rest of spec section 6 is
+ * still to come): the settings page lists only these and the app-module plugins' modules, so a
+ * switch always changes something. core/modules/app-modules.test.ts keeps it true against the
+ * code's access declarations.
+ */
+export const BUILT_APP_MODULES: readonly AppModuleId[] = [
+  'article_groups',
+  'broadcast',
+  'checklists',
+  'copy',
+  'customerzone',
+  'dashboard',
+  'dispatch_rules',
+  'id06',
+  'maps',
+  'mfa',
+  'microsoft_auth',
+  'reminders',
+  'security',
+  'supplier_tags',
+];
+
 /** Modules a new tenant starts with. */
 export const DEFAULT_APP_MODULES: readonly AppModuleId[] = APP_MODULES.filter(
   (m) => !['gps_tracker', 'microsoft_auth', 'mfa', 'id06', 'regions'].includes(m),

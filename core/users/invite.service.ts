@@ -3,12 +3,13 @@ import type { Ctx } from '~/core/context';
 import { issueOneTimeToken } from '~/core/auth/one-time-token.service';
 import { REGISTRATION_VALID_HOURS } from '~/core/auth/registration.service';
 import { mailLang } from '~/core/auth/recovery.service';
-import { AppError } from '~/core/errors/app-error';
-import { UUID_PATTERN, parseInput, zEmail, zRequiredString } from '~/core/errors/validation';
+import { AppError, notFound } from '~/core/errors/app-error';
+import { isUuid, UUID_PATTERN, parseInput, zEmail, zRequiredString } from '~/core/errors/validation';
 import { keyFromLang } from '~/core/i18n/languages';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { invitationMail } from '~/core/mail/templates/invitation';
 import { sendAfterCommit } from '~/core/mail/templates/deliver';
+import { getMailer } from '~/core/mail/mailer';
 import { tenantLink } from '~/core/mail/templates/links';
 import { renderMail } from '~/core/mail/templates/render';
 import { requireAccess } from '~/core/permissions/access';
@@ -30,7 +31,10 @@ export type TInviteUser = z.infer<typeof ZInviteUser>;
  * new link (older ones stop working) and leaves the user as they are; an active or inactive user's
  * address is refused with 409 USER_EMAIL_TAKEN. The mail leaves after commit (see sendAfterCommit).
  */
-export async function inviteUser(ctx: Ctx, raw: unknown): Promise<{ id: string; created: boolean }> {
+export async function inviteUser(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<{ id: string; created: boolean; delivery: MailDelivery }> {
   requireAccess(ctx.auth, { permission: 'users:edit' });
   const input = parseInput(ZInviteUser, raw);
   const existing = await ctx
@@ -76,6 +80,25 @@ export async function inviteUser(ctx: Ctx, raw: unknown): Promise<{ id: string; 
       .update({ used_at: ctx.now });
   }
 
+  const { link, lang } = await registrationLink(ctx, user, input.hostname);
+  const mail = renderMail(
+    invitationMail,
+    lang,
+    { name: user.name, email: user.email, company: ctx.tenant.displayName, inviter: ctx.auth.user.fullName },
+    link,
+  );
+  sendAfterCommit(ctx.trx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
+  return { id: user.id, created: !existing, delivery: getMailer().kind };
+}
+
+/**
+ * How mail leaves: by a relay ('smtp'), or kept in the operators' outbox ('outbox', no SMTP_URL),
+ * where nobody receives it: the screens say which, and offer the link to pass on by hand.
+ */
+export type MailDelivery = 'smtp' | 'outbox';
+
+/** A new registration link for an invited user; the older ones stop working. */
+async function registrationLink(ctx: Ctx, user: { id: string; language: string | null }, hostname: string | undefined) {
   const token = await issueOneTimeToken(ctx.trx, {
     userId: user.id,
     purpose: 'registration',
@@ -86,15 +109,30 @@ export async function inviteUser(ctx: Ctx, raw: unknown): Promise<{ id: string; 
   const link = await tenantLink(
     ctx.trx,
     ctx.tenant,
-    input.hostname,
+    hostname,
     `/login?rt=${encodeURIComponent(token)}&lang=${keyFromLang(lang)}`,
   );
-  const mail = renderMail(
-    invitationMail,
-    lang,
-    { name: user.name, email: user.email, company: ctx.tenant.displayName, inviter: ctx.auth.user.fullName },
-    link,
-  );
-  sendAfterCommit(ctx.trx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
-  return { id: user.id, created: !existing };
+  return { link, lang };
+}
+
+/**
+ * The invitation link of a user who has not registered yet, for an administrator to pass on by
+ * hand (no mail relay, or a mail that never arrived): a new link, valid 7 days; the mailed one
+ * stops working. 409 INVITATION_NOT_PENDING for a user who has registered.
+ */
+export async function invitationLink(ctx: Ctx, id: unknown, hostname?: string): Promise<{ link: string }> {
+  requireAccess(ctx.auth, { permission: 'users:edit' });
+  if (!isUuid(id)) throw notFound();
+  const user = await ctx
+    .trx('users')
+    .where({ id })
+    .first<{ id: string; language: string | null; status: string } | undefined>('id', 'language', 'status');
+  if (!user) throw notFound();
+  if (user.status !== 'registered') throw new AppError('INVITATION_NOT_PENDING', 409);
+  await ctx
+    .trx('user_tokens')
+    .where({ user_id: user.id, purpose: 'registration' })
+    .whereNull('used_at')
+    .update({ used_at: ctx.now });
+  return { link: (await registrationLink(ctx, user, hostname)).link };
 }

@@ -3,7 +3,8 @@ import { filledChecklistsForDocument } from '~/core/checklists/checklist.service
 import type { Ctx } from '~/core/context';
 import { workOrderToDocx } from '~/core/documents/docx';
 import { documentTranslator } from '~/core/documents/i18n';
-import { logoDataUrl } from '~/core/documents/logo';
+import { documentCompany } from '~/core/documents/company';
+import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { renderHtml } from '~/core/documents/render';
 import type { WorkOrderDocumentModel } from '~/core/documents/work-order-document';
@@ -39,14 +40,7 @@ const ZTemplateId = z
 export const ZWorkOrderDocument = z.object({ workOrder: ZWorkOrderRef, templateId: ZTemplateId });
 export const ZEmailWorkOrderDocument = ZWorkOrderDocument.extend({ emailTarget: zEmail() });
 
-export interface DocumentFile {
-  filename: string;
-  contentType: string;
-  body: Buffer;
-}
-
-export const PDF_TYPE = 'application/pdf';
-export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+export { DOCX_TYPE, PDF_TYPE, type DocumentFile } from '~/core/documents/file';
 
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
@@ -58,8 +52,7 @@ const plainDate = (v: unknown) =>
 
 /** A file name from the order number: letters, digits, dot, dash and underscore only. */
 export function documentFilename(number: string, extension: 'pdf' | 'docx'): string {
-  const safe = number.replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '') || 'work-order';
-  return `work-order-${safe}.${extension}`;
+  return safeFilename('work-order', number, extension);
 }
 
 /**
@@ -164,8 +157,6 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
     travelMinutes: Number(r.travel_minutes ?? 0),
     distanceKm: String(r.distance_km ?? '0'),
   }));
-  const company = config.company;
-
   const model: WorkOrderDocumentModel = {
     lang,
     locale: formattingLocale(lang),
@@ -173,18 +164,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
     country: config.country,
     currency: config.currency.symbol,
     printedAt: ctx.now.toISOString(),
-    company: {
-      name: company.companyName ?? ctx.tenant.displayName,
-      companyNr: company.companyNr,
-      address: company.address,
-      postIndex: company.postIndex,
-      city: company.city,
-      email: company.email,
-      phone: company.phone,
-      vatRegistrationNr: company.vatRegistrationNr,
-      bgAccount: company.bgAccount,
-      logo: await logoDataUrl(config.logoUrl),
-    },
+    company: await documentCompany(ctx),
     workOrder: {
       number: wo.number,
       title: wo.title,

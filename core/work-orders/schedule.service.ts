@@ -86,6 +86,8 @@ export interface Board {
   /** A full page: there are more than the count (search narrows them). */
   unscheduledCountCapped: boolean;
   holidays: { date: string; name: string }[];
+  /** Today in the tenant's zone (YYYY-MM-DD): the board marks it and opens scrolled to it. */
+  today: string;
   version: number;
   canPlan: boolean;
 }
@@ -234,6 +236,7 @@ export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): 
     unscheduledCount: unscheduled.count,
     unscheduledCountCapped: unscheduled.capped,
     holidays: holidays as { date: string; name: string }[],
+    today: dateIn(ctx.now, zone(ctx)),
     version,
     canPlan: Boolean(ctx.auth?.perms.has('workorders:edit')),
   };
@@ -640,6 +643,40 @@ export async function deleteSchedule(ctx: Ctx, id: unknown, raw: unknown): Promi
     data: { user: user?.name ?? null, startTs: iso(row.start_ts) },
   });
   return { version: await bumpBoard(ctx, [workOrderId]) };
+}
+
+/**
+ * One notion of planned: the planned start and end typed on the order (form or API) are plans on
+ * the board, one per assignee over that span (the default length from the start when no end is given), and
+ * replace the order's plans; cleared, the order is unplanned. The order's planned start and end
+ * then follow its plans, as after any change on the board.
+ */
+export async function planFromOrderFields(
+  ctx: Ctx,
+  workOrderId: string,
+  span: { start: Date | null; end: Date | null },
+  userIds: string[],
+): Promise<void> {
+  await ctx.trx('work_order_schedules').where({ work_order_id: workOrderId }).delete();
+  if (span.start && userIds.length) {
+    const start = span.start;
+    const end = span.end && span.end > start ? span.end : new Date(start.getTime() + DEFAULT_PLAN_MINUTES * 60_000);
+    const date = dateIn(start, zone(ctx));
+    await ctx.trx('work_order_schedules').insert(
+      [...new Set(userIds)].map((user_id) => ({
+        work_order_id: workOrderId,
+        user_id,
+        date,
+        start_ts: start,
+        end_ts: end,
+        created_by: ctx.auth?.user.id ?? null,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+      })),
+    );
+  }
+  await syncPlanned(ctx, workOrderId);
+  await bumpBoard(ctx, [workOrderId]);
 }
 
 /** GET /wo/{id}/schedule: an order's plans, earliest first. */

@@ -59,14 +59,22 @@ export interface CustomerAddressOption {
   contactPhone: string | null;
 }
 
+/** One of the customer's contacts, offered for the order's contact fields. */
+export interface CustomerContactOption {
+  name: string;
+  role: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
 /**
- * A customer's addresses (primary first), for the order form: the address comes from them or is
+ * A customer's addresses (primary first) and contacts, for the order form: the address comes from them or is
  * typed. Needs customers:read too; 404 for an unknown (or another tenant's) customer.
  */
 export async function getCustomerForWorkOrder(
   ctx: Ctx,
   customerId: unknown,
-): Promise<{ addresses: CustomerAddressOption[] }> {
+): Promise<{ addresses: CustomerAddressOption[]; contacts: CustomerContactOption[] }> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   requireAccess(ctx.auth, { permission: 'customers:read' });
   if (!isUuid(customerId)) throw notFound();
@@ -77,7 +85,18 @@ export async function getCustomerForWorkOrder(
     .where({ customer_id: customerId })
     .orderBy([{ column: 'is_primary', order: 'desc' }, 'sort_order', 'id'])
     .select('*');
+  const contacts: Record<string, unknown>[] = await ctx
+    .trx('customer_contacts')
+    .where({ customer_id: customerId })
+    .orderBy(['sort_order', 'id'])
+    .select('name', 'role', 'phone', 'email');
   return {
+    contacts: contacts.map((c) => ({
+      name: c.name as string,
+      role: (c.role as string) ?? null,
+      phone: (c.phone as string) ?? null,
+      email: (c.email as string) ?? null,
+    })),
     addresses: rows.map((r) => ({
       id: r.id as string,
       street: (r.street as string) ?? null,

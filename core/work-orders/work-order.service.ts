@@ -10,7 +10,7 @@ import { placeWorkOrder } from './geocode';
 import { timeLockBoundary } from './time.service';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
-import { scheduledUserIds } from './schedule.service';
+import { planFromOrderFields, scheduledUserIds } from './schedule.service';
 import { unwrapWorkOrder, ZCreateWorkOrder, ZEditWorkOrder, ZPage, type TWorkOrderFields } from './work-order.schema';
 
 export { WO_ENTITY, type WorkOrder };
@@ -205,6 +205,8 @@ export async function createWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrd
   const id = row.id as string;
   await replaceAssignees(ctx, id, input.assignees!);
   await replaceTags(ctx, id, input.tags!);
+  if (input.plannedStart)
+    await planFromOrderFields(ctx, id, { start: input.plannedStart, end: input.plannedEnd ?? null }, input.assignees!);
   if (input.street || input.postIndex || input.city)
     await placeWorkOrder(ctx, id, {
       street: input.street ?? null,
@@ -278,8 +280,13 @@ export async function editWorkOrder(
   if ('workTypeId' in wo && !wo.workTypeId) errors.workTypeId = ['ERROR_REQUIRED_FIELD'];
   if (wo.statusId && wo.statusId !== before.statusId && settings.statuses.find((s) => s.id === wo.statusId)?.isClosing)
     errors.statusId = ['ERROR_INVALID_VALUE'];
+  // New planned times replace the order's plans (one per assignee): see planFromOrderFields.
+  const time = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() : null);
+  const replan =
+    (wo.plannedStart !== undefined && time(wo.plannedStart) !== time(before.plannedStart)) ||
+    (wo.plannedEnd !== undefined && time(wo.plannedEnd) !== time(before.plannedEnd));
   // spec section 5: a scheduled assignee cannot be removed (take the plan off the board first)
-  if (wo.assignees && !errors.assignees) {
+  if (wo.assignees && !errors.assignees && !replan) {
     const planned = await scheduledUserIds(ctx, before.id);
     if ([...planned].some((u) => !wo.assignees!.includes(u)))
       errors.assignees = ['SCHEDULED_ASSIGNEE_CANNOT_BE_REMOVED'];
@@ -302,6 +309,17 @@ export async function editWorkOrder(
     .update({ ...columns, update_ts: ctx.now });
   if (wo.assignees) await replaceAssignees(ctx, before.id, wo.assignees);
   if (wo.tags) await replaceTags(ctx, before.id, wo.tags);
+  if (replan)
+    await planFromOrderFields(
+      ctx,
+      before.id,
+      {
+        start:
+          wo.plannedStart !== undefined ? wo.plannedStart : before.plannedStart ? new Date(before.plannedStart) : null,
+        end: wo.plannedEnd !== undefined ? wo.plannedEnd : before.plannedEnd ? new Date(before.plannedEnd) : null,
+      },
+      wo.assignees ?? before.assignees.map((a) => a.id),
+    );
   // a changed address is placed again (the map of dispatch shows the result)
   const address = {
     street: wo.street !== undefined ? wo.street : before.street,

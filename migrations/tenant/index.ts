@@ -15,6 +15,9 @@ import m0013 from './0013-work-order-reminders';
 import m0014 from './0014-checklists';
 import m0015 from './0015-dispatch-rules';
 import m0016 from './0016-work-order-map';
+import m0017 from './0017-customer-contact-search';
+import m0018 from './0018-work-order-id06-index';
+import m0019 from './0019-work-order-unplanned-index';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -37,4 +40,7 @@ export const tenantMigrations: readonly Migration[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
+  m0018,
+  m0019,
 ];

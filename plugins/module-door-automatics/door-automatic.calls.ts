@@ -10,6 +10,7 @@ import {
   proposeDoorAutomaticId,
   updateDoorAutomatic,
 } from './door-automatic.service';
+import { getWorkOrderDoorAutomatics, setWorkOrderDoorAutomatics } from './work-order-door-automatics.service';
 
 const READ = { permission: 'doorautomatics:read', module: MODULE_ID } as const;
 const EDIT = { permission: 'doorautomatics:edit', module: MODULE_ID } as const;
@@ -68,6 +69,24 @@ export const doorAutomaticCalls: ApiCall[] = [
     input: z.unknown(),
     summary: 'Changes a door automatic {id, …fields to change}; 409 DUPLICATE_DOOR_AUTOMATIC_ID',
     handler: (ctx, input) => updateDoorAutomatic(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/wo/doorautomatics/:id',
+    access: { permission: 'workorders:read', module: MODULE_ID },
+    input: z.object({ id: z.string() }).passthrough(),
+    summary: "A work order's door automatics, in order, each with its object → {doorAutomatics}",
+    handler: (ctx, input) => getWorkOrderDoorAutomatics(ctx, input.id),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/wo/doorautomatics/:id',
+    access: { permission: 'workorders:edit_doorautomatics', module: MODULE_ID },
+    input: z.object({ id: z.string() }).passthrough(),
+    summary:
+      "Replaces a work order's door automatics {doorAutomatics: [id or {id}, …]} (door automatics at the order's " +
+      'object; 400 ERROR_DOOR_AUTOMATIC_NOT_AT_OBJECT otherwise) → {doorAutomatics}; 409 when the order is closed or locked',
+    handler: (ctx, input) => setWorkOrderDoorAutomatics(ctx, input.id, input),
   }),
   defineCall({
     method: 'DELETE',

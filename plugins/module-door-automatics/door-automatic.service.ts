@@ -72,7 +72,7 @@ function day(v: unknown): string | null {
 }
 
 /** One statement: the door automatics with their object and its customer. */
-function selectDoorAutomatics(ctx: Ctx) {
+export function selectDoorAutomatics(ctx: Ctx) {
   return ctx
     .trx('door_automatics as d')
     .join('business_objects as bo', 'bo.id', 'd.business_object_id')
@@ -80,7 +80,7 @@ function selectDoorAutomatics(ctx: Ctx) {
     .select('d.*', 'bo.serial_code as bo_serial_code', 'bo.location as bo_location', 'c.name as customer_name');
 }
 
-function toDoorAutomatic(r: Row): DoorAutomatic {
+export function toDoorAutomatic(r: Row): DoorAutomatic {
   return {
     id: r.id as string,
     number: r.number as string,

@@ -3,6 +3,7 @@ import { defineAppModule } from '~/core/extension-points/app-module';
 import { MODULE_ID, PLUGIN_ID } from './constants';
 import { doorAutomaticCalls } from './door-automatic.calls';
 import doorAutomaticsTable from './migrations/0001-door-automatics';
+import workOrderDoorAutomaticsTable from './migrations/0002-work-order-door-automatics';
 import routes from './routes';
 import { seedDemoDoorAutomatics } from './demo';
 
@@ -16,8 +17,13 @@ export default defineAppModule({
   options: z.object({}).strict(),
   create: () => ({
     moduleId: MODULE_ID,
-    permissions: ['doorautomatics:read', 'doorautomatics:edit', 'doorautomatics:delete'],
-    migrations: [doorAutomaticsTable],
+    permissions: [
+      'doorautomatics:read',
+      'doorautomatics:edit',
+      'doorautomatics:delete',
+      'workorders:edit_doorautomatics',
+    ],
+    migrations: [doorAutomaticsTable, workOrderDoorAutomaticsTable],
     apiCalls: doorAutomaticCalls,
     routes,
     seedDemo: seedDemoDoorAutomatics,

@@ -9,4 +9,5 @@ export default [
   { parent: 'inventory', path: 'doorautomatics/new', file: 'routes/door-automatic-new.tsx' },
   { parent: 'inventory', path: 'doorautomatics/propose', file: 'routes/propose.tsx' },
   { parent: 'inventory', path: 'doorautomatics/:id', file: 'routes/door-automatic.tsx' },
+  { parent: 'app', path: 'work-orders/:id/doorautomatics', file: 'routes/work-order-door-automatics.tsx' },
 ] satisfies PluginRoute[];

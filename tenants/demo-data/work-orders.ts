@@ -1,4 +1,6 @@
 import type { Trx } from '~/core/db/with-tenant';
+import { dateIn } from '~/core/work-orders/time-rules';
+import { DEMO_TARGET, seedDemoHistory } from './history';
 
 /**
  * The demo company's work orders: a morning's worth of open orders at the demo customers' sites,
@@ -102,6 +104,8 @@ const ORDERS: DemoOrder[] = [
 
 export async function seedDemoWorkOrders(trx: Trx): Promise<void> {
   if (await trx('work_orders').first('id')) return;
+  // A year of history first (lower numbers, older dates), then this morning's hand-made orders.
+  await seedDemoHistory(trx, DEMO_TARGET.workOrders - ORDERS.length);
   const customers = new Map<string, { id: string; name: string }>(
     (
       await trx('customers')
@@ -172,5 +176,17 @@ export async function seedDemoWorkOrders(trx: Trx): Promise<void> {
     const assignees = o.assignees.map((e) => users.get(e)).filter((id): id is string => Boolean(id));
     if (assignees.length)
       await trx('work_order_assignees').insert(assignees.map((user_id) => ({ work_order_id: wo.id, user_id })));
+    // planned means on the board: a plan for each assignee
+    if (planned && assignees.length)
+      await trx('work_order_schedules').insert(
+        assignees.map((user_id) => ({
+          work_order_id: wo.id,
+          user_id,
+          date: dateIn(planned, 'Europe/Stockholm'),
+          start_ts: planned,
+          end_ts: new Date(planned.getTime() + 2 * 3_600_000),
+          created_by: admin,
+        })),
+      );
   }
 }

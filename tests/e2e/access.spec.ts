@@ -123,20 +123,20 @@ test('[access] an admin switches an app module off and on', async ({ page }) => 
   await page.goto(`${app.url}/settings/modules`);
   await expect(page.getByRole('heading', { name: 'Appmoduler', level: 1 })).toBeVisible();
   await hydrated(page);
-  const drive = page.getByRole('switch', { name: 'Filarkiv' });
-  await expect(drive).toBeChecked();
+  const checklists = page.getByRole('switch', { name: 'Checklistor' });
+  await expect(checklists).toBeChecked();
 
-  await press(drive);
-  await expect(page.getByRole('status')).toContainText('Filarkiv är avslagen', { timeout: SLOW });
-  await expect(drive).not.toBeChecked();
+  await press(checklists);
+  await expect(page.getByRole('status')).toContainText('Checklistor är avslagen', { timeout: SLOW });
+  await expect(checklists).not.toBeChecked();
   await page.reload();
   await hydrated(page);
-  await expect(page.getByRole('switch', { name: 'Filarkiv' })).not.toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Checklistor' })).not.toBeChecked();
 
   // The keyboard alone switches it back on.
-  await page.getByRole('switch', { name: 'Filarkiv' }).focus();
+  await page.getByRole('switch', { name: 'Checklistor' }).focus();
   await page.keyboard.press('Space');
-  await expect(page.getByRole('status')).toContainText('Filarkiv är påslagen', { timeout: SLOW });
+  await expect(page.getByRole('status')).toContainText('Checklistor är påslagen', { timeout: SLOW });
   await page.reload();
-  await expect(page.getByRole('switch', { name: 'Filarkiv' })).toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Checklistor' })).toBeChecked();
 });

@@ -17,6 +17,11 @@ const WEEK = '/work-orders/calendar?period=week&perspective=technician&step=1&da
 
 const cell = (page: Page, person: string, day: string) =>
   page.getByRole('cell', { name: `${person}, ${day}`, exact: true });
+/** The board takes no keys while a change is saved (aria-busy): wait for it, as a person would. */
+const idle = (page: Page) =>
+  expect(page.getByRole('table', { name: 'Planeringstavla' })).not.toHaveAttribute('aria-busy', 'true', {
+    timeout: 30_000,
+  });
 const plan = (page: Page, number: string) => page.locator('[data-testid="plan"]', { hasText: number });
 
 test('[calendar] plan an order by dragging it onto a technician, move it, and a second dispatcher sees it live', async ({
@@ -79,15 +84,20 @@ test('[calendar] plan an order by dragging it onto a technician, move it, and a 
   });
 
   // the keyboard does the same: a day later, then half an hour longer
+  await idle(page);
   await plan(page, number).focus();
   await page.keyboard.press('ArrowRight');
   const thursday = cell(page, 'Sara Nilsson', 'torsdag 10 december 2026');
   await expect(thursday.locator('[data-testid="plan"]', { hasText: number })).toBeVisible({ timeout: 30_000 });
   await expect(plan(page, number)).toBeFocused();
+  await idle(page);
   await page.keyboard.press('Shift+ArrowRight');
   await expect(plan(page, number)).toHaveAttribute('aria-label', /08:00–10:30/, { timeout: 30_000 });
 
-  // Enter opens the plan; its dialog removes it after asking
+  // Enter opens the plan; its dialog removes it after asking (the focus stays on the plan through
+  // the board's reloads: its own change's, and the live channel's echo of it)
+  await expect(plan(page, number)).toBeFocused();
+  await idle(page);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: `Planering av ${number}` });
   await expect(dialog).toBeVisible();
@@ -105,4 +115,57 @@ test('[calendar] plan an order by dragging it onto a technician, move it, and a 
     timeout: 30_000,
   });
   await other.close();
+});
+
+test('[calendar] opens on today, marked, even on a phone; an order planned in its form is on the board, not in the unplanned list', async ({
+  browser,
+  request,
+}) => {
+  const auth = await request.post(`${app.url}/api/authenticate`, {
+    data: { email: ADMIN.email, password: ADMIN.password },
+  });
+  const token = ((await auth.json()) as { token: string }).token;
+  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
+  const users = (await (
+    await request.get(`${app.url}/api/users`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { users: { id: string; name: string }[] };
+  const sara = users.users.find((u) => u.name === 'Sara Nilsson')!;
+  // planned in the order's own fields (as the order form does), today 13:00–15:00 Stockholm time
+  const start = new Date(`${today}T12:00:00Z`);
+  const created = await request.post(`${app.url}/api/wo`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      workOrder: {
+        title: 'Planerad från formuläret',
+        assignees: [sara.id],
+        plannedStart: start.toISOString(),
+        plannedEnd: new Date(start.getTime() + 2 * 3600_000).toISOString(),
+      },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const number = ((await created.json()) as { workOrder: { number: string } }).workOrder.number;
+
+  const context = await browser.newContext({
+    locale: 'sv-SE',
+    timezoneId: 'Europe/Stockholm',
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  await signIn(page, app, '/work-orders/calendar?period=month&perspective=technician&step=1');
+  await hydrated(page);
+  const long = new Intl.DateTimeFormat('sv-SE', { dateStyle: 'full', timeZone: 'UTC' }).format(
+    new Date(`${today}T00:00:00Z`),
+  );
+  const mark = page.locator('[role="columnheader"][aria-current="date"]');
+  await expect(mark).toHaveCount(1);
+  await expect(mark).toHaveAttribute('aria-label', `${long}, Idag`);
+  await expect(mark).toBeInViewport();
+
+  const cellToday = cell(page, 'Sara Nilsson', long);
+  await expect(cellToday.locator('[data-testid="plan"]', { hasText: number })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Sök oplanerade' }).fill('Planerad från formuläret');
+  await expect(page.getByText('Inga oplanerade öppna arbetsordrar.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('unscheduled-order').filter({ hasText: number })).toHaveCount(0);
+  await context.close();
 });

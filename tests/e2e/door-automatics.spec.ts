@@ -92,3 +92,39 @@ test('[door automatics] with the module off the tab is gone and the page does no
   await signIn(page, app, '/inventory/doorautomatics', OFFICE);
   await expect(page.getByRole('heading', { name: 'Dörrautomatik', level: 1 })).toBeVisible({ timeout: SLOW });
 });
+
+test('[door automatics] a work order at an object is linked to its door automatics from the order page', async ({
+  page,
+}) => {
+  await signIn(page, app, '/inventory/objects');
+  await expect(page).toHaveURL(/\/inventory\/objects$/);
+  const bos = (
+    (await (await page.request.get(`${app.url}/api/bo?q=50001`)).json()) as {
+      bos: { id: string; serialCode: string }[];
+    }
+  ).bos;
+  const bo = bos.find((b) => b.serialCode === '50001')!;
+  const created = await page.request.post(`${app.url}/api/wo`, {
+    data: { workOrder: { title: 'Service av entrédörrar', businessObjectId: bo.id } },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const id = ((await created.json()) as { workOrder: { id: string } }).workOrder.id;
+
+  await page.goto(`${app.url}/work-orders/${id}`);
+  await hydrated(page);
+  const panel = page.getByRole('region', { name: 'Dörrautomatik' });
+  const first = panel.getByRole('checkbox').first();
+  await expect(first).not.toBeChecked();
+  await first.check();
+  await panel.getByRole('button', { name: 'Spara dörrautomatiker' }).click();
+  await expect(page.getByRole('status')).toContainText('Sparat');
+  const answer = await page.request.get(`${app.url}/api/wo/doorautomatics/${id}`);
+  expect(answer.status(), await answer.text()).toBe(200);
+  const linked = (await answer.json()) as {
+    doorAutomatics: { number: string }[];
+  };
+  expect(linked.doorAutomatics.map((d) => d.number)).toEqual([expect.stringMatching(/^50001-/)]);
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByRole('region', { name: 'Dörrautomatik' }).getByRole('checkbox').first()).toBeChecked();
+});

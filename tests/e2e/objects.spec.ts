@@ -102,3 +102,99 @@ test('[objects] a model and an object with its customer, an access code revealed
   await expect(page.getByRole('heading', { name: 'QR-referensen hittades inte.' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Till objekten' })).toBeVisible();
 });
+
+/** A moment as the demo company (Sweden, YYYY-MM-DD) writes it, whatever zone the test runs in. */
+function stockholm(iso: string): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/Stockholm',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(iso));
+}
+
+test('[objects] the object history, the security log and the profile write times in the company’s zone, seen from São Paulo', async ({
+  browser,
+}) => {
+  // The server runs in UTC and this browser three hours behind it; the company is in Stockholm.
+  const context = await browser.newContext({ timezoneId: 'America/Sao_Paulo', locale: 'sv-SE' });
+  const page = await context.newPage();
+  await signIn(page, app, '/inventory/objects/security-log');
+  await expect(page.getByRole('heading', { name: 'Säkerhetslogg' })).toBeVisible();
+  await hydrated(page);
+  const checkTimes = async (scope: string) => {
+    const times = page.locator('main time[datetime]');
+    await expect(times.first()).toBeVisible();
+    const pairs = await times.evaluateAll((els) =>
+      els.map((e) => ({ iso: e.getAttribute('datetime')!, text: e.textContent ?? '' })),
+    );
+    expect(pairs.length, scope).toBeGreaterThan(0);
+    for (const p of pairs) expect(p.text, `${scope}: ${p.iso}`).toContain(stockholm(p.iso));
+  };
+  await checkTimes('security log');
+
+  await page.getByRole('link', { name: 'E2E-0001' }).first().click();
+  await expect(page.getByRole('heading', { name: 'E2E-0001' })).toBeVisible();
+  await hydrated(page);
+  await page.getByRole('tab', { name: 'Historik' }).click();
+  await checkTimes('object history');
+
+  await page.goto(`${app.url}/profile`);
+  await hydrated(page);
+  await checkTimes('profile');
+  await context.close();
+});
+
+test('[objects] the security documentation downloads as Word with a signature, chosen pages only', async ({ page }) => {
+  await signIn(page, app, '/inventory/objects');
+  await expect(page).toHaveURL(/\/inventory\/objects$/);
+  await hydrated(page);
+  const res = await page.request.get(`${app.url}/api/bo?q=50001`);
+  const bo = ((await res.json()) as { bos: { id: string; serialCode: string }[] }).bos.find(
+    (b) => b.serialCode === '50001',
+  )!;
+  await page.goto(`${app.url}/inventory/objects/${bo.id}?tab=security`);
+  await hydrated(page);
+  await page.getByText('Exportera dokumentation').click();
+  await page.getByLabel('Format').selectOption('docx');
+  await page.getByLabel('Underskrift (namn)').fill('Maria Lindqvist');
+  await page.getByRole('checkbox', { name: 'Objekt och kund' }).uncheck();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Ladda ner' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.docx$/);
+  const file = await download.path();
+  const { readFileSync } = await import('node:fs');
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 2).toString()).toBe('PK');
+});
+
+test('[objects] the admin sets what objects are called and how long a proposed id is; a new object follows', async ({
+  page,
+}) => {
+  await signIn(page, app, '/settings');
+  await expect(page.getByRole('heading', { name: 'Inställningar' })).toBeVisible();
+  await hydrated(page);
+  const section = page.getByRole('form', { name: 'Objekt' });
+  await section.getByRole('textbox', { name: /Minsta längd/ }).fill('0');
+  await section.getByRole('button', { name: 'Spara' }).click();
+  await expect(section.getByText('Ogiltigt värde')).toBeVisible();
+  await hydrated(page);
+  await section.getByRole('button', { name: /Objekten är/ }).click();
+  await page.getByRole('option', { name: 'Hissar' }).click();
+  await section.getByRole('textbox', { name: /Minsta längd/ }).fill('7');
+  await section.getByRole('button', { name: 'Spara' }).click();
+  await expect(page.getByRole('status')).toContainText('Sparat');
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Objekt' }).getByRole('textbox', { name: /Minsta längd/ })).toHaveValue(
+    '7',
+  );
+  await expect(page.getByRole('form', { name: 'Objekt' }).getByRole('button', { name: /Objekten är/ })).toContainText(
+    'Hissar',
+  );
+  const proposed = await page.request.get(`${app.url}/api/bo/id/propose`);
+  expect(((await proposed.json()) as { id: string }).id.length).toBeGreaterThanOrEqual(7);
+});

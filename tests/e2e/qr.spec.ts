@@ -39,7 +39,7 @@ test('[qr] a scanned label opens the object with its orders; a new order starts 
   await orders.getByRole('link', { name: 'Ny arbetsorder' }).click();
   await expect(page).toHaveURL(/\/work-orders\/new\?businessObjectId=[0-9a-f-]{36}&customerId=[0-9a-f-]{36}$/);
   await hydrated(page);
-  await expect(page.getByRole('combobox', { name: 'Kund' })).toHaveValue(/Brf Solrosen/);
+  await expect(page.getByRole('combobox', { name: 'Kund', exact: true })).toHaveValue(/Brf Solrosen/);
   await expect(page.getByRole('combobox', { name: 'Objekt' })).toHaveValue(/50001/);
 
   // Saved, the new order is on the object page among its open orders.

@@ -189,3 +189,45 @@ test('[shell] a dead session sends the person to sign in with a notice, then bac
   await expect(page.getByRole('heading', { name: 'Profil' })).toBeVisible();
   await expect(page.getByText('Den här enheten')).toBeVisible();
 });
+
+test('[shell] pages run under a Content-Security-Policy with a fresh nonce, and a form field holding NUL is refused by name', async ({
+  page,
+}) => {
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to (execute|load)/i.test(m.text())) violations.push(m.text());
+  });
+  const first = await page.goto(`${app.url}/login`);
+  const csp = first!.headers()['content-security-policy'] ?? '';
+  const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce, csp).toBeTruthy();
+  expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  // React Router's inline scripts carry it (the browser hides the attribute's value from the DOM).
+  const inline = await page.locator('script:not([src])').count();
+  expect(inline).toBeGreaterThan(0);
+  expect(
+    await page.locator('script:not([src])').evaluateAll((s) => s.every((e) => (e as HTMLScriptElement).nonce)),
+  ).toBe(true);
+  await hydrated(page);
+  const second = await page.goto(`${app.url}/login`);
+  expect(second!.headers()['content-security-policy']).not.toContain(nonce!);
+  await hydrated(page);
+
+  // Signed in, the pages still hydrate and work: the menus answer.
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: /Välkommen|Welcome/ })).toBeVisible();
+  await hydrated(page);
+  expect(violations).toEqual([]);
+
+  // A form post with a NUL character in a field (with the person's cookie, from the page's origin).
+  const refused = await page.request.post(`${app.url}/profile`, {
+    form: { intent: 'profile', name: 'Maria\u0000Lindqvist' },
+    headers: { origin: app.url },
+  });
+  expect(refused.status()).toBe(400);
+  const html = await refused.text();
+  expect(html).toMatch(/Ogiltig inmatning|Invalid input/);
+  expect(html).toMatch(/name/);
+});

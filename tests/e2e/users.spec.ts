@@ -128,3 +128,55 @@ test('[modules] a disabled module hides its link and its route', async ({ page }
     await setModule(true);
   }
 });
+
+test('[users] without a mail server the invitation is said to wait in the outbox, and the admin copies its link from the row', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ locale: 'sv-SE', permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  await signIn(page, ADMIN.email, '/settings/users/new');
+  await expect(page.getByRole('heading', { name: 'Bjud in användare' })).toBeVisible();
+  await hydrated(page);
+  await page.getByLabel('Namn').fill('Petra Praktikant');
+  await page.getByLabel('E-post').fill('petra@nordlarm.se');
+  await page.getByRole('button', { name: 'Skicka inbjudan' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'inbjudan skickades inte: den ligger i utkorgen' }),
+  ).toBeVisible();
+  await expect(page.getByText('Inbjudan är skickad')).toHaveCount(0);
+
+  await hydrated(page);
+  const row = page.getByRole('row', { name: /Petra Praktikant/ });
+  await row.getByRole('button', { name: 'Kopiera inbjudningslänk' }).click();
+  const field = row.getByRole('textbox', { name: 'Inbjudningslänk för Petra Praktikant' });
+  await expect(field).toHaveValue(/\/login\?rt=/);
+  const link = await field.inputValue();
+  await expect(page.getByText('Inbjudningslänken för Petra Praktikant är kopierad.', { exact: false })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  // The link works for the person (a fresh browser, nobody signed in).
+  const theirs = await browser.newContext({ locale: 'sv-SE' });
+  const them = await theirs.newPage();
+  await them.goto(link.replace(/^https?:\/\/[^/]+/, app.url));
+  await expect(them.getByRole('heading', { name: 'Slutför registreringen' })).toBeVisible();
+  await theirs.close();
+  await context.close();
+});
+
+test('[modules] the modules page lists only modules this build has, and tells a super user that modules do not limit them', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, '/settings/modules');
+  const list = page.getByRole('list', { name: 'Appmoduler och om de är påslagna' });
+  await expect(list.getByText('Checklistor', { exact: true })).toBeVisible();
+  await expect(list.getByText('Dörrautomatik', { exact: true })).toBeVisible();
+  await expect(list.getByText('GPS-spårning')).toHaveCount(0);
+  // the demo admin is user type super
+  await expect(page.getByRole('note')).toContainText('Du är superanvändare');
+
+  // Office staff (not super) see no such note.
+  await page.context().clearCookies();
+  await signIn(page, 'anna.kontor@nordlarm.se', '/settings/modules');
+  await expect(page.getByRole('heading', { name: 'Appmoduler' })).toBeVisible();
+  await expect(page.getByRole('note')).toHaveCount(0);
+});

@@ -103,8 +103,8 @@ test('[wo-settings] the admin edits statuses, sees each rule refused on its row,
   await options.getByRole('button', { name: /Arbetsorderläge/ }).click();
   await page.getByRole('option', { name: 'Avancerat' }).click();
   await options.getByRole('textbox', { name: 'Nummerprefix' }).fill('AO-');
-  await options.getByRole('textbox', { name: 'Nästa nummer' }).fill('1042');
-  await expect(options.getByText('Nästa arbetsorder får nummer AO-1042')).toBeVisible();
+  await options.getByRole('textbox', { name: 'Nästa nummer' }).fill('2042');
+  await expect(options.getByText('Nästa arbetsorder får nummer AO-2042')).toBeVisible();
   await options.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByRole('status')).toContainText('Sparat');
 
@@ -116,7 +116,7 @@ test('[wo-settings] the admin edits statuses, sees each rule refused on its row,
   await expect(saved.getByRole('checkbox', { name: 'Kundens ordernummer' })).toBeChecked();
   await expect(saved.getByRole('checkbox', { name: 'Tagg' })).not.toBeChecked();
   await expect(saved.getByRole('button', { name: /Arbetsorderläge/ })).toContainText('Avancerat');
-  await expect(saved.getByRole('textbox', { name: 'Nästa nummer' })).toHaveValue('1042');
+  await expect(saved.getByRole('textbox', { name: 'Nästa nummer' })).toHaveValue('2042');
 });
 
 test('[wo-settings] office staff see the settings read-only, and the page fits a phone', async ({ page }) => {

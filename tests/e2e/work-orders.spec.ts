@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { ADMIN, hydrated, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -39,13 +39,31 @@ test('[work orders] create an order for a customer and object, find it in the li
   await expect(page.getByRole('heading', { name: 'Ny arbetsorder' })).toBeVisible();
   await hydrated(page);
 
-  // Without a title (and without assignees) the server refuses, next to the fields.
+  // Without a title (and without assignees) the server refuses, next to the fields; the first
+  // refused field comes into view with the focus on it.
   await page.getByRole('button', { name: 'Skapa arbetsorder' }).click();
   await expect(page.getByText('Fältet är obligatoriskt').first()).toBeVisible({ timeout: 60_000 });
+  const title = page.getByRole('textbox', { name: 'Titel' });
+  await expect(title).toBeFocused();
+  await expect(title).toBeInViewport();
+  // A too-long title is refused with the limit.
+  await title.fill('x'.repeat(201));
+  await page.getByRole('button', { name: 'Skapa arbetsorder' }).click();
+  await expect(page.getByText('Texten är för lång: högst 200 tecken')).toBeVisible({ timeout: 60_000 });
 
-  await page.getByRole('textbox', { name: 'Titel' }).fill('Larmservice trapphus');
+  await title.fill('Larmservice trapphus');
   await page.getByLabel('Beskrivning').fill('Byt batterier i centralen.');
   await pick(page, 'Kund', 'Solros', /Brf Solrosen/);
+  // The customer's primary address is taken, with its contact; the customer's contacts are offered.
+  const address = page.getByRole('combobox', { name: 'Adress', exact: true });
+  await expect(address).toHaveValue(/[0-9a-f-]{36}/);
+  await expect(address.locator('option:checked')).toContainText('Solrosvägen 12');
+  await expect(page.getByRole('textbox', { name: 'Kontaktperson' })).toHaveValue('Jonas Berg');
+  await page
+    .getByRole('combobox', { name: 'Kundens kontakt' })
+    .selectOption({ label: 'Eva Ek · Ordförande · 070-311 22 33 · eva.ek@brfsolrosen.se' });
+  await expect(page.getByRole('textbox', { name: 'Kontaktperson' })).toHaveValue('Eva Ek');
+  await expect(page.getByRole('textbox', { name: 'E-post', exact: true })).toHaveValue('eva.ek@brfsolrosen.se');
   await pick(page, 'Objekt', '5000', /5000/);
   await page
     .getByRole('group', { name: /Tilldelade/ })
@@ -55,7 +73,11 @@ test('[work orders] create an order for a customer and object, find it in the li
 
   // The new order opens in its own tab.
   await expect(page.getByRole('heading', { name: 'Larmservice trapphus', level: 2 })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByRole('status').filter({ hasText: 'Sparat' }).first()).toBeVisible();
+  // One save, one notice.
+  const saved = page.getByRole('status').getByRole('listitem').filter({ hasText: 'Sparat' });
+  await expect(saved.first()).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(saved).toHaveCount(1);
   const tab = orderTabs(page).getByRole('link', { name: /Larmservice trapphus/ });
   await expect(tab).toHaveAttribute('aria-current', 'page');
   await expect(page.getByText('Brf Solrosen').first()).toBeVisible();
@@ -67,6 +89,8 @@ test('[work orders] create an order for a customer and object, find it in the li
   await page.getByRole('button', { name: 'Spara', exact: true }).click();
   await expect(orderTabs(page).getByRole('link', { name: /Larmservice trapphus A/ })).toBeVisible({ timeout: 60_000 });
   await expect(orderTabs(page).getByLabel('ändrad, ej sparad')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  await expect(saved).toHaveCount(1);
 
   // The history panel shows the edit with what changed.
   await page.getByRole('button', { name: 'Visa historik' }).click();
@@ -88,7 +112,9 @@ test('[work orders] create an order for a customer and object, find it in the li
     .click();
   await expect(page.getByRole('heading', { name: 'Larmservice trapphus A', level: 2 })).toBeVisible();
   await hydrated(page);
-  await orderTabs(page).getByRole('button', { name: 'Stäng fliken Larmservice trapphus A' }).click();
+  await orderTabs(page)
+    .getByRole('button', { name: /^Stäng fliken \d+ Larmservice trapphus A$/ })
+    .click();
   await expect(page).toHaveURL(`${app.url}/`);
   await expect(orderTabs(page).getByRole('link', { name: /Larmservice trapphus A/ })).toHaveCount(0);
 
@@ -175,7 +201,13 @@ test('[work orders] add an article and time, close with an invoice fee, find it 
   await expect(
     page.getByRole('region', { name: 'Artiklar' }).getByText('Rörelsedetektor PIR 12 m').first(),
   ).toBeVisible();
-  await expect(orderTabs(page).getByRole('link', { name: /Årlig service inbrottslarm/ })).toHaveCount(2);
+  const twins = orderTabs(page).getByRole('link', { name: /Årlig service inbrottslarm/ });
+  await expect(twins).toHaveCount(2);
+  // Two tabs with one title are told apart by their numbers.
+  const names = await twins.allTextContents();
+  const numbers = names.map((n) => /^\s*(\d+)\s+Årlig/.exec(n)?.[1]);
+  expect(numbers.every(Boolean), names.join(' | ')).toBe(true);
+  expect(new Set(numbers).size).toBe(2);
 });
 
 test('[work orders] a technician on a phone opens my orders, reports time and closes an own order', async ({
@@ -237,4 +269,37 @@ test('[start page] a person whose start page is the dashboard lands there after 
   await expect(page.getByRole('status').filter({ hasText: 'Sparat' }).first()).toBeVisible({ timeout: 60_000 });
   await signIn(page, app, '/');
   await expect(page).toHaveURL(`${app.url}/`);
+});
+
+test('[work orders] an order with an ID06 code downloads its site register for a day', async ({ page }) => {
+  const token = (
+    (await (
+      await page.request.post(`${app.url}/api/authenticate`, { data: { email: ADMIN.email, password: ADMIN.password } })
+    ).json()) as { token: string }
+  ).token;
+  const headers = { authorization: `Bearer ${token}` };
+  expect(
+    (
+      await page.request.put(`${app.url}/api/instance/appmodule`, {
+        headers,
+        data: { appModuleId: 'id06', enabled: true },
+      })
+    ).status(),
+  ).toBe(200);
+  const created = await page.request.post(`${app.url}/api/wo`, {
+    headers,
+    data: { workOrder: { title: 'Bygget vid stationen', id06Code: 'SITE-4711' } },
+  });
+  const id = ((await created.json()) as { workOrder: { id: string } }).workOrder.id;
+  await signIn(page, app, `/work-orders/${id}`);
+  await expect(page.getByRole('heading', { name: 'Bygget vid stationen', level: 2 })).toBeVisible();
+  await hydrated(page);
+  await page.getByText('ID06-liggare').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Ladda ner' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const { readFileSync } = await import('node:fs');
+  expect(readFileSync(await download.path()).length).toBeGreaterThan(10);
 });

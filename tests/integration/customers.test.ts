@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '~/core/auth/session.service';
+import { hashToken, validateSession } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import { SmtpMailer, setMailer } from '~/core/mail/mailer';
 import { mailSettled } from '~/core/mail/templates/deliver';
@@ -9,6 +9,8 @@ import type { Tenant } from '~/core/tenancy/tenant';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
 import { startSmtpPeer, type SmtpPeer } from '~/tests/helpers/smtp';
+import { customerOptions } from '~/core/customers/customer.service';
+import { inTenant } from '~/core/unit-of-work';
 
 let srv: TestServer;
 let smtp: SmtpPeer;
@@ -253,6 +255,34 @@ describe('[customers] GET /api/customers', () => {
     expect(await q('10102')).toEqual(['Anders Andersson']);
     expect(await q('556677')).toEqual(['ICA Nära Fyris']);
     expect(await q('100%')).toEqual([]);
+  });
+
+  it('finds a customer by its contacts’ names, in the list and the picker, and forgets a renamed contact', async () => {
+    const c = await createCustomer({ customerId: '09104', name: 'Brf Kastanjen' });
+    await call('PUT', `/api/customers/${c.id}/contacts`, admin, {
+      contacts: [{ name: 'Pia Persson' }, { name: 'Olle Olsson' }],
+    });
+    const q = async (text: string) =>
+      (await call('GET', `/api/customers?q=${encodeURIComponent(text)}`, admin))
+        .json()
+        .customers.map((x: { name: string }) => x.name);
+    // The picker of a new work order asks the same service through its page route.
+    const auth = await withTenant(tenantA, (trx) =>
+      validateSession(trx, admin, new Date(), { idleMinutes: 30, absoluteHours: 12 }),
+    );
+    const picker = async (text: string) =>
+      (await inTenant({ tenant: tenantA, auth, lang: 'sv' }, (ctx) => customerOptions(ctx, { q: text }))).options.map(
+        (o) => o.label,
+      );
+    expect(await q('pia pers')).toEqual(['Brf Kastanjen']);
+    expect(await q('OLSSON')).toEqual(['Brf Kastanjen']);
+    // Two names are never read as one.
+    expect(await q('persson olle')).toEqual([]);
+    expect((await picker('olsson')).join()).toContain('Brf Kastanjen');
+    await call('PUT', `/api/customers/${c.id}/contacts`, admin, { contacts: [{ name: 'Pia Persson' }] });
+    expect(await q('olsson')).toEqual([]);
+    expect(await picker('olsson')).toEqual([]);
+    expect(await q('persson')).toEqual(['Brf Kastanjen']);
   });
 
   it('filters by status, type and potential, and shows the primary address', async () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -49,7 +49,7 @@ function startServer(dataDir: string, port: number) {
     });
   });
   listening.catch(() => {}); // awaited only by the test that expects the server to come up
-  return { child, exited, listening, output: () => output };
+  return { child, exited, listening, port, output: () => output };
 }
 
 describe('[platform] server lifecycle', () => {
@@ -145,6 +145,32 @@ describe('[platform] server lifecycle', () => {
     const key = fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8');
     await again.listening;
     expect(fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8')).toBe(key);
+
+    // The operators' CLI reads the outbox while the server holds the embedded database: it asks
+    // the server over its loopback channel, whose token only the data directory's owner can read.
+    const recover = await fetch(`http://127.0.0.1:${again.port}/api/pw`, {
+      method: 'POST',
+      headers: { host: 'localhost', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@nordlarm.se' }),
+    });
+    expect(recover.status).toBe(200);
+    expect(fs.statSync(path.join(dataDir, 'ordo.server.json')).mode & 0o777).toBe(0o600);
+    expect((await fetch(`http://127.0.0.1:${again.port}/_ops/outbox`)).status).toBe(404);
+    let outbox: { to: string[]; subject: string }[] = [];
+    for (let i = 0; i < 50 && !outbox.length; i++) {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+      delete env.DATABASE_URL;
+      delete env.NODE_ENV;
+      const cli = spawnSync(process.execPath, ['--import', 'tsx', 'tenants/cli.ts', 'outbox', '--json'], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+      });
+      expect(cli.status, cli.stderr).toBe(0);
+      outbox = JSON.parse(cli.stdout) as typeof outbox;
+      if (!outbox.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(outbox[0]!.to).toEqual(['admin@nordlarm.se']);
     process.kill(again.child.pid!, 'SIGTERM');
     expect(await again.exited).toBe(0);
   }, 120_000);

@@ -4,6 +4,7 @@ import { getTenantBySlug } from '~/tenants/registry';
 import { ensureUser } from '~/core/users/create-user';
 import { inTenant } from '~/core/unit-of-work';
 import { setUserActive, updateUser } from '~/core/users/user.service';
+import { invitationLink } from '~/core/users/invite.service';
 import { validateSession } from '~/core/auth/session.service';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
@@ -162,5 +163,30 @@ describe('[users] deactivation', () => {
         setUserActive(ctx, { id: me!.user.id, active: false }),
       ),
     ).rejects.toMatchObject({ code: 'CANNOT_DEACTIVATE_YOURSELF' });
+  });
+});
+
+describe('[users] the invitation link passed on by hand', () => {
+  it('gives a new working link for an invited user (the older one stops), refuses a registered one, keeps to the tenant', async () => {
+    const auth = await authOf(admin);
+    const ask = (id: unknown) =>
+      inTenant({ tenant: tenantA, auth, lang: 'sv' }, (ctx) => invitationLink(ctx, id, a.host));
+    const nina = await withTenant(tenantA, (trx) =>
+      trx('users')
+        .where({ email: `new@${a.slug}.se` })
+        .first('id'),
+    );
+    const first = (await ask(nina.id)).link;
+    const second = (await ask(nina.id)).link;
+    expect(second).toMatch(new RegExp(`^https?://${a.host}(:\\d+)?/login\\?rt=`));
+    const token = (link: string) => new URL(link).searchParams.get('rt')!;
+    const check = (t: string) =>
+      request(srv.url, { method: 'POST', path: '/api/registration/rt', host: a.host, ...jsonBody({ token: t }) });
+    expect((await check(token(second))).status).toBe(200);
+    expect((await check(token(first))).status).toBe(400);
+
+    const adminRow = await withTenant(tenantA, (trx) => trx('users').where({ email: a.adminEmail }).first('id'));
+    await expect(ask(adminRow.id)).rejects.toMatchObject({ code: 'INVITATION_NOT_PENDING', status: 409 });
+    await expect(ask('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
   });
 });

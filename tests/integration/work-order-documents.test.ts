@@ -23,6 +23,7 @@ import {
 } from '~/core/work-orders/documents.service';
 import { getTenantBySlug } from '~/tenants/registry';
 import { unzipEntry } from '~/tests/helpers/zip';
+import { pdfTitle, postBinary as postBinaryTo } from '~/tests/helpers/binary';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
 import { startSmtpPeer, type SmtpPeer } from '~/tests/helpers/smtp';
@@ -38,50 +39,9 @@ let number = '';
 
 const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
 
-/** A POST with a JSON body whose answer is kept as bytes (the helper's `text` would mangle a PDF). */
-function postBinary(
-  path: string,
-  token: string,
-  body: unknown,
-  host = a.host,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const url = new URL(path, srv.url);
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        hostname: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: {
-          host,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          authorization: `Bearer ${token}`,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** The /Title of a PDF's info dictionary, as a literal or a UTF-16BE hex string. */
-function pdfTitle(pdf: Buffer): string | null {
-  const head = pdf.subarray(0, 4000).toString('latin1');
-  const literal = /\/Title \(((?:[^()\\]|\\.)*)\)/.exec(head);
-  if (literal) return literal[1]!.replace(/\\(.)/g, '$1');
-  const hex = /\/Title <FEFF([0-9A-F]*)>/i.exec(head);
-  return hex ? Buffer.from(hex[1]!, 'hex').swap16().toString('utf16le') : null;
-}
+/** A POST whose answer is kept as bytes, to tenant A's host unless told. */
+const postBinary = (path: string, token: string, body: unknown, host = a.host) =>
+  postBinaryTo(srv.url, path, host, token, body);
 
 function authOf(userId: string, perms: Permission[]): Auth {
   return {

@@ -325,6 +325,68 @@ describe('the calendar reads', () => {
   });
 });
 
+describe('one notion of planned', () => {
+  type BoardView = { items: Plan[]; unscheduled: { id: string }[] };
+  const board = async (date: string, q: string) =>
+    (
+      await call('GET', `/api/wo/calendar?period=week&date=${date}&q=${encodeURIComponent(q)}`, tok.admin)
+    ).json<BoardView>();
+
+  it('planned times typed on the order are plans on the board for its assignees; changed they move, cleared the order is unplanned', async () => {
+    const res = await call('POST', '/api/wo', tok.admin, {
+      workOrder: {
+        title: 'Planerad i formuläret',
+        assignees: [ids.admin, ids.tech],
+        plannedStart: '2027-02-03T08:00:00.000Z',
+        plannedEnd: '2027-02-03T11:30:00.000Z',
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const id = res.json<{ workOrder: { id: string } }>().workOrder.id;
+    let week = await board('2027-02-03', 'planerad i formuläret');
+    expect(week.unscheduled).toEqual([]);
+    const mine = week.items.filter((p) => p.workOrderId === id);
+    expect(mine.map((p) => p.userId).sort()).toEqual([ids.admin, ids.tech].sort());
+    expect(mine.map((p) => [p.date, p.startTime, p.endTime])).toEqual([
+      ['2027-02-03', '09:00', '12:30'],
+      ['2027-02-03', '09:00', '12:30'],
+    ]);
+
+    // Moved in the form: the plans move (and the person taken off with them may go).
+    const moved = await call('PATCH', '/api/wo', tok.admin, {
+      workOrder: { id, plannedStart: '2027-02-05T12:00:00.000Z', plannedEnd: null, assignees: [ids.tech] },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    week = await board('2027-02-03', 'planerad i formuläret');
+    expect(
+      week.items.filter((p) => p.workOrderId === id).map((p) => [p.userId, p.date, p.startTime, p.endTime]),
+    ).toEqual([[ids.tech, '2027-02-05', '13:00', '15:00']]);
+    const order = (await call('GET', `/api/wo/${id}`, tok.admin)).json<{
+      workOrder: { plannedStart: string; plannedEnd: string; scheduleStatus: string };
+    }>().workOrder;
+    expect(order).toMatchObject({
+      plannedStart: '2027-02-05T12:00:00.000Z',
+      plannedEnd: '2027-02-05T14:00:00.000Z',
+      scheduleStatus: 'scheduled',
+    });
+
+    // Saved again unchanged, the plans stay as the board made them.
+    const plans = (await call('GET', `/api/wo/${id}/schedule`, tok.admin)).json<{ scheduleReports: Plan[] }>()
+      .scheduleReports;
+    await call('PATCH', '/api/wo', tok.admin, {
+      workOrder: { id, title: 'Planerad i formuläret', plannedStart: order.plannedStart, plannedEnd: order.plannedEnd },
+    });
+    expect(
+      (await call('GET', `/api/wo/${id}/schedule`, tok.admin)).json<{ scheduleReports: Plan[] }>().scheduleReports,
+    ).toEqual(plans);
+
+    await call('PATCH', '/api/wo', tok.admin, { workOrder: { id, plannedStart: null, plannedEnd: null } });
+    week = await board('2027-02-03', 'planerad i formuläret');
+    expect(week.items.filter((p) => p.workOrderId === id)).toEqual([]);
+    expect(week.unscheduled.map((u) => u.id)).toEqual([id]);
+  });
+});
+
 describe('the unscheduled side list', () => {
   it('shows a page of the 50 newest and says there are more', async () => {
     const model = await newOrder('Mall');

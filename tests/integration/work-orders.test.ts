@@ -261,6 +261,15 @@ describe('[work orders] create', () => {
     expect(await bad({ title: 'x', plannedStart: '2026-12-02T10:00:00Z', plannedEnd: '2026-12-02T09:00:00Z' })).toEqual(
       { plannedEnd: ['ERROR_INVALID_VALUE'] },
     );
+    // a too-long text says its limit (spec section 5)
+    const long = await call('POST', '/api/wo', tok.admin, {
+      workOrder: { title: 'x'.repeat(201), city: 'y'.repeat(300) },
+    });
+    expect(long.status).toBe(400);
+    expect(long.json()).toMatchObject({
+      fields: { title: ['ERROR_MAX_LENGTH'], city: ['ERROR_MAX_LENGTH'] },
+      limits: { title: 200, city: expect.any(Number) },
+    });
     // an object without a customer goes with any customer
     await create({ title: 'Fritt objekt', customerId: ref.c1, businessObjectId: ref.boFree });
   });

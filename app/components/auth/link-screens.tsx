@@ -7,7 +7,8 @@ import { RecoveryRequestForm } from './recovery-request-form';
 export type LinkCheck = { valid: true; token: string; email: string; name: string } | { valid: false; code: string };
 
 /** What the login route's actions answer for these screens. */
-export type LinkActionResult = { done: 'forgot' | 'recovered' | 'registered' } | { code: string; fields?: Record<string, string[]> };
+export type LinkActionResult =
+  { done: 'forgot' | 'recovered' | 'registered' } | { code: string; fields?: Record<string, string[]> };
 
 function errorOf(result: LinkActionResult | undefined) {
   return result && 'code' in result ? result : undefined;

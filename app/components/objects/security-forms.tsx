@@ -1,7 +1,7 @@
 import { parseDate } from '@internationalized/date';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFetcher } from 'react-router';
+import { Form, useFetcher } from 'react-router';
 import { Button, DatePicker, Select, TextField } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
 import {
@@ -84,7 +84,68 @@ function Field({
  * The object's security-system documentation: one form per system (burglary, passage, camera,
  * fire alarm, assault), chosen with the buttons above it; fields come from core's list.
  */
-export function SecurityForms({ forms, canEdit }: { forms: Record<string, SecurityFormData>; canEdit: boolean }) {
+/**
+ * Export documentation: the object page and each filled form as Word or PDF, with a typed
+ * signature; a plain form post, so the browser downloads the file.
+ */
+function SecurityExport({ boId, forms }: { boId: string; forms: Record<string, SecurityFormData> }) {
+  const { t } = useTranslation('objects');
+  const filled = SECURITY_FORM_TYPES.filter((x) => Object.keys(forms[x]?.data ?? {}).length);
+  return (
+    <details className="rounded-lg border border-slate-200 p-3 print:hidden">
+      <summary className="cursor-pointer text-sm font-medium">{t('sec.export.title')}</summary>
+      <Form
+        method="post"
+        action={`/inventory/objects/${boId}/security-export`}
+        reloadDocument
+        className="mt-3 grid gap-3 sm:grid-cols-2"
+      >
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium text-slate-700">{t('sec.export.type')}</span>
+          <select name="type" defaultValue="pdf" className="rounded-md border border-gray-300 bg-white px-3 py-2">
+            <option value="pdf">PDF</option>
+            <option value="docx">{t('sec.export.word')}</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium text-slate-700">{t('sec.export.signature')}</span>
+          <input
+            name="signature"
+            maxLength={200}
+            autoComplete="name"
+            className="rounded-md border border-gray-300 px-3 py-2"
+          />
+        </label>
+        <fieldset className="sm:col-span-2">
+          <legend className="text-sm font-medium text-slate-700">{t('sec.export.pages')}</legend>
+          <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+            {(['object', ...filled] as const).map((page) => (
+              <label key={page} className="flex min-h-10 items-center gap-2 text-sm">
+                <input type="checkbox" name="include" value={page} defaultChecked className="size-4" />
+                {page === 'object' ? t('sec.export.objectPage') : t(`sec.type.${page}`)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="sm:col-span-2">
+          <Button type="submit" variant="secondary">
+            {t('sec.export.download')}
+          </Button>
+        </div>
+      </Form>
+    </details>
+  );
+}
+
+export function SecurityForms({
+  boId,
+  forms,
+  canEdit,
+}: {
+  boId: string;
+  forms: Record<string, SecurityFormData>;
+  canEdit: boolean;
+}) {
   const { t } = useTranslation('objects');
   const [type, setType] = useState<SecurityFormType>(
     () => SECURITY_FORM_TYPES.find((x) => Object.keys(forms[x]?.data ?? {}).length) ?? 'burglary',
@@ -95,6 +156,7 @@ export function SecurityForms({ forms, canEdit }: { forms: Record<string, Securi
   const form = forms[type] ?? { data: {}, updatedAt: null, updatedBy: null };
   return (
     <div className="grid gap-4">
+      <SecurityExport boId={boId} forms={forms} />
       <div role="group" aria-label={t('sec.systems')} className="flex flex-wrap gap-2 print:hidden">
         {SECURITY_FORM_TYPES.map((x) => (
           <Button

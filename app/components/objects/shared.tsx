@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { TextArea as AriaTextArea, TextField as AriaTextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useRouteLoaderData } from 'react-router';
@@ -12,7 +12,8 @@ import {
   INPUT_FOCUS_CLASS,
   type ErrorMessage,
 } from '~/app/components/ui/field';
-import { formatDate, useToast, type DateFormat } from '~/app/components/ui';
+import { useToast, type DateFormat } from '~/app/components/ui';
+export { DateTime } from '~/app/components/ui/date-time';
 import type { loader as rootLoader } from '~/app/root';
 
 /** What the object and model pages' actions answer. */
@@ -106,28 +107,6 @@ export function TextArea({
 /** The tenant's date format (root loader). */
 export function useDateFormat(): DateFormat {
   return (useRouteLoaderData<typeof rootLoader>('root')?.dateFormat as DateFormat) ?? 'YYYY-MM-DD';
-}
-
-function timeOf(iso: string, timeZone: string | undefined) {
-  return new Intl.DateTimeFormat('sv-SE', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
-}
-
-/**
- * A moment in the tenant's date format with a 24-hour time. The server and the first browser
- * render use one zone (so hydration matches); afterwards the browser's own zone.
- */
-export function DateTime({ iso, withTime = true }: { iso: string; withTime?: boolean }) {
-  const format = useDateFormat();
-  const [timeZone, setTimeZone] = useState<string | undefined>('Europe/Stockholm');
-  useEffect(() => setTimeZone(undefined), []);
-  return (
-    <time dateTime={iso} className="whitespace-nowrap">
-      {formatDate(iso, format, { timeZone })}
-      {withTime ? ` ${timeOf(iso, timeZone)}` : null}
-    </time>
-  );
 }
 
 /**

@@ -46,7 +46,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <div className="ml-auto flex shrink-0 items-center gap-2">
           <Menu
             label={t(`lang.${i18n.language}`)}
-            triggerVariant="ghost"
+            triggerVariant="inverse"
             items={LANGS.map((lang) => ({
               id: lang,
               label: t(`lang.${lang}`),
@@ -55,7 +55,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           />
           <Menu
             label={user.fullName}
-            triggerVariant="ghost"
+            triggerVariant="inverse"
             items={[
               { id: 'profile', label: t('shell.profile'), href: '/profile' },
               ...(can('settings:read') ? [{ id: 'settings', label: t('shell.settings'), href: '/settings' }] : []),

@@ -8,7 +8,8 @@ import {
 import { cx, FOCUS_RING, TOUCH_HEIGHT, TOUCH_SQUARE } from './class-names';
 import { Spinner } from './spinner';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+/** `inverse`: on a dark background (the navy top bar). */
+export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'inverse';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const VARIANT_CLASS: Record<ButtonVariant, string> = {
@@ -16,6 +17,8 @@ const VARIANT_CLASS: Record<ButtonVariant, string> = {
   secondary: 'border border-gray-300 bg-white text-gray-900 shadow-xs data-hovered:bg-gray-50 data-pressed:bg-gray-100',
   danger: 'bg-red-700 text-white data-hovered:bg-red-800 data-pressed:bg-red-900',
   ghost: 'bg-transparent text-gray-800 data-hovered:bg-gray-100 data-pressed:bg-gray-200',
+  inverse:
+    'bg-transparent text-white ring-1 ring-white/40 data-hovered:bg-white/15 data-pressed:bg-white/25 data-focus-visible:outline-white',
 };
 
 const SIZE_CLASS: Record<ButtonSize, string> = {

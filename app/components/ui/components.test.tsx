@@ -20,6 +20,7 @@ import {
   TextField,
   ToastProvider,
 } from './index';
+import { queueToast } from './toast';
 
 /**
  * Server-render smoke tests: the routes are rendered on the server first, so every primitive must
@@ -198,6 +199,18 @@ describe('server rendering', () => {
     const withTime = render(<DatePicker name="start" label="Start" granularity="minute" />, { locale: 'en-US' });
     expect(withTime).not.toMatch(/AM|PM/);
     expect(withTime).toContain('aria-label="Open calendar"');
+  });
+
+  it('one notice once: the same message twice at once shows once, moved last; at most five', () => {
+    const saved = { kind: 'success' as const, message: 'Saved' };
+    let q = queueToast([], { ...saved, id: 1 });
+    q = queueToast(q, { kind: 'error', message: 'Oops', id: 2 });
+    q = queueToast(q, { ...saved, id: 3 });
+    expect(q.map((t) => t.id)).toEqual([2, 3]);
+    q = queueToast(q, { kind: 'error', message: 'Saved', id: 4 });
+    expect(q.map((t) => t.id)).toEqual([2, 3, 4]);
+    for (let i = 5; i < 10; i++) q = queueToast(q, { kind: 'info', message: `n${i}`, id: i });
+    expect(q.map((t) => t.id)).toEqual([5, 6, 7, 8, 9]);
   });
 
   it('ToastProvider renders an empty live region from the start', () => {

@@ -43,6 +43,7 @@ export {
   type ToastOptions,
 } from './toast';
 export type { ErrorMessage } from './field';
+export { DateTime, useTenantClock } from './date-time';
 export { isoWeek, type IsoWeek, type PlainDate } from '~/core/calendar/iso-week';
 export {
   formatNumber,

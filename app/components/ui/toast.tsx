@@ -25,8 +25,18 @@ export interface ToastOptions {
   message: string;
 }
 
-interface QueuedToast extends ToastOptions {
+export interface QueuedToast extends ToastOptions {
   id: number;
+}
+
+/**
+ * The notices after one more: never the same notice twice at once (two parts of a page reporting
+ * one save said "Saved" twice); the repeated one moves to the end with a fresh timer. At most
+ * MAX_VISIBLE, the oldest going first.
+ */
+export function queueToast(current: QueuedToast[], toast: QueuedToast): QueuedToast[] {
+  const others = current.filter((t) => t.kind !== toast.kind || t.message !== toast.message);
+  return [...others, toast].slice(-MAX_VISIBLE);
 }
 
 export interface ToastApi {
@@ -65,7 +75,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const show = useCallback((toast: ToastOptions) => {
     const id = nextId.current++;
-    setToasts((current) => [...current, { ...toast, id }].slice(-MAX_VISIBLE));
+    setToasts((current) => queueToast(current, { ...toast, id }));
     return id;
   }, []);
 

@@ -40,6 +40,8 @@ import {
   saveSpecification,
 } from '~/core/business-objects/spec.service';
 import type { SecurityFormType } from '~/core/business-objects/security-forms';
+import { exportSecurityForm } from '~/core/business-objects/security-form-export.service';
+import { fileReply } from './work-order-documents.calls';
 import { defineCall, type ApiCall } from '../define-call';
 
 /*
@@ -257,6 +259,17 @@ export const businessObjectCalls: ApiCall[] = [
       handler: (ctx, input) => ok(saveSecurityForm(ctx, (input as Input).boId, type, input)),
     }),
   ]),
+  defineCall({
+    method: 'POST',
+    path: '/bo/:boId/sec/form/export',
+    access: SEC_READ,
+    input: pass,
+    summary:
+      "The object's security documentation as a file {type: docx | pdf, signature? (a PNG data URL or a typed name), " +
+      'excludedPages? [object, burglary, passage, camera, firealarm, assault]} → the .docx or PDF attachment; one page ' +
+      'per filled security form, the signature at the end',
+    handler: async (ctx, input) => fileReply(await exportSecurityForm(ctx, (input as Input).boId, input)),
+  }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/servicelog',

@@ -13,7 +13,9 @@ import {
   setWorkOrderLocked,
   setWorkOrderObject,
 } from '~/core/work-orders/work-order.service';
+import { exportId06Register } from '~/core/work-orders/id06.service';
 import { defineCall, type ApiCall } from '../define-call';
+import { fileReply } from './work-order-documents.calls';
 
 /*
  * The work-order calls of the catalogue (api-calls.md "Work orders") built so far: list, search,
@@ -106,6 +108,17 @@ export const workOrderCalls: ApiCall[] = [
     input: pass,
     summary: 'Restores a work order from the recycle bin {workOrderId} → {workOrder} (not in the catalogue)',
     handler: (ctx, input) => restoreWorkOrder(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/wo/id06',
+    access: { permission: 'workorders:id06', module: 'id06' },
+    input: pass,
+    summary:
+      "A construction site's attendance register (personalliggare) for one day {id06Code, timestamp (YYYY-MM-DD, " +
+      'milliseconds or an ISO date-time: its day in the tenant zone)} → a CSV attachment, one row per time report on ' +
+      "the code's work orders (employer, name, personal identity number, start, end, hours, order); 404 ID06_CODE_NOT_FOUND",
+    handler: async (ctx, input) => fileReply(await exportId06Register(ctx, input)),
   }),
   // ---- parameterised paths ----
   defineCall({

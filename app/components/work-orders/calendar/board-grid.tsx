@@ -102,6 +102,26 @@ export function BoardGrid({
     return holidays.get(c.kind === 'day' ? c.key : formatPlainDate(c.date));
   };
 
+  // Today: the column holding it is marked (aria-current="date") and scrolled into view when the
+  // board opens or its period changes.
+  const isToday = (c: CalendarColumn): boolean =>
+    c.kind === 'day'
+      ? c.key === board.today
+      : c.kind === 'week'
+        ? formatPlainDate(c.from) <= board.today && board.today < formatPlainDate(c.to)
+        : formatPlainDate(c.date) === board.today;
+  const todayIndex = dayView ? -1 : columns.findIndex(isToday);
+  const scroller = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    const head = box?.querySelector<HTMLElement>('[role="columnheader"][aria-current="date"]');
+    const first = box?.querySelector<HTMLElement>('[role="columnheader"]');
+    if (!box || !head || !first) return;
+    // past the sticky first column, with a day of context before today where there is room
+    const left = head.offsetLeft - first.offsetWidth - head.offsetWidth;
+    box.scrollLeft = Math.max(0, left);
+  }, [todayIndex, columns.length, board.from]);
+
   // keep the keyboard on a plan after it moved (its element is new)
   const [focusId, setFocusId] = useState<string | null>(null);
   useLayoutEffect(() => {
@@ -194,30 +214,51 @@ export function BoardGrid({
       <p id="board-help" className="sr-only">
         {t('help.keyboard')}
       </p>
-      <div className="overflow-x-auto" role="table" aria-label={t('board.label')} aria-describedby="board-help">
+      <div
+        ref={scroller}
+        // a wide board scrolls sideways: reachable by keyboard too
+        tabIndex={0}
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-600"
+        role="table"
+        // while a change is saved the board takes no keys: say so
+        aria-busy={busy || undefined}
+        aria-label={t('board.label')}
+        aria-describedby="board-help"
+      >
         <div role="rowgroup" className="sticky top-0 z-10 bg-slate-50">
           <div role="row" className="grid border-b border-slate-200" style={{ gridTemplateColumns: template }}>
             <div role="columnheader" className="sticky left-0 bg-slate-50 p-2 text-xs font-medium text-slate-500">
               {technician ? t('column.technician') : t('column.project')}
             </div>
-            {columns.map((c) => {
+            {columns.map((c, i) => {
               const label = columnLabel(t, c);
               const holiday = holidayOf(c);
               const weekend = c.kind === 'day' && c.weekday >= 6;
+              const today = i === todayIndex;
+              const named = holiday ? `${label.long}, ${holiday}` : label.long;
               return (
                 <div
                   key={c.key}
                   role="columnheader"
-                  aria-label={holiday ? `${label.long}, ${holiday}` : label.long}
+                  aria-current={today ? 'date' : undefined}
+                  aria-label={today ? `${named}, ${t('today')}` : named}
                   title={holiday ?? label.long}
                   className={cx(
                     'border-l border-slate-200 p-1 text-center text-xs',
-                    holiday ? 'bg-rose-50 text-rose-800' : weekend ? 'text-slate-400' : 'text-slate-600',
+                    today
+                      ? 'bg-blue-700 font-semibold text-white'
+                      : holiday
+                        ? 'bg-rose-50 text-rose-800'
+                        : weekend
+                          ? 'text-slate-600'
+                          : 'text-slate-700',
                   )}
                 >
                   <span className="block whitespace-nowrap">{label.short}</span>
                   {c.kind === 'day' && (c.weekday === 1 || columns.length <= 7) ? (
-                    <span className="block text-[10px] text-slate-400">{t('column.week', { week: c.week })}</span>
+                    <span className={cx('block text-[10px]', today ? 'text-blue-50' : 'text-slate-600')}>
+                      {t('column.week', { week: c.week })}
+                    </span>
                   ) : null}
                   {holiday ? <span className="block truncate text-[10px]">{holiday}</span> : null}
                 </div>
@@ -266,6 +307,7 @@ export function BoardGrid({
                       style={{ gridRow: 1, gridColumn: i + 2 }}
                       className={cx(
                         'min-h-12 space-y-1 border-l border-slate-100 p-1',
+                        i === todayIndex && 'bg-blue-50/70',
                         holiday && 'bg-rose-50/60',
                         c.kind === 'day' && c.weekday >= 6 && !holiday && 'bg-slate-50',
                         over === cellKey && 'bg-blue-50 ring-2 ring-blue-400 ring-inset',

@@ -1,10 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { TextField } from '~/app/components/ui';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
-import type { CustomerAddressOption, WorkOrderOptions } from '~/core/work-orders/work-order-options';
+import type {
+  CustomerAddressOption,
+  CustomerContactOption,
+  WorkOrderOptions,
+} from '~/core/work-orders/work-order-options';
 import type { WorkOrderPrefill } from '~/core/work-orders/object-work-orders';
 import type { WorkOrder } from '~/core/work-orders/work-order-read';
 import { REQUIRED_FIELD_INPUT } from '~/core/work-orders/work-order-rules';
@@ -48,12 +52,41 @@ export function WorkOrderForm({
   const err = (name: string) => errors?.[name]?.map((code) => tc(code));
   const edit = (name: string) => () => onEdit?.(name);
   const [customerId, setCustomerId] = useState<string | null>(wo ? wo.customerId : (prefill?.customerId ?? null));
-  const addresses = useFetcher<{ addresses: CustomerAddressOption[] }>();
+  const addresses = useFetcher<{ addresses: CustomerAddressOption[]; contacts: CustomerContactOption[] }>();
   useEffect(() => {
     if (customerId) void addresses.load(`/work-orders/customer?customerId=${encodeURIComponent(customerId)}`);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [customerId]);
   const [addressId, setAddressId] = useState(wo?.customerAddressId ?? '');
+  // The contact fields, filled by hand or from one of the customer's contacts.
+  const [contact, setContact] = useState({
+    contactName: wo?.contactName ?? '',
+    contactPhone: wo?.contactPhone ?? '',
+    contactEmail: wo?.contactEmail ?? '',
+  });
+  // A customer someone just picked (or a new order's starting one) takes its primary address,
+  // and the primary address's contact (or the customer's only contact) when none is typed yet
+  // (spec: the address fallback). An existing order keeps what it has until its customer changes.
+  const picked = useRef(!wo && Boolean(prefill?.customerId));
+  useEffect(() => {
+    const data = addresses.data;
+    if (!picked.current || !data || addresses.state !== 'idle') return;
+    picked.current = false;
+    const primary = data.addresses[0];
+    if (primary) setAddressId(primary.id);
+    setContact((c) => {
+      if (c.contactName || c.contactPhone || c.contactEmail) return c;
+      if (primary?.contactName || primary?.contactPhone || primary?.contactEmail)
+        return {
+          contactName: primary.contactName ?? '',
+          contactPhone: primary.contactPhone ?? '',
+          contactEmail: primary.contactEmail ?? '',
+        };
+      const only = data.contacts.length === 1 ? data.contacts[0]! : null;
+      return only ? { contactName: only.name, contactPhone: only.phone ?? '', contactEmail: only.email ?? '' } : c;
+    });
+  }, [addresses.data, addresses.state]);
+  const contacts = customerId ? (addresses.data?.contacts ?? []) : [];
   const chosen = addresses.data?.addresses.find((a) => a.id === addressId);
   const statuses = options.settings.statuses.filter((s) => !s.isClosing || s.id === wo?.statusId);
   const defaultStatus = wo?.statusId ?? options.settings.statuses.find((s) => s.isDefault)?.id;
@@ -207,6 +240,7 @@ export function WorkOrderForm({
           onSelectionChange={(o) => {
             setCustomerId(o?.id ?? null);
             setAddressId('');
+            picked.current = Boolean(o);
             onEdit?.('customerId');
           }}
           errorMessage={err('customerId')}
@@ -270,9 +304,51 @@ export function WorkOrderForm({
 
       <section className={SECTION}>
         <h3 className={HEADING}>{t('form.contacts')}</h3>
-        {field('contactName', t('form.contactName'))}
-        {field('contactPhone', t('form.contactPhone'), { type: 'tel' })}
-        {field('contactEmail', t('form.contactEmail'), { type: 'email' })}
+        {contacts.length ? (
+          <label className="flex flex-col gap-1 text-sm sm:col-span-2">
+            <span className="font-medium text-slate-700">{t('form.customerContact')}</span>
+            <select
+              value=""
+              disabled={isDisabled}
+              onChange={(e) => {
+                const c = contacts[Number(e.target.value)];
+                if (!c) return;
+                setContact({ contactName: c.name, contactPhone: c.phone ?? '', contactEmail: c.email ?? '' });
+                onEdit?.('contactName');
+              }}
+              className={NATIVE}
+            >
+              <option value="">{t('form.customerContactPick', { count: contacts.length })}</option>
+              {contacts.map((c, i) => (
+                <option key={i} value={i}>
+                  {[c.name, c.role, c.phone, c.email].filter(Boolean).join(' · ')}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {(
+          [
+            ['contactName', t('form.contactName'), undefined],
+            ['contactPhone', t('form.contactPhone'), 'tel'],
+            ['contactEmail', t('form.contactEmail'), 'email'],
+          ] as const
+        ).map(([name, label, type]) => (
+          <TextField
+            key={name}
+            name={name}
+            label={label}
+            type={type}
+            value={contact[name]}
+            isRequired={required.has(name)}
+            errorMessage={err(name)}
+            isDisabled={isDisabled}
+            onChange={(v) => {
+              setContact((c) => ({ ...c, [name]: v }));
+              onEdit?.(name);
+            }}
+          />
+        ))}
         <div />
         {field('onSiteContactName', t('form.onSiteContactName'))}
         {field('onSiteContactPhone', t('form.onSiteContactPhone'), { type: 'tel' })}

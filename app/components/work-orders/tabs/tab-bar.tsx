@@ -62,20 +62,21 @@ export function WorkOrderTabBar() {
                 to={`/work-orders/${tab.id}`}
                 aria-current={active ? 'page' : undefined}
                 className="min-w-0 flex-1 truncate py-2 pl-3"
-                title={[tab.title, tab.customerName].filter(Boolean).join(' – ')}
+                title={[tab.number, tab.title, tab.customerName].filter(Boolean).join(' – ')}
               >
                 {tab.isEdited ? (
                   <span className="mr-1 text-amber-600" aria-label={t('tabs.edited')}>
                     ●
                   </span>
                 ) : null}
+                {tab.number ? <span className="text-slate-600 tabular-nums">{`${tab.number} `}</span> : null}
                 <span className={cx(active ? 'font-medium text-slate-900' : 'text-slate-700')}>{tab.title}</span>
                 {tab.customerName ? <span className="ml-1 text-slate-500">· {tab.customerName}</span> : null}
               </Link>
               <button
                 type="button"
                 onClick={() => close(tab.id)}
-                aria-label={t('tabs.close', { title: tab.title })}
+                aria-label={t('tabs.close', { title: tab.number ? `${tab.number} ${tab.title}` : tab.title })}
                 className="mx-1 rounded p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600"
               >
                 <CloseIcon />

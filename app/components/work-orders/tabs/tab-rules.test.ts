@@ -12,8 +12,8 @@ import {
   type TabState,
 } from './tab-rules';
 
-const a = { id: 'a', title: 'Larm', customerName: 'Solros AB' };
-const b = { id: 'b', title: 'Port', customerName: null };
+const a = { id: 'a', number: '1001', title: 'Larm', customerName: 'Solros AB' };
+const b = { id: 'b', number: null, title: 'Port', customerName: null };
 
 describe('[work orders] the tab rules of spec section 4', () => {
   it('opening a tab activates it and remembers the view tab it came from', () => {
@@ -56,7 +56,13 @@ describe('[work orders] the tab rules of spec section 4', () => {
     const edited = markEdited(s, 'a', 'title');
     expect(edited.tabs[0]?.isEdited).toBe(true);
     const saved = savedTab(edited, 'a', 'Nytt', 'Vitsippan');
-    expect(saved.tabs[0]).toEqual({ id: 'a', title: 'Nytt', customerName: 'Vitsippan', isEdited: false });
+    expect(saved.tabs[0]).toEqual({
+      id: 'a',
+      number: '1001',
+      title: 'Nytt',
+      customerName: 'Vitsippan',
+      isEdited: false,
+    });
   });
 
   it('a deleted order loses its tab and the screen goes back to the list', () => {

@@ -10,6 +10,8 @@ export type ViewTab = (typeof VIEW_TABS)[number];
 
 export interface OrderTab {
   id: string;
+  /** The order's number: two orders with one title (a revisit) are told apart by it. */
+  number?: string | null;
   title: string;
   customerName: string | null;
   isEdited: boolean;
@@ -33,11 +35,24 @@ export function openTab(state: TabState, tab: Omit<OrderTab, 'isEdited'> & { isE
   const existing = state.tabs.find((t) => t.id === tab.id);
   const tabs = existing
     ? state.tabs.map((t) =>
-        t.id === tab.id ? { ...t, title: tab.title || t.title, customerName: tab.customerName ?? t.customerName } : t,
+        t.id === tab.id
+          ? {
+              ...t,
+              number: tab.number ?? t.number ?? null,
+              title: tab.title || t.title,
+              customerName: tab.customerName ?? t.customerName,
+            }
+          : t,
       )
     : [
         ...state.tabs,
-        { id: tab.id, title: tab.title, customerName: tab.customerName, isEdited: tab.isEdited ?? false },
+        {
+          id: tab.id,
+          number: tab.number ?? null,
+          title: tab.title,
+          customerName: tab.customerName,
+          isEdited: tab.isEdited ?? false,
+        },
       ];
   return { tabs, active: tab.id, previous };
 }
@@ -101,6 +116,7 @@ export function parseTabState(raw: string | null): TabState {
       .filter((t): t is OrderTab => Boolean(t) && typeof t.id === 'string' && typeof t.title === 'string')
       .map((t) => ({
         id: t.id,
+        number: typeof t.number === 'string' ? t.number : null,
         title: t.title,
         customerName: typeof t.customerName === 'string' ? t.customerName : null,
         isEdited: t.isEdited === true,

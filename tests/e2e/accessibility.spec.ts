@@ -1,0 +1,211 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+import { hydrated, signIn } from './helpers';
+
+/**
+ * Every page through axe-core (WCAG 2.1 A and AA): no serious or critical violation. The pages are
+ * reached as a person would, their ids taken from the links of the lists. A page added to
+ * app/routes.ts without a place here fails the first test.
+ */
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+/** The pages, with `{name}` for an id taken from a list's link (see `ids`). */
+const SIGNED_OUT = ['/login', '/login?lang=en', '/welcome'];
+const SIGNED_IN = [
+  '/',
+  '/work-orders/new',
+  '/work-orders/calendar',
+  '/work-orders/map',
+  '/work-orders/{wo}',
+  '/dashboard',
+  '/profile',
+  '/settings',
+  '/settings/users',
+  '/settings/users/new',
+  '/settings/users/{user}',
+  '/settings/access-levels',
+  '/settings/access-levels/{level}',
+  '/settings/modules',
+  '/settings/sign-in',
+  '/settings/work-orders',
+  '/settings/holidays',
+  '/settings/work-orders/dispatch',
+  '/settings/checklists',
+  '/settings/articles',
+  '/settings/articles/groups',
+  '/settings/articles/pricelists',
+  '/settings/articles/pricelists/{pricelist}',
+  '/settings/import-export',
+  '/settings/articles/suppliers',
+  '/inventory',
+  '/inventory/customers',
+  '/inventory/customers/new',
+  '/inventory/customers/{customer}',
+  '/inventory/objects',
+  '/inventory/objects/new',
+  '/inventory/objects/security-log',
+  '/inventory/objects/{object}',
+  '/inventory/objects/{object}/label',
+  '/inventory/models',
+  '/inventory/articles',
+  '/inventory/articles/{article}',
+  '/inventory/suppliers',
+  '/inventory/suppliers/new',
+  '/inventory/suppliers/{supplier}',
+  '/inventory/doorautomatics',
+  '/inventory/doorautomatics/new',
+  '/inventory/doorautomatics/{doorautomatic}',
+  '/no-such-page',
+];
+
+/** Where each id comes from: the first link of a list that opens one. */
+const ID_SOURCES: Record<string, [list: string, prefix: string]> = {
+  wo: ['/?list=open', '/work-orders/'],
+  user: ['/settings/users', '/settings/users/'],
+  level: ['/settings/access-levels', '/settings/access-levels/'],
+  pricelist: ['/settings/articles/pricelists', '/settings/articles/pricelists/'],
+  customer: ['/inventory/customers', '/inventory/customers/'],
+  object: ['/inventory/objects', '/inventory/objects/'],
+  article: ['/inventory/articles', '/inventory/articles/'],
+  supplier: ['/inventory/suppliers', '/inventory/suppliers/'],
+  doorautomatic: ['/inventory/doorautomatics', '/inventory/doorautomatics/'],
+};
+
+
+function pageRoutes(): string[] {
+  const source = fs.readFileSync(path.join(import.meta.dirname, '../../app/routes.ts'), 'utf8');
+  const plugin = fs.readFileSync(
+    path.join(import.meta.dirname, '../../plugins/module-door-automatics/routes.ts'),
+    'utf8',
+  );
+  const routes = [...source.matchAll(/(?:route\('([^']*)', '([^']+)'|index\('([^']+)'\))/g)].map((m) => ({
+    path: m[1] ?? '',
+    file: `app/${m[2] ?? m[3]}`,
+  }));
+  const inventory = [...plugin.matchAll(/path: '([^']+)', file: '([^']+)'/g)].map((m) => ({
+    path: `inventory/${m[1]}`,
+    file: `plugins/module-door-automatics/${m[2]}`,
+  }));
+  const prefixOf: Record<string, string> = {};
+  // routes under the inventory layout are written relative to it
+  let inside = false;
+  const lines = source.split('\n');
+  for (const line of lines) {
+    if (line.includes("route('inventory', 'routes/inventory.tsx'")) inside = true;
+    const m = /route\('([^']*)', '([^']+)'/.exec(line);
+    if (inside && m && m[1] !== 'inventory') prefixOf[m[2]!] = 'inventory/';
+    if (inside && line.includes('pluginRoutes(')) inside = false;
+  }
+  return [...routes, ...inventory]
+    .filter((r) => {
+      const text = fs.readFileSync(path.join(import.meta.dirname, '../..', r.file), 'utf8');
+      return /export default function/.test(text); // a page, not a resource route
+    })
+    .map((r) => `/${prefixOf[r.file.replace(/^app\//, '')] ?? ''}${r.path}`.replace(/\/$/, '') || '/');
+}
+
+test('[a11y] the list covers every page of app/routes.ts', () => {
+  const listed = new Set([...SIGNED_OUT, ...SIGNED_IN].map((p) => p.split('?')[0]!.replace(/\{\w+\}/g, ':param')));
+  const skipped = new Set([
+    // pages that only redirect or answer an external sign-in, or need a one-time token
+    '/logout',
+    '/login/mfa',
+    '/auth/:param/start',
+    '/auth/:param/callback',
+    '/microsoft/success',
+    '/google/success',
+    '/language',
+    '/qr/:param',
+    '/*',
+  ]);
+  const missing = pageRoutes()
+    .map((p) => p.replace(/:\w+/g, ':param'))
+    .filter((p) => !listed.has(p) && !skipped.has(p));
+  expect(missing).toEqual([]);
+});
+
+async function audit(page: Page, url: string) {
+  const res = await page.goto(`${app.url}${url}`);
+  expect(res?.status(), url).toBeLessThan(url === '/no-such-page' ? 500 : 400);
+  // the not-found page is the root's error boundary, which has no hydration mark
+  if (url !== '/no-such-page')
+    await page
+      .locator('html[data-hydrated="true"]')
+      .waitFor({ state: 'attached', timeout: 20_000 })
+      .catch(() => {
+        throw new Error(`${url} did not hydrate`);
+      });
+  await page.waitForLoadState('networkidle');
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${url}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
+}
+
+test('[a11y] the signed-out pages have no serious or critical violations', async ({ page }) => {
+  const found: string[] = [];
+  for (const url of SIGNED_OUT) found.push(...(await audit(page, url)));
+  expect(found).toEqual([]);
+});
+
+test('[a11y] every signed-in page has no serious or critical violations, the menus of the bar opened too', async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  await signIn(page, app, '/');
+  await expect(page.getByRole('heading', { name: /Välkommen/ })).toBeVisible();
+  const ids: Record<string, string> = {};
+  for (const [name, [list, prefix]] of Object.entries(ID_SOURCES)) {
+    await page.goto(`${app.url}${list}`);
+    await hydrated(page);
+    const hrefs = await page
+      .locator(`a[href^="${prefix}"]`)
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    const id = hrefs.map((h) => new RegExp(`^${prefix}(${UUID})`).exec(h)?.[1]).find(Boolean);
+    expect(id, `an id from ${list}`).toBeTruthy();
+    ids[name] = id!;
+  }
+  const found: string[] = [];
+  for (const url of SIGNED_IN)
+    found.push(
+      ...(await audit(
+        page,
+        url.replace(/\{(\w+)\}/g, (_, n: string) => ids[n]!),
+      )),
+    );
+
+  // The language and user menus on the navy bar, open.
+  await page.goto(`${app.url}/`);
+  await hydrated(page);
+  for (const name of ['Svenska', 'Maria Lindqvist']) {
+    await page.getByRole('banner').getByRole('button', { name }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    found.push(
+      ...result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `menu ${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+    );
+    await page.keyboard.press('Escape');
+  }
+  expect(found).toEqual([]);
+});

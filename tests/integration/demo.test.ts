@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '~/core/db/with-tenant';
+import { DEMO, ensureDemoTenant } from '~/tenants/demo';
+import { getTenantBySlug } from '~/tenants/registry';
+import type { Tenant } from '~/core/tenancy/tenant';
+import { uniqueSlug } from '~/tests/helpers/db';
+import { startTestServer, type TestServer } from '~/tests/helpers/app';
+import { jsonBody, request } from '~/tests/helpers/http';
+
+/**
+ * Issue 11: the demo company is worth exploring: a year of history, created on first start.
+ * Made here under its own slug, so each run sees a fresh one (its dates are relative to today).
+ */
+let srv: TestServer;
+let tenant: Tenant;
+let host: string;
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  const slug = uniqueSlug('demo');
+  host = `${slug}.ordo.test`;
+  const made = await ensureDemoTenant({ slug, hosts: [host] });
+  expect(made.created).toBe(true);
+  tenant = (await getTenantBySlug(slug))!;
+}, 120_000);
+afterAll(() => srv?.close());
+
+const count = async (sql: string) =>
+  withTenant(tenant, async (trx) => Number(((await trx.raw(sql)) as { rows: { n: string }[] }).rows[0]!.n));
+
+describe('[demo] Nordlarm Säkerhet AB', () => {
+  it('has about 40 customers, 150 objects and 1,500 work orders over a year', async () => {
+    expect(await count(`select count(*) as n from customers`)).toBeGreaterThanOrEqual(40);
+    expect(await count(`select count(*) as n from business_objects`)).toBe(150);
+    expect(await count(`select count(*) as n from work_orders`)).toBe(1500);
+    expect(
+      await count(`select count(*) as n from work_orders where intake_ts < now() - interval '300 days'`),
+    ).toBeGreaterThan(50);
+    // every customer the orders name has its primary address
+    expect(
+      await count(
+        `select count(*) as n from customers c where not exists (select 1 from customer_addresses a where a.customer_id = c.id and a.is_primary) and c.potential = false`,
+      ),
+    ).toBe(0);
+  });
+
+  it('has this week on the board, some overdue, the newest unplanned, and most closed and invoiced', async () => {
+    const signIn = await request(srv.url, {
+      method: 'POST',
+      path: '/api/authenticate',
+      host,
+      ...jsonBody({ email: DEMO.admin.email, password: DEMO.admin.password }),
+    });
+    expect(signIn.status).toBe(200);
+    const token = signIn.json<{ token: string }>().token;
+    const board = (
+      await request(srv.url, {
+        path: '/api/wo/calendar?period=week',
+        host,
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json<{ items: unknown[]; unscheduled: unknown[] }>();
+    expect(board.items.length).toBeGreaterThanOrEqual(20);
+    expect(board.unscheduled.length).toBeGreaterThan(0);
+
+    const overdue = await count(
+      `select count(*) as n from work_orders where closed_at is null and planned_end < now() - interval '1 day'`,
+    );
+    expect(overdue).toBeGreaterThanOrEqual(5);
+    // one notion of planned: every planned order is on the board
+    expect(
+      await count(
+        `select count(*) as n from work_orders w where planned_start is not null
+           and not exists (select 1 from work_order_schedules s where s.work_order_id = w.id)`,
+      ),
+    ).toBe(0);
+    const closed = await count(`select count(*) as n from work_orders where closed_at is not null`);
+    expect(closed).toBeGreaterThan(1000);
+    expect(await count(`select count(*) as n from invoices where status = 'finalized'`)).toBeGreaterThan(900);
+    // an invoice's total is its rows' (articles and fee)
+    expect(
+      await count(
+        `select count(*) as n from invoices i
+          where i.total_price <> (select coalesce(sum(total), 0) from invoice_rows r where r.invoice_id = i.id)`,
+      ),
+    ).toBe(0);
+    expect(await count(`select count(*) as n from work_order_time`)).toBeGreaterThan(closed - 1);
+  });
+
+  it('keeps its users and passwords, has price lists, and documents have a sender', async () => {
+    for (const u of DEMO.users) {
+      const res = await request(srv.url, {
+        method: 'POST',
+        path: '/api/authenticate',
+        host,
+        ...jsonBody({ email: u.email, password: DEMO.admin.password }),
+      });
+      expect(res.status, u.email).toBe(200);
+    }
+    expect(await count(`select count(*) as n from price_lists`)).toBeGreaterThan(0);
+    expect(await count(`select count(*) as n from articles`)).toBeGreaterThan(20);
+    expect(tenant.config.company).toMatchObject({ companyName: DEMO.name, companyNr: expect.any(String) });
+  });
+});
