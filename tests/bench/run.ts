@@ -12,6 +12,7 @@
  *   BENCH_ONLY=throughput: 50 clients on /api/keepalive and /api/wo beside a raw tenant transaction
  *   and a bare node:http server, with the ratios; and the compressed first-load JavaScript of the
  *   main pages (issue 11; also part of the full run). BENCH_THROUGHPUT_SECONDS (8), _CLIENTS (50)
+ *   BENCH_ONLY=first-load: the first-load JavaScript alone (BENCH_FIRST_LOAD_FILES=1 lists each file)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -285,8 +286,9 @@ async function main() {
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
     if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
     if (ONLY === 'calendar') rows.push(...(await calendar(port, api, page)));
-    if (!ONLY || ONLY === 'throughput') {
-      rows.push(...(await throughput({ port, host: HOST, token, databaseUrl: url, schema: 't_bench' })));
+    if (!ONLY || ONLY === 'throughput' || ONLY === 'first-load') {
+      if (ONLY !== 'first-load')
+        rows.push(...(await throughput({ port, host: HOST, token, databaseUrl: url, schema: 't_bench' })));
       rows.push(
         ...(await firstLoad(port, HOST, `__Host-ordo_session=${token}`, [
           '/',
