@@ -22,6 +22,7 @@ import { migrateTenant } from '~/tenants/provision';
 import { findTenantByHost, listTenants, normalizeHost } from '~/tenants/registry';
 import { createApiRouter } from './api-router';
 import { edgeChecks } from './edge';
+import { precompressedAssets } from './precompressed';
 import { newOpsToken, openOpsChannel, opsAllowed } from '~/core/runtime/ops-channel';
 import { readOutbox } from '~/core/mail/mailer';
 import { httpDuration, registry as metrics, sqlStatements } from './metrics';
@@ -117,6 +118,8 @@ export function createApp(deps: AppDeps): express.Express {
     });
   }
 
+  if (!deps.devMiddleware && deps.clientDir)
+    app.use('/assets', precompressedAssets(path.join(deps.clientDir, 'assets')));
   app.use(compression());
   if (deps.devMiddleware) app.use(deps.devMiddleware);
   else if (deps.clientDir) {
