@@ -5,8 +5,36 @@ import zlib from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { LOCALE_CHUNKS_FILE } from './app/locales/namespaces';
 
 const brotli = promisify(zlib.brotliCompress);
+
+/** A translation file: app/locales/<lang>/<namespace>.json. */
+const LOCALE_FILE = /[\\/]app[\\/]locales[\\/]([a-z]{2})[\\/]([a-z]+)\.json$/;
+
+/**
+ * Records which chunk of the browser's build holds each language's namespace, beside the build
+ * (build/locale-chunks.json), so the server can preload exactly what a page uses
+ * (app/locales/usage.tsx).
+ */
+function localeChunks(): Plugin {
+  return {
+    name: 'ordo-locale-chunks',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async writeBundle(options, bundle) {
+      const map: Record<string, string> = {};
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const id of chunk.moduleIds) {
+          const match = LOCALE_FILE.exec(id);
+          if (match) map[`${match[1]}/${match[2]}`] = `/${chunk.fileName}`;
+        }
+      }
+      await fs.writeFile(path.join(options.dir!, '..', LOCALE_CHUNKS_FILE), JSON.stringify(map, null, 1));
+    },
+  };
+}
 
 /**
  * Writes `<file>.br` (brotli, highest level) beside each script, style sheet and SVG of the
@@ -44,6 +72,7 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
     precompress(),
+    localeChunks(),
     {
       name: 'ordo-side-effect-free-barrels',
       transform: {
@@ -54,7 +83,8 @@ export default defineConfig({
   ],
   // The server build's entry is our Express app (server/app.ts), which mounts React Router.
   environments: {
-    // The browser loads one language (app/locales/load.ts): each language's namespace files make one chunk.
+    // The browser loads the namespaces a page uses (app/locales/load.ts): one chunk per language and
+    // namespace, named so (precompress() also records which chunk holds which for the server).
     client: {
       build: {
         rolldownOptions: {
@@ -63,8 +93,11 @@ export default defineConfig({
             codeSplitting: {
               groups: [
                 {
-                  test: /[\\/]app[\\/]locales[\\/][a-z]{2}[\\/][a-z]+\.json$/,
-                  name: (id: string) => `locale-${/[\\/]locales[\\/]([a-z]{2})[\\/]/.exec(id)![1]}`,
+                  test: LOCALE_FILE,
+                  name: (id: string) => {
+                    const [, lang, ns] = LOCALE_FILE.exec(id)!;
+                    return `locale-${lang}-${ns}`;
+                  },
                 },
               ],
             },

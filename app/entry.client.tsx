@@ -5,18 +5,35 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { HydratedRouter } from 'react-router/dom';
 import { i18nOptions } from '~/app/i18n';
 import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
-import { loadLanguage } from '~/app/locales/load';
+import { chunkBackend, loadNamespaces, loadRemainingNamespaces } from '~/app/locales/load';
+import { namespacesOfThisPage } from '~/app/locales/usage';
 import { snapshotTypedInput } from '~/app/lib/pre-hydration-input';
 
 /**
- * The browser renders in the language the server chose (the <html lang> attribute), with only that
- * language's translations; the language switch loads another one when it is picked (root.tsx).
+ * The browser renders in the language the server chose (the <html lang> attribute), with only the
+ * namespaces the server's render used (app/locales/usage.tsx); the language's other namespaces follow
+ * when the page is idle, and the language switch loads another language when it is picked (root.tsx).
+ * No fallback language here: the server renders missing keys the same way, since every language has
+ * every key (app/locales/locales.test.ts).
  */
 async function main() {
   const htmlLang = document.documentElement.lang;
   const lng = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
-  const resources = { [lng]: await loadLanguage(lng) };
-  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources, partialBundledLanguages: true });
+  const namespaces = namespacesOfThisPage();
+  const resources = { [lng]: await loadNamespaces(lng, namespaces) };
+  await i18next
+    .use(initReactI18next)
+    .use(chunkBackend)
+    .init({
+      ...i18nOptions,
+      lng,
+      fallbackLng: false,
+      ns: Object.keys(resources[lng]!),
+      resources,
+      partialBundledLanguages: true,
+      // A namespace not here yet (a dialog opened before the idle load ends) renders once it arrives.
+      react: { useSuspense: false },
+    });
   snapshotTypedInput();
   startTransition(() => {
     hydrateRoot(
@@ -28,6 +45,7 @@ async function main() {
       </I18nextProvider>,
     );
   });
+  loadRemainingNamespaces(i18next);
 }
 
 void main();

@@ -10,6 +10,8 @@ import { ServerRouter } from 'react-router';
 import { getInstance } from '~/app/middleware/i18n.server';
 import { logger } from '~/core/log/logger';
 import { NonceContext } from '~/app/lib/nonce';
+import { localeChunkUrl } from '~/app/locales/chunks.server';
+import { LocaleChunksContext } from '~/app/locales/usage';
 
 export const streamTimeout = 5_000;
 
@@ -59,9 +61,11 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={getInstance(loadContext)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        <LocaleChunksContext.Provider value={localeChunkUrl}>
+          <I18nextProvider i18n={getInstance(loadContext)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </LocaleChunksContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

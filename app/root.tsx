@@ -24,6 +24,7 @@ import { ErrorPage } from '~/app/components/shell/error-page';
 import { ToastProvider } from '~/app/components/ui';
 import { restoreTypedInput } from '~/app/lib/pre-hydration-input';
 import { switchLanguage } from '~/app/locales/load';
+import { TranslationsUsed } from '~/app/locales/usage';
 import stylesheet from './app.css?url';
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware, formEdgeMiddleware];
@@ -66,6 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </RouterProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        <TranslationsUsed />
       </body>
     </html>
   );

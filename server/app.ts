@@ -23,6 +23,8 @@ import { findTenantByHost, listTenants, normalizeHost } from '~/tenants/registry
 import { createApiRouter } from './api-router';
 import { edgeChecks } from './edge';
 import { precompressedAssets } from './precompressed';
+import { readLocaleChunks } from '~/app/locales/chunks.server';
+import { LOCALE_CHUNKS_FILE } from '~/app/locales/namespaces';
 import { newOpsToken, openOpsChannel, opsAllowed } from '~/core/runtime/ops-channel';
 import { readOutbox } from '~/core/mail/mailer';
 import { httpDuration, registry as metrics, sqlStatements } from './metrics';
@@ -118,8 +120,10 @@ export function createApp(deps: AppDeps): express.Express {
     });
   }
 
-  if (!deps.devMiddleware && deps.clientDir)
+  if (!deps.devMiddleware && deps.clientDir) {
     app.use('/assets', precompressedAssets(path.join(deps.clientDir, 'assets')));
+    readLocaleChunks(path.join(deps.clientDir, '..', LOCALE_CHUNKS_FILE));
+  }
   app.use(compression());
   if (deps.devMiddleware) app.use(deps.devMiddleware);
   else if (deps.clientDir) {

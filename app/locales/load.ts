@@ -1,30 +1,56 @@
-import type { i18n as I18n } from 'i18next';
+import type { BackendModule, i18n as I18n } from 'i18next';
 import type { Lang } from '~/core/i18n/languages';
+import { NAMESPACES } from './namespaces';
 
 /**
- * The browser's translations, one language at a time: each language is its own chunk (vite.config.ts
- * groups its namespace files), fetched when the page is in that language or the switch picks it.
- * The server holds every language (./index.ts); a page's first load carries one.
+ * The browser's translations, one namespace of one language at a time: each file is its own chunk
+ * (vite.config.ts). A page's first load carries only the namespaces its server render used (the
+ * server names them and preloads their chunks, ./usage.tsx); the others of the language follow once
+ * the page is interactive, and the i18next backend below fetches any asked for before that.
+ * The server holds every language (./index.ts).
  */
 const files = import.meta.glob<Record<string, string>>('./*/*.json', { import: 'default' });
 
 export type LanguageResources = Record<string, Record<string, string>>;
 
-export async function loadLanguage(lang: Lang): Promise<LanguageResources> {
-  const prefix = `./${lang}/`;
-  const entries = await Promise.all(
-    Object.entries(files)
-      .filter(([file]) => file.startsWith(prefix))
-      .map(async ([file, load]) => [file.slice(prefix.length, -'.json'.length), await load()] as const),
-  );
+/** The always-needed namespaces: the default one and the UI kit's. */
+export const BASE_NAMESPACES = ['common', 'ui'] as const;
+
+function loader(lang: string, ns: string) {
+  const load = files[`./${lang}/${ns}.json`];
+  if (!load) throw new Error(`No translations for ${lang}/${ns}`);
+  return load;
+}
+
+export async function loadNamespaces(lang: Lang, namespaces: readonly string[]): Promise<LanguageResources> {
+  const wanted = [...new Set([...BASE_NAMESPACES, ...namespaces])].filter((ns) => files[`./${lang}/${ns}.json`]);
+  const entries = await Promise.all(wanted.map(async (ns) => [ns, await loader(lang, ns)()] as const));
   return Object.fromEntries(entries);
 }
 
-/** Switches a running i18next to `lang`, loading its translations first when they are not here yet. */
+/** i18next's way to the chunks: a namespace or language asked for later (a dialog, the switch). */
+export const chunkBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lang, ns, callback) {
+    try {
+      loader(lang, ns)().then(
+        (data) => callback(null, data),
+        (err: Error) => callback(err, false),
+      );
+    } catch (err) {
+      callback(err as Error, false);
+    }
+  },
+};
+
+/** The rest of the language's namespaces, fetched while the browser is idle after hydration. */
+export function loadRemainingNamespaces(i18n: I18n): void {
+  const idle = window.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 200));
+  idle(() => void i18n.loadNamespaces([...NAMESPACES]));
+}
+
+/** Switches a running i18next to `lang`; the backend loads its translations first. */
 export async function switchLanguage(i18n: I18n, lang: Lang): Promise<void> {
-  if (!i18n.hasResourceBundle(lang, 'common')) {
-    const resources = await loadLanguage(lang);
-    for (const [ns, bundle] of Object.entries(resources)) i18n.addResourceBundle(lang, ns, bundle, true, true);
-  }
   await i18n.changeLanguage(lang);
 }

@@ -2,9 +2,10 @@
  * Issue 11: the JavaScript a browser must fetch before a page works (its first load), counted in
  * the bytes the server sends a browser that accepts `br, gzip` (the build's brotli files, else the
  * compression middleware's gzip), beside gzip level 6 of each file: the scripts the page's HTML names
- * (modulepreload and the inline module's imports) and everything they import statically, plus
- * the page language's translations (app/locales/load.ts: imported before hydration). Other lazy
- * chunks (`import()`, Leaflet on the map) are not counted: they load only where used.
+ * (modulepreload, among them the translation namespaces the page uses, app/locales/usage.tsx, and
+ * the inline module's imports) and everything they import statically. Not counted: the language's
+ * other namespaces, fetched when the page is idle after hydration, and other lazy chunks (`import()`,
+ * Leaflet on the map), which load only where used.
  */
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -30,7 +31,6 @@ function get(port: number, host: string, path: string, cookie?: string): Promise
   });
 }
 
-const LOCALE_CHUNK = /["'`](\.\/locale-[a-z]{2}-[^"'`]+\.js)["'`]/g;
 const STATIC_IMPORT = /(?:^|[;\s}])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'](\.\.?\/[^"']+\.js)["']/g;
 
 export async function firstLoad(
@@ -45,7 +45,7 @@ export async function firstLoad(
     if (!s) {
       const { text, wire } = await get(port, host, url);
       const base = url.slice(0, url.lastIndexOf('/') + 1);
-      const imports = [...text.matchAll(STATIC_IMPORT), ...text.matchAll(LOCALE_CHUNK)].map(
+      const imports = [...text.matchAll(STATIC_IMPORT)].map(
         (m) => new URL(m[1]!, `http://x${base}`).pathname,
       );
       s = { raw: Buffer.byteLength(text), gzip: zlib.gzipSync(text, { level: 6 }).length, wire, imports };
@@ -56,7 +56,6 @@ export async function firstLoad(
   const rows: Record<string, unknown>[] = [];
   for (const page of pages) {
     const { text: html } = await get(port, host, page, cookie);
-    const lang = /<html[^>]* lang="([a-z]{2})"/.exec(html)?.[1] ?? 'sv';
     const seen = new Set<string>();
     const queue = [...new Set([...html.matchAll(/["'](\/assets\/[^"']+\.js)["']/g)].map((m) => m[1]!))];
     let raw = 0;
@@ -64,7 +63,7 @@ export async function firstLoad(
     let wire = 0;
     while (queue.length) {
       const url = queue.shift()!;
-      if (seen.has(url) || (/\/locale-[a-z]{2}-/.test(url) && !url.includes(`/locale-${lang}-`))) continue;
+      if (seen.has(url)) continue;
       seen.add(url);
       const s = await script(url);
       raw += s.raw;
