@@ -45,9 +45,7 @@ export async function firstLoad(
     if (!s) {
       const { text, wire } = await get(port, host, url);
       const base = url.slice(0, url.lastIndexOf('/') + 1);
-      const imports = [...text.matchAll(STATIC_IMPORT)].map(
-        (m) => new URL(m[1]!, `http://x${base}`).pathname,
-      );
+      const imports = [...text.matchAll(STATIC_IMPORT)].map((m) => new URL(m[1]!, `http://x${base}`).pathname);
       s = { raw: Buffer.byteLength(text), gzip: zlib.gzipSync(text, { level: 6 }).length, wire, imports };
       sizes.set(url, s);
     }
