@@ -1,16 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
 import { LOCALE_CHUNKS_FILE } from './app/locales/namespaces';
-
-const brotli = promisify(zlib.brotliCompress);
+import { LANGS } from './core/i18n/languages';
 
 /** A translation file: app/locales/<lang>/<namespace>.json. */
 const LOCALE_FILE = /[\\/]app[\\/]locales[\\/]([a-z]{2})[\\/]([a-z]+)\.json$/;
+/** A language's map of its namespace files: app/locales/<lang>/index.ts. */
+const LOCALE_INDEX = /[\\/]app[\\/]locales[\\/]([a-z]{2})[\\/]index\.ts$/;
 
 /**
  * Records which chunk of the browser's build holds each language's namespace, beside the build
@@ -27,41 +27,11 @@ function localeChunks(): Plugin {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
         for (const id of chunk.moduleIds) {
-          const match = LOCALE_FILE.exec(id);
-          if (match) map[`${match[1]}/${match[2]}`] = `/${chunk.fileName}`;
+          const match = LOCALE_FILE.exec(id) ?? LOCALE_INDEX.exec(id);
+          if (match) map[`${match[1]}/${match[2] ?? 'index'}`] = `/${chunk.fileName}`;
         }
       }
       await fs.writeFile(path.join(options.dir!, '..', LOCALE_CHUNKS_FILE), JSON.stringify(map, null, 1));
-    },
-  };
-}
-
-/**
- * Writes `<file>.br` (brotli, highest level) beside each script, style sheet and SVG of the
- * browser's build; server/precompressed.ts serves them to browsers that accept `br`.
- */
-function precompress(): Plugin {
-  return {
-    name: 'ordo-precompress',
-    apply: 'build',
-    applyToEnvironment: (environment) => environment.name === 'client',
-    async writeBundle(options, bundle) {
-      const dir = options.dir!;
-      await Promise.all(
-        Object.keys(bundle)
-          .filter((name) => /\.(js|css|svg)$/.test(name))
-          .map(async (name) => {
-            const file = path.join(dir, name);
-            const data = await fs.readFile(file);
-            const br = await brotli(data, {
-              params: {
-                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-              },
-            });
-            await fs.writeFile(`${file}.br`, br);
-          }),
-      );
     },
   };
 }
@@ -71,7 +41,8 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    precompress(),
+    // React Aria's own strings (menus, date fields) only in the five languages Ordo speaks.
+    optimizeLocales.vite({ locales: [...LANGS] }),
     localeChunks(),
     {
       name: 'ordo-side-effect-free-barrels',

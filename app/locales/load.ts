@@ -9,22 +9,31 @@ import { NAMESPACES } from './namespaces';
  * the page is interactive, and the i18next backend below fetches any asked for before that.
  * The server holds every language (./index.ts).
  */
-const files = import.meta.glob<Record<string, string>>('./*/*.json', { import: 'default' });
+type Files = Record<string, () => Promise<Record<string, string>>>;
+/** One small map per language (./<lang>/index.ts), so a page carries only its language's map. */
+const languages = import.meta.glob<Files>('./*/index.ts', { import: 'files' });
 
 export type LanguageResources = Record<string, Record<string, string>>;
 
 /** The always-needed namespaces: the default one and the UI kit's. */
 export const BASE_NAMESPACES = ['common', 'ui'] as const;
 
-function loader(lang: string, ns: string) {
-  const load = files[`./${lang}/${ns}.json`];
+async function languageFiles(lang: string): Promise<Files> {
+  const load = languages[`./${lang}/index.ts`];
+  if (!load) throw new Error(`No translations for ${lang}`);
+  return load();
+}
+
+async function loadFile(lang: string, ns: string): Promise<Record<string, string>> {
+  const load = (await languageFiles(lang))[`./${ns}.json`];
   if (!load) throw new Error(`No translations for ${lang}/${ns}`);
-  return load;
+  return load();
 }
 
 export async function loadNamespaces(lang: Lang, namespaces: readonly string[]): Promise<LanguageResources> {
-  const wanted = [...new Set([...BASE_NAMESPACES, ...namespaces])].filter((ns) => files[`./${lang}/${ns}.json`]);
-  const entries = await Promise.all(wanted.map(async (ns) => [ns, await loader(lang, ns)()] as const));
+  const files = await languageFiles(lang);
+  const wanted = [...new Set([...BASE_NAMESPACES, ...namespaces])].filter((ns) => files[`./${ns}.json`]);
+  const entries = await Promise.all(wanted.map(async (ns) => [ns, await files[`./${ns}.json`]!()] as const));
   return Object.fromEntries(entries);
 }
 
@@ -33,14 +42,10 @@ export const chunkBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(lang, ns, callback) {
-    try {
-      loader(lang, ns)().then(
-        (data) => callback(null, data),
-        (err: Error) => callback(err, false),
-      );
-    } catch (err) {
-      callback(err as Error, false);
-    }
+    loadFile(lang, ns).then(
+      (data) => callback(null, data),
+      (err: Error) => callback(err, false),
+    );
   },
 };
 

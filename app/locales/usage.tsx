@@ -31,7 +31,7 @@ export function TranslationsUsed() {
   const used =
     typeof document === 'undefined' ? [...(i18n.reportNamespaces?.getUsedNamespaces() ?? [])] : namespacesOfThisPage();
   if (chunkUrl)
-    for (const ns of used) {
+    for (const ns of ['index', ...used]) {
       const href = chunkUrl(i18n.language, ns);
       if (href) preloadModule(href, { as: 'script' });
     }

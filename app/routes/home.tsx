@@ -5,7 +5,7 @@ import type { Route } from './+types/home';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, Select, Spinner, TextField } from '~/app/components/ui';
+import { Button, NativeSelect, Spinner, SearchInput } from '~/app/components/ui';
 import { formatDateTime } from '~/core/i18n/number-format';
 import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
 import { listParams, WO_PAGE_SIZE } from '~/app/components/work-orders/list/list-params';
@@ -152,19 +152,18 @@ function ListTab({ data: d }: { data: ListData }) {
         </ul>
       </nav>
       <div className="flex flex-wrap items-end gap-3">
-        <TextField
+        <SearchInput
           label={t('list.search')}
-          type="search"
           value={text}
           onChange={search}
           placeholder={t('list.searchPlaceholder')}
           className="w-full sm:w-80"
         />
-        <Select
+        <NativeSelect
           label={t('list.sort')}
           items={WORK_ORDER_SORTS.map((s) => ({ id: s, label: t(`list.sortBy.${s}`) }))}
-          selectedKey={p.sort}
-          onSelectionChange={(k) => update({ sort: k === 'intake' ? null : String(k) })}
+          value={p.sort}
+          onChange={(k) => update({ sort: k === 'intake' ? null : k })}
           className="w-full sm:w-56"
         />
         {p.list === 'closed' ? (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/work-orders.map';
 import { guard, run } from '~/app/lib/guard.server';
-import { Select, Spinner, TextField } from '~/app/components/ui';
+import { Select, Spinner, SearchInput } from '~/app/components/ui';
 import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
 import { listParams } from '~/app/components/work-orders/list/list-params';
 import { useListFilters } from '~/app/components/work-orders/list/use-list-filters';
@@ -87,9 +87,8 @@ export default function WorkOrderMap({ loaderData: d }: Route.ComponentProps) {
           onSelectionChange={(k) => update({ list: String(k), closedFrom: null, closedTo: null })}
           className="w-full sm:w-56"
         />
-        <TextField
+        <SearchInput
           label={tw('list.search')}
-          type="search"
           value={text}
           onChange={search}
           placeholder={tw('list.searchPlaceholder')}

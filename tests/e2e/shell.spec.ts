@@ -57,6 +57,43 @@ test('[shell] a newcomer starts the app, signs in as the demo admin, sees Swedis
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile$/);
 });
 
+test('[shell] the bar’s menus work from the keyboard: arrows open them on an item, Escape gives focus back', async ({
+  page,
+}) => {
+  await page.goto(`${app.url}/login`);
+  await hydrated(page);
+  await page.getByLabel('E-post').fill(DEMO.email);
+  await page.getByLabel('Lösenord').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await expect(page.getByRole('heading', { name: `Välkommen, ${DEMO.name}` })).toBeVisible();
+  await hydrated(page);
+
+  const trigger = page.getByRole('button', { name: DEMO.name });
+  await expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+  await trigger.focus();
+  await page.keyboard.press('ArrowDown');
+  const menu = page.getByRole('menu');
+  await expect(page.getByRole('menuitem', { name: 'Redigera profil' })).toBeFocused();
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+  await expect(trigger).toHaveAttribute('aria-controls', (await menu.getAttribute('id'))!);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(trigger).toBeFocused();
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('menuitem', { name: 'Logga ut' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Redigera profil' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Inställningar' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(menu).toBeHidden();
+});
+
 test('[shell] a wrong password is refused with a translated message, and the keyboard alone signs in', async ({
   page,
 }) => {

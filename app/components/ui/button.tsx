@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import {
   Button as AriaButton,
   Link as AriaLink,
@@ -64,6 +64,7 @@ export interface ButtonProps extends Omit<AriaButtonProps, 'className' | 'childr
   isIconOnly?: boolean;
   /** Layout only (margins, width); the look comes from `variant` and `size`. */
   className?: string;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 /**

@@ -12,6 +12,8 @@ export { Spinner, type SpinnerProps } from './spinner';
 export { TextField, type TextFieldProps } from './text-field';
 export { ProposeField, type ProposeFieldProps } from './propose-field';
 export { Select, type SelectProps, type SelectItem } from './select';
+export { NativeSelect, type NativeSelectProps } from './native-select';
+export { SearchInput, type SearchInputProps } from './search-input';
 export {
   ComboBox,
   visibleOptions,

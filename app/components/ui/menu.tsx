@@ -1,7 +1,7 @@
-import { Menu as AriaMenu, MenuItem, MenuTrigger, Popover, type Key, type Placement } from 'react-aria-components';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
+import type { Key, Placement } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Button, type ButtonVariant } from './button';
-import { cx, TOUCH_HEIGHT } from './class-names';
 import { ChevronDownIcon, MoreIcon } from './icons';
 
 export interface MenuItemDef {
@@ -27,7 +27,24 @@ export interface MenuProps {
   isDisabled?: boolean;
 }
 
-/** A button that opens a list of actions and links; arrow keys move, typing jumps, Escape closes. */
+/**
+ * The open menu (react-aria's Menu in a Popover) is its own chunk, fetched when the pointer or the
+ * focus reaches a trigger, or at the latest when it opens: a page's first load does not carry it.
+ */
+const loadPopover = () => import('./menu-popover');
+const MenuPopover = lazy(loadPopover);
+let popoverRequested = false;
+function preloadPopover() {
+  if (popoverRequested) return;
+  popoverRequested = true;
+  void loadPopover();
+}
+
+/**
+ * A button that opens a list of actions and links; arrow keys move, typing jumps, Escape closes.
+ * Enter, Space and ArrowDown open it on its first item, ArrowUp on its last; closing returns focus
+ * to the button.
+ */
 export function Menu({
   items,
   label,
@@ -38,13 +55,27 @@ export function Menu({
 }: MenuProps) {
   const { t } = useTranslation('ui');
   const name = label ?? t('actions');
+  const trigger = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const [open, setOpen] = useState<false | 'first' | 'last'>(false);
   return (
-    <MenuTrigger>
+    <>
       <Button
+        ref={trigger}
         variant={isIconOnly ? 'ghost' : triggerVariant}
         isIconOnly={isIconOnly}
         isDisabled={isDisabled}
         aria-label={isIconOnly ? name : undefined}
+        aria-haspopup="menu"
+        aria-expanded={open ? true : false}
+        aria-controls={open ? menuId : undefined}
+        onHoverStart={preloadPopover}
+        onFocus={preloadPopover}
+        onPress={() => setOpen((was) => (was ? false : 'first'))}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') setOpen(e.key === 'ArrowDown' ? 'first' : 'last');
+          else e.continuePropagation();
+        }}
       >
         {isIconOnly ? (
           <MoreIcon />
@@ -55,33 +86,19 @@ export function Menu({
           </>
         )}
       </Button>
-      <Popover
-        placement={placement}
-        className="min-w-48 max-w-[calc(100vw-1rem)] overflow-auto rounded-md border border-gray-200 bg-white py-1 shadow-lg outline-none"
-      >
-        <AriaMenu
-          items={items}
-          disabledKeys={items.filter((item) => item.isDisabled).map((item) => item.id)}
-          onAction={(key) => items.find((item) => item.id === key)?.onAction?.()}
-          className="outline-none"
-        >
-          {(item) => (
-            <MenuItem
-              id={item.id}
-              href={item.href}
-              textValue={item.label}
-              className={cx(
-                'flex cursor-default items-center px-3 py-2 text-base no-underline outline-none select-none sm:text-sm',
-                TOUCH_HEIGHT.md,
-                item.isDanger ? 'text-red-700' : 'text-gray-900',
-                'data-focused:bg-blue-50 data-disabled:cursor-not-allowed data-disabled:text-gray-400',
-              )}
-            >
-              {item.label}
-            </MenuItem>
-          )}
-        </AriaMenu>
-      </Popover>
-    </MenuTrigger>
+      {open ? (
+        <Suspense fallback={null}>
+          <MenuPopover
+            id={menuId}
+            label={name}
+            items={items}
+            placement={placement}
+            triggerRef={trigger}
+            autoFocus={open}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
