@@ -3,6 +3,7 @@
  * as decimal separator, 2 decimals; dates as YYYY-MM-DD, DD.MM.YYYY or MM/DD/YYYY.
  * Pure functions, so server and browser render the same text (no hydration mismatch from Intl).
  */
+import { dateTimeFormat } from './intl-cache';
 
 export interface FormatNumberOptions {
   /** Digits after the comma; 2 unless told. */
@@ -90,19 +91,12 @@ export function tenantTimeZone(country: string | null | undefined): string {
  */
 export function formatDateTime(iso: string | Date, config: { dateFormat: DateFormat; country: string }): string {
   const timeZone = tenantTimeZone(config.country);
-  const clock = new Intl.DateTimeFormat('sv-SE', { hour: '2-digit', minute: '2-digit', timeZone });
+  const clock = dateTimeFormat('sv-SE', { hour: '2-digit', minute: '2-digit', timeZone });
   return `${formatDate(iso, config.dateFormat, { timeZone })} ${clock.format(typeof iso === 'string' ? new Date(iso) : iso)}`;
 }
 
-/** Making an Intl.DateTimeFormat costs more than using one: one per time zone, kept. */
-const datePartsFormats = new Map<string | undefined, Intl.DateTimeFormat>();
 function datePartsFormat(timeZone: string | undefined): Intl.DateTimeFormat {
-  let f = datePartsFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    datePartsFormats.set(timeZone, f);
-  }
-  return f;
+  return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
 }
 
 function toDateParts(

@@ -15,6 +15,7 @@ import {
   type DecimalInput,
   type Money,
 } from '~/core/pricing';
+import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 /**
  * The rules of closing a work order (spec sections 4, 5 and 9), pure: no database, no clock, so
@@ -125,9 +126,7 @@ const ZONES: Record<string, string> = {
 /** The calendar date (YYYY-MM-DD) a moment falls on in the tenant's country. */
 export function tenantDate(moment: Date, country: string | null | undefined): string {
   const timeZone = ZONES[country ?? ''] ?? 'Europe/Stockholm';
-  return new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(
-    moment,
-  );
+  return dateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(moment);
 }
 
 /** The invoice fee row's title, in the invoice's language. */

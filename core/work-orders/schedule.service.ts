@@ -28,6 +28,7 @@ import { dateIn, spanMinutes, wallClockToIso } from './time-rules';
 import { getUiPreference, setUiPreference } from './list-preferences';
 import { applyLimit, loadActive, loadChangeable, WO_ENTITY } from './work-order-read';
 import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
+import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 /**
  * Schedule reports (spec section 3): the plans that put a person on a work order for a span, and
@@ -124,15 +125,9 @@ function toItem(r: Row): ScheduleItem {
   };
 }
 
-const clocks = new Map<string, Intl.DateTimeFormat>();
-/** "HH:MM" of a moment in a time zone (formatters are costly to make: one per zone). */
+/** "HH:MM" of a moment in a time zone. */
 function clockIn(moment: Date, timeZone: string): string {
-  let f = clocks.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' });
-    clocks.set(timeZone, f);
-  }
-  return f.format(moment);
+  return dateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(moment);
 }
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;

@@ -3,6 +3,7 @@
  * and minutes; spans are at most 60 days (spec section 9); minutes are 0–59. The service applies
  * them; unit tests pin them.
  */
+import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 /** Spec section 9: a time report spans at most 60 days. */
 export const MAX_SPAN_DAYS = 60;
@@ -36,9 +37,7 @@ export function spanMinutes(start: Date, end: Date): { ok: true; minutes: number
 /** The calendar date (YYYY-MM-DD) a moment falls on in a time zone. */
 export function dateIn(moment: Date, timeZone: string): string {
   // sv-SE writes dates as YYYY-MM-DD
-  return new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(
-    moment,
-  );
+  return dateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(moment);
 }
 
 /** "2 h 05 min" style pieces for a duration in minutes: `{hours, minutes}` with minutes padded. */
@@ -49,7 +48,7 @@ export function formatDuration(total: number): string {
 
 /** The wall-clock parts of a moment in a time zone. */
 function wallParts(instant: number, timeZone: string) {
-  const f = new Intl.DateTimeFormat('en-GB', {
+  const f = dateTimeFormat('en-GB', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',

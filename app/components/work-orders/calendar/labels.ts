@@ -1,14 +1,13 @@
 import type { TFunction } from 'i18next';
 import { isoWeek, type PlainDate } from '~/core/calendar/iso-week';
 import { addMonths, viewRange, type CalendarColumn, type CalendarView } from '~/core/work-orders/calendar-rules';
+import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 const asDate = (d: PlainDate) => new Date(Date.UTC(d.year, d.month - 1, d.day, 12));
 
 /** The month's name in the page's language ("december 2026"). */
 function monthName(t: TFunction, d: PlainDate, style: 'long' | 'short' = 'long'): string {
-  return new Intl.DateTimeFormat(t('calendar:locale'), { month: style, year: 'numeric', timeZone: 'UTC' }).format(
-    asDate(d),
-  );
+  return dateTimeFormat(t('calendar:locale'), { month: style, year: 'numeric', timeZone: 'UTC' }).format(asDate(d));
 }
 
 /** The toolbar's heading: the day, week, month, quarter, half year or year shown. */
@@ -20,7 +19,7 @@ export function periodTitle(t: TFunction, view: CalendarView): string {
   }
   switch (view.period) {
     case 'day':
-      return new Intl.DateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(from));
+      return dateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(from));
     case 'week':
       return t('calendar:title.week', { week: isoWeek(from).week, year: from.year });
     case 'month':
@@ -45,11 +44,7 @@ export function columnLabel(t: TFunction, c: CalendarColumn): { short: string; l
       short: t('calendar:column.week', { week: c.week }),
       long: t('calendar:column.weekLong', { week: c.week, year: c.year }),
     };
-  const weekday = new Intl.DateTimeFormat(t('calendar:locale'), { weekday: 'short', timeZone: 'UTC' }).format(
-    asDate(c.date),
-  );
-  const long = new Intl.DateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(
-    asDate(c.date),
-  );
+  const weekday = dateTimeFormat(t('calendar:locale'), { weekday: 'short', timeZone: 'UTC' }).format(asDate(c.date));
+  const long = dateTimeFormat(t('calendar:locale'), { dateStyle: 'full', timeZone: 'UTC' }).format(asDate(c.date));
   return { short: `${weekday} ${c.date.day}`, long };
 }

@@ -16,6 +16,7 @@ import type { loader as rootLoader } from '~/app/root';
 import { formatDuration, isoToWallClock, splitMinutes } from '~/core/work-orders/time-rules';
 import type { TimePanelData, TimeRow } from '~/core/work-orders/time.service';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
+import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 export interface TimePanelProps {
   workOrderId: string;
@@ -46,7 +47,7 @@ interface Draft {
 }
 
 const today = (timeZone: string) =>
-  new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(new Date());
+  dateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(new Date());
 
 function draftOf(row: TimeRow | null, userId: string, timeZone: string): Draft {
   if (!row) {
