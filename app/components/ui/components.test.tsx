@@ -21,6 +21,8 @@ import {
   ToastProvider,
 } from './index';
 import { queueToast } from './toast';
+import { NativeSelect } from './native-select';
+import { SearchInput } from './search-input';
 
 /**
  * Server-render smoke tests: the routes are rendered on the server first, so every primitive must
@@ -168,6 +170,29 @@ describe('server rendering', () => {
     expect(html).toContain('role="tablist"');
     expect(html).toContain('Panel B');
     expect(html).not.toContain('Panel A');
+  });
+
+  it('NativeSelect and SearchInput are the browser’s own controls, each named by its label', () => {
+    const select = render(
+      <NativeSelect
+        label="Sortera efter"
+        items={[
+          { id: 'intake', label: 'Inkommen' },
+          { id: 'number', label: 'Nummer' },
+        ]}
+        value="number"
+        onChange={() => {}}
+      />,
+    );
+    const selectId = /<select id="([^"]+)"/.exec(select)?.[1];
+    expect(selectId).toBeTruthy();
+    expect(select).toContain(`<label for="${selectId}"`);
+    expect(select).toMatch(/<option value="number" selected="">Nummer<\/option>/);
+    const search = render(<SearchInput label="Sök" value="kamera" onChange={() => {}} placeholder="Titel" />);
+    const searchId = /<input id="([^"]+)" type="search"/.exec(search)?.[1];
+    expect(searchId).toBeTruthy();
+    expect(search).toContain(`<label for="${searchId}"`);
+    expect(search).toContain('value="kamera"');
   });
 
   it('Menu renders its trigger with an accessible name', () => {

@@ -1,6 +1,5 @@
-import { useId } from 'react';
 import { cx } from './class-names';
-import { FIELD_CLASS, INPUT_BOX_CLASS } from './field-classes';
+import { NATIVE_INPUT_CLASS, NativeField } from './native-field';
 
 export interface NativeSelectProps {
   /** Visible label, already translated. */
@@ -18,28 +17,23 @@ export interface NativeSelectProps {
  * work-order list's sort order): no script to load, the phone's native picker. Looks like Select.
  */
 export function NativeSelect({ label, items, value, onChange, name, className }: NativeSelectProps) {
-  const id = useId();
   return (
-    <div className={cx(FIELD_CLASS, className)}>
-      <label htmlFor={id} className="text-sm font-medium text-gray-900">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className={cx(
-          INPUT_BOX_CLASS,
-          'cursor-default px-3 outline-none focus-visible:border-blue-600 focus-visible:ring-2 focus-visible:ring-blue-600/30',
-        )}
-      >
-        {items.map((item) => (
-          <option key={item.id} value={item.id}>
-            {item.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <NativeField label={label} className={className}>
+      {(id) => (
+        <select
+          id={id}
+          name={name}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className={cx(NATIVE_INPUT_CLASS, 'cursor-default')}
+        >
+          {items.map((item) => (
+            <option key={item.id} value={item.id}>
+              {item.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </NativeField>
   );
 }
