@@ -94,6 +94,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** Each settings form's submit button. */
+function SaveButton({ isPending }: { isPending: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Button type="submit" variant="primary" isPending={isPending}>
+        {t('settings.save')}
+      </Button>
+    </div>
+  );
+}
+
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const result = useActionData<ActionResult>();
@@ -163,13 +175,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           isDisabled={disabled}
           errorMessage={err('logoUrl')}
         />
-        {disabled ? null : (
-          <div>
-            <Button type="submit" variant="primary" isPending={busy}>
-              {t('settings.save')}
-            </Button>
-          </div>
-        )}
+        {disabled ? null : <SaveButton isPending={busy} />}
       </Form>
       <h2 className="mt-8 text-lg font-medium">{t('settings.company')}</h2>
       <p className="mt-1 text-sm text-slate-600">{t('settings.company.help')}</p>
@@ -187,13 +193,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
             errorMessage={err(field)}
           />
         ))}
-        {disabled ? null : (
-          <div>
-            <Button type="submit" variant="primary" isPending={busy}>
-              {t('settings.save')}
-            </Button>
-          </div>
-        )}
+        {disabled ? null : <SaveButton isPending={busy} />}
       </Form>
       <h2 className="mt-8 text-lg font-medium">{t('settings.objects')}</h2>
       <p className="mt-1 text-sm text-slate-600">{t('settings.objects.help')}</p>
@@ -216,13 +216,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           isDisabled={disabled}
           errorMessage={err('minIdLength')}
         />
-        {disabled ? null : (
-          <div>
-            <Button type="submit" variant="primary" isPending={busy}>
-              {t('settings.save')}
-            </Button>
-          </div>
-        )}
+        {disabled ? null : <SaveButton isPending={busy} />}
       </Form>
       {loaderData.mfaModule ? (
         <>
@@ -244,13 +238,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               isDisabled={disabled}
               errorMessage={err('mfaAccessLevelIds')}
             />
-            {disabled ? null : (
-              <div>
-                <Button type="submit" variant="primary">
-                  {t('settings.save')}
-                </Button>
-              </div>
-            )}
+            {disabled ? null : <SaveButton isPending={busy} />}
           </Form>
         </>
       ) : null}

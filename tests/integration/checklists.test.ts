@@ -11,7 +11,6 @@ import {
 import { validateSession } from '~/core/auth/session.service';
 import { sessionPolicy } from '~/core/unit-of-work';
 import { withTenant } from '~/core/db/with-tenant';
-import type { Auth } from '~/core/context';
 import type { Permission } from '~/core/permissions/permissions';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { inTenant } from '~/core/unit-of-work';
@@ -22,6 +21,7 @@ import { workOrderToDocx } from '~/core/documents/docx';
 import { unzipEntry } from '~/tests/helpers/zip';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
+import { testAuth } from '~/tests/helpers/auth';
 
 let srv: TestServer;
 let a: TestTenant;
@@ -486,25 +486,7 @@ describe('[checklists] filled in on a work order', () => {
   });
 });
 
-function authOf(userId: string, perms: Permission[]): Auth {
-  return {
-    sessionId: 'test',
-    user: {
-      id: userId,
-      email: 'x@example.se',
-      fullName: 'X',
-      shortName: null,
-      initials: 'X',
-      userType: 'normal',
-      language: null,
-      startPage: 'workorders',
-    },
-    perms: new Set(perms),
-    modules: new Set(['checklists']),
-    limit: 'none',
-    mustEnrollMfa: false,
-  };
-}
+const authOf = (userId: string, perms: Permission[]) => testAuth(userId, perms, ['checklists']);
 
 describe('[checklists] on the work-order document', () => {
   it('prints each filled checklist with its items: ✓/✗ for checks, texts and numbers; unfilled templates are left out', async () => {

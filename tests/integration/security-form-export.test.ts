@@ -5,7 +5,6 @@ import {
   securityFormHtml,
   type TSecurityFormExport,
 } from '~/core/business-objects/security-form-export.service';
-import type { Auth } from '~/core/context';
 import { closeBrowser } from '~/core/documents/pdf';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Permission } from '~/core/permissions/permissions';
@@ -17,6 +16,7 @@ import { createTestTenant, PASSWORD, startTestServer, type TestServer, type Test
 import { testApi } from '~/tests/helpers/api';
 import { pdfTitle, postBinary } from '~/tests/helpers/binary';
 import { unzipEntry } from '~/tests/helpers/zip';
+import { testAuth } from '~/tests/helpers/auth';
 
 let srv: TestServer;
 let a: TestTenant;
@@ -119,25 +119,7 @@ afterAll(async () => {
   await srv.close();
 });
 
-function authOf(userId: string, perms: Permission[]): Auth {
-  return {
-    sessionId: 'test',
-    user: {
-      id: userId,
-      email: 'x@example.se',
-      fullName: 'X',
-      shortName: null,
-      initials: 'X',
-      userType: 'normal',
-      language: null,
-      startPage: 'workorders',
-    },
-    perms: new Set(perms),
-    modules: new Set(['security']),
-    limit: 'none',
-    mustEnrollMfa: false,
-  };
-}
+const authOf = (userId: string, perms: Permission[]) => testAuth(userId, perms, ['security']);
 
 const model = (input: Pick<TSecurityFormExport, 'signature' | 'excludedPages'>, id = ref.bo) =>
   inTenant({ tenant: tenantA, auth: authOf(ref.officeId, ['security:bo_document:read']), lang: 'sv' }, (ctx) =>

@@ -6,7 +6,6 @@ import { i18nextMiddleware } from '~/app/middleware/i18n.server';
 import { action as documentAction, loader as documentLoader } from '~/app/routes/work-orders.$id.document';
 import { validateSession } from '~/core/auth/session.service';
 import { sessionPolicy } from '~/core/unit-of-work';
-import type { Auth } from '~/core/context';
 import { closeBrowser, currentBrowserForTests, htmlToPdf } from '~/core/documents/pdf';
 import { withTenant } from '~/core/db/with-tenant';
 import { getInstance, updateCompanyDetails, updateInstance } from '~/core/instance/instance.service';
@@ -27,6 +26,7 @@ import { pdfTitle, postBinary as postBinaryTo } from '~/tests/helpers/binary';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
 import { startSmtpPeer, type SmtpPeer } from '~/tests/helpers/smtp';
+import { testAuth } from '~/tests/helpers/auth';
 
 let srv: TestServer;
 let smtp: SmtpPeer;
@@ -43,25 +43,7 @@ const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
 const postBinary = (path: string, token: string, body: unknown, host = a.host) =>
   postBinaryTo(srv.url, path, host, token, body);
 
-function authOf(userId: string, perms: Permission[]): Auth {
-  return {
-    sessionId: 'test',
-    user: {
-      id: userId,
-      email: 'x@example.se',
-      fullName: 'X',
-      shortName: null,
-      initials: 'X',
-      userType: 'normal',
-      language: null,
-      startPage: 'workorders',
-    },
-    perms: new Set(perms),
-    modules: new Set(),
-    limit: 'none',
-    mustEnrollMfa: false,
-  };
-}
+const authOf = (userId: string, perms: Permission[]) => testAuth(userId, perms, []);
 
 const model = (id: string) =>
   inTenant({ tenant: tenantA, auth: authOf(ref.admin, ['workorders:read']), lang: 'sv' }, (ctx) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Auth } from '~/core/context';
+import { testAuth } from '~/tests/helpers/auth';
 import { withTenant } from '~/core/db/with-tenant';
 import { parseCsv } from '~/core/import-export/csv';
 import { updateCompanyDetails } from '~/core/instance/instance.service';
@@ -116,25 +116,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-function adminAuth(userId: string): Auth {
-  return {
-    sessionId: 's',
-    user: {
-      id: userId,
-      email: 'x@example.se',
-      fullName: 'X',
-      shortName: null,
-      initials: 'X',
-      userType: 'normal',
-      language: null,
-      startPage: 'workorders',
-    },
-    perms: new Set(['instance:edit']),
-    modules: new Set(),
-    limit: 'none',
-    mustEnrollMfa: false,
-  };
-}
+const adminAuth = (userId: string) => testAuth(userId, ['instance:edit']);
 
 const HEADER_SV = [
   'ID06-kod (byggarbetsplats)',
