@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { API_CALLS } from '~/core/api/catalogue';
-import { Reply, type ApiCall } from '~/core/api/define-call';
+import { Reply, StreamReply, type ApiCall } from '~/core/api/define-call';
+import { pipeline } from 'node:stream/promises';
 import { checkSession } from '~/core/auth/session.service';
 import { AppError, isAppError } from '~/core/errors/app-error';
 import { getRegistry, pluginApiCalls } from '~/core/extension-points/registry';
@@ -68,9 +69,32 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
       const input = parseInput(call.input, raw);
       const lang = langFromKey(auth?.user.language ?? tenant.config.languageKey);
       const run = call.unitOfWork === false ? withoutUnitOfWork : inTenant;
-      const result = await run({ tenant, auth, lang, now }, (ctx) =>
-        call.handler(ctx, input, { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, token }),
-      );
+      // An upload streams to the file store first, outside the unit of work; undone if that fails.
+      const received = call.receive
+        ? await call.receive.read(req, req.headers, { tenant, auth, input: input as Record<string, unknown> })
+        : undefined;
+      const meta = {
+        ip: req.ip ?? null,
+        userAgent: req.get('user-agent') ?? null,
+        token,
+        range: req.get('range') ?? null,
+      };
+      let result: unknown;
+      try {
+        result = await run({ tenant, auth, lang, now }, (ctx) =>
+          call.handler(ctx, call.receive ? { ...(input as Record<string, unknown>), received } : input, meta),
+        );
+      } catch (e) {
+        if (call.receive) await call.receive.discard(received);
+        throw e;
+      }
+      if (result instanceof StreamReply) {
+        res.status(result.status).set(result.headers);
+        await pipeline(result.body, res).catch((err: unknown) => {
+          if (!res.writableFinished) logger.warn({ err }, 'download interrupted');
+        });
+        return;
+      }
       if (result instanceof Reply && result.headers) res.status(result.status).set(result.headers).send(result.body);
       else if (result instanceof Reply) res.status(result.status).json(result.body);
       else res.status(200).json(result ?? {});

@@ -35,6 +35,8 @@ export const DEFAULT_ACCESS_LEVELS: {
       'workorders:files',
       'customers:read',
       'bo:read',
+      'bo:files:read',
+      'customers:files:read',
       'articles:read',
       'timereports:read_own',
       'timereports:edit',

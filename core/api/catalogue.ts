@@ -23,6 +23,7 @@ import { workOrderScheduleCalls } from './calls/work-order-schedule.calls';
 import { holidayCalls } from './calls/holidays.calls';
 import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
+import { fileCalls } from './calls/files.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -54,5 +55,6 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderDocumentCalls,
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,
+  ...fileCalls,
   ...workOrderCalls,
 ];

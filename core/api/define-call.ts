@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import type { Ctx } from '~/core/context';
+import type { Auth, Ctx } from '~/core/context';
+import type { Tenant } from '~/core/tenancy/tenant';
 import type { Access } from '~/core/permissions/access';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -9,6 +11,8 @@ export interface CallMeta {
   ip: string | null;
   userAgent: string | null;
   token: string | null;
+  /** The Range header of a download (a video's seek). */
+  range?: string | null;
 }
 
 /**
@@ -24,6 +28,29 @@ export class Reply {
   ) {}
 }
 
+/** A reply streamed after the unit of work (a file download): status, headers and the bytes. */
+export class StreamReply {
+  constructor(
+    readonly status: number,
+    readonly body: Readable,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+/**
+ * A request body read before the unit of work opens (an upload: the bytes stream into the file
+ * store, however long that takes, without holding a database connection). Its result reaches the
+ * handler as `input.received`; when the handler fails, `discard` undoes it.
+ */
+export interface ReceiveBody<R = unknown> {
+  read(
+    body: Readable,
+    headers: Record<string, string | string[] | undefined>,
+    scope: { tenant: Tenant; auth: Auth | null; input: Record<string, unknown> },
+  ): Promise<R>;
+  discard(received: R): Promise<void>;
+}
+
 export interface ApiCall<S extends z.ZodType = z.ZodType> {
   method: Method;
   /** Path under /api, in the catalogue's shape, with `:name` parameters. */
@@ -37,6 +64,7 @@ export interface ApiCall<S extends z.ZodType = z.ZodType> {
    * and `ctx.trx` throws if touched. Every other call runs in one tenant transaction.
    */
   unitOfWork?: false;
+  receive?: ReceiveBody;
   handler(ctx: Ctx, input: z.infer<S>, meta: CallMeta): Promise<unknown>;
 }
 

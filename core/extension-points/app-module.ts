@@ -5,6 +5,7 @@ import type { Trx } from '~/core/db/with-tenant';
 import type { JobDefinition } from '~/core/jobs/define-job';
 import type { AppModuleId } from '~/core/modules/app-modules';
 import type { Access } from '~/core/permissions/access';
+import type { Permission } from '~/core/permissions/permissions';
 import type { PluginBase } from './plugin';
 
 /**
@@ -40,6 +41,11 @@ export interface AppModule {
   /** The module's pages, as its `routes.ts` lists them (the registry checks them). */
   routes?: PluginRoute[];
   migrations?: Migration[];
+  /**
+   * Records of this module that carry files (core/files/owners.ts): the kind's name in file
+   * calls (`/file/generic/<kind>/<id>`), the table its ids are in, and who may see and change them.
+   */
+  fileOwners?: { kind: string; table: string; read: Permission; edit: Permission }[];
   jobs?: JobDefinition<z.ZodType>[];
   /** Rows for the demo company (`npm start`), inserted after the core registers' demo rows. */
   seedDemo?: (trx: Trx) => Promise<void>;

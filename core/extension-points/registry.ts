@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ApiCall } from '~/core/api/define-call';
 import type { Migration } from '~/core/db/migrate';
 import { APP_MODULES, type AppModuleId } from '~/core/modules/app-modules';
-import { isPermission } from '~/core/permissions/permissions';
+import { isPermission, type Permission } from '~/core/permissions/permissions';
 import { pluginRouteProblem, type AppModule, type AppModuleDefinition } from './app-module';
 import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
 import type { Geocoder, GeocoderDefinition } from './geocoder';
@@ -195,5 +195,14 @@ export function getRegistry(): Registry {
 export function pluginMigrations(registry: Registry): Migration[] {
   return [...registry.appModules.values()].flatMap((m) =>
     (m.instance.migrations ?? []).map((mig) => ({ ...mig, name: `plugin-${m.definition.id}-${mig.name}` })),
+  );
+}
+
+/** The record kinds app modules add that carry files, with the module that gates each. */
+export function pluginFileOwners(
+  registry: Registry,
+): { moduleId?: AppModuleId; kind: string; table: string; read: Permission; edit: Permission }[] {
+  return [...registry.appModules.values()].flatMap((m) =>
+    (m.instance.fileOwners ?? []).map((o) => ({ ...o, moduleId: m.instance.moduleId })),
   );
 }

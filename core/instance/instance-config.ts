@@ -49,6 +49,17 @@ export const ZObjectSettings = z.object({
 export type TObjectSettings = z.infer<typeof ZObjectSettings>;
 export const defaultObjectSettings = (): TObjectSettings => ({ kind: 'object', minIdLength: 5 });
 
+/**
+ * Per-tenant limits of the file store (issue 12), set by the operator: the largest file an upload
+ * may hold and the bytes the tenant may store in all.
+ */
+export const ZFileLimits = z.object({
+  maxUploadMb: z.number().int().min(1).max(4096),
+  quotaMb: z.number().int().min(1),
+});
+export type TFileLimits = z.infer<typeof ZFileLimits>;
+export const defaultFileLimits = (): TFileLimits => ({ maxUploadMb: 50, quotaMb: 10_240 });
+
 export const ZInstanceConfig = z.object({
   country: z.enum(COUNTRIES),
   languageKey: z.enum(LANGUAGE_KEYS),
@@ -57,12 +68,13 @@ export const ZInstanceConfig = z.object({
   logoUrl: z.string().url().max(2000).nullable(),
   company: ZCompanyDetails.default(emptyCompanyDetails),
   objects: ZObjectSettings.default(defaultObjectSettings),
+  files: ZFileLimits.default(defaultFileLimits),
 });
 export type TInstanceConfig = z.infer<typeof ZInstanceConfig>;
 
 const BY_COUNTRY: Record<
   (typeof COUNTRIES)[number],
-  Omit<TInstanceConfig, 'country' | 'logoUrl' | 'company' | 'objects'>
+  Omit<TInstanceConfig, 'country' | 'logoUrl' | 'company' | 'objects' | 'files'>
 > = {
   SE: { languageKey: 'se', dateFormat: 'YYYY-MM-DD', currency: { symbol: 'kr' } },
   EE: { languageKey: 'ee', dateFormat: 'DD.MM.YYYY', currency: { symbol: '€' } },

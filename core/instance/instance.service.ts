@@ -69,7 +69,7 @@ export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceC
   requireAccess(ctx.auth, { permission: 'instance:edit' });
   const input = parseInput(ZUpdateInstance, raw);
   // The company details and object settings have their own saves and are kept as stored.
-  const { company, objects } = await storedConfig(ctx);
+  const { company, objects, files } = await storedConfig(ctx);
   const config = ZInstanceConfig.parse({
     country: input.country,
     languageKey: input.languageKey,
@@ -78,6 +78,7 @@ export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceC
     logoUrl: input.logoUrl,
     company,
     objects,
+    files,
   });
   await ctx.trx
     .withSchema(CONTROL_SCHEMA)

@@ -57,6 +57,8 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'customerzone',
   'dashboard',
   'dispatch_rules',
+  'drive',
+  'files',
   'id06',
   'maps',
   'mfa',
