@@ -28,6 +28,7 @@ export default [
     route('work-orders/calendar/events', 'routes/work-orders.calendar.events.tsx'),
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('dashboard', 'routes/dashboard.tsx'),
+    route('drive', 'routes/drive.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),

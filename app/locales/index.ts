@@ -21,6 +21,7 @@ import svChecklists from './sv/checklists.json';
 import svDispatch from './sv/dispatch.json';
 import svObjectworkorders from './sv/objectworkorders.json';
 import svMap from './sv/map.json';
+import svFiles from './sv/files.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -43,6 +44,7 @@ import enChecklists from './en/checklists.json';
 import enDispatch from './en/dispatch.json';
 import enObjectworkorders from './en/objectworkorders.json';
 import enMap from './en/map.json';
+import enFiles from './en/files.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -65,6 +67,7 @@ import etChecklists from './et/checklists.json';
 import etDispatch from './et/dispatch.json';
 import etObjectworkorders from './et/objectworkorders.json';
 import etMap from './et/map.json';
+import etFiles from './et/files.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -87,6 +90,7 @@ import lvChecklists from './lv/checklists.json';
 import lvDispatch from './lv/dispatch.json';
 import lvObjectworkorders from './lv/objectworkorders.json';
 import lvMap from './lv/map.json';
+import lvFiles from './lv/files.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -109,6 +113,7 @@ import ruChecklists from './ru/checklists.json';
 import ruDispatch from './ru/dispatch.json';
 import ruObjectworkorders from './ru/objectworkorders.json';
 import ruMap from './ru/map.json';
+import ruFiles from './ru/files.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -141,6 +146,7 @@ export const resources = {
     dispatch: svDispatch,
     objectworkorders: svObjectworkorders,
     map: svMap,
+    files: svFiles,
   },
   en: {
     common: enCommon,
@@ -165,6 +171,7 @@ export const resources = {
     dispatch: enDispatch,
     objectworkorders: enObjectworkorders,
     map: enMap,
+    files: enFiles,
   },
   et: {
     common: etCommon,
@@ -189,6 +196,7 @@ export const resources = {
     dispatch: etDispatch,
     objectworkorders: etObjectworkorders,
     map: etMap,
+    files: etFiles,
   },
   lv: {
     common: lvCommon,
@@ -213,6 +221,7 @@ export const resources = {
     dispatch: lvDispatch,
     objectworkorders: lvObjectworkorders,
     map: lvMap,
+    files: lvFiles,
   },
   ru: {
     common: ruCommon,
@@ -237,6 +246,7 @@ export const resources = {
     dispatch: ruDispatch,
     objectworkorders: ruObjectworkorders,
     map: ruMap,
+    files: ruFiles,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

@@ -28,4 +28,5 @@ export const NAMESPACES = [
   'dispatch',
   'objectworkorders',
   'map',
+  'files',
 ] as const;

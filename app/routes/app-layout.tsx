@@ -20,6 +20,8 @@ export function loader({ context }: Route.LoaderArgs) {
     logoUrl: tenant.config.logoUrl,
     links: visibleLinks(auth, [...NAV_LINKS, ...pluginNavLinks()]),
     access: accessSnapshot(auth),
+    /** The largest file an upload may hold (the tenant's limit), for the file browsers. */
+    maxUploadMb: tenant.config.files.maxUploadMb,
   };
 }
 

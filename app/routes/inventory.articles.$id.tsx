@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RecordFiles } from '~/app/components/files/record-files';
 import { data, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.articles.$id';
 import { tenantContext } from '~/app/context';
@@ -228,6 +229,11 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
             ) : null}
           </ArticleForm>
         </div>
+        {isNew ? null : (
+          <div className="mt-6">
+            <RecordFiles kind="article" ownerId={article.id} />
+          </div>
+        )}
       </section>
       {loaderData.isNew ? null : (
         <div className="grid min-w-0 content-start gap-6">

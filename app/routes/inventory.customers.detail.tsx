@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RecordFiles } from '~/app/components/files/record-files';
+import { PublishedFiles } from '~/app/components/files/published-files';
 import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.customers.detail';
 import { tenantContext } from '~/app/context';
@@ -255,6 +257,8 @@ export default function CustomerPage({ loaderData }: Route.ComponentProps) {
             <ZoneUsers users={loaderData.zoneUsers} />
           </section>
         ) : null}
+        <RecordFiles kind="customer" ownerId={customer.id} />
+        <PublishedFiles customerId={customer.id} />
         <section aria-labelledby="history" className={sectionCard}>
           <h2 id="history" className="mb-3 text-lg font-medium">
             {t('history.title')}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { pageFields } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
+import { RecordFiles, useCanSeeFiles } from '~/app/components/files/record-files';
 import { data, Link, redirect, useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/inventory.objects.$id';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
@@ -308,6 +309,8 @@ function Details({ loaderData }: { loaderData: Route.ComponentProps['loaderData'
 
 export default function ObjectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');
+  const { t: tf } = useTranslation('files');
+  const canFiles = useCanSeeFiles('bo');
   const { bo, flags } = loaderData;
   const [params, setParams] = useSearchParams();
   const deleter = useFetcher<ActionResult>();
@@ -370,6 +373,7 @@ export default function ObjectPage({ loaderData }: Route.ComponentProps) {
           },
         ]
       : []),
+    ...(canFiles ? [{ id: 'files', label: tf('title'), content: <RecordFiles kind="bo" ownerId={bo.id} /> }] : []),
     {
       id: 'history',
       label: t('tab.history'),

@@ -38,9 +38,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== 'POST') return fail(405, { code: 'BAD_REQUEST' });
   if (Number(request.headers.get('content-length') ?? 0) > MAX_IMPORT_BYTES)
-    return fail(413, { code: 'FILE_TOO_LARGE' });
+    return fail(413, { code: 'FILE_TOO_LARGE', max: MAX_IMPORT_BYTES / 1024 / 1024 });
   const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_IMPORT_BYTES) return fail(413, { code: 'FILE_TOO_LARGE' });
+  if (Buffer.byteLength(text) > MAX_IMPORT_BYTES)
+    return fail(413, { code: 'FILE_TOO_LARGE', max: MAX_IMPORT_BYTES / 1024 / 1024 });
   const mode = new URL(request.url).searchParams.get('mode') ?? 'preview';
   try {
     const result = await run<unknown>(context, (ctx) =>

@@ -20,6 +20,7 @@ import {
 import { DocumentsMenu } from '~/app/components/work-orders/order/documents-menu';
 import { HistoryPanel } from '~/app/components/work-orders/order/history-panel';
 import { RemindersPanel } from '~/app/components/work-orders/order/reminders-panel';
+import { RecordFiles } from '~/app/components/files/record-files';
 import { TimePanel } from '~/app/components/work-orders/order/time-panel';
 import { PlansStrip } from '~/app/components/work-orders/order/plans-strip';
 import { OrderSummary } from '~/app/components/work-orders/order/order-summary';
@@ -283,6 +284,7 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
       />
       <RemindersPanel workOrderId={wo.id} />
       <ChecklistsPanel workOrderId={wo.id} format={format} />
+      {wo.deletedAt ? null : <RecordFiles kind="wo" ownerId={wo.id} />}
       {d.panels.map((key) => {
         const panel = ORDER_PANELS[key];
         if (!panel || wo.deletedAt) return null;

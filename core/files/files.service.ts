@@ -273,7 +273,8 @@ async function requireEntry(ctx: Ctx, fileId: unknown, action: FileAction): Prom
   return { row, k };
 }
 
-const ZName = z.object({ name: z.string().trim().min(1).max(MAX_FILE_NAME) });
+const required = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD');
+const ZName = z.object({ name: required().max(MAX_FILE_NAME) });
 
 /** The next sort position at the end of a folder. */
 async function nextSortOrder(ctx: Ctx, k: FileOwnerKind, ownerId: string | null, folderId: string | null) {
@@ -355,7 +356,7 @@ export async function quotaLeftBytes(ctx: Ctx): Promise<number> {
   return (ctx.tenant.config.files?.quotaMb ?? 10_240) * 1024 * 1024 - Number(bytes);
 }
 
-const ZFolder = z.object({ name: z.string().trim().min(1).max(MAX_FILE_NAME), parentId: optionalId });
+const ZFolder = z.object({ name: required().max(MAX_FILE_NAME), parentId: optionalId });
 
 /** A folder in the open folder (spec: "folder"). */
 export async function createFolder(
@@ -387,13 +388,10 @@ export async function createFolder(
 }
 
 const ZLink = z.object({
-  name: z.string().trim().min(1).max(MAX_FILE_NAME),
-  link: z
-    .string()
-    .trim()
-    .min(1)
+  name: required().max(MAX_FILE_NAME),
+  link: required()
     .max(MAX_LINK_LENGTH)
-    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v), { message: 'ERROR_INVALID_URL' }),
+    .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), { message: 'ERROR_INVALID_URL' }),
   folderId: optionalId,
 });
 

@@ -25,6 +25,8 @@ export interface FileOwnerKind {
   /** Folders and links. */
   organise: Permission;
   module: AppModuleId;
+  /** A plugin's kind: its records exist only while its module is on, too. */
+  recordModule?: AppModuleId;
   /** How the customer a published file is for is found: the owner's own column, or itself. */
   customer?: 'self' | 'customer_id';
 }
@@ -72,7 +74,7 @@ const CORE: FileOwnerKind[] = [
 export function fileOwnerKinds(): FileOwnerKind[] {
   const plugins = pluginFileOwners(getRegistry()).map((o) => ({
     ...record(o.kind, o.table, o.edit, [o.read]),
-    module: (o.moduleId ?? 'files') as AppModuleId,
+    recordModule: o.moduleId,
   }));
   return [...CORE, ...plugins];
 }
@@ -91,12 +93,15 @@ function accessFor(k: FileOwnerKind, action: Exclude<FileAction, 'read'>): Acces
 }
 
 export function canFiles(auth: Auth | null, k: FileOwnerKind, action: FileAction): boolean {
+  if (k.recordModule && !hasAccess(auth, { permission: 'signed-in', module: k.recordModule })) return false;
   if (action === 'read') return k.read.some((p) => hasAccess(auth, { permission: p, module: k.module }));
   return hasAccess(auth, accessFor(k, action));
 }
 
 /** 403 without the right for `action` on this kind's files (401 without a session). */
 export function requireFiles(auth: Auth | null, k: FileOwnerKind, action: FileAction): asserts auth is Auth {
+  // a plugin's records do not exist while its module is off
+  if (k.recordModule && !hasAccess(auth, { permission: 'signed-in', module: k.recordModule })) throw notFound();
   if (action === 'read') {
     requireAccess(auth, { permission: 'signed-in' });
     if (!canFiles(auth, k, 'read')) requireAccess(auth, { permission: k.read[0]!, module: k.module });

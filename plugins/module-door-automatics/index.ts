@@ -24,6 +24,14 @@ export default defineAppModule({
       'workorders:edit_doorautomatics',
     ],
     migrations: [doorAutomaticsTable, workOrderDoorAutomaticsTable],
+    fileOwners: [
+      {
+        kind: 'doorautomatic',
+        table: 'door_automatics',
+        read: 'doorautomatics:files:read',
+        edit: 'doorautomatics:files',
+      },
+    ],
     apiCalls: doorAutomaticCalls,
     routes,
     seedDemo: seedDemoDoorAutomatics,

@@ -31,6 +31,7 @@ const SIGNED_IN = [
   '/work-orders/map',
   '/work-orders/{wo}',
   '/dashboard',
+  '/drive',
   '/profile',
   '/settings',
   '/settings/users',
@@ -83,7 +84,6 @@ const ID_SOURCES: Record<string, [list: string, prefix: string]> = {
   supplier: ['/inventory/suppliers', '/inventory/suppliers/'],
   doorautomatic: ['/inventory/doorautomatics', '/inventory/doorautomatics/'],
 };
-
 
 function pageRoutes(): string[] {
   const source = fs.readFileSync(path.join(import.meta.dirname, '../../app/routes.ts'), 'utf8');

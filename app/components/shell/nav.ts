@@ -13,6 +13,7 @@ export interface NavLink {
  * here when it lands; app-module plugins add theirs through the registry.
  */
 export const NAV_LINKS: NavLink[] = [
+  { to: '/drive', labelKey: 'nav.drive', access: { permission: 'drive:read', module: 'drive' } },
   { to: '/', labelKey: 'nav.workOrders', access: { permission: 'workorders:read' } },
   // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
   { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' } },

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RecordFiles } from '~/app/components/files/record-files';
 import {
   data,
   Link,
@@ -119,6 +120,7 @@ export default function DoorAutomaticPage() {
           </DoorAutomaticForm>
         </div>
       </section>
+      <RecordFiles kind="doorautomatic" ownerId={d.id} />
       <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <DoorAutomaticHistory {...loaderData.history} />
       </section>
