@@ -1,3 +1,4 @@
+import { deleteFilesOf } from '~/core/files/files.service';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
@@ -349,6 +350,7 @@ export async function deleteArticle(ctx: Ctx, id: unknown): Promise<void> {
     if (isForeignKeyViolation(e)) throw deleteRefused({ other: 1 });
     throw e;
   }
+  await deleteFilesOf(ctx, 'article', [row.id as string]);
   await recordHistory(ctx, {
     entity: ARTICLE_ENTITY,
     entityId: row.id as string,

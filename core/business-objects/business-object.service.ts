@@ -1,3 +1,4 @@
+import { deleteFilesOf } from '~/core/files/files.service';
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
@@ -331,6 +332,7 @@ export async function deleteBusinessObject(ctx: Ctx, id: unknown): Promise<void>
       if (isForeignKeyViolation(e)) throw new AppError('DELETE_NOT_POSSIBLE_SET_INACTIVE', 409);
       throw e;
     });
+  await deleteFilesOf(ctx, 'bo', [bo.id]);
   await removal.commit();
   await recordHistory(ctx, {
     entity: BO_ENTITY,

@@ -1,3 +1,4 @@
+import { deleteFilesOf } from '~/core/files/files.service';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
@@ -708,6 +709,7 @@ export async function deleteCustomer(ctx: Ctx, id: unknown): Promise<void> {
     if (isForeignKeyViolation(e)) throw new AppError('DELETE_NOT_POSSIBLE_SET_INACTIVE', 409);
     throw e;
   }
+  await deleteFilesOf(ctx, 'customer', [row.id as string]);
   await recordHistory(ctx, {
     entity: CUSTOMER_ENTITY,
     entityId: row.id as string,

@@ -1,3 +1,4 @@
+import { deleteFilesOf } from '~/core/files/files.service';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { notFound } from '~/core/errors/app-error';
@@ -147,6 +148,7 @@ export async function deleteModel(ctx: Ctx, id: unknown): Promise<void> {
   const objects = (await objectCounts(ctx, [row.id])).get(row.id) ?? 0;
   if (objects > 0) throw inUse({ objects });
   await ctx.trx('models').where({ id: row.id }).delete();
+  await deleteFilesOf(ctx, 'model', [row.id]);
   await recordHistory(ctx, { entity: 'model', entityId: row.id, action: 'delete', data: { code: row.code } });
 }
 

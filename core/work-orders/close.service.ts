@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { copyFiles } from '~/core/files/files.service';
 import { mailLang } from '~/core/auth/recovery.service';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
@@ -447,8 +448,8 @@ export const ZCopyWorkOrder = z.object({
  * POST /wo/copy {workOrderId, options}: workorders:copy with the copy module. A new open order
  * (next number, default status) with the source's customer, object, contacts, address, work type,
  * priority, title, references and project; and, as the options say, its description, summary,
- * assignees (scheduleReports; else the user) and article rows. `files` is accepted but copies
- * nothing yet: there is no file storage for work orders. History: create on the new order.
+ * assignees (scheduleReports; else the user), article rows and files (their bytes copied, so each
+ * order's files live and die with it). History: create on the new order.
  */
 export async function copyWorkOrder(
   ctx: Ctx,
@@ -520,6 +521,9 @@ export async function copyWorkOrder(
         .insert(rows.map((r) => ({ ...r, work_order_id: id, user_id: ctx.auth!.user.id, created_at: ctx.now })));
     articleCount = rows.length;
   }
+  const fileCount = options.files
+    ? await copyFiles(ctx, { kind: 'wo', ownerId: source.id }, { kind: 'wo', ownerId: id })
+    : 0;
 
   await recordHistory(ctx, {
     entity: WO_ENTITY,
@@ -531,6 +535,7 @@ export async function copyWorkOrder(
       copiedFrom: { id: source.id, number: source.number },
       options: Object.fromEntries(COPY_OPTIONS.map((o) => [o, Boolean(options[o])])),
       articles: articleCount,
+      files: fileCount,
     },
   });
   return { workOrder: await loadUnlimited(ctx, id), message: 'WORK_ORDER_REVISIT_SUCCESSFULLY_CREATED' };

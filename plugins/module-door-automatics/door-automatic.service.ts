@@ -1,3 +1,4 @@
+import { deleteFilesOf } from '~/core/files/files.service';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
@@ -285,6 +286,7 @@ export async function deleteDoorAutomatic(ctx: Ctx, id: unknown): Promise<void> 
   requireAccess(ctx.auth, DELETE);
   const row = await findRow(ctx, id);
   await ctx.trx('door_automatics').where({ id: row.id }).delete();
+  await deleteFilesOf(ctx, 'doorautomatic', [row.id as string]);
   await recordHistory(ctx, {
     entity: ENTITY,
     entityId: row.id as string,

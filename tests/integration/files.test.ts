@@ -478,3 +478,72 @@ describe('publishing and the drive', () => {
     ).toBe(200);
   });
 });
+
+describe('files and the records they belong to', () => {
+  it("a revisit with the files option copies the order's files, bytes and all; without it copies none", async () => {
+    const source = (await call('POST', '/api/wo', tok.admin, { workOrder: { title: 'Service hiss' } })).json().workOrder
+      .id;
+    const [photo, doc] = (
+      await upload(`generic/wo/${source}`, [
+        { filename: 'före.jpg', body: jpeg },
+        { filename: 'protokoll.pdf', body: pdf },
+      ])
+    ).json().files;
+    const copy = await call('POST', '/api/wo/copy', tok.admin, { workOrderId: source, options: { files: true } });
+    expect(copy.status, copy.text).toBe(200);
+    const copied = (await send('GET', `/api/file/generic/wo/${copy.json().workOrder.id}`, tok.admin)).json().files;
+    expect(copied.map((f: { name: string; hasThumbnail: boolean }) => [f.name, f.hasThumbnail])).toEqual([
+      ['före.jpg', true],
+      ['protokoll.pdf', false],
+    ]);
+    expect((await send('GET', `/api/file/${copied[1].id}`, tok.admin)).body.equals(pdf)).toBe(true);
+    // each copy is its own: deleting the source's file leaves the copy readable
+    await send('DELETE', `/api/file/${doc.id}`, tok.admin);
+    await send('DELETE', `/api/file/${photo.id}`, tok.admin);
+    await expect
+      .poll(async () => (await send('GET', `/api/file/${copied[0].id}/thumbnail`, tok.admin)).status)
+      .toBe(200);
+    expect((await send('GET', `/api/file/${copied[1].id}`, tok.admin)).body.equals(pdf)).toBe(true);
+
+    const plain = await call('POST', '/api/wo/copy', tok.admin, { workOrderId: copy.json().workOrder.id, options: {} });
+    expect((await send('GET', `/api/file/generic/wo/${plain.json().workOrder.id}`, tok.admin)).json().totalCount).toBe(
+      0,
+    );
+  });
+
+  it("an object's default files show on its work orders", async () => {
+    const bo = (
+      await call('POST', '/api/bo', tok.admin, { bo: { serialCode: 'HISS-9', customerId: ref.customer } })
+    ).json().id;
+    const [manual, other] = (
+      await upload(`generic/bo/${bo}`, [
+        { filename: 'manual.pdf', body: pdf },
+        { filename: 'internt.pdf', body: pdf },
+      ])
+    ).json().files;
+    expect(
+      (await call('POST', `/api/file/${manual.id}/default`, tok.admin, { isDefault: true })).json().file.isDefault,
+    ).toBe(true);
+    const wo = (
+      await call('POST', '/api/wo', tok.admin, {
+        workOrder: { title: 'Hiss stannar', customerId: ref.customer, businessObjectId: bo },
+      })
+    ).json().workOrder.id;
+    const listing = (await send('GET', `/api/file/generic/wo/${wo}`, tok.admin)).json();
+    expect(listing.inherited.map((f: { id: string }) => f.id)).toEqual([manual.id]);
+    expect(listing.inherited.map((f: { id: string }) => f.id)).not.toContain(other.id);
+    // and they can be read through the order
+    expect((await send('GET', `/api/file/${manual.id}`, tok.admin)).status).toBe(200);
+  });
+
+  it('deleting an object deletes its files: the rows at once, the bytes after commit', async () => {
+    const bo = (await call('POST', '/api/bo', tok.admin, { bo: { serialCode: 'GRIND-7' } })).json().id;
+    const [f] = (await upload(`generic/bo/${bo}`, [{ filename: 'bild.png', body: png }])).json().files;
+    const keys = storedKeys().length;
+    const bytes = await storageBytes();
+    expect((await call('DELETE', `/api/bo/${bo}`, tok.admin)).status).toBe(200);
+    expect((await send('GET', `/api/file/${f.id}`, tok.admin)).status).toBe(404);
+    expect(await storageBytes()).toBe(bytes - f.size);
+    await expect.poll(() => storedKeys().length).toBe(keys - 2);
+  });
+});
