@@ -94,7 +94,7 @@ export async function receiveFiles(
   try {
     bb = busboy({
       headers: headers as IncomingHttpHeaders,
-      limits: { fileSize: options.maxFileBytes, files: maxFiles, fields: 20, fieldSize: 10_000, parts: 60 },
+      limits: { fileSize: options.maxFileBytes + 1, files: maxFiles, fields: 20, fieldSize: 10_000, parts: 60 },
       defParamCharset: 'utf8',
     });
   } catch {
@@ -122,7 +122,8 @@ export async function receiveFiles(
       },
     });
     await pipeline(stream, count, fs.createWriteStream(temp), { signal: abort.signal });
-    if (stream.truncated)
+    // busboy stops one byte past the limit: a file of exactly the limit passes
+    if (stream.truncated || size > options.maxFileBytes)
       throw refuse('FILE_TOO_LARGE', 413, { limits: { file: Math.floor(options.maxFileBytes / 1024 / 1024) } });
     const type = await inspectFile(temp, size);
     const thumb = type.image ? await thumbnail(temp) : null;

@@ -13,6 +13,8 @@
  *   and a bare node:http server, with the ratios; and the compressed first-load JavaScript of the
  *   main pages (issue 11; also part of the full run). BENCH_THROUGHPUT_SECONDS (8), _CLIENTS (50)
  *   BENCH_ONLY=first-load: the first-load JavaScript alone (BENCH_FIRST_LOAD_FILES=1 lists each file)
+ *   BENCH_ONLY=files: issue 12's uploads and downloads of 50 MB (server memory), a drive folder of
+ *   10,000 files, and 20 photo thumbnails of a work order, each beside a bare baseline
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +26,7 @@ import { listScenarios, loadFixtures, mapScenarios } from './work-order-scenario
 import { calendarScenarios } from './calendar-bench';
 import { firstLoad } from './first-load';
 import { throughput } from './throughput';
+import { filesBench } from './files-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -286,6 +289,7 @@ async function main() {
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
     if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
     if (ONLY === 'calendar') rows.push(...(await calendar(port, api, page)));
+    if (!ONLY || ONLY === 'files') rows.push(...(await filesBench({ port, host: HOST, token }, url, 't_bench')));
     if (!ONLY || ONLY === 'throughput' || ONLY === 'first-load') {
       if (ONLY !== 'first-load')
         rows.push(...(await throughput({ port, host: HOST, token, databaseUrl: url, schema: 't_bench' })));
