@@ -77,6 +77,16 @@ describe('[tenants] the tenant CLI', () => {
     );
     expect((await cli('remove-host', slug, 'larm.cli.test')).code).toBe(0);
     expect((await cli('migrate', '--all')).json[slug]).toEqual([]);
+    expect((await cli('file-limits', slug)).json).toEqual({ slug, maxUploadMb: 50, quotaMb: 10_240, usedMb: 0 });
+    expect((await cli('file-limits', slug, '--max-upload-mb', '200', '--quota-mb', '51200')).json).toMatchObject({
+      maxUploadMb: 200,
+      quotaMb: 51_200,
+    });
+    expect((await cli('file-limits', slug, '--quota-mb', '0')).json.error.code).toBe('VALIDATION_FAILED');
+    expect((await cli('list')).json.find((t: { slug: string }) => t.slug === slug).config.files).toEqual({
+      maxUploadMb: 200,
+      quotaMb: 51_200,
+    });
     expect((await cli('enable-plugin', slug, 'none')).json).toMatchObject({
       enabled: ['none'],
       installed: expect.arrayContaining(['none']),

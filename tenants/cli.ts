@@ -7,7 +7,7 @@ import { getRegistry, PluginError } from '~/core/extension-points/registry';
 import { openRuntime, eachLimit } from '~/core/runtime/boot';
 import { readOutbox } from '~/core/mail/mailer';
 import { readOpsChannel } from '~/core/runtime/ops-channel';
-import { addHost, migrateTenant, provisionTenant, removeHost, setTenantStatus } from './provision';
+import { addHost, migrateTenant, provisionTenant, removeHost, setFileLimits, setTenantStatus } from './provision';
 import { getTenantBySlug, listTenants } from './registry';
 
 const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
@@ -23,6 +23,8 @@ const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
   plugins <slug>                          enabled plugins and every installed one
   enable-plugin <slug> <plugin-id> [--options '<json>']
   disable-plugin <slug> <plugin-id>
+  file-limits <slug> [--max-upload-mb N] [--quota-mb N]
+                                          the largest upload and the storage quota (shown without options)
   outbox [--limit N]                      mail kept when SMTP_URL is not set
 
 Provisioning is idempotent: running create again finishes an interrupted run.`;
@@ -47,6 +49,8 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       language: { type: 'string' },
       all: { type: 'boolean' },
       limit: { type: 'string' },
+      'max-upload-mb': { type: 'string' },
+      'quota-mb': { type: 'string' },
       options: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -134,6 +138,18 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       return {
         json: { slug, enabled, installed },
         text: `${slug}: enabled ${enabled.length ? enabled.join(', ') : '(none: invoices stay in Ordo)'}\ninstalled: ${installed.join(', ')}`,
+      };
+    }
+    case 'file-limits': {
+      const [slug = ''] = args;
+      const number = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+      const limits = await setFileLimits(slug, {
+        maxUploadMb: number(values['max-upload-mb']),
+        quotaMb: number(values['quota-mb']),
+      });
+      return {
+        json: { slug, ...limits },
+        text: `${slug}: uploads up to ${limits.maxUploadMb} MB, ${limits.usedMb} of ${limits.quotaMb} MB stored`,
       };
     }
     case 'outbox': {

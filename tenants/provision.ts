@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import type { Migration } from '~/core/db/migrate';
 import { migrateSchema } from '~/core/db/migrate';
-import { schemaNameForSlug } from '~/core/db/identifiers';
+import { assertSchemaName, schemaNameForSlug } from '~/core/db/identifiers';
 import { getDatabase, withControl, withTenant } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput, zEmail } from '~/core/errors/validation';
-import { COUNTRIES, defaultInstanceConfig } from '~/core/instance/instance-config';
+import {
+  COUNTRIES,
+  defaultInstanceConfig,
+  readInstanceConfig,
+  ZFileLimits,
+  type TFileLimits,
+} from '~/core/instance/instance-config';
 import { hashPassword, PASSWORD_MIN_LENGTH } from '~/core/auth/password';
 import { issueOneTimeToken } from '~/core/auth/one-time-token.service';
 import { ensureUser } from '~/core/users/create-user';
@@ -152,6 +158,36 @@ export async function setTenantStatus(slug: string, status: 'active' | 'disabled
   );
   if (n !== 1) throw new AppError('NOT_FOUND', 404, { message: `No provisioned tenant ${slug}` });
   invalidateHostCache();
+}
+
+/**
+ * The tenant's file limits (issue 12), set by the operator: the largest file an upload may hold
+ * and the bytes it may store in all. Answers the limits now in force and what is stored.
+ */
+export async function setFileLimits(
+  slug: string,
+  change: { maxUploadMb?: number; quotaMb?: number },
+): Promise<TFileLimits & { usedMb: number }> {
+  const result = await withControl(async (trx) => {
+    const row = await trx('tenants')
+      .where({ slug })
+      .whereNot('status', 'provisioning')
+      .first('id', 'config', 'schema_name');
+    if (!row) throw new AppError('NOT_FOUND', 404, { message: `No provisioned tenant ${slug}` });
+    const config = readInstanceConfig(row.config);
+    const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+    const files = parseInput(ZFileLimits, { ...config.files, ...given });
+    await trx('tenants')
+      .where({ id: row.id })
+      .update({ config: { ...config, files }, updated_at: new Date() });
+    const used = await trx
+      .withSchema(assertSchemaName(row.schema_name as string))
+      .table('file_storage')
+      .first('bytes');
+    return { ...files, usedMb: Math.round((Number(used?.bytes ?? 0) / 1024 / 1024) * 10) / 10 };
+  });
+  invalidateHostCache();
+  return result;
 }
 
 export async function addHost(slug: string, host: string): Promise<void> {
