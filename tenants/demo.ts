@@ -6,6 +6,7 @@ import { seedDemoCustomers } from './demo-data/customers';
 import { seedDemoObjects } from './demo-data/objects';
 import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
+import { seedDemoFiles } from './demo-data/files';
 import { provisionTenant } from './provision';
 import { getTenantBySlug, setInstanceConfig } from './registry';
 
@@ -69,6 +70,7 @@ export async function ensureDemoTenant(
       await seedDemoCustomers(trx);
       await seedDemoObjects(trx);
       await seedDemoWorkOrders(trx);
+      await seedDemoFiles(trx, tenant!.schemaName);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
     // The company details documents print as their sender.

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { pageFields } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
+import { RecordFiles } from '~/app/components/files/record-files';
 import { data, Form, useFetcher, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.models';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
@@ -107,6 +108,11 @@ function ModelDialog({ editing, onClose }: { editing: Editing; onClose: () => vo
           </Button>
         </div>
       </fetcher.Form>
+      {model ? (
+        <div className="mt-6">
+          <RecordFiles kind="model" ownerId={model.id} />
+        </div>
+      ) : null}
     </Dialog>
   );
 }

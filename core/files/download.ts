@@ -37,11 +37,17 @@ export function parseRange(
   return { start, end };
 }
 
-const common = (contentType: string) => ({
+const common = (contentType: string): Record<string, string> => ({
   'Content-Type': contentType,
   'X-Content-Type-Options': 'nosniff',
-  // a file shown in its own tab runs nothing, whatever it holds
-  'Content-Security-Policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+  // a file shown in its own tab runs nothing, whatever it holds; a PDF goes to the browser's own
+  // viewer, which a sandboxed document may not open, and never runs the page's scripts anyway
+  ...(contentType === 'application/pdf'
+    ? {}
+    : {
+        'Content-Security-Policy':
+          "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+      }),
   'Cache-Control': 'private, no-cache',
 });
 

@@ -207,8 +207,9 @@ export async function listFiles(ctx: Ctx, kind: unknown, ownerIdRaw: unknown, ra
     path: await folderPath(ctx, folderId),
     can: abilities(ctx, k),
   };
-  // An object's default files show on its work orders (spec section 3: "default files").
-  if (k.kind === 'wo' && !folderId && !f.q && f.from === 0) {
+  // An object's default files show on its work orders (spec section 3: "default files"), to
+  // those who may open an object's files.
+  if (k.kind === 'wo' && !folderId && !f.q && f.from === 0 && canFiles(ctx.auth, fileOwnerKind('bo'), 'read')) {
     const inherited = await selectEntries(
       ctx,
       ctx

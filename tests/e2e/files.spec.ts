@@ -159,9 +159,9 @@ test('[files] the drive: a folder, a link that needs both fields, a file in the 
   const files = page.getByRole('region', { name: /^(Filer|Files)/ });
   await files.getByRole('button', { name: /Ny mapp|New folder/ }).click();
   const folderDialog = page.getByRole('dialog', { name: /Ny mapp|New folder/ });
-  await folderDialog.getByRole('textbox').fill('Manualer');
+  await folderDialog.getByRole('textbox').fill('Leverantörsavtal');
   await folderDialog.getByRole('button', { name: /Skapa|Create/ }).click();
-  await files.getByRole('button', { name: 'Manualer', exact: true }).click();
+  await files.getByRole('button', { name: 'Leverantörsavtal', exact: true }).click();
   await expect(files.getByText(/Mappen är tom|This folder is empty/)).toBeVisible();
 
   await files.getByRole('button', { name: /Lägg till länk|Add link/ }).click();

@@ -29,6 +29,29 @@ const count = async (sql: string) =>
   withTenant(tenant, async (trx) => Number(((await trx.raw(sql)) as { rows: { n: string }[] }).rows[0]!.n));
 
 describe('[demo] Nordlarm Säkerhet AB', () => {
+  it('has a drive with manuals and a floor plan on an object, readable through the API', async () => {
+    const signIn = await request(srv.url, {
+      method: 'POST',
+      path: '/api/authenticate',
+      host,
+      ...jsonBody({ email: DEMO.admin.email, password: DEMO.admin.password }),
+    });
+    const auth = { authorization: `Bearer ${signIn.json<{ token: string }>().token}` };
+    const drive = (await request(srv.url, { path: '/api/file/drive', host, headers: auth })).json<{
+      files: { name: string; kind: string }[];
+    }>();
+    expect(drive.files.map((f) => f.name)).toEqual(['Manualer', 'Mallar', 'Prislistor', 'Elsäkerhetsverket']);
+    const found = (await request(srv.url, { path: '/api/file/drive?q=servicerutin', host, headers: auth })).json<{
+      files: { id: string }[];
+    }>();
+    const pdf = await request(srv.url, { path: `/api/file/${found.files[0]!.id}`, host, headers: auth });
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.text.startsWith('%PDF-1.4')).toBe(true);
+    expect(
+      await count(`select count(*) as n from files where owner_type = 'bo' and is_default and thumb_key is not null`),
+    ).toBe(1);
+  });
+
   it('has about 40 customers, 150 objects and 1,500 work orders over a year', async () => {
     expect(await count(`select count(*) as n from customers`)).toBeGreaterThanOrEqual(40);
     expect(await count(`select count(*) as n from business_objects`)).toBe(150);

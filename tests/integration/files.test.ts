@@ -211,6 +211,8 @@ describe('uploads', () => {
     const thumb = await send('GET', `/api/file/${files[0]!.id}/thumbnail`, tok.admin);
     expect(thumb.status).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/webp');
+    // an image shown in its own tab runs nothing
+    expect(thumb.headers['content-security-policy']).toContain('sandbox');
     const meta = await sharp(thumb.body).metadata();
     expect(Math.max(meta.width!, meta.height!)).toBe(320);
 
