@@ -549,3 +549,66 @@ describe('files and the records they belong to', () => {
     await expect.poll(() => storedKeys().length).toBe(keys - 2);
   });
 });
+
+describe('every record kind follows its own permissions', () => {
+  it('models, articles and door automatics: files:read lists, files uploads, neither is refused; a plugin kind is gone with its module', async () => {
+    await withTenant(tenantA, async (trx) => {
+      await trx('access_levels').insert([
+        {
+          display_name: 'Kinds reader',
+          permissions: ['models:files:read', 'articles:files:read', 'doorautomatics:files:read', 'doorautomatics:read'],
+          work_order_limit: 'none',
+        },
+        {
+          display_name: 'Kinds editor',
+          permissions: ['models:files', 'articles:files', 'doorautomatics:files', 'doorautomatics:read'],
+          work_order_limit: 'none',
+        },
+      ]);
+      await ensureUser(trx, {
+        email: `kr@${a.slug}.se`,
+        name: 'Karin Läsare',
+        password: PASSWORD,
+        accessLevels: ['Kinds reader'],
+      });
+      await ensureUser(trx, {
+        email: `ke@${a.slug}.se`,
+        name: 'Kent Redaktör',
+        password: PASSWORD,
+        accessLevels: ['Kinds editor'],
+      });
+    });
+    const reader = await signIn(a, `kr@${a.slug}.se`);
+    const editor = await signIn(a, `ke@${a.slug}.se`);
+    const model = (
+      await withTenant(tenantA, (trx) => trx('models').insert({ name: 'Galaxy Flex', code: 'GF-1' }).returning('id'))
+    )[0].id;
+    const article = (
+      await call('POST', '/api/articles', tok.admin, { article: { articleId: '77001', title: 'Detektor', unit: 'st' } })
+    ).json();
+    const articleId = (article.article ?? article).id as string;
+    const door = (
+      await call('POST', '/api/doorautomatics', tok.admin, { title: 'Entrédörr', businessObjectId: ref.bo })
+    ).json().id as string;
+    for (const [kind, id] of [
+      ['model', model],
+      ['article', articleId],
+      ['doorautomatic', door],
+    ] as const) {
+      expect((await send('GET', `/api/file/generic/${kind}/${id}`, reader)).status, kind).toBe(200);
+      expect((await upload(`generic/${kind}/${id}`, [{ filename: 'a.pdf', body: pdf }], reader)).status, kind).toBe(
+        403,
+      );
+      expect((await upload(`generic/${kind}/${id}`, [{ filename: 'a.pdf', body: pdf }], editor)).status, kind).toBe(
+        200,
+      );
+      expect((await send('GET', `/api/file/generic/${kind}/${id}`, tok.tech)).status, kind).toBe(403);
+    }
+    await withTenant(tenantA, (trx) => trx('app_modules').where({ id: 'doorautomatics' }).update({ enabled: false }));
+    try {
+      expect((await send('GET', `/api/file/generic/doorautomatic/${door}`, editor)).status).toBe(404);
+    } finally {
+      await withTenant(tenantA, (trx) => trx('app_modules').where({ id: 'doorautomatics' }).update({ enabled: true }));
+    }
+  });
+});

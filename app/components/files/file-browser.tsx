@@ -68,6 +68,7 @@ type DialogState =
  */
 export function FileBrowser({ kind, ownerId, maxUploadMb, heading = 'h2', searchable, onChange }: FileBrowserProps) {
   const { t } = useTranslation('files');
+  const { t: tu } = useTranslation('ui');
   const { t: tc } = useTranslation('common');
   const toast = useToast();
   const base = filesBase(kind, ownerId);
@@ -386,7 +387,7 @@ export function FileBrowser({ kind, ownerId, maxUploadMb, heading = 'h2', search
                   className="text-blue-700 underline"
                   onClick={() => setUploads((x) => x.filter((y) => y.key !== u.key))}
                 >
-                  {tc('close', { defaultValue: 'OK' })}
+                  {tu('close')}
                 </button>
               )}
             </li>
