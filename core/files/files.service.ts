@@ -359,6 +359,37 @@ export async function quotaLeftBytes(ctx: Ctx): Promise<number> {
 
 const ZFolder = z.object({ name: required().max(MAX_FILE_NAME), parentId: optionalId });
 
+/**
+ * A folder or a link in a folder of this owner (the top when none), at the end of its order: the
+ * kind's `organise` right, the owner in this tenant, the folder the owner's.
+ */
+async function addEntry(
+  ctx: Ctx,
+  kind: unknown,
+  ownerIdRaw: unknown,
+  folderIdRaw: string | null | undefined,
+  values: { kind: 'folder' | 'link'; name: string; link?: string },
+): Promise<{ file: FileEntry }> {
+  const k = fileOwnerKind(kind);
+  requireFiles(ctx.auth, k, 'organise');
+  const ownerId = await requireOwner(ctx, k, ownerIdRaw);
+  const folderId = await requireFolder(ctx, k, ownerId, folderIdRaw);
+  const [row] = await ctx
+    .trx('files')
+    .insert({
+      ...values,
+      owner_type: k.kind,
+      owner_id: ownerId,
+      folder_id: folderId,
+      sort_order: await nextSortOrder(ctx, k, ownerId, folderId),
+      created_by: ctx.auth!.user.id,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    })
+    .returning('id');
+  return { file: await entry(ctx, row.id as string) };
+}
+
 /** A folder in the open folder (spec: "folder"). */
 export async function createFolder(
   ctx: Ctx,
@@ -366,26 +397,9 @@ export async function createFolder(
   ownerIdRaw: unknown,
   raw: unknown,
 ): Promise<{ file: FileEntry }> {
-  const k = fileOwnerKind(kind);
-  requireFiles(ctx.auth, k, 'organise');
-  const ownerId = await requireOwner(ctx, k, ownerIdRaw);
+  requireFiles(ctx.auth, fileOwnerKind(kind), 'organise');
   const f = parseInput(ZFolder, raw);
-  const parent = await requireFolder(ctx, k, ownerId, f.parentId);
-  const [row] = await ctx
-    .trx('files')
-    .insert({
-      owner_type: k.kind,
-      owner_id: ownerId,
-      folder_id: parent,
-      kind: 'folder',
-      name: f.name,
-      sort_order: await nextSortOrder(ctx, k, ownerId, parent),
-      created_by: ctx.auth!.user.id,
-      created_at: ctx.now,
-      updated_at: ctx.now,
-    })
-    .returning('id');
-  return { file: await entry(ctx, row.id as string) };
+  return addEntry(ctx, kind, ownerIdRaw, f.parentId, { kind: 'folder', name: f.name });
 }
 
 const ZLink = z.object({
@@ -403,27 +417,9 @@ export async function createLink(
   ownerIdRaw: unknown,
   raw: unknown,
 ): Promise<{ file: FileEntry }> {
-  const k = fileOwnerKind(kind);
-  requireFiles(ctx.auth, k, 'organise');
-  const ownerId = await requireOwner(ctx, k, ownerIdRaw);
+  requireFiles(ctx.auth, fileOwnerKind(kind), 'organise');
   const f = parseInput(ZLink, raw);
-  const folderId = await requireFolder(ctx, k, ownerId, f.folderId);
-  const [row] = await ctx
-    .trx('files')
-    .insert({
-      owner_type: k.kind,
-      owner_id: ownerId,
-      folder_id: folderId,
-      kind: 'link',
-      name: f.name,
-      link: f.link,
-      sort_order: await nextSortOrder(ctx, k, ownerId, folderId),
-      created_by: ctx.auth!.user.id,
-      created_at: ctx.now,
-      updated_at: ctx.now,
-    })
-    .returning('id');
-  return { file: await entry(ctx, row.id as string) };
+  return addEntry(ctx, kind, ownerIdRaw, f.folderId, { kind: 'link', name: f.name, link: f.link });
 }
 
 async function entry(ctx: Ctx, fileId: string): Promise<FileEntry> {

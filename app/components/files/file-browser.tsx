@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import {
@@ -618,17 +618,18 @@ function useSubmit(onSubmit: () => Promise<unknown>, onClose: () => void) {
   return { busy, submit, error };
 }
 
-function NameDialog(props: {
+/** The browser's small dialogs: a form, Cancel and the action (pending while it runs). */
+function FormDialog(props: {
   title: string;
-  label: string;
-  initial: string;
   submitLabel: string;
+  busy: boolean;
+  isDisabled?: boolean;
   onClose: () => void;
-  onSubmit: (name: string) => Promise<unknown>;
+  onSubmit: () => void;
+  children: ReactNode;
 }) {
   const { t: tu } = useTranslation('ui');
-  const [name, setName] = useState(props.initial);
-  const { busy, submit, error } = useSubmit(() => props.onSubmit(name.trim()), props.onClose);
+  const formId = useId();
   return (
     <Dialog
       isOpen
@@ -638,30 +639,55 @@ function NameDialog(props: {
       footer={
         <>
           <Button onPress={props.onClose}>{tu('cancel')}</Button>
-          <Button variant="primary" type="submit" form="file-name-form" isPending={busy}>
+          <Button variant="primary" type="submit" form={formId} isPending={props.busy} isDisabled={props.isDisabled}>
             {props.submitLabel}
           </Button>
         </>
       }
     >
       <form
-        id="file-name-form"
+        id={formId}
+        className="space-y-3"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          props.onSubmit();
         }}
       >
-        <TextField
-          label={props.label}
-          value={name}
-          onChange={setName}
-          isRequired
-          autoFocus
-          maxLength={255}
-          errorMessage={error('name')}
-        />
+        {props.children}
       </form>
     </Dialog>
+  );
+}
+
+function NameDialog(props: {
+  title: string;
+  label: string;
+  initial: string;
+  submitLabel: string;
+  onClose: () => void;
+  onSubmit: (name: string) => Promise<unknown>;
+}) {
+  const [name, setName] = useState(props.initial);
+  const { busy, submit, error } = useSubmit(() => props.onSubmit(name.trim()), props.onClose);
+  return (
+    <FormDialog
+      title={props.title}
+      submitLabel={props.submitLabel}
+      busy={busy}
+      onClose={props.onClose}
+      onSubmit={() => void submit()}
+    >
+      <TextField
+        label={props.label}
+        value={name}
+        onChange={setName}
+        isRequired
+        autoFocus
+        maxLength={255}
+        errorMessage={error('name')}
+      />
+    </FormDialog>
   );
 }
 
@@ -670,7 +696,6 @@ function LinkDialog(props: {
   onSubmit: (body: { name: string; link: string }) => Promise<unknown>;
 }) {
   const { t } = useTranslation('files');
-  const { t: tu } = useTranslation('ui');
   const [name, setName] = useState('');
   const [link, setLink] = useState('');
   const { busy, submit, error } = useSubmit(
@@ -678,50 +703,33 @@ function LinkDialog(props: {
     props.onClose,
   );
   return (
-    <Dialog
-      isOpen
-      onOpenChange={(open) => !open && props.onClose()}
+    <FormDialog
       title={t('addLink')}
-      size="sm"
-      footer={
-        <>
-          <Button onPress={props.onClose}>{tu('cancel')}</Button>
-          <Button variant="primary" type="submit" form="file-link-form" isPending={busy}>
-            {t('save')}
-          </Button>
-        </>
-      }
+      submitLabel={t('save')}
+      busy={busy}
+      onClose={props.onClose}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="file-link-form"
-        className="space-y-3"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField
-          label={t('name')}
-          value={name}
-          onChange={setName}
-          isRequired
-          autoFocus
-          maxLength={255}
-          errorMessage={error('name')}
-        />
-        <TextField
-          label={t('link')}
-          type="url"
-          value={link}
-          onChange={setLink}
-          isRequired
-          description={t('linkHelp')}
-          maxLength={2000}
-          errorMessage={error('link')}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={t('name')}
+        value={name}
+        onChange={setName}
+        isRequired
+        autoFocus
+        maxLength={255}
+        errorMessage={error('name')}
+      />
+      <TextField
+        label={t('link')}
+        type="url"
+        value={link}
+        onChange={setLink}
+        isRequired
+        description={t('linkHelp')}
+        maxLength={2000}
+        errorMessage={error('link')}
+      />
+    </FormDialog>
   );
 }
 
@@ -732,32 +740,20 @@ function MoveDialog(props: {
   onSubmit: (folderId: string | null) => Promise<unknown>;
 }) {
   const { t } = useTranslation('files');
-  const { t: tu } = useTranslation('ui');
   const options = [{ id: '', label: t('topLevel') }, ...props.folders.map((f) => ({ id: f.id, label: f.name }))];
   const [target, setTarget] = useState(props.file.folderId ?? '');
   const { busy, submit } = useSubmit(() => props.onSubmit(target || null), props.onClose);
   return (
-    <Dialog
-      isOpen
-      onOpenChange={(open) => !open && props.onClose()}
+    <FormDialog
       title={t('moveTitle', { name: props.file.name })}
-      size="sm"
-      footer={
-        <>
-          <Button onPress={props.onClose}>{tu('cancel')}</Button>
-          <Button
-            variant="primary"
-            onPress={() => void submit()}
-            isPending={busy}
-            isDisabled={target === (props.file.folderId ?? '')}
-          >
-            {t('move')}
-          </Button>
-        </>
-      }
+      submitLabel={t('move')}
+      busy={busy}
+      isDisabled={target === (props.file.folderId ?? '')}
+      onClose={props.onClose}
+      onSubmit={() => void submit()}
     >
       <NativeSelect label={t('moveTarget')} value={target} onChange={(v: string) => setTarget(v)} items={options} />
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -767,25 +763,19 @@ function PublishDialog(props: {
   onSubmit: (customerId: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation('files');
-  const { t: tu } = useTranslation('ui');
   const [customer, setCustomer] = useState<PickerOption | null>(null);
   const { busy, submit } = useSubmit(() => props.onSubmit(customer!.id), props.onClose);
   return (
-    <Dialog
-      isOpen
-      onOpenChange={(open) => !open && props.onClose()}
+    <FormDialog
       title={t('publishTo', { name: props.file.name })}
-      footer={
-        <>
-          <Button onPress={props.onClose}>{tu('cancel')}</Button>
-          <Button variant="primary" onPress={() => void submit()} isPending={busy} isDisabled={!customer}>
-            {t('publish')}
-          </Button>
-        </>
-      }
+      submitLabel={t('publish')}
+      busy={busy}
+      isDisabled={!customer}
+      onClose={props.onClose}
+      onSubmit={() => void submit()}
     >
       <CustomerPicker label={t('customer')} onSelectionChange={setCustomer} isRequired autoFocus />
-    </Dialog>
+    </FormDialog>
   );
 }
 
