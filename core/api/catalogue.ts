@@ -24,6 +24,7 @@ import { holidayCalls } from './calls/holidays.calls';
 import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
 import { fileCalls } from './calls/files.calls';
+import { proposalCalls } from './calls/proposals.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -56,5 +57,6 @@ export const API_CALLS: ApiCall[] = [
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,
   ...fileCalls,
+  ...proposalCalls,
   ...workOrderCalls,
 ];

@@ -54,6 +54,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'broadcast',
   'checklists',
   'copy',
+  'crm',
   'customerzone',
   'dashboard',
   'dispatch_rules',

@@ -19,6 +19,7 @@ import m0017 from './0017-customer-contact-search';
 import m0018 from './0018-work-order-id06-index';
 import m0019 from './0019-work-order-unplanned-index';
 import m0020 from './0020-files';
+import m0021 from './0021-proposals';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -45,4 +46,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];

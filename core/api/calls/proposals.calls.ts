@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import {
+  closeProposal,
+  copyProposal,
+  createProposal,
+  deleteProposal,
+  getProposal,
+  listProposals,
+  patchProposal,
+  reopenProposal,
+  saveProposal,
+} from '~/core/proposals/proposal.service';
+import { defineCall, type ApiCall } from '../define-call';
+
+/*
+ * Proposals (api-calls.md "Proposals"; issue 13), the CRM module. The services check the finer
+ * permissions (proposal:delete, proposal:reopen, salesorder:edit to accept, workorders:create to
+ * accept into a work order); `access` is the outer gate.
+ */
+
+const pass = z.object({}).passthrough();
+type Input = Record<string, unknown>;
+const READ = { permission: 'proposal:read', module: 'crm' } as const;
+const EDIT = { permission: 'proposal:edit', module: 'crm' } as const;
+
+const PROPOSAL =
+  '{id, title, sortOrder, sequenceNumber, status: active|accepted|accepted-wo|declined, state, tags, customerId, customerName, customerNumber, contactName, contactEmail, contactPhone, deliveryLocationDescription, deliveryLocationText2, deliveryLocationText3, businessObjectId, businessObjectSerialCode, businessObjectModelName, descriptionIntro, description, description2, descriptionOfExceptions, generalTerms, paymentTerms, validTo, nextActionDate, customData, totalPrice, totalPurchasePrice, totalMonthlyPrice, workOrderId, salesOrderId, version, createTs, createUserId, closeTs, closeUserId, rows}';
+const ROW =
+  '{id, sortOrder, comment, isSummaryRow, articleId, articleTitle, articleDescription, articleUnit, articleAmount, articlePrice, articlePurchasePrice, articleMonthlyPrice, articleDiscountType: percentage|amount, articleDiscountValue, articleMonthlyDiscountType, articleMonthlyDiscountValue, articlePriceTag, articleTotalPrice, articleMonthlyTotalPrice, isInProjectScope, erpRef: {costCenter: {value}, stockPoint: {value}}, summarySalesPrice, summaryPurchasePrice, summaryMonthlyPrice}';
+
+export const proposalCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/proposals',
+    access: READ,
+    input: pass,
+    summary: `Proposals, one page: ?status (active by default; accepted, accepted-wo, declined, all), ?startTime, ?endTime (created), ?tags (ids, all of them), ?createUserId, ?offset, ?limit ≤ 200 → {proposals: [${PROPOSAL} without rows], totalCount}`,
+    handler: (ctx, input) => listProposals(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals',
+    access: EDIT,
+    input: pass,
+    summary:
+      'Creates an active proposal {customerId?} with the tenant’s terms and the customer’s first contact → {id, title, sortOrder, sequenceNumber}',
+    handler: (ctx, input) => createProposal(ctx, input),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/proposals',
+    access: EDIT,
+    input: pass,
+    summary: `Saves a whole proposal {proposal: {id, version, …fields, tags: [tag ids], rows: [${ROW}]}} → ${PROPOSAL}; 409 PROPOSAL_CHANGED {message} when it was saved since \`version\`, 409 PROPOSAL_NOT_ACTIVE once accepted or declined; 400 AMOUNT_CANT_BE_NEGATIVE, ERROR_NEGATIVE_PRICE, ERROR_ARTICLE_INACTIVE by row field`,
+    handler: (ctx, input) => saveProposal(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals/close',
+    access: EDIT,
+    input: pass,
+    summary:
+      'Accepts or declines {proposalId, status: accepted|accepted-wo|declined, ignoreArticlesForWorkOrder} → {proposal, message, salesOrderId?, workOrderId?}; accepted needs salesorder:edit and a customer number (409 CANNOT_CLOSE_PROPOSAL_SALES_ORDER_CUSTOMER_NUMBER_MISSING), accepted-wo needs workorders:create and an object (409 CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING); both a customer (409 PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING)',
+    handler: (ctx, input) => closeProposal(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/proposals/:id',
+    access: READ,
+    input: pass,
+    summary: `One proposal with its rows → ${PROPOSAL}`,
+    handler: (ctx, input: Input) => getProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'PATCH',
+    path: '/proposals/:id',
+    access: EDIT,
+    input: pass,
+    summary: "The list's grouping and order {state?, sortOrder?} → the proposal",
+    handler: (ctx, input: Input) => patchProposal(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/proposals/:id',
+    access: { permission: 'proposal:delete', module: 'crm' },
+    input: pass,
+    summary: 'Deletes a proposal and its rows; orders it created stay → {message: PROPOSAL_SUCCESSFULLY_DELETED}',
+    handler: (ctx, input: Input) => deleteProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals/:id/reopen',
+    access: { permission: 'proposal:reopen', module: 'crm' },
+    input: pass,
+    summary:
+      'Makes an accepted or declined proposal active again; the work and sales orders it created are kept → the proposal',
+    handler: (ctx, input: Input) => reopenProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals/:id/copy',
+    access: EDIT,
+    input: pass,
+    summary: 'A new proposal for the same customer with the full content (spec: copy) → the new proposal',
+    handler: (ctx, input: Input) => copyProposal(ctx, input.id),
+  }),
+];

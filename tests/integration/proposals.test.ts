@@ -1,0 +1,333 @@
+/**
+ * Issue 13, proposals through the API: create, save with rows and totals (summary and monthly
+ * rows), the version that keeps two editors from overwriting each other, row refusals, every
+ * life-cycle transition and its refusals (accept into a sales order or a work order, decline,
+ * reopen, copy, delete), the list's filters, permissions and another tenant's ids.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '~/core/db/with-tenant';
+import type { Tenant } from '~/core/tenancy/tenant';
+import { getTenantBySlug } from '~/tenants/registry';
+import { ensureUser } from '~/core/users/create-user';
+import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
+import { testApi } from '~/tests/helpers/api';
+
+let srv: TestServer;
+let a: TestTenant;
+let b: TestTenant;
+let tenantA: Tenant;
+const tok = {} as Record<'admin' | 'tech' | 'adminB', string>;
+const ref = {} as Record<'customer' | 'noNumber' | 'bo' | 'detector' | 'install' | 'old' | 'tag', string>;
+const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  a = await createTestTenant('prop-a');
+  b = await createTestTenant('prop-b');
+  tenantA = (await getTenantBySlug(a.slug))!;
+  tok.admin = await signIn(a, a.adminEmail);
+  tok.tech = await signIn(a, a.technicianEmail);
+  tok.adminB = await signIn(b, b.adminEmail);
+  ref.customer = (
+    await call('POST', '/api/customers', tok.admin, { customer: { customerId: '2001', name: 'Brf Eken' } })
+  ).json().id;
+  await call('PUT', '/api/customers', tok.admin, {
+    customer: {
+      id: ref.customer,
+      customerId: '2001',
+      name: 'Brf Eken',
+      contacts: [{ name: 'Eva Ek', email: 'eva@eken.se', phone: '070-1' }],
+    },
+  });
+  ref.noNumber = (
+    await call('POST', '/api/customers', tok.admin, { customer: { name: 'Potentiell AB', potential: true } })
+  ).json().id;
+  ref.bo = (
+    await call('POST', '/api/bo', tok.admin, { bo: { serialCode: 'LARM-77', customerId: ref.customer } })
+  ).json().id;
+  const article = async (articleId: string, title: string, price: string, purchasePrice: string) => {
+    const res = (
+      await call('POST', '/api/articles', tok.admin, {
+        article: { articleId, title, unit: 'st', price, purchasePrice },
+      })
+    ).json();
+    return (res.article ?? res).id as string;
+  };
+  ref.detector = await article('3001', 'Rörelsedetektor', '1250.00', '600.00');
+  ref.install = await article('3002', 'Installation', '650.00', '0');
+  ref.old = await article('3003', 'Gammal sirén', '100.00', '50.00');
+  await withTenant(tenantA, async (trx) => {
+    await trx('articles').where({ id: ref.old }).update({ status: 'inactive' });
+    ref.tag = (await trx('tags').insert({ name: 'Larm' }).returning('id'))[0].id;
+    await trx('proposal_settings').update({ monthly_price: true });
+  });
+});
+afterAll(() => srv?.close());
+
+const create = async (customerId: string | null = ref.customer) => {
+  const res = await call('POST', '/api/proposals', tok.admin, { customerId });
+  expect(res.status, res.text).toBe(200);
+  return (await call('GET', `/api/proposals/${res.json().id}`, tok.admin)).json() as Json;
+};
+const save = (proposal: Json, token = tok.admin) => call('PUT', '/api/proposals', token, { proposal });
+
+describe('[proposals] create and save', () => {
+  it('numbers proposals in sequence, takes the terms and the customer’s contact, and saves rows with their totals', async () => {
+    const p = await create();
+    const q = await create();
+    expect(q.sequenceNumber).toBe(p.sequenceNumber + 1);
+    expect(p).toMatchObject({
+      status: 'active',
+      version: 1,
+      contactName: 'Eva Ek',
+      contactEmail: 'eva@eken.se',
+      customerNumber: '2001',
+    });
+    const res = await save({
+      ...p,
+      title: 'Inbrottslarm Brf Eken',
+      businessObjectId: ref.bo,
+      tags: [ref.tag],
+      rows: [
+        { articleId: ref.detector, articleAmount: '4', articleDiscountType: 'percentage', articleDiscountValue: '10' }, // 5000 × 0.9
+        { comment: 'Montage dagtid' },
+        {
+          articleId: ref.install,
+          articleAmount: '3',
+          articleMonthlyPrice: '199',
+          articleMonthlyDiscountType: 'amount',
+          articleMonthlyDiscountValue: '19',
+        },
+        { isSummaryRow: true },
+        { articleId: ref.install, articleAmount: '1', articlePrice: '500' },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const saved = res.json() as Json;
+    expect(saved.version).toBe(2);
+    expect(saved.tags).toEqual(['Larm']);
+    expect(saved.rows.map((r: Json) => [r.sortOrder, r.articleTitle, r.articleTotalPrice])).toEqual([
+      [1, 'Rörelsedetektor', '4500.00'],
+      [2, null, '0.00'],
+      [3, 'Installation', '1950.00'],
+      [4, null, '0.00'],
+      [5, 'Installation', '500.00'],
+    ]);
+    expect(saved.rows[2].articleMonthlyTotalPrice).toBe('540.00'); // (199 − 19) × 3
+    expect(saved.rows[3]).toMatchObject({
+      summarySalesPrice: '6450.00',
+      summaryPurchasePrice: '2400.00',
+      summaryMonthlyPrice: '540.00',
+    });
+    expect(saved).toMatchObject({ totalPrice: '6950.00', totalPurchasePrice: '2400.00', totalMonthlyPrice: '540.00' });
+    expect(saved.businessObjectSerialCode).toBe('LARM-77');
+  });
+
+  it('refuses a save of an older version (two editors), and a row that breaks the rules, writing nothing', async () => {
+    const p = await create();
+    const first = await save({ ...p, title: 'Version A' });
+    expect(first.status).toBe(200);
+    const stale = await save({ ...p, title: 'Version B' });
+    expect(stale.status).toBe(409);
+    expect(stale.json().code).toBe('PROPOSAL_CHANGED');
+    const bad = await save({
+      ...first.json(),
+      rows: [
+        { articleId: ref.detector, articleAmount: '-1' },
+        { articleId: ref.detector, articlePrice: '-10' },
+        { articleId: ref.old },
+        { articleId: ref.detector, articleDiscountType: 'percentage', articleDiscountValue: '120' },
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json().fields).toEqual({
+      'rows.0.articleAmount': ['AMOUNT_CANT_BE_NEGATIVE'],
+      'rows.1.articlePrice': ['ERROR_NEGATIVE_PRICE'],
+      'rows.2.articleId': ['ERROR_ARTICLE_INACTIVE'],
+      'rows.3.articleDiscountValue': ['ERROR_PERCENT_RANGE'],
+    });
+    const now = (await call('GET', `/api/proposals/${p.id}`, tok.admin)).json();
+    expect(now).toMatchObject({ title: 'Version A', version: 2, rows: [] });
+    // with negative prices on, the credit row is taken
+    await withTenant(tenantA, (trx) => trx('proposal_settings').update({ negative_prices: true }));
+    try {
+      const credit = await save({
+        ...now,
+        rows: [
+          { articleId: ref.detector, articleAmount: '1' },
+          { articleId: ref.install, articlePrice: '-250' },
+        ],
+      });
+      expect(credit.json().totalPrice).toBe('1000.00');
+    } finally {
+      await withTenant(tenantA, (trx) => trx('proposal_settings').update({ negative_prices: false }));
+    }
+  });
+});
+
+describe('[proposals] life cycle', () => {
+  it('accepts into a sales order with the rows; needs a customer number; read-only after; reopen keeps the order', async () => {
+    const none = await create(null);
+    expect(
+      (await call('POST', '/api/proposals/close', tok.admin, { proposalId: none.id, status: 'accepted' })).json().code,
+    ).toBe('PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING');
+    const potential = await create(ref.noNumber);
+    const refused = await call('POST', '/api/proposals/close', tok.admin, {
+      proposalId: potential.id,
+      status: 'accepted',
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json().code).toBe('CANNOT_CLOSE_PROPOSAL_SALES_ORDER_CUSTOMER_NUMBER_MISSING');
+
+    const p = await create();
+    const saved = (
+      await save({ ...p, title: 'Kameror', rows: [{ articleId: ref.detector, articleAmount: '2' }] })
+    ).json();
+    const accepted = await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'accepted' });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.json()).toMatchObject({
+      message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED',
+      proposal: { status: 'accepted' },
+    });
+    expect(accepted.json().proposal.closeTs).not.toBeNull();
+    const so = await withTenant(tenantA, (trx) =>
+      trx('sales_orders').where({ id: accepted.json().salesOrderId }).first(),
+    );
+    expect(so).toMatchObject({ customer_id: ref.customer, proposal_id: p.id, status: 'open' });
+    expect(String(so.total_price)).toBe('2500.00');
+    expect(
+      await withTenant(tenantA, (trx) => trx('proposal_rows').where({ sales_order_id: so.id }).pluck('article_title')),
+    ).toEqual(['Rörelsedetektor']);
+    // read-only now
+    expect((await save({ ...saved, title: 'Ändrad' })).json().code).toBe('PROPOSAL_NOT_ACTIVE');
+    const reopened = await call('POST', `/api/proposals/${p.id}/reopen`, tok.admin);
+    expect(reopened.json()).toMatchObject({ status: 'active', closeTs: null, closeUserId: null, salesOrderId: so.id });
+  });
+
+  it('accepts into a work order with its article rows (or none), needing an object', async () => {
+    const p = await create();
+    await save({ ...p, title: 'Service', rows: [{ articleId: ref.install, articleAmount: '2' }, { comment: 'x' }] });
+    const noObject = await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'accepted-wo' });
+    expect(noObject.json().code).toBe('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING');
+    const withObject = (await call('GET', `/api/proposals/${p.id}`, tok.admin)).json();
+    await save({ ...withObject, businessObjectId: ref.bo });
+    const res = await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'accepted-wo' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json().message).toBe('PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED');
+    const wo = (await call('GET', `/api/wo/${res.json().workOrderId}`, tok.admin)).json();
+    expect(wo.workOrder ?? wo).toMatchObject({ title: 'Service', customerId: ref.customer, businessObjectId: ref.bo });
+    const rows = await withTenant(tenantA, (trx) =>
+      trx('work_order_articles').where({ work_order_id: res.json().workOrderId }),
+    );
+    expect(rows.map((r: Json) => [r.title, String(r.amount), String(r.total)])).toEqual([
+      ['Installation', '2.000', '1300.00'],
+    ]);
+
+    const q = await create();
+    await save({ ...q, businessObjectId: ref.bo, rows: [{ articleId: ref.install }] });
+    const bare = await call('POST', '/api/proposals/close', tok.admin, {
+      proposalId: q.id,
+      status: 'accepted-wo',
+      ignoreArticlesForWorkOrder: true,
+    });
+    expect(
+      await withTenant(tenantA, (trx) =>
+        trx('work_order_articles').where({ work_order_id: bare.json().workOrderId }).count({ n: '*' }).first(),
+      ),
+    ).toMatchObject({
+      n: expect.anything(),
+    });
+    expect(
+      Number(
+        (await withTenant(tenantA, (trx) =>
+          trx('work_order_articles').where({ work_order_id: bare.json().workOrderId }).count({ n: '*' }).first(),
+        ))!.n,
+      ),
+    ).toBe(0);
+  });
+
+  it('declines, copies with the full content, and deletes', async () => {
+    const p = await create();
+    const saved = (
+      await save({
+        ...p,
+        title: 'Passage',
+        description: 'Kortläsare',
+        tags: [ref.tag],
+        rows: [{ articleId: ref.detector }, { isSummaryRow: true }],
+      })
+    ).json();
+    const copy = await call('POST', `/api/proposals/${p.id}/copy`, tok.admin);
+    expect(copy.status, copy.text).toBe(200);
+    expect(copy.json()).toMatchObject({
+      title: 'Passage',
+      description: 'Kortläsare',
+      tags: ['Larm'],
+      customerId: ref.customer,
+      totalPrice: saved.totalPrice,
+    });
+    expect(copy.json().id).not.toBe(p.id);
+    expect(copy.json().rows.map((r: Json) => r.isSummaryRow)).toEqual([false, true]);
+    const declined = await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'declined' });
+    expect(declined.json().proposal.status).toBe('declined');
+    expect(
+      (await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'accepted' })).json().code,
+    ).toBe('PROPOSAL_NOT_ACTIVE');
+    const gone = await call('DELETE', `/api/proposals/${copy.json().id}`, tok.admin);
+    expect(gone.json()).toEqual({ message: 'PROPOSAL_SUCCESSFULLY_DELETED' });
+    expect((await call('GET', `/api/proposals/${copy.json().id}`, tok.admin)).status).toBe(404);
+  });
+});
+
+describe('[proposals] list, permissions, tenants', () => {
+  it('lists the active ones by default, filters by status, tag, creator and period, in the list’s order', async () => {
+    const list = (await call('GET', '/api/proposals', tok.admin)).json();
+    expect(list.proposals.every((p: Json) => p.status === 'active')).toBe(true);
+    expect(list.totalCount).toBe(list.proposals.length);
+    const declined = (await call('GET', '/api/proposals?status=declined', tok.admin)).json();
+    expect(declined.proposals.length).toBeGreaterThan(0);
+    expect(declined.proposals.every((p: Json) => p.status === 'declined')).toBe(true);
+    const tagged = (await call('GET', `/api/proposals?status=all&tags=${ref.tag}`, tok.admin)).json();
+    expect(tagged.proposals.length).toBeGreaterThan(0);
+    expect(tagged.proposals.every((p: Json) => p.tags.includes('Larm'))).toBe(true);
+    expect(
+      (await call('GET', '/api/proposals?startTime=2000-01-01&endTime=2000-12-31&status=all', tok.admin)).json()
+        .totalCount,
+    ).toBe(0);
+    // the newest goes to the top; a PATCH moves one
+    const [top, second] = list.proposals;
+    await call('PATCH', `/api/proposals/${second.id}`, tok.admin, { sortOrder: top.sortOrder - 1, state: 'Ringa' });
+    const after = (await call('GET', '/api/proposals', tok.admin)).json().proposals;
+    expect(after[0]).toMatchObject({ id: second.id, state: 'Ringa' });
+  });
+
+  it('refuses those without the CRM rights, and another tenant’s proposal is not found', async () => {
+    const p = await create();
+    expect((await call('GET', '/api/proposals', tok.tech)).status).toBe(403);
+    expect((await call('POST', '/api/proposals', tok.tech, {})).status).toBe(403);
+    expect((await call('GET', `/api/proposals/${p.id}`, tok.adminB, undefined, b.host)).status).toBe(404);
+    expect((await call('PUT', '/api/proposals', tok.adminB, { proposal: { ...p } }, b.host)).status).toBe(404);
+    expect(
+      (await call('POST', '/api/proposals/close', tok.adminB, { proposalId: p.id, status: 'declined' }, b.host)).status,
+    ).toBe(404);
+    await withTenant(tenantA, (trx) =>
+      ensureUser(trx, {
+        email: `office@${a.slug}.se`,
+        name: 'Olle Kontor',
+        password: PASSWORD,
+        accessLevels: ['Office'],
+      }),
+    );
+    const office = await signIn(a, `office@${a.slug}.se`);
+    expect((await call('GET', '/api/proposals', office)).status).toBe(200);
+    // the administrator is of type super, which passes module gating (spec section 6)
+    await withTenant(tenantA, (trx) => trx('app_modules').where({ id: 'crm' }).update({ enabled: false }));
+    try {
+      expect((await call('GET', '/api/proposals', office)).status).toBe(403);
+    } finally {
+      await withTenant(tenantA, (trx) => trx('app_modules').where({ id: 'crm' }).update({ enabled: true }));
+    }
+  });
+});
