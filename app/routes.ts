@@ -29,6 +29,8 @@ export default [
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('dashboard', 'routes/dashboard.tsx'),
     route('drive', 'routes/drive.tsx'),
+    route('proposals', 'routes/proposals.tsx'),
+    route('proposals/:id', 'routes/proposals.$id.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),

@@ -7,6 +7,7 @@ import { seedDemoObjects } from './demo-data/objects';
 import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
 import { seedDemoFiles } from './demo-data/files';
+import { seedDemoProposals } from './demo-data/proposals';
 import { provisionTenant } from './provision';
 import { getTenantBySlug, setInstanceConfig } from './registry';
 
@@ -71,6 +72,7 @@ export async function ensureDemoTenant(
       await seedDemoObjects(trx);
       await seedDemoWorkOrders(trx);
       await seedDemoFiles(trx, tenant!.schemaName);
+      await seedDemoProposals(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
     // The company details documents print as their sender.

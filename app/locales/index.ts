@@ -22,6 +22,7 @@ import svDispatch from './sv/dispatch.json';
 import svObjectworkorders from './sv/objectworkorders.json';
 import svMap from './sv/map.json';
 import svFiles from './sv/files.json';
+import svProposals from './sv/proposals.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -45,6 +46,7 @@ import enDispatch from './en/dispatch.json';
 import enObjectworkorders from './en/objectworkorders.json';
 import enMap from './en/map.json';
 import enFiles from './en/files.json';
+import enProposals from './en/proposals.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -68,6 +70,7 @@ import etDispatch from './et/dispatch.json';
 import etObjectworkorders from './et/objectworkorders.json';
 import etMap from './et/map.json';
 import etFiles from './et/files.json';
+import etProposals from './et/proposals.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -91,6 +94,7 @@ import lvDispatch from './lv/dispatch.json';
 import lvObjectworkorders from './lv/objectworkorders.json';
 import lvMap from './lv/map.json';
 import lvFiles from './lv/files.json';
+import lvProposals from './lv/proposals.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -114,6 +118,7 @@ import ruDispatch from './ru/dispatch.json';
 import ruObjectworkorders from './ru/objectworkorders.json';
 import ruMap from './ru/map.json';
 import ruFiles from './ru/files.json';
+import ruProposals from './ru/proposals.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -147,6 +152,7 @@ export const resources = {
     objectworkorders: svObjectworkorders,
     map: svMap,
     files: svFiles,
+    proposals: svProposals,
   },
   en: {
     common: enCommon,
@@ -172,6 +178,7 @@ export const resources = {
     objectworkorders: enObjectworkorders,
     map: enMap,
     files: enFiles,
+    proposals: enProposals,
   },
   et: {
     common: etCommon,
@@ -197,6 +204,7 @@ export const resources = {
     objectworkorders: etObjectworkorders,
     map: etMap,
     files: etFiles,
+    proposals: etProposals,
   },
   lv: {
     common: lvCommon,
@@ -222,6 +230,7 @@ export const resources = {
     objectworkorders: lvObjectworkorders,
     map: lvMap,
     files: lvFiles,
+    proposals: lvProposals,
   },
   ru: {
     common: ruCommon,
@@ -247,6 +256,7 @@ export const resources = {
     objectworkorders: ruObjectworkorders,
     map: ruMap,
     files: ruFiles,
+    proposals: ruProposals,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

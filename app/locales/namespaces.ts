@@ -29,4 +29,5 @@ export const NAMESPACES = [
   'objectworkorders',
   'map',
   'files',
+  'proposals',
 ] as const;

@@ -55,8 +55,8 @@ const CORE: FileOwnerKind[] = [
   record('model', 'models', 'models:files', ['models:files:read']),
   record('article', 'articles', 'articles:files', ['articles:files:read']),
   record('wo', 'work_orders', 'workorders:files', ['workorders:read'], 'customer_id'),
-  // the screens of proposals and projects are still to come: their files answer once they exist
-  record('proposal', null, 'proposal:files', ['proposal:read']),
+  { ...record('proposal', 'proposals', 'proposal:files', ['proposal:read'], 'customer_id'), module: 'crm' },
+  // the screens of projects are still to come: their files answer once they exist
   record('project', null, 'projects:files', ['projects:read']),
   {
     kind: 'drive',

@@ -25,8 +25,9 @@ import { createWorkOrder } from '~/core/work-orders/work-order.service';
 import { proposalFigures, rowProblems, type ProposalRowValues, type RowRules } from './proposal-rows';
 
 export const PROPOSAL_ENTITY = 'proposal';
-export const PROPOSAL_STATUSES = ['active', 'accepted', 'accepted-wo', 'declined'] as const;
-export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+import { PROPOSAL_STATUSES, type ProposalStatus } from './proposal-constants';
+
+export { PROPOSAL_STATUSES, type ProposalStatus };
 /** Rows a proposal may hold. */
 export const MAX_PROPOSAL_ROWS = 500;
 
@@ -67,6 +68,8 @@ export async function proposalSettings(ctx: Ctx): Promise<ProposalSettings> {
 
 export interface ProposalRow {
   id: string;
+  /** The screen's own key for a row, kept while its id changes on save; never stored. */
+  key?: string;
   sortOrder: number;
   comment: string | null;
   isSummaryRow: boolean;
@@ -443,7 +446,8 @@ const ZSave = z.object({
   id: z.string().uuid({ error: 'ERROR_REQUIRED_FIELD' }),
   version: z.coerce.number().int().min(1),
   title: text(200),
-  tags: z.array(z.string().uuid()).max(50).optional(),
+  /** Tag names (spec: "tags (names)"). */
+  tags: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
   customerId: z.string().uuid().nullish(),
   contactName: text(200),
   contactEmail: text(200),
@@ -639,12 +643,18 @@ export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
       update_ts: ctx.now,
     });
   if (input.tags) {
-    const tags = [...new Set(input.tags)];
-    const known = tags.length ? await ctx.trx('tags').whereIn('id', tags).pluck('id') : [];
-    if (known.length !== tags.length)
+    const names = [...new Set(input.tags.map((n) => n.toLowerCase()))];
+    const known: string[] = names.length
+      ? await ctx
+          .trx('tags')
+          .whereRaw(`lower(name) in (${names.map(() => '?').join(', ')})`, names)
+          .pluck('id')
+      : [];
+    if (known.length !== names.length)
       throw new AppError('VALIDATION_FAILED', 400, { fields: { tags: ['ERROR_INVALID_VALUE'] } });
     await ctx.trx('proposal_tags').where({ proposal_id: current.id }).delete();
-    if (tags.length) await ctx.trx('proposal_tags').insert(tags.map((tag_id) => ({ proposal_id: current.id, tag_id })));
+    if (known.length)
+      await ctx.trx('proposal_tags').insert(known.map((tag_id) => ({ proposal_id: current.id, tag_id })));
   }
   await recordHistory(ctx, {
     entity: PROPOSAL_ENTITY,
@@ -840,12 +850,11 @@ export async function copyProposal(ctx: Ctx, id: unknown): Promise<Proposal> {
   const made = await createProposal(ctx, { customerId: source.customerId });
   const { id: _id, version: _v, sequenceNumber: _s, sortOrder: _o, status: _st, rows, ...content } = source;
   const fresh = await findProposal(ctx, made.id);
-  const tagIds = source.tags.length ? await ctx.trx('tags').whereIn('name', source.tags).pluck('id') : [];
   return saveProposal(ctx, {
     ...content,
     id: made.id,
     version: fresh.version,
-    tags: tagIds,
+    tags: source.tags,
     rows: (rows ?? []).map(({ id: _rowId, ...r }) => r),
   });
 }

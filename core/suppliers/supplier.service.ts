@@ -190,9 +190,7 @@ export async function listSupplierArticles(
   if (f.q)
     base.where((w) =>
       w
-        .whereRaw(`a.search_text like ?`, [
-          containsPattern(f.q!),
-        ])
+        .whereRaw(`a.search_text like ?`, [containsPattern(f.q!)])
         .orWhereRaw(`lower(coalesce(x.supplier_article_number, '')) like ?`, [containsPattern(f.q!)]),
     );
   const [{ n }] = (await base.clone().count({ n: '*' })) as { n: string | number }[];

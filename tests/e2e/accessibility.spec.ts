@@ -32,6 +32,8 @@ const SIGNED_IN = [
   '/work-orders/{wo}',
   '/dashboard',
   '/drive',
+  '/proposals',
+  '/proposals/{proposal}',
   '/profile',
   '/settings',
   '/settings/users',
@@ -75,6 +77,7 @@ const SIGNED_IN = [
 /** Where each id comes from: the first link of a list that opens one. */
 const ID_SOURCES: Record<string, [list: string, prefix: string]> = {
   wo: ['/?list=open', '/work-orders/'],
+  proposal: ['/proposals', '/proposals/'],
   user: ['/settings/users', '/settings/users/'],
   level: ['/settings/access-levels', '/settings/access-levels/'],
   pricelist: ['/settings/articles/pricelists', '/settings/articles/pricelists/'],

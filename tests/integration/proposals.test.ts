@@ -89,7 +89,7 @@ describe('[proposals] create and save', () => {
       ...p,
       title: 'Inbrottslarm Brf Eken',
       businessObjectId: ref.bo,
-      tags: [ref.tag],
+      tags: ['Larm'],
       rows: [
         { articleId: ref.detector, articleAmount: '4', articleDiscountType: 'percentage', articleDiscountValue: '10' }, // 5000 × 0.9
         { comment: 'Montage dagtid' },
@@ -255,7 +255,7 @@ describe('[proposals] life cycle', () => {
         ...p,
         title: 'Passage',
         description: 'Kortläsare',
-        tags: [ref.tag],
+        tags: ['Larm'],
         rows: [{ articleId: ref.detector }, { isSummaryRow: true }],
       })
     ).json();

@@ -51,7 +51,7 @@ export const proposalCalls: ApiCall[] = [
     path: '/proposals',
     access: EDIT,
     input: pass,
-    summary: `Saves a whole proposal {proposal: {id, version, …fields, tags: [tag ids], rows: [${ROW}]}} → ${PROPOSAL}; 409 PROPOSAL_CHANGED {message} when it was saved since \`version\`, 409 PROPOSAL_NOT_ACTIVE once accepted or declined; 400 AMOUNT_CANT_BE_NEGATIVE, ERROR_NEGATIVE_PRICE, ERROR_ARTICLE_INACTIVE by row field`,
+    summary: `Saves a whole proposal {proposal: {id, version, …fields, tags: [tag names], rows: [${ROW}]}} → ${PROPOSAL}; 409 PROPOSAL_CHANGED {message} when it was saved since \`version\`, 409 PROPOSAL_NOT_ACTIVE once accepted or declined; 400 AMOUNT_CANT_BE_NEGATIVE, ERROR_NEGATIVE_PRICE, ERROR_ARTICLE_INACTIVE by row field`,
     handler: (ctx, input) => saveProposal(ctx, input),
   }),
   defineCall({

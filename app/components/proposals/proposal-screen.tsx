@@ -1,0 +1,448 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
+import { RecordFiles } from '~/app/components/files/record-files';
+import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
+import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
+import { Button, ConfirmDialog, Menu, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
+import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
+import { formatNumber } from '~/core/i18n/number-format';
+import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
+import { RowsEditor } from './rows-editor';
+
+/** Spec section 9: the proposal screen saves 2,500 ms after the last change. */
+export const AUTOSAVE_MS = 2_500;
+
+export type ProposalActionResult =
+  | { ok: true; intent: 'save' | 'reopen'; proposal: Proposal }
+  | { ok: true; intent: 'close'; proposal: Proposal; message: string; workOrderId?: string; salesOrderId?: string }
+  | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]>; current?: Proposal };
+
+type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'conflict' | 'error';
+
+interface Props {
+  proposal: Proposal;
+  settings: ProposalSettings;
+  can: { edit: boolean; delete: boolean; reopen: boolean; accept: boolean; acceptWorkOrder: boolean };
+  tags: { id: string; name: string }[];
+}
+
+function TextArea(props: {
+  label: string;
+  value: string | null;
+  onChange: (v: string) => void;
+  disabled: boolean;
+  rows?: number;
+}) {
+  const id = useId();
+  return (
+    <div className={FIELD_CLASS}>
+      <label htmlFor={id} className="text-sm font-medium text-gray-900">
+        {props.label}
+      </label>
+      <textarea
+        id={id}
+        rows={props.rows ?? 3}
+        value={props.value ?? ''}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.value)}
+        className={`${INPUT_BOX_CLASS} ${INPUT_FOCUS_CLASS} px-3 py-2`}
+      />
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <h2 id={id} className="mb-3 text-base font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * The proposal screen (spec section 2): every field, the rows, the totals; saved by itself 2.5 s
+ * after the last change ("saving", then "saved"). A save the server refuses because someone else
+ * saved first shows a notice with a reload instead of overwriting their work. Read-only once the
+ * proposal is accepted or declined.
+ */
+export function ProposalScreen({ proposal, settings, can, tags }: Props) {
+  const { t } = useTranslation('proposals');
+  const { t: tc } = useTranslation('common');
+  const toast = useToast();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const saver = useFetcher<ProposalActionResult>();
+  const actor = useFetcher<ProposalActionResult>();
+  const [draft, setDraft] = useState<Proposal>(proposal);
+  const [state, setState] = useState<SaveState>('idle');
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const [confirm, setConfirm] = useState<'accepted' | 'accepted-wo' | 'declined' | 'delete' | 'reopen' | null>(null);
+  const revision = useRef(0);
+  const sentRevision = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const readOnly = draft.status !== 'active' || !can.edit;
+
+  const send = useCallback(
+    (p: Proposal) => {
+      clearTimeout(timer.current);
+      sentRevision.current = revision.current;
+      setState('saving');
+      void saver.submit({ intent: 'save', proposal: p } as never, { method: 'post', encType: 'application/json' });
+    },
+    [saver],
+  );
+
+  const change = (patch: Partial<Proposal>) => {
+    if (readOnly) return;
+    revision.current++;
+    setDraft((d) => {
+      const next = { ...d, ...patch };
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => send(next), AUTOSAVE_MS);
+      return next;
+    });
+    setState('pending');
+  };
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  // the save's answer: take the server's proposal unless more was typed meanwhile (then only its version)
+  useEffect(() => {
+    const r = saver.data;
+    if (saver.state !== 'idle' || !r) return;
+    if (r.ok && r.intent === 'save') {
+      setFields({});
+      if (revision.current === sentRevision.current) {
+        // the rows keep their keys on screen (a row's picker stays put while its id becomes the server's)
+        setDraft((d) => ({
+          ...r.proposal,
+          rows: r.proposal.rows?.map((row, i) => ({ ...row, key: d.rows?.[i]?.key ?? d.rows?.[i]?.id ?? row.id })),
+        }));
+        setState('saved');
+      } else {
+        setDraft((d) => ({ ...d, version: r.proposal.version }));
+        setState('pending');
+      }
+    } else if (!r.ok && r.code === 'PROPOSAL_CHANGED') setState('conflict');
+    else if (!r.ok) {
+      setFields(r.fields ?? {});
+      setState('error');
+      toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
+    }
+  }, [saver.state, saver.data, tc, toast]);
+
+  useEffect(() => {
+    const r = actor.data;
+    if (actor.state !== 'idle' || !r) return;
+    if (r.ok && r.intent === 'close') {
+      setDraft(r.proposal);
+      toast.show({ kind: 'success', message: tc(r.message) });
+      if (r.workOrderId) void navigate(`/work-orders/${r.workOrderId}`);
+    } else if (r.ok && r.intent === 'reopen') {
+      setDraft(r.proposal);
+      toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
+    } else if (!r.ok) toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
+  }, [actor.state, actor.data, tc, toast, navigate]);
+
+  const act = (body: Record<string, unknown>) =>
+    actor.submit(body as never, { method: 'post', encType: 'application/json' });
+  const saving = state === 'saving' || state === 'pending';
+  const rowsChange = (rows: ProposalRow[]) => change({ rows });
+
+  const menu: MenuItemDef[] = [
+    ...(can.edit ? [{ id: 'copy', label: t('action.copy'), onAction: () => void act({ intent: 'copy' }) }] : []),
+    ...(can.edit && !readOnly && draft.customerId
+      ? [
+          {
+            id: 'clear',
+            label: t('action.clearCustomer'),
+            onAction: () => change({ customerId: null, customerName: null, customerNumber: null }),
+          },
+        ]
+      : []),
+    ...(can.reopen && draft.status !== 'active'
+      ? [{ id: 'reopen', label: t('action.reopen'), onAction: () => setConfirm('reopen') }]
+      : []),
+    ...(can.delete
+      ? [{ id: 'delete', label: t('action.delete'), isDanger: true, onAction: () => setConfirm('delete') }]
+      : []),
+  ];
+
+  return (
+    <article className="space-y-4" aria-labelledby="proposal-title">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm text-gray-600">
+            <Link to="/proposals" className="text-blue-700 underline">
+              {t('title')}
+            </Link>{' '}
+            · #{draft.sequenceNumber} · {t(`status.${draft.status}`)}
+          </p>
+          <h1 id="proposal-title" className="text-2xl font-semibold">
+            {draft.title || t('untitled', { number: draft.sequenceNumber })}
+          </h1>
+          <p role="status" aria-live="polite" className="text-sm text-gray-600" data-testid="save-state">
+            {state === 'saving' || state === 'pending' ? t('save.saving') : state === 'saved' ? t('save.saved') : ''}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {draft.status === 'active' && can.accept && (
+            <Button variant="primary" isDisabled={saving || !draft.customerId} onPress={() => setConfirm('accepted')}>
+              {t('action.accept')}
+            </Button>
+          )}
+          {draft.status === 'active' && can.acceptWorkOrder && (
+            <Button isDisabled={saving || !draft.customerId} onPress={() => setConfirm('accepted-wo')}>
+              {t('action.acceptWorkOrder')}
+            </Button>
+          )}
+          {draft.status === 'active' && can.edit && (
+            <Button variant="ghost" isDisabled={saving} onPress={() => setConfirm('declined')}>
+              {t('action.decline')}
+            </Button>
+          )}
+          {menu.length > 0 && <Menu items={menu} label={t('action.more')} />}
+        </div>
+      </header>
+      {draft.status === 'active' && !draft.customerId && (can.accept || can.acceptWorkOrder) && (
+        <p className="text-sm text-gray-700">{tc('PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING')}</p>
+      )}
+      {state === 'conflict' && (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 rounded-md bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-300"
+        >
+          <span>{tc('PROPOSAL_CHANGED')}</span>
+          <Button size="sm" onPress={() => void revalidator.revalidate().then(() => navigate(0))}>
+            {t('action.reload')}
+          </Button>
+        </div>
+      )}
+      {(draft.workOrderId || draft.salesOrderId) && (
+        <p className="text-sm">
+          {draft.workOrderId && (
+            <Link to={`/work-orders/${draft.workOrderId}`} className="me-4 text-blue-700 underline">
+              {t('linked.workOrder')}
+            </Link>
+          )}
+          {draft.salesOrderId && <span>{t('linked.salesOrder')}</span>}
+        </p>
+      )}
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Section title={t('section.general')}>
+          <div className="grid gap-3">
+            <TextField
+              label={t('field.title')}
+              value={draft.title}
+              onChange={(title) => change({ title })}
+              isDisabled={readOnly}
+              maxLength={200}
+              errorMessage={fields.title?.map((c) => tc(c))}
+            />
+            <div className="grid gap-3 sm:grid-cols-2">
+              {settings.validTo && (
+                <TextField
+                  label={t('field.validTo')}
+                  type="text"
+                  placeholder="YYYY-MM-DD"
+                  value={draft.validTo ?? ''}
+                  onChange={(v) => change({ validTo: v || null })}
+                  isDisabled={readOnly}
+                  errorMessage={fields.validTo?.map((c) => tc(c))}
+                />
+              )}
+              <TextField
+                label={t('field.nextActionDate')}
+                placeholder="YYYY-MM-DD"
+                value={draft.nextActionDate ?? ''}
+                onChange={(v) => change({ nextActionDate: v || null })}
+                isDisabled={readOnly}
+                errorMessage={fields.nextActionDate?.map((c) => tc(c))}
+              />
+            </div>
+            {tags.length > 0 && (
+              <fieldset>
+                <legend className="text-sm font-medium text-gray-900">{t('field.tags')}</legend>
+                <div className="mt-1 flex flex-wrap gap-3">
+                  {tags.map((tag) => (
+                    <label key={tag.id} className="flex items-center gap-1 text-sm">
+                      <input
+                        type="checkbox"
+                        disabled={readOnly}
+                        checked={draft.tags.includes(tag.name)}
+                        onChange={(e) =>
+                          change({
+                            tags: e.target.checked
+                              ? [...draft.tags, tag.name]
+                              : draft.tags.filter((n) => n !== tag.name),
+                          })
+                        }
+                      />
+                      {tag.name}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            )}
+          </div>
+        </Section>
+        <Section title={t('section.customer')}>
+          <div className="grid gap-3">
+            <CustomerPicker
+              key={draft.customerId ?? 'none'}
+              isDisabled={readOnly}
+              defaultSelected={
+                draft.customerId
+                  ? {
+                      id: draft.customerId,
+                      label: [draft.customerNumber, draft.customerName].filter(Boolean).join(' – '),
+                    }
+                  : null
+              }
+              onSelectionChange={(o) =>
+                o?.id !== draft.customerId &&
+                change({ customerId: o?.id ?? null, customerName: o?.label ?? null, customerNumber: null })
+              }
+            />
+            <div className="grid gap-3 sm:grid-cols-3">
+              <TextField
+                label={t('field.contactName')}
+                value={draft.contactName ?? ''}
+                onChange={(v) => change({ contactName: v })}
+                isDisabled={readOnly}
+              />
+              <TextField
+                label={t('field.contactEmail')}
+                type="email"
+                value={draft.contactEmail ?? ''}
+                onChange={(v) => change({ contactEmail: v })}
+                isDisabled={readOnly}
+              />
+              <TextField
+                label={t('field.contactPhone')}
+                type="tel"
+                value={draft.contactPhone ?? ''}
+                onChange={(v) => change({ contactPhone: v })}
+                isDisabled={readOnly}
+              />
+            </div>
+            <TextField
+              label={t('field.deliveryLocation')}
+              value={draft.deliveryLocationDescription ?? ''}
+              onChange={(v) => change({ deliveryLocationDescription: v })}
+              isDisabled={readOnly}
+            />
+            <ObjectPicker
+              key={`${draft.customerId}:${draft.businessObjectId ?? 'none'}`}
+              label={t('field.object')}
+              customerId={draft.customerId ?? undefined}
+              isDisabled={readOnly}
+              defaultSelected={
+                draft.businessObjectId
+                  ? {
+                      id: draft.businessObjectId,
+                      label: [draft.businessObjectSerialCode, draft.businessObjectModelName]
+                        .filter(Boolean)
+                        .join(' – '),
+                    }
+                  : null
+              }
+              onSelectionChange={(o) =>
+                o?.id !== draft.businessObjectId &&
+                change({ businessObjectId: o?.id ?? null, businessObjectSerialCode: o?.label ?? null })
+              }
+            />
+          </div>
+        </Section>
+      </div>
+
+      <Section title={t('section.texts')}>
+        <div className="grid gap-3 lg:grid-cols-2">
+          <TextArea
+            label={t('field.descriptionIntro')}
+            value={draft.descriptionIntro}
+            onChange={(v) => change({ descriptionIntro: v })}
+            disabled={readOnly}
+          />
+          <TextArea
+            label={t('field.description')}
+            value={draft.description}
+            onChange={(v) => change({ description: v })}
+            disabled={readOnly}
+          />
+          <TextArea
+            label={t('field.inclusions')}
+            value={draft.description2}
+            onChange={(v) => change({ description2: v })}
+            disabled={readOnly}
+          />
+          <TextArea
+            label={t('field.exceptions')}
+            value={draft.descriptionOfExceptions}
+            onChange={(v) => change({ descriptionOfExceptions: v })}
+            disabled={readOnly}
+          />
+          <TextArea
+            label={t('field.generalTerms')}
+            value={draft.generalTerms}
+            onChange={(v) => change({ generalTerms: v })}
+            disabled={readOnly}
+          />
+          <TextArea
+            label={t('field.paymentTerms')}
+            value={draft.paymentTerms}
+            onChange={(v) => change({ paymentTerms: v })}
+            disabled={readOnly}
+            rows={2}
+          />
+        </div>
+      </Section>
+
+      <Section title={t('section.rows')}>
+        <RowsEditor
+          rows={draft.rows ?? []}
+          settings={settings}
+          readOnly={readOnly}
+          fields={fields}
+          onChange={rowsChange}
+        />
+        <dl
+          className="mt-4 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:flex sm:justify-end"
+          data-testid="proposal-totals"
+        >
+          <dt className="text-gray-700">{t('total.sales')}</dt>
+          <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(draft.totalPrice))}</dd>
+          {settings.monthlyPrice && (
+            <>
+              <dt className="text-gray-700">{t('total.monthly')}</dt>
+              <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(draft.totalMonthlyPrice))}</dd>
+            </>
+          )}
+        </dl>
+      </Section>
+
+      {settings.files && <RecordFiles kind="proposal" ownerId={draft.id} />}
+
+      <ConfirmDialog
+        isOpen={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={confirm ? t(`confirm.${confirm}.title`) : ''}
+        message={confirm ? t(`confirm.${confirm}.message`) : undefined}
+        confirmLabel={confirm ? t(`confirm.${confirm}.action`) : undefined}
+        variant={confirm === 'delete' || confirm === 'declined' ? 'danger' : 'primary'}
+        onConfirm={() => {
+          if (confirm === 'delete') void act({ intent: 'delete' });
+          else if (confirm === 'reopen') void act({ intent: 'reopen' });
+          else if (confirm) void act({ intent: 'close', status: confirm });
+          setConfirm(null);
+        }}
+      />
+    </article>
+  );
+}

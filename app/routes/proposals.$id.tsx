@@ -1,0 +1,100 @@
+import { data, redirect } from 'react-router';
+import type { Route } from './+types/proposals.$id';
+import { actionError } from '~/app/lib/action-error.server';
+import { guard, run } from '~/app/lib/guard.server';
+import { ProposalScreen, type ProposalActionResult } from '~/app/components/proposals/proposal-screen';
+import { isAppError } from '~/core/errors/app-error';
+import { refuseNul } from '~/core/http/edge';
+import {
+  closeProposal,
+  copyProposal,
+  deleteProposal,
+  getProposal,
+  proposalAbilities,
+  proposalSettings,
+  reopenProposal,
+  saveProposal,
+  type Proposal,
+} from '~/core/proposals/proposal.service';
+
+/**
+ * One proposal (spec section 2, the proposal detail screen): its fields and rows, saved 2.5 s after
+ * the last change; accept, accept into a work order, decline, reopen, copy and delete. The action
+ * takes JSON (`intent` and what it needs) and answers the proposal as saved, or the refusal.
+ */
+export const middleware = guard({ permission: 'proposal:read', module: 'crm' });
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  return run(context, async (ctx) => {
+    try {
+      const proposal = await getProposal(ctx, params.id);
+      const tags = (await ctx.trx('tags').orderByRaw('lower(name)').select('id', 'name')) as {
+        id: string;
+        name: string;
+      }[];
+      return { proposal, settings: await proposalSettings(ctx), can: proposalAbilities(ctx), tags };
+    } catch (e) {
+      if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
+      throw e;
+    }
+  });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const body = (await request.json().catch(() => ({}))) as {
+    intent?: string;
+    proposal?: Proposal;
+    status?: string;
+    ignoreArticlesForWorkOrder?: boolean;
+  };
+  try {
+    refuseNul(body);
+    switch (body.intent) {
+      case 'save': {
+        const proposal = await run(context, (ctx) => saveProposal(ctx, { ...body.proposal, id: params.id }));
+        return data<ProposalActionResult>({ ok: true, intent: 'save', proposal });
+      }
+      case 'close': {
+        const closed = await run(context, (ctx) =>
+          closeProposal(ctx, {
+            proposalId: params.id,
+            status: body.status,
+            ignoreArticlesForWorkOrder: body.ignoreArticlesForWorkOrder,
+          }),
+        );
+        return data<ProposalActionResult>({ ok: true, intent: 'close', ...closed });
+      }
+      case 'reopen': {
+        const proposal = await run(context, (ctx) => reopenProposal(ctx, params.id));
+        return data<ProposalActionResult>({ ok: true, intent: 'reopen', proposal });
+      }
+      case 'copy': {
+        const copy = await run(context, (ctx) => copyProposal(ctx, params.id));
+        return redirect(`/proposals/${copy.id}`);
+      }
+      case 'delete': {
+        await run(context, (ctx) => deleteProposal(ctx, params.id));
+        return redirect('/proposals?deleted=1');
+      }
+      default:
+        return data<ProposalActionResult>({ code: 'BAD_REQUEST', intent: body.intent ?? '' }, { status: 400 });
+    }
+  } catch (e) {
+    if (isAppError(e) && e.code === 'PROPOSAL_CHANGED')
+      return data<ProposalActionResult>(
+        { code: e.code, intent: 'save', current: e.details?.current as Proposal },
+        { status: 409 },
+      );
+    const refused = actionError(e);
+    return data<ProposalActionResult>(
+      { ...(refused.data as object), intent: body.intent ?? '' } as ProposalActionResult,
+      {
+        status: refused.init?.status ?? 400,
+      },
+    );
+  }
+}
+
+export default function ProposalPage({ loaderData }: Route.ComponentProps) {
+  return <ProposalScreen key={loaderData.proposal.id} {...loaderData} />;
+}

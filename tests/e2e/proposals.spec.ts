@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+import { hydrated, signIn } from './helpers';
+
+/**
+ * Issue 13 in the browser: a proposal built on a desktop with an article row, a monthly price and
+ * a subtotal, saved by itself, accepted into a work order that holds the rows.
+ */
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+test('[proposals] build a proposal with a subtotal and a monthly price, see it save itself, accept it into a work order', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('button', { name: /Ny offert|New proposal/ }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+
+  await page.getByRole('textbox', { name: /^(Rubrik|Title)$/ }).fill('Larm för Brf Test');
+  const customer = page.getByRole('combobox', { name: /Kund|Customer/ }).first();
+  await customer.fill('100');
+  await page
+    .getByRole('option', { name: /^1000\d/ })
+    .first()
+    .click();
+  await expect(customer).toHaveValue(/1000\d/);
+  await page.getByRole('button', { name: /Lägg till artikel|Add article/ }).click();
+  const article = page.getByRole('combobox', { name: /^(Artikel|Article)$/ });
+  await article.fill('1000');
+  await page
+    .getByRole('option', { name: /^1000\d/ })
+    .first()
+    .click();
+  await page.getByRole('textbox', { name: /^(Antal|Quantity)$/ }).fill('2');
+  await page.getByRole('textbox', { name: /^(Månadspris|Monthly price)$/ }).fill('199');
+  await page.getByRole('button', { name: /Lägg till delsumma|Add subtotal/ }).click();
+
+  // saves by itself 2.5 s after the last change
+  const status = page.getByTestId('save-state');
+  await expect(status).toHaveText(/Sparar|Saving/);
+  await expect(status).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  const monthly = page
+    .getByRole('paragraph')
+    .filter({ hasText: /Per månad|Per month/ })
+    .first();
+  await expect(monthly).toContainText('398');
+  // after a reload everything is still there
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByRole('textbox', { name: /^(Rubrik|Title)$/ })).toHaveValue('Larm för Brf Test');
+  await expect(page.getByTestId('proposal-row')).toHaveCount(2);
+  const total = await page.getByTestId('proposal-totals').textContent();
+  expect(total).toMatch(/\d/);
+
+  // the object is needed to accept into a work order
+  const object = page.getByRole('combobox', { name: /^(Objekt|Object)$/ });
+  await object.fill('5');
+  await page
+    .getByRole('option', { name: /^5\d{4}/ })
+    .first()
+    .click();
+  await expect(status).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  await page.getByRole('button', { name: /Acceptera och skapa arbetsorder|Accept and create work order/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /Skapa arbetsorder|Create work order/ })
+    .click();
+  await page.waitForURL(/\/work-orders\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  const workOrder = page.url().split('/').pop()!;
+  const rows = await page.request.get(`${app.url}/api/wo/${workOrder}/articles`);
+  expect(rows.status()).toBe(200);
+  expect(JSON.stringify(await rows.json())).toContain('"amount"');
+});
