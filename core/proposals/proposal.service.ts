@@ -22,6 +22,7 @@ import {
   type Discount,
 } from '~/core/pricing';
 import { createWorkOrder } from '~/core/work-orders/work-order.service';
+import { loadWorkOrder } from '~/core/work-orders/work-order-read';
 import { proposalFigures, rowProblems, type ProposalRowValues, type RowRules } from './proposal-rows';
 
 export const PROPOSAL_ENTITY = 'proposal';
@@ -236,7 +237,10 @@ function toRow(r: Row): ProposalRow {
 }
 
 /** The rows in their order, with the summary rows' subtotals. */
-async function readRows(ctx: Ctx, where: { proposal_id: string } | { sales_order_id: string }): Promise<ProposalRow[]> {
+export async function readRows(
+  ctx: Ctx,
+  where: { proposal_id: string } | { sales_order_id: string },
+): Promise<ProposalRow[]> {
   const rows = (
     (await ctx
       .trx('proposal_rows')
@@ -411,7 +415,7 @@ const decimalText = () =>
 const discountType = () =>
   z.preprocess((v) => (v === '' ? null : v), z.enum(['percentage', 'amount']).nullable().optional());
 
-const ZRow = z.object({
+export const ZRow = z.object({
   id: z.string().optional(),
   comment: text(2000),
   isSummaryRow: z.boolean().optional().default(false),
@@ -441,6 +445,115 @@ const ZRow = z.object({
     .partial()
     .nullish(),
 });
+
+export type RowInput = z.infer<typeof ZRow>;
+
+/**
+ * Replaces the rows of a proposal or a sales order with these, in this order (renumbered from 1),
+ * by the rules of spec section 5: a row whose article is new to it takes the article's title,
+ * unit and (unless given) prices, and must be active; discounts, amounts and prices are checked
+ * (400 with the field of each row). Two statements, whatever the number of rows. Answers the
+ * figures of the rows as stored.
+ */
+export async function replaceRows(
+  ctx: Ctx,
+  owner: { proposal_id: string } | { sales_order_id: string },
+  rows: readonly RowInput[],
+  settings: RowRules,
+): Promise<ReturnType<typeof proposalFigures>> {
+  const before = new Map(
+    (await ctx.trx('proposal_rows').where(owner).select('id', 'article_id')).map((r: Row) => [r.id, r.article_id]),
+  );
+  const articleIds = [...new Set(rows.map((r) => r.articleId).filter((id): id is string => Boolean(id)))];
+  const articles = new Map(
+    (articleIds.length
+      ? ((await ctx
+          .trx('articles')
+          .whereIn('id', articleIds)
+          .select('id', 'title', 'unit', 'status', 'line_type', 'price', 'purchase_price')) as Row[])
+      : []
+    ).map((a) => [a.id as string, a]),
+  );
+  const fields: Record<string, string[]> = {};
+  const refuse = (field: string, code: string) => (fields[field] ??= []).push(code);
+  const stored = rows.map((r, index) => {
+    const article = r.articleId ? articles.get(r.articleId) : undefined;
+    const isNewArticle = Boolean(r.articleId) && (!r.id || before.get(r.id) !== r.articleId);
+    if (r.articleId && !article) refuse(`rows.${index}.articleId`, 'ERROR_INVALID_VALUE');
+    else if (article && isNewArticle && article.status !== 'active')
+      refuse(`rows.${index}.articleId`, 'ERROR_ARTICLE_INACTIVE');
+    const discount = discountFromApi(r.articleDiscountType ?? null, r.articleDiscountValue ?? null);
+    const monthlyDiscount = discountFromApi(
+      r.articleMonthlyDiscountType ?? null,
+      r.articleMonthlyDiscountValue ?? null,
+    );
+    for (const [field, d] of [
+      ['articleDiscountValue', discount],
+      ['articleMonthlyDiscountValue', monthlyDiscount],
+    ] as const) {
+      const problem = d.type === 'NONE' ? null : checkDiscount(d);
+      if (problem) refuse(`rows.${index}.${field}`, problem);
+    }
+    const values: ProposalRowValues = {
+      articleId: r.articleId ?? null,
+      isSummaryRow: Boolean(r.isSummaryRow),
+      comment: r.comment ?? null,
+      amount: r.articleId ? (r.articleAmount ?? '1') : null,
+      price: r.articleId ? (r.articlePrice ?? (isNewArticle ? money(article?.price) : null) ?? '0') : null,
+      purchasePrice: r.articleId
+        ? (r.articlePurchasePrice ?? (isNewArticle ? money(article?.purchase_price) : null))
+        : null,
+      monthlyPrice: r.articleId ? (r.articleMonthlyPrice ?? null) : null,
+      discount: r.articleId ? discount : NO_DISCOUNT,
+      monthlyDiscount: r.articleId ? monthlyDiscount : NO_DISCOUNT,
+    };
+    for (const [field, code] of Object.entries(rowProblems(values, settings))) refuse(`rows.${index}.${field}`, code);
+    const freeText = article?.line_type === 'freetext';
+    return {
+      id: r.id && isUuid(r.id) && before.has(r.id) ? r.id : randomUUID(),
+      values,
+      article,
+      description: freeText ? (r.articleDescription ?? null) : null,
+      priceTag: r.articlePriceTag ?? null,
+      scope: r.isInProjectScope == null ? null : Boolean(r.isInProjectScope),
+      costCenter: r.erpRef?.costCenter?.value ?? null,
+      stockPoint: r.erpRef?.stockPoint?.value ?? null,
+    };
+  });
+  if (Object.keys(fields).length) throw new AppError('VALIDATION_FAILED', 400, { fields });
+
+  const figures = proposalFigures(stored.map((s) => s.values));
+  await ctx.trx('proposal_rows').where(owner).delete();
+  if (stored.length)
+    await ctx.trx('proposal_rows').insert(
+      stored.map((s, i) => ({
+        id: s.id,
+        ...owner,
+        sort_order: i + 1,
+        comment: s.values.comment,
+        is_summary_row: Boolean(s.values.isSummaryRow),
+        article_id: s.values.articleId,
+        article_title: (s.article?.title as string | undefined) ?? null,
+        article_description: s.description,
+        article_unit: (s.article?.unit as string | undefined) ?? null,
+        amount: s.values.amount,
+        price: s.values.price,
+        purchase_price: s.values.purchasePrice,
+        monthly_price: s.values.monthlyPrice,
+        discount_type: s.values.discount?.type === 'NONE' ? null : s.values.discount?.type,
+        discount_value: s.values.discount?.type === 'NONE' ? null : s.values.discount?.value,
+        monthly_discount_type: s.values.monthlyDiscount?.type === 'NONE' ? null : s.values.monthlyDiscount?.type,
+        monthly_discount_value: s.values.monthlyDiscount?.type === 'NONE' ? null : s.values.monthlyDiscount?.value,
+        price_tag: s.priceTag,
+        total_price: figures.rows[i]!.totalPrice,
+        monthly_total_price: figures.rows[i]!.monthlyTotalPrice,
+        is_in_project_scope: s.scope,
+        cost_center: s.costCenter,
+        stock_point: s.stockPoint,
+      })),
+    );
+  return figures;
+}
 
 const ZSave = z.object({
   id: z.string().uuid({ error: 'ERROR_REQUIRED_FIELD' }),
@@ -514,100 +627,7 @@ export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
     throw notFound();
 
   const rows = input.rows ?? (await readRows(ctx, { proposal_id: current.id }));
-  const before = new Map(
-    (await ctx.trx('proposal_rows').where({ proposal_id: current.id }).select('id', 'article_id')).map((r: Row) => [
-      r.id,
-      r.article_id,
-    ]),
-  );
-  const articleIds = [...new Set(rows.map((r) => r.articleId).filter((id): id is string => Boolean(id)))];
-  const articles = new Map(
-    (articleIds.length
-      ? ((await ctx
-          .trx('articles')
-          .whereIn('id', articleIds)
-          .select('id', 'title', 'unit', 'status', 'line_type', 'price', 'purchase_price')) as Row[])
-      : []
-    ).map((a) => [a.id as string, a]),
-  );
-  const fields: Record<string, string[]> = {};
-  const refuse = (field: string, code: string) => (fields[field] ??= []).push(code);
-  const stored = rows.map((r, index) => {
-    const article = r.articleId ? articles.get(r.articleId) : undefined;
-    const isNewArticle = Boolean(r.articleId) && (!r.id || before.get(r.id) !== r.articleId);
-    if (r.articleId && !article) refuse(`rows.${index}.articleId`, 'ERROR_INVALID_VALUE');
-    else if (article && isNewArticle && article.status !== 'active')
-      refuse(`rows.${index}.articleId`, 'ERROR_ARTICLE_INACTIVE');
-    const discount = discountFromApi(r.articleDiscountType ?? null, r.articleDiscountValue ?? null);
-    const monthlyDiscount = discountFromApi(
-      r.articleMonthlyDiscountType ?? null,
-      r.articleMonthlyDiscountValue ?? null,
-    );
-    for (const [field, d] of [
-      ['articleDiscountValue', discount],
-      ['articleMonthlyDiscountValue', monthlyDiscount],
-    ] as const) {
-      const problem = d.type === 'NONE' ? null : checkDiscount(d);
-      if (problem) refuse(`rows.${index}.${field}`, problem);
-    }
-    const values: ProposalRowValues = {
-      articleId: r.articleId ?? null,
-      isSummaryRow: Boolean(r.isSummaryRow),
-      comment: r.comment ?? null,
-      amount: r.articleId ? (r.articleAmount ?? '1') : null,
-      price: r.articleId ? (r.articlePrice ?? (isNewArticle ? money(article?.price) : null) ?? '0') : null,
-      purchasePrice: r.articleId
-        ? (r.articlePurchasePrice ?? (isNewArticle ? money(article?.purchase_price) : null))
-        : null,
-      monthlyPrice: r.articleId ? (r.articleMonthlyPrice ?? null) : null,
-      discount: r.articleId ? discount : NO_DISCOUNT,
-      monthlyDiscount: r.articleId ? monthlyDiscount : NO_DISCOUNT,
-    };
-    for (const [field, code] of Object.entries(rowProblems(values, settings))) refuse(`rows.${index}.${field}`, code);
-    const freeText = article?.line_type === 'freetext';
-    return {
-      id: r.id && isUuid(r.id) && before.has(r.id) ? r.id : randomUUID(),
-      values,
-      article,
-      description: freeText ? (r.articleDescription ?? null) : null,
-      priceTag: r.articlePriceTag ?? null,
-      scope: r.isInProjectScope == null ? null : Boolean(r.isInProjectScope),
-      costCenter: r.erpRef?.costCenter?.value ?? null,
-      stockPoint: r.erpRef?.stockPoint?.value ?? null,
-    };
-  });
-  if (Object.keys(fields).length) throw new AppError('VALIDATION_FAILED', 400, { fields });
-
-  const figures = proposalFigures(stored.map((s) => s.values));
-  await ctx.trx('proposal_rows').where({ proposal_id: current.id }).delete();
-  if (stored.length)
-    await ctx.trx('proposal_rows').insert(
-      stored.map((s, i) => ({
-        id: s.id,
-        proposal_id: current.id,
-        sort_order: i + 1,
-        comment: s.values.comment,
-        is_summary_row: Boolean(s.values.isSummaryRow),
-        article_id: s.values.articleId,
-        article_title: (s.article?.title as string | undefined) ?? null,
-        article_description: s.description,
-        article_unit: (s.article?.unit as string | undefined) ?? null,
-        amount: s.values.amount,
-        price: s.values.price,
-        purchase_price: s.values.purchasePrice,
-        monthly_price: s.values.monthlyPrice,
-        discount_type: s.values.discount?.type === 'NONE' ? null : s.values.discount?.type,
-        discount_value: s.values.discount?.type === 'NONE' ? null : s.values.discount?.value,
-        monthly_discount_type: s.values.monthlyDiscount?.type === 'NONE' ? null : s.values.monthlyDiscount?.type,
-        monthly_discount_value: s.values.monthlyDiscount?.type === 'NONE' ? null : s.values.monthlyDiscount?.value,
-        price_tag: s.priceTag,
-        total_price: figures.rows[i]!.totalPrice,
-        monthly_total_price: figures.rows[i]!.monthlyTotalPrice,
-        is_in_project_scope: s.scope,
-        cost_center: s.costCenter,
-        stock_point: s.stockPoint,
-      })),
-    );
+  const figures = await replaceRows(ctx, { proposal_id: current.id }, rows, settings);
   const pick = <K extends keyof typeof input>(k: K, column: string, out: Row) => {
     if (input[k] !== undefined) out[column] = input[k];
   };
@@ -660,7 +680,7 @@ export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
     entity: PROPOSAL_ENTITY,
     entityId: current.id,
     action: 'edit',
-    data: { fields: Object.keys(update), rows: stored.length, totalPrice: figures.totalPrice },
+    data: { fields: Object.keys(update), rows: rows.length, totalPrice: figures.totalPrice },
   });
   return getProposal(ctx, current.id);
 }
@@ -868,4 +888,13 @@ export function proposalAbilities(ctx: Ctx) {
     accept: hasAccess(ctx.auth, { permission: 'salesorder:edit', module: 'crm' }),
     acceptWorkOrder: hasAccess(ctx.auth, { permission: 'workorders:create' }),
   };
+}
+
+/** GET /wo/proposal/{id}: the work order a proposal was accepted into (within the asker's limit). */
+export async function workOrderOfProposal(ctx: Ctx, proposalId: unknown) {
+  requireAccess(ctx.auth, READ);
+  if (!isUuid(proposalId)) throw notFound();
+  const row = (await ctx.trx('proposals').where({ id: proposalId }).first('work_order_id')) as Row | undefined;
+  if (!row?.work_order_id) throw notFound();
+  return { workOrder: await loadWorkOrder(ctx, row.work_order_id) };
 }

@@ -331,3 +331,85 @@ describe('[proposals] list, permissions, tenants', () => {
     }
   });
 });
+
+describe('[sales orders] through the API', () => {
+  it('an accepted proposal’s sales order is found by the proposal; rows are saved by the proposal rules; close needs a customer number; reopen; delete', async () => {
+    const p = await create();
+    await save({ ...p, title: 'Larmpaket', rows: [{ articleId: ref.detector, articleAmount: '3' }] });
+    const accepted = (
+      await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'accepted' })
+    ).json();
+    const byProposal = await call('GET', `/api/salesorders/proposal/${p.id}`, tok.admin);
+    expect(byProposal.status, byProposal.text).toBe(200);
+    const so = byProposal.json();
+    expect(so).toMatchObject({
+      id: accepted.salesOrderId,
+      status: 'open',
+      title: 'Larmpaket',
+      totalPrice: '3750.00',
+      customerNumber: '2001',
+    });
+    expect(so.rows.map((r: Json) => r.articleTotalPrice)).toEqual(['3750.00']);
+    expect((await call('GET', `/api/wo/proposal/${p.id}`, tok.admin)).status).toBe(404);
+
+    const edited = await call('PUT', '/api/salesorders', tok.admin, {
+      salesOrder: {
+        id: so.id,
+        version: so.version,
+        rows: [...so.rows, { articleId: ref.install, articleAmount: '-1' }],
+      },
+    });
+    expect(edited.json().fields).toEqual({ 'rows.1.articleAmount': ['AMOUNT_CANT_BE_NEGATIVE'] });
+    const ok = await call('PUT', '/api/salesorders', tok.admin, {
+      salesOrder: {
+        id: so.id,
+        version: so.version,
+        rows: [...so.rows, { articleId: ref.install, articleAmount: '2' }],
+      },
+    });
+    expect(ok.json()).toMatchObject({ totalPrice: '5050.00', version: so.version + 1 });
+    expect(
+      (await call('PUT', '/api/salesorders', tok.admin, { salesOrder: { id: so.id, version: so.version } })).json()
+        .code,
+    ).toBe('SALES_ORDER_CHANGED');
+    expect((await call('GET', '/api/salesorders', tok.admin)).json().salesOrders.map((s: Json) => s.id)).toContain(
+      so.id,
+    );
+
+    const closed = await call('POST', `/api/salesorders/${so.id}/close`, tok.admin, { paid: true });
+    expect(closed.json()).toMatchObject({ status: 'closed', paid: true });
+    expect(
+      (await call('GET', '/api/salesorders?status=closed', tok.admin)).json().salesOrders.map((s: Json) => s.id),
+    ).toContain(so.id);
+    expect((await call('DELETE', `/api/salesorders/${so.id}`, tok.admin)).json().code).toBe('SALES_ORDER_CLOSED');
+    expect((await call('POST', `/api/salesorders/${so.id}/reopen`, tok.admin)).json()).toMatchObject({
+      status: 'open',
+      paid: false,
+    });
+    expect((await call('DELETE', `/api/salesorders/${so.id}`, tok.admin)).json()).toEqual({ ok: true });
+    // the proposal keeps its place, its link cleared
+    expect((await call('GET', `/api/proposals/${p.id}`, tok.admin)).json()).toMatchObject({
+      status: 'accepted',
+      salesOrderId: null,
+    });
+
+    const bare = (await call('POST', '/api/salesorders', tok.admin, { customerId: ref.noNumber })).json();
+    expect(bare).toMatchObject({ status: 'open', referenceUserId: expect.any(String) });
+    expect((await call('POST', `/api/salesorders/${bare.id}/close`, tok.admin, {})).json().code).toBe(
+      'SALES_ORDER_CUSTOMER_NUMBER_MISSING',
+    );
+    expect((await call('GET', `/api/salesorders/${bare.id}`, tok.adminB, undefined, b.host)).status).toBe(404);
+    expect((await call('GET', '/api/salesorders', tok.tech)).status).toBe(403);
+  });
+
+  it('the work order a proposal was accepted into is found by the proposal', async () => {
+    const p = await create();
+    await save({ ...p, businessObjectId: ref.bo, title: 'Byte av central' });
+    const { workOrderId } = (
+      await call('POST', '/api/proposals/close', tok.admin, { proposalId: p.id, status: 'accepted-wo' })
+    ).json();
+    const res = await call('GET', `/api/wo/proposal/${p.id}`, tok.admin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json().workOrder).toMatchObject({ id: workOrderId, title: 'Byte av central' });
+  });
+});

@@ -9,7 +9,18 @@ import {
   patchProposal,
   reopenProposal,
   saveProposal,
+  workOrderOfProposal,
 } from '~/core/proposals/proposal.service';
+import {
+  closeSalesOrder,
+  createSalesOrder,
+  deleteSalesOrder,
+  getSalesOrder,
+  listSalesOrders,
+  reopenSalesOrder,
+  saveSalesOrder,
+  salesOrderOfProposal,
+} from '~/core/proposals/sales-order.service';
 import { defineCall, type ApiCall } from '../define-call';
 
 /*
@@ -22,6 +33,10 @@ const pass = z.object({}).passthrough();
 type Input = Record<string, unknown>;
 const READ = { permission: 'proposal:read', module: 'crm' } as const;
 const EDIT = { permission: 'proposal:edit', module: 'crm' } as const;
+const SO_READ = { permission: 'salesorder:read', module: 'crm' } as const;
+const SO_EDIT = { permission: 'salesorder:edit', module: 'crm' } as const;
+const SALES_ORDER =
+  '{id, number, title, customerId, customerName, customerNumber, status: open|closed, paid, referenceUserId, referenceUserName, departmentId, proposalId, totalPrice, totalPurchasePrice, version, createTs, createUserId, closeTs, closeUserId, rows}';
 
 const PROPOSAL =
   '{id, title, sortOrder, sequenceNumber, status: active|accepted|accepted-wo|declined, state, tags, customerId, customerName, customerNumber, contactName, contactEmail, contactPhone, deliveryLocationDescription, deliveryLocationText2, deliveryLocationText3, businessObjectId, businessObjectSerialCode, businessObjectModelName, descriptionIntro, description, description2, descriptionOfExceptions, generalTerms, paymentTerms, validTo, nextActionDate, customData, totalPrice, totalPurchasePrice, totalMonthlyPrice, workOrderId, salesOrderId, version, createTs, createUserId, closeTs, closeUserId, rows}';
@@ -95,6 +110,80 @@ export const proposalCalls: ApiCall[] = [
     summary:
       'Makes an accepted or declined proposal active again; the work and sales orders it created are kept → the proposal',
     handler: (ctx, input: Input) => reopenProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/wo/proposal/:id',
+    access: READ,
+    input: pass,
+    summary: 'The work order a proposal was accepted into → {workOrder}; 404 when none',
+    handler: (ctx, input: Input) => workOrderOfProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/salesorders',
+    access: SO_READ,
+    input: pass,
+    summary: `Sales orders, newest first: ?customerId, ?status (open by default; closed, all), ?departmentId, ?createUserId, ?offset, ?limit ≤ 200 → {salesOrders: [${SALES_ORDER}], totalCount}`,
+    handler: (ctx, input) => listSalesOrders(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/salesorders',
+    access: SO_EDIT,
+    input: pass,
+    summary: `Creates an open sales order {customerId?, title?} with the asker as reference → ${SALES_ORDER}`,
+    handler: (ctx, input) => createSalesOrder(ctx, input),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/salesorders',
+    access: SO_EDIT,
+    input: pass,
+    summary:
+      'Saves an open sales order {salesOrder: {id, version, title?, customerId?, referenceUserId?, rows?}} (rows as the proposal’s) → the order; 409 SALES_ORDER_CHANGED, SALES_ORDER_CLOSED',
+    handler: (ctx, input) => saveSalesOrder(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/salesorders/proposal/:id',
+    access: SO_READ,
+    input: pass,
+    summary: 'The sales order a proposal was accepted into → the order with its rows; 404 when none',
+    handler: (ctx, input: Input) => salesOrderOfProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/salesorders/:id',
+    access: SO_READ,
+    input: pass,
+    summary: `One sales order with its rows → ${SALES_ORDER}`,
+    handler: (ctx, input: Input) => getSalesOrder(ctx, input.id),
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/salesorders/:id',
+    access: { permission: 'salesorder:delete', module: 'crm' },
+    input: pass,
+    summary: 'Deletes an open sales order and its rows → {ok}; 409 SALES_ORDER_CLOSED',
+    handler: (ctx, input: Input) => deleteSalesOrder(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/salesorders/:id/close',
+    access: SO_EDIT,
+    input: pass,
+    summary:
+      'Closes (invoiced) {paid} → the order; needs a reference person (409 SALES_ORDER_REFERENCE_USER_MISSING) and a customer number (409 SALES_ORDER_CUSTOMER_NUMBER_MISSING)',
+    handler: (ctx, input: Input) => closeSalesOrder(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/salesorders/:id/reopen',
+    access: SO_EDIT,
+    input: pass,
+    summary: 'Opens a closed sales order again (paid cleared) → the order',
+    handler: (ctx, input: Input) => reopenSalesOrder(ctx, input.id),
   }),
   defineCall({
     method: 'POST',

@@ -1,0 +1,281 @@
+/**
+ * Sales orders (issue 13; spec sections 3 and 4, api-calls.md "Sales orders"): open until closed
+ * (invoiced) with the paid flag, and reopened. Their rows follow the proposal rows' rules
+ * (`replaceRows`). The CRM module: salesorder:read, salesorder:edit, salesorder:delete.
+ */
+import { z } from 'zod';
+import type { Ctx } from '~/core/context';
+import { AppError, notFound } from '~/core/errors/app-error';
+import { isUuid, parseInput } from '~/core/errors/validation';
+import { recordHistory } from '~/core/history/history';
+import { requireAccess, type Access } from '~/core/permissions/access';
+import { formatDecimal } from '~/core/pricing';
+import { proposalSettings, readRows, replaceRows, ZRow, type ProposalRow } from './proposal.service';
+
+export const SALES_ORDER_ENTITY = 'salesorder';
+const READ: Access = { permission: 'salesorder:read', module: 'crm' };
+const EDIT: Access = { permission: 'salesorder:edit', module: 'crm' };
+
+type Row = Record<string, unknown>;
+
+export interface SalesOrder {
+  id: string;
+  number: number;
+  title: string;
+  customerId: string | null;
+  customerName: string | null;
+  customerNumber: string | null;
+  status: 'open' | 'closed';
+  paid: boolean;
+  referenceUserId: string | null;
+  referenceUserName: string | null;
+  departmentId: string | null;
+  proposalId: string | null;
+  totalPrice: string;
+  totalPurchasePrice: string;
+  version: number;
+  createTs: string;
+  createUserId: string | null;
+  closeTs: string | null;
+  closeUserId: string | null;
+  rows?: ProposalRow[];
+}
+
+function toSalesOrder(r: Row): SalesOrder {
+  return {
+    id: r.id as string,
+    number: Number(r.number),
+    title: r.title as string,
+    customerId: (r.customer_id as string | null) ?? null,
+    customerName: (r.customer_name as string | null) ?? null,
+    customerNumber: (r.customer_number as string | null) ?? null,
+    status: r.status as SalesOrder['status'],
+    paid: Boolean(r.paid),
+    referenceUserId: (r.reference_user_id as string | null) ?? null,
+    referenceUserName: (r.reference_user_name as string | null) ?? null,
+    departmentId: (r.department_id as string | null) ?? null,
+    proposalId: (r.proposal_id as string | null) ?? null,
+    totalPrice: formatDecimal(String(r.total_price)),
+    totalPurchasePrice: formatDecimal(String(r.total_purchase_price)),
+    version: Number(r.version),
+    createTs: new Date(r.create_ts as string).toISOString(),
+    createUserId: (r.create_user_id as string | null) ?? null,
+    closeTs: r.close_ts ? new Date(r.close_ts as string).toISOString() : null,
+    closeUserId: (r.close_user_id as string | null) ?? null,
+  };
+}
+
+function salesOrderQuery(ctx: Ctx) {
+  return ctx
+    .trx('sales_orders as s')
+    .leftJoin('customers as c', 'c.id', 's.customer_id')
+    .leftJoin('users as u', 'u.id', 's.reference_user_id')
+    .select('s.*', 'c.name as customer_name', 'c.customer_id as customer_number', 'u.name as reference_user_name');
+}
+
+async function findSalesOrder(ctx: Ctx, id: unknown): Promise<SalesOrder> {
+  if (!isUuid(id)) throw notFound();
+  const row = (await salesOrderQuery(ctx).where('s.id', id).first()) as Row | undefined;
+  if (!row) throw notFound();
+  return toSalesOrder(row);
+}
+
+/** GET /salesorders/{id}: the order with its rows. */
+export async function getSalesOrder(ctx: Ctx, id: unknown): Promise<SalesOrder> {
+  requireAccess(ctx.auth, READ);
+  const so = await findSalesOrder(ctx, id);
+  return { ...so, rows: await readRows(ctx, { sales_order_id: so.id }) };
+}
+
+/** GET /salesorders/proposal/{id}: the sales order a proposal was accepted into. */
+export async function salesOrderOfProposal(ctx: Ctx, proposalId: unknown): Promise<SalesOrder> {
+  requireAccess(ctx.auth, READ);
+  if (!isUuid(proposalId)) throw notFound();
+  const row = (await ctx.trx('proposals').where({ id: proposalId }).first('sales_order_id')) as Row | undefined;
+  if (!row?.sales_order_id) throw notFound();
+  return getSalesOrder(ctx, row.sales_order_id);
+}
+
+const ZList = z.object({
+  customerId: z.string().uuid().optional(),
+  status: z.enum(['open', 'closed', 'all']).default('open'),
+  departmentId: z.string().uuid().optional(),
+  createUserId: z.string().uuid().optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** GET /salesorders: by customer, status (open unless told, spec section 9), department and creator; newest first. */
+export async function listSalesOrders(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<{ salesOrders: SalesOrder[]; totalCount: number }> {
+  requireAccess(ctx.auth, READ);
+  const f = parseInput(ZList, raw);
+  const base = ctx.trx('sales_orders as s');
+  if (f.status !== 'all') base.where('s.status', f.status);
+  if (f.customerId) base.where('s.customer_id', f.customerId);
+  if (f.departmentId) base.where('s.department_id', f.departmentId);
+  if (f.createUserId) base.where('s.create_user_id', f.createUserId);
+  const [{ n }] = await base.clone().count({ n: '*' });
+  const rows = (await salesOrderQuery(ctx)
+    .whereIn('s.id', base.clone().select('s.id'))
+    .orderBy([
+      { column: 's.create_ts', order: 'desc' },
+      { column: 's.number', order: 'desc' },
+    ])
+    .limit(f.limit)
+    .offset(f.offset)) as Row[];
+  return { salesOrders: rows.map(toSalesOrder), totalCount: Number(n) };
+}
+
+/** The next sales-order number (the settings row is locked for the rest of the transaction). */
+export async function nextSalesOrderNumber(ctx: Ctx): Promise<number> {
+  const [row] = (await ctx
+    .trx('sales_order_settings')
+    .update({ next_number: ctx.trx.raw('next_number + 1') })
+    .returning('next_number')) as Row[];
+  return Number(row!.next_number) - 1;
+}
+
+/** POST /salesorders {customerId}: a new open order, the asker its reference. */
+export async function createSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder> {
+  requireAccess(ctx.auth, EDIT);
+  const { customerId, title } = parseInput(
+    z.object({
+      customerId: z.string().uuid().nullish(),
+      title: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
+    }),
+    raw,
+  );
+  if (customerId && !(await ctx.trx('customers').where({ id: customerId }).first('id'))) throw notFound();
+  const number = await nextSalesOrderNumber(ctx);
+  const [row] = (await ctx
+    .trx('sales_orders')
+    .insert({
+      number,
+      title: title ?? '',
+      customer_id: customerId ?? null,
+      reference_user_id: ctx.auth.user.id,
+      create_user_id: ctx.auth.user.id,
+      create_ts: ctx.now,
+      update_ts: ctx.now,
+    })
+    .returning('id')) as Row[];
+  await recordHistory(ctx, {
+    entity: SALES_ORDER_ENTITY,
+    entityId: row!.id as string,
+    action: 'create',
+    data: { number },
+  });
+  return getSalesOrder(ctx, row!.id);
+}
+
+const ZSave = z.object({
+  id: z.string().uuid({ error: 'ERROR_REQUIRED_FIELD' }),
+  version: z.coerce.number().int().min(1),
+  title: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
+  customerId: z.string().uuid().nullish(),
+  referenceUserId: z.string().uuid().nullish(),
+  rows: z.array(ZRow).max(500, 'ERROR_MAX_LENGTH').optional(),
+});
+
+/**
+ * PUT /salesorders {salesOrder}: the title, customer, reference person and rows of an open order,
+ * naming the version it edited (409 SALES_ORDER_CHANGED when saved since; 409
+ * SALES_ORDER_CLOSED once closed).
+ */
+export async function saveSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder> {
+  requireAccess(ctx.auth, EDIT);
+  const input = parseInput(ZSave, (raw as { salesOrder?: unknown })?.salesOrder ?? raw);
+  const locked = (await ctx
+    .trx('sales_orders')
+    .where({ id: input.id })
+    .forUpdate()
+    .first('id', 'version', 'status')) as Row | undefined;
+  if (!locked) throw notFound();
+  if (locked.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
+  if (Number(locked.version) !== input.version) throw new AppError('SALES_ORDER_CHANGED', 409);
+  if (input.customerId && !(await ctx.trx('customers').where({ id: input.customerId }).first('id'))) throw notFound();
+  if (input.referenceUserId && !(await ctx.trx('users').where({ id: input.referenceUserId }).first('id')))
+    throw notFound();
+  const update: Row = { version: Number(locked.version) + 1, update_ts: ctx.now };
+  if (input.title !== undefined) update.title = input.title;
+  if (input.customerId !== undefined) update.customer_id = input.customerId;
+  if (input.referenceUserId !== undefined) update.reference_user_id = input.referenceUserId;
+  if (input.rows) {
+    const figures = await replaceRows(ctx, { sales_order_id: input.id }, input.rows, await proposalSettings(ctx));
+    update.total_price = figures.totalPrice;
+    update.total_purchase_price = figures.totalPurchasePrice;
+  }
+  await ctx.trx('sales_orders').where({ id: input.id }).update(update);
+  await recordHistory(ctx, {
+    entity: SALES_ORDER_ENTITY,
+    entityId: input.id,
+    action: 'edit',
+    data: { fields: Object.keys(update) },
+  });
+  return getSalesOrder(ctx, input.id);
+}
+
+/** DELETE /salesorders/{id} (salesorder:delete): an open order and its rows. */
+export async function deleteSalesOrder(ctx: Ctx, id: unknown): Promise<{ ok: true }> {
+  requireAccess(ctx.auth, { permission: 'salesorder:delete', module: 'crm' });
+  const so = await findSalesOrder(ctx, id);
+  if (so.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
+  await ctx.trx('sales_orders').where({ id: so.id }).delete();
+  await recordHistory(ctx, {
+    entity: SALES_ORDER_ENTITY,
+    entityId: so.id,
+    action: 'delete',
+    data: { number: so.number },
+  });
+  return { ok: true };
+}
+
+/**
+ * POST /salesorders/{id}/close {paid}: closed (invoiced), with the paid flag. Needs a reference
+ * person (SALES_ORDER_REFERENCE_USER_MISSING) and a customer with a customer number
+ * (SALES_ORDER_CUSTOMER_NUMBER_MISSING), spec section 5.
+ */
+export async function closeSalesOrder(ctx: Ctx, id: unknown, raw: unknown): Promise<SalesOrder> {
+  requireAccess(ctx.auth, EDIT);
+  const { paid } = parseInput(z.object({ paid: z.boolean().optional().default(false) }), raw);
+  const so = await findSalesOrder(ctx, id);
+  if (so.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
+  if (!so.referenceUserId) throw new AppError('SALES_ORDER_REFERENCE_USER_MISSING', 409);
+  if (!so.customerNumber) throw new AppError('SALES_ORDER_CUSTOMER_NUMBER_MISSING', 409);
+  await ctx
+    .trx('sales_orders')
+    .where({ id: so.id })
+    .update({
+      status: 'closed',
+      paid,
+      close_ts: ctx.now,
+      close_user_id: ctx.auth.user.id,
+      version: so.version + 1,
+      update_ts: ctx.now,
+    });
+  await recordHistory(ctx, { entity: SALES_ORDER_ENTITY, entityId: so.id, action: 'close', data: { paid } });
+  return getSalesOrder(ctx, so.id);
+}
+
+/** POST /salesorders/{id}/reopen: open again. */
+export async function reopenSalesOrder(ctx: Ctx, id: unknown): Promise<SalesOrder> {
+  requireAccess(ctx.auth, EDIT);
+  const so = await findSalesOrder(ctx, id);
+  if (so.status === 'open') throw new AppError('SALES_ORDER_NOT_CLOSED', 409);
+  await ctx
+    .trx('sales_orders')
+    .where({ id: so.id })
+    .update({
+      status: 'open',
+      paid: false,
+      close_ts: null,
+      close_user_id: null,
+      version: so.version + 1,
+      update_ts: ctx.now,
+    });
+  await recordHistory(ctx, { entity: SALES_ORDER_ENTITY, entityId: so.id, action: 'reopen' });
+  return getSalesOrder(ctx, so.id);
+}
