@@ -31,6 +31,8 @@ export default [
     route('drive', 'routes/drive.tsx'),
     route('proposals', 'routes/proposals.tsx'),
     route('proposals/:id', 'routes/proposals.$id.tsx'),
+    route('sales', 'routes/sales.tsx'),
+    route('sales/:id', 'routes/sales.$id.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),

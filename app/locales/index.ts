@@ -23,6 +23,7 @@ import svObjectworkorders from './sv/objectworkorders.json';
 import svMap from './sv/map.json';
 import svFiles from './sv/files.json';
 import svProposals from './sv/proposals.json';
+import svSales from './sv/sales.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -47,6 +48,7 @@ import enObjectworkorders from './en/objectworkorders.json';
 import enMap from './en/map.json';
 import enFiles from './en/files.json';
 import enProposals from './en/proposals.json';
+import enSales from './en/sales.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -71,6 +73,7 @@ import etObjectworkorders from './et/objectworkorders.json';
 import etMap from './et/map.json';
 import etFiles from './et/files.json';
 import etProposals from './et/proposals.json';
+import etSales from './et/sales.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -95,6 +98,7 @@ import lvObjectworkorders from './lv/objectworkorders.json';
 import lvMap from './lv/map.json';
 import lvFiles from './lv/files.json';
 import lvProposals from './lv/proposals.json';
+import lvSales from './lv/sales.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -119,6 +123,7 @@ import ruObjectworkorders from './ru/objectworkorders.json';
 import ruMap from './ru/map.json';
 import ruFiles from './ru/files.json';
 import ruProposals from './ru/proposals.json';
+import ruSales from './ru/sales.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -153,6 +158,7 @@ export const resources = {
     map: svMap,
     files: svFiles,
     proposals: svProposals,
+    sales: svSales,
   },
   en: {
     common: enCommon,
@@ -179,6 +185,7 @@ export const resources = {
     map: enMap,
     files: enFiles,
     proposals: enProposals,
+    sales: enSales,
   },
   et: {
     common: etCommon,
@@ -205,6 +212,7 @@ export const resources = {
     map: etMap,
     files: etFiles,
     proposals: etProposals,
+    sales: etSales,
   },
   lv: {
     common: lvCommon,
@@ -231,6 +239,7 @@ export const resources = {
     map: lvMap,
     files: lvFiles,
     proposals: lvProposals,
+    sales: lvSales,
   },
   ru: {
     common: ruCommon,
@@ -257,6 +266,7 @@ export const resources = {
     map: ruMap,
     files: ruFiles,
     proposals: ruProposals,
+    sales: ruSales,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

@@ -30,4 +30,5 @@ export const NAMESPACES = [
   'map',
   'files',
   'proposals',
+  'sales',
 ] as const;

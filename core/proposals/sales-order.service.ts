@@ -8,7 +8,7 @@ import type { Ctx } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
-import { requireAccess, type Access } from '~/core/permissions/access';
+import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { formatDecimal } from '~/core/pricing';
 import { proposalSettings, readRows, replaceRows, ZRow, type ProposalRow } from './proposal.service';
 
@@ -177,11 +177,12 @@ const ZSave = z.object({
   title: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
   customerId: z.string().uuid().nullish(),
   referenceUserId: z.string().uuid().nullish(),
+  departmentId: z.string().uuid().nullish(),
   rows: z.array(ZRow).max(500, 'ERROR_MAX_LENGTH').optional(),
 });
 
 /**
- * PUT /salesorders {salesOrder}: the title, customer, reference person and rows of an open order,
+ * PUT /salesorders {salesOrder}: the title, customer, reference person, department and rows of an open order,
  * naming the version it edited (409 SALES_ORDER_CHANGED when saved since; 409
  * SALES_ORDER_CLOSED once closed).
  */
@@ -199,10 +200,13 @@ export async function saveSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder
   if (input.customerId && !(await ctx.trx('customers').where({ id: input.customerId }).first('id'))) throw notFound();
   if (input.referenceUserId && !(await ctx.trx('users').where({ id: input.referenceUserId }).first('id')))
     throw notFound();
+  if (input.departmentId && !(await ctx.trx('departments').where({ id: input.departmentId }).first('id')))
+    throw notFound();
   const update: Row = { version: Number(locked.version) + 1, update_ts: ctx.now };
   if (input.title !== undefined) update.title = input.title;
   if (input.customerId !== undefined) update.customer_id = input.customerId;
   if (input.referenceUserId !== undefined) update.reference_user_id = input.referenceUserId;
+  if (input.departmentId !== undefined) update.department_id = input.departmentId;
   if (input.rows) {
     const figures = await replaceRows(ctx, { sales_order_id: input.id }, input.rows, await proposalSettings(ctx));
     update.total_price = figures.totalPrice;
@@ -278,4 +282,29 @@ export async function reopenSalesOrder(ctx: Ctx, id: unknown): Promise<SalesOrde
     });
   await recordHistory(ctx, { entity: SALES_ORDER_ENTITY, entityId: so.id, action: 'reopen' });
   return getSalesOrder(ctx, so.id);
+}
+
+/** What the sales-order screens may do for this user (the buttons they show). */
+export function salesOrderAbilities(ctx: Ctx) {
+  return {
+    edit: hasAccess(ctx.auth, EDIT),
+    delete: hasAccess(ctx.auth, { permission: 'salesorder:delete', module: 'crm' }),
+  };
+}
+
+export interface SalesOrderOptions {
+  /** Active users by name: the reference person and the creator filter. */
+  users: { id: string; name: string }[];
+  departments: { id: string; name: string }[];
+}
+
+/** The people and departments the sales-order list and screen choose from, in one statement. */
+export async function salesOrderOptions(ctx: Ctx): Promise<SalesOrderOptions> {
+  requireAccess(ctx.auth, READ);
+  const { rows } = (await ctx.trx.raw(`select
+      (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
+         from users where status <> 'inactive') as users,
+      (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
+         from departments) as departments`)) as { rows: SalesOrderOptions[] };
+  return { users: rows[0]!.users, departments: rows[0]!.departments };
 }

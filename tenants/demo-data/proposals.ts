@@ -5,13 +5,15 @@ import { proposalFigures, type ProposalRowValues } from '~/core/proposals/propos
 /**
  * The demo company's proposals (issue 13): a handful in every status for its first customers, with
  * article rows at the articles' prices, a comment and a subtotal, so the list and the screen have
- * something to show. Idempotent: a tenant that has proposals is left alone.
+ * something to show; the accepted one has its sales order, open, with the same rows. Idempotent: a
+ * tenant that has proposals is left alone.
  */
 const DEMO_PROPOSALS = [
   { title: 'Inbrottslarm trapphus', status: 'active', days: 3 },
   { title: 'Kameraövervakning garage', status: 'active', days: 9 },
   { title: 'Passagesystem entré', status: 'active', days: 15 },
   { title: 'Utökning brandlarm', status: 'active', days: 24 },
+  { title: 'Larmpaket kontor', status: 'accepted', days: 30 },
   { title: 'Dörrautomatik källare', status: 'accepted-wo', days: 40 },
   { title: 'Service avtal larm', status: 'declined', days: 60 },
 ] as const;
@@ -72,20 +74,43 @@ export async function seedDemoProposals(trx: Trx): Promise<void> {
         close_user_id: d.status === 'active' ? null : (admin?.id ?? null),
       })
       .returning('id')) as { id: string }[];
+    let salesOrderId: string | null = null;
+    if (d.status === 'accepted') {
+      const [so] = (await trx('sales_orders')
+        .insert({
+          number: 1,
+          title: d.title,
+          customer_id: customers[i % customers.length]!.id,
+          reference_user_id: admin?.id ?? null,
+          proposal_id: p!.id,
+          total_price: figures.totalPrice,
+          total_purchase_price: figures.totalPurchasePrice,
+          create_ts: created,
+          update_ts: created,
+          create_user_id: admin?.id ?? null,
+        })
+        .returning('id')) as { id: string }[];
+      salesOrderId = so!.id;
+      await trx('proposals').where({ id: p!.id }).update({ sales_order_id: salesOrderId });
+      await trx('sales_order_settings').update({ next_number: 2 });
+    }
+    const owners = salesOrderId ? [{ proposal_id: p!.id }, { sales_order_id: salesOrderId }] : [{ proposal_id: p!.id }];
     await trx('proposal_rows').insert(
-      rows.map((r, n) => ({
-        proposal_id: p!.id,
-        sort_order: n + 1,
-        comment: r.comment ?? null,
-        is_summary_row: Boolean(r.isSummaryRow),
-        article_id: r.articleId ?? null,
-        article_title: r.title ?? null,
-        article_unit: r.unit ?? null,
-        amount: r.amount ?? null,
-        price: r.price ?? null,
-        purchase_price: r.purchasePrice ?? null,
-        total_price: figures.rows[n]!.totalPrice,
-      })),
+      owners.flatMap((owner) =>
+        rows.map((r, n) => ({
+          ...owner,
+          sort_order: n + 1,
+          comment: r.comment ?? null,
+          is_summary_row: Boolean(r.isSummaryRow),
+          article_id: r.articleId ?? null,
+          article_title: r.title ?? null,
+          article_unit: r.unit ?? null,
+          amount: r.amount ?? null,
+          price: r.price ?? null,
+          purchase_price: r.purchasePrice ?? null,
+          total_price: figures.rows[n]!.totalPrice,
+        })),
+      ),
     );
   }
   // the demo shows monthly prices (service subscriptions) beside the one-off ones

@@ -34,6 +34,8 @@ const SIGNED_IN = [
   '/drive',
   '/proposals',
   '/proposals/{proposal}',
+  '/sales',
+  '/sales/{salesorder}',
   '/profile',
   '/settings',
   '/settings/users',
@@ -78,6 +80,7 @@ const SIGNED_IN = [
 const ID_SOURCES: Record<string, [list: string, prefix: string]> = {
   wo: ['/?list=open', '/work-orders/'],
   proposal: ['/proposals', '/proposals/'],
+  salesorder: ['/sales', '/sales/'],
   user: ['/settings/users', '/settings/users/'],
   level: ['/settings/access-levels', '/settings/access-levels/'],
   pricelist: ['/settings/articles/pricelists', '/settings/articles/pricelists/'],

@@ -83,3 +83,92 @@ test('[proposals] build a proposal with a subtotal and a monthly price, see it s
   expect(rows.status()).toBe(200);
   expect(JSON.stringify(await rows.json())).toContain('"amount"');
 });
+
+test('[sales] accept a proposal into a sales order, change a row, close it as paid and reopen it', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Inbrottslarm trapphus' }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  await page.getByRole('button', { name: /^(Acceptera|Accept)$/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /^(Acceptera|Accept)$/ })
+    .click();
+  await page.getByRole('link', { name: /Öppna försäljningsordern|Open the sales order/ }).click();
+  await page.waitForURL(/\/sales\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbrottslarm trapphus');
+  // the proposal's rows came along: three articles, a comment and a subtotal
+  await expect(page.getByTestId('proposal-row')).toHaveCount(5);
+  const totals = page.getByTestId('sales-order-totals');
+  const before = await totals.textContent();
+  await page
+    .getByRole('textbox', { name: /^(Antal|Quantity)$/ })
+    .first()
+    .fill('10');
+  const status = page.getByTestId('save-state');
+  await expect(status).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  await expect(totals).not.toHaveText(before!);
+
+  await page.getByRole('button', { name: /Stäng och fakturera|Close and invoice/ }).click();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.getByRole('checkbox', { name: /Betald|Paid/ }).check();
+  await dialog.getByRole('button', { name: /Stäng ordern|Close the order/ }).click();
+  await expect(page.getByText(/Fakturerad · Betald|Invoiced · Paid/)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: /^(Antal|Quantity)$/ }).first()).toBeDisabled();
+
+  await page.getByRole('button', { name: /Åtgärder|Actions/ }).click();
+  await page.getByRole('menuitem', { name: /Öppna igen|Reopen/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /Öppna igen|Reopen/ })
+    .click();
+  await expect(page.getByRole('textbox', { name: /^(Antal|Quantity)$/ }).first()).toBeEnabled();
+
+  // the list of open orders has it, with the changed total
+  await page
+    .getByRole('link', { name: /^(Försäljningsordrar|Sales orders)$/ })
+    .first()
+    .click();
+  await page.waitForURL((u) => u.pathname === '/sales');
+  await expect(page.getByRole('link', { name: 'Inbrottslarm trapphus' })).toBeVisible();
+});
+
+test('[proposals] two people editing the same proposal get a conflict notice, not a lost update', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Passagesystem entré' }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  const url = page.url();
+  await hydrated(page);
+
+  const other = await browser.newContext({ locale: 'sv-SE', timezoneId: 'Europe/Stockholm' });
+  const second = await other.newPage();
+  await signIn(second, app, new URL(url).pathname);
+  await second.waitForURL(url);
+  await hydrated(second);
+
+  // the first person saves first
+  await page.getByRole('textbox', { name: /^(Rubrik|Title)$/ }).fill('Passagesystem entré, version A');
+  await expect(page.getByTestId('save-state')).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  // the second, who opened the older version, is told instead of overwriting it
+  await second.getByRole('textbox', { name: /^(Rubrik|Title)$/ }).fill('Passagesystem entré, version B');
+  await expect(second.getByRole('alert').filter({ hasText: /någon annan|Someone else/i })).toBeVisible({
+    timeout: 15_000,
+  });
+  const saved = await page.request.get(`${app.url}/api/proposals/${url.split('/').pop()}`);
+  expect(((await saved.json()) as { title: string }).title).toBe('Passagesystem entré, version A');
+  // reloading shows the first person's title
+  await second.getByRole('button', { name: /Ladda om|Reload/ }).click();
+  await expect(second.getByRole('textbox', { name: /^(Rubrik|Title)$/ })).toHaveValue('Passagesystem entré, version A');
+  await other.close();
+});

@@ -402,6 +402,40 @@ describe('[sales orders] through the API', () => {
     expect((await call('GET', '/api/salesorders', tok.tech)).status).toBe(403);
   });
 
+  it('a sales order is kept by department and reference person and listed by them; unknown ones are not found', async () => {
+    const so = (await call('POST', '/api/salesorders', tok.admin, { customerId: ref.customer })).json();
+    const [dept, deptB] = await Promise.all([
+      withTenant(
+        tenantA,
+        async (trx) => (await trx('departments').insert({ name: 'Försäljning' }).returning('id'))[0].id,
+      ),
+      withTenant(
+        (await getTenantBySlug(b.slug))!,
+        async (trx) => (await trx('departments').insert({ name: 'Annan' }).returning('id'))[0].id,
+      ),
+    ]);
+    const saved = await call('PUT', '/api/salesorders', tok.admin, {
+      salesOrder: { id: so.id, version: so.version, departmentId: dept, referenceUserId: null },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.json()).toMatchObject({ departmentId: dept, referenceUserId: null, version: so.version + 1 });
+    const listed = (await call('GET', `/api/salesorders?departmentId=${dept}`, tok.admin)).json();
+    expect(listed.salesOrders.map((s: Json) => s.id)).toEqual([so.id]);
+    // without a reference person it cannot be closed
+    expect((await call('POST', `/api/salesorders/${so.id}/close`, tok.admin, {})).json().code).toBe(
+      'SALES_ORDER_REFERENCE_USER_MISSING',
+    );
+    // another tenant's department is not found, and nothing is written
+    const other = await call('PUT', '/api/salesorders', tok.admin, {
+      salesOrder: { id: so.id, version: so.version + 1, departmentId: deptB, title: 'Ändrad' },
+    });
+    expect(other.status).toBe(404);
+    expect((await call('GET', `/api/salesorders/${so.id}`, tok.admin)).json()).toMatchObject({
+      title: '',
+      departmentId: dept,
+    });
+  });
+
   it('the work order a proposal was accepted into is found by the proposal', async () => {
     const p = await create();
     await save({ ...p, businessObjectId: ref.bo, title: 'Byte av central' });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
 import { RecordFiles } from '~/app/components/files/record-files';
@@ -9,16 +9,14 @@ import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/component
 import { formatNumber } from '~/core/i18n/number-format';
 import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
 import { RowsEditor } from './rows-editor';
+import { useAutosave } from './use-autosave';
 
-/** Spec section 9: the proposal screen saves 2,500 ms after the last change. */
-export const AUTOSAVE_MS = 2_500;
+export { AUTOSAVE_MS } from './use-autosave';
 
 export type ProposalActionResult =
   | { ok: true; intent: 'save' | 'reopen'; proposal: Proposal }
   | { ok: true; intent: 'close'; proposal: Proposal; message: string; workOrderId?: string; salesOrderId?: string }
   | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]>; current?: Proposal };
-
-type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'conflict' | 'error';
 
 interface Props {
   proposal: Proposal;
@@ -76,65 +74,14 @@ export function ProposalScreen({ proposal, settings, can, tags }: Props) {
   const toast = useToast();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const saver = useFetcher<ProposalActionResult>();
   const actor = useFetcher<ProposalActionResult>();
-  const [draft, setDraft] = useState<Proposal>(proposal);
-  const [state, setState] = useState<SaveState>('idle');
-  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const autosave = useAutosave({ initial: proposal, recordKey: 'proposal', conflictCode: 'PROPOSAL_CHANGED' });
+  const { draft, setDraft, state, fields, saving } = autosave;
   const [confirm, setConfirm] = useState<'accepted' | 'accepted-wo' | 'declined' | 'delete' | 'reopen' | null>(null);
-  const revision = useRef(0);
-  const sentRevision = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const readOnly = draft.status !== 'active' || !can.edit;
-
-  const send = useCallback(
-    (p: Proposal) => {
-      clearTimeout(timer.current);
-      sentRevision.current = revision.current;
-      setState('saving');
-      void saver.submit({ intent: 'save', proposal: p } as never, { method: 'post', encType: 'application/json' });
-    },
-    [saver],
-  );
-
   const change = (patch: Partial<Proposal>) => {
-    if (readOnly) return;
-    revision.current++;
-    setDraft((d) => {
-      const next = { ...d, ...patch };
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => send(next), AUTOSAVE_MS);
-      return next;
-    });
-    setState('pending');
+    if (!readOnly) autosave.change(patch);
   };
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  // the save's answer: take the server's proposal unless more was typed meanwhile (then only its version)
-  useEffect(() => {
-    const r = saver.data;
-    if (saver.state !== 'idle' || !r) return;
-    if (r.ok && r.intent === 'save') {
-      setFields({});
-      if (revision.current === sentRevision.current) {
-        // the rows keep their keys on screen (a row's picker stays put while its id becomes the server's)
-        setDraft((d) => ({
-          ...r.proposal,
-          rows: r.proposal.rows?.map((row, i) => ({ ...row, key: d.rows?.[i]?.key ?? d.rows?.[i]?.id ?? row.id })),
-        }));
-        setState('saved');
-      } else {
-        setDraft((d) => ({ ...d, version: r.proposal.version }));
-        setState('pending');
-      }
-    } else if (!r.ok && r.code === 'PROPOSAL_CHANGED') setState('conflict');
-    else if (!r.ok) {
-      setFields(r.fields ?? {});
-      setState('error');
-      toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
-    }
-  }, [saver.state, saver.data, tc, toast]);
 
   useEffect(() => {
     const r = actor.data;
@@ -147,11 +94,10 @@ export function ProposalScreen({ proposal, settings, can, tags }: Props) {
       setDraft(r.proposal);
       toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
     } else if (!r.ok) toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
-  }, [actor.state, actor.data, tc, toast, navigate]);
+  }, [actor.state, actor.data, tc, toast, navigate, setDraft]);
 
   const act = (body: Record<string, unknown>) =>
     actor.submit(body as never, { method: 'post', encType: 'application/json' });
-  const saving = state === 'saving' || state === 'pending';
   const rowsChange = (rows: ProposalRow[]) => change({ rows });
 
   const menu: MenuItemDef[] = [
@@ -230,7 +176,11 @@ export function ProposalScreen({ proposal, settings, can, tags }: Props) {
               {t('linked.workOrder')}
             </Link>
           )}
-          {draft.salesOrderId && <span>{t('linked.salesOrder')}</span>}
+          {draft.salesOrderId && (
+            <Link to={`/sales/${draft.salesOrderId}`} className="text-blue-700 underline">
+              {t('linked.salesOrder')}
+            </Link>
+          )}
         </p>
       )}
 

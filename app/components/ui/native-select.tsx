@@ -8,6 +8,7 @@ export interface NativeSelectProps {
   value: string;
   onChange: (id: string) => void;
   name?: string;
+  isDisabled?: boolean;
   /** Layout only. */
   className?: string;
 }
@@ -16,7 +17,7 @@ export interface NativeSelectProps {
  * The browser's own `<select>`, for a short fixed list on a page that must load fast (the
  * work-order list's sort order): no script to load, the phone's native picker. Looks like Select.
  */
-export function NativeSelect({ label, items, value, onChange, name, className }: NativeSelectProps) {
+export function NativeSelect({ label, items, value, onChange, name, isDisabled, className }: NativeSelectProps) {
   return (
     <NativeField label={label} className={className}>
       {(id) => (
@@ -24,6 +25,7 @@ export function NativeSelect({ label, items, value, onChange, name, className }:
           id={id}
           name={name}
           value={value}
+          disabled={isDisabled}
           onChange={(e) => onChange(e.target.value)}
           className={cx(NATIVE_INPUT_CLASS, 'cursor-default')}
         >

@@ -141,7 +141,7 @@ export const proposalCalls: ApiCall[] = [
     access: SO_EDIT,
     input: pass,
     summary:
-      'Saves an open sales order {salesOrder: {id, version, title?, customerId?, referenceUserId?, rows?}} (rows as the proposal’s) → the order; 409 SALES_ORDER_CHANGED, SALES_ORDER_CLOSED',
+      'Saves an open sales order {salesOrder: {id, version, title?, customerId?, referenceUserId?, departmentId?, rows?}} (rows as the proposal’s) → the order; 409 SALES_ORDER_CHANGED, SALES_ORDER_CLOSED',
     handler: (ctx, input) => saveSalesOrder(ctx, input),
   }),
   defineCall({

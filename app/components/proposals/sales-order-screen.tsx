@@ -1,0 +1,210 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useFetcher, useNavigate } from 'react-router';
+import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
+import { Button, ConfirmDialog, Menu, NativeSelect, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
+import { formatNumber } from '~/core/i18n/number-format';
+import type { ProposalSettings } from '~/core/proposals/proposal.service';
+import type { SalesOrder, SalesOrderOptions } from '~/core/proposals/sales-order.service';
+import { RowsEditor } from './rows-editor';
+import { useAutosave } from './use-autosave';
+
+export type SalesOrderActionResult =
+  | { ok: true; intent: 'save' | 'close' | 'reopen'; salesOrder: SalesOrder }
+  | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]> };
+
+interface Props extends SalesOrderOptions {
+  salesOrder: SalesOrder;
+  settings: ProposalSettings;
+  can: { edit: boolean; delete: boolean };
+}
+
+/**
+ * A sales order (spec sections 2–4): its title, customer, reference person, department and rows
+ * (the proposal's row editor and arithmetic), saved by itself 2.5 s after the last change with
+ * the same conflict notice as a proposal. Closing asks whether it is paid and needs a reference
+ * person and a customer number; a closed order is read-only until reopened.
+ */
+export function SalesOrderScreen({ salesOrder, settings, can, users, departments }: Props) {
+  const { t } = useTranslation('sales');
+  const { t: tp } = useTranslation('proposals');
+  const { t: tc } = useTranslation('common');
+  const toast = useToast();
+  const navigate = useNavigate();
+  const actor = useFetcher<SalesOrderActionResult>();
+  const paidId = useId();
+  const autosave = useAutosave({ initial: salesOrder, recordKey: 'salesOrder', conflictCode: 'SALES_ORDER_CHANGED' });
+  const { draft, setDraft, state, fields, saving } = autosave;
+  const [confirm, setConfirm] = useState<'close' | 'reopen' | 'delete' | null>(null);
+  const [paid, setPaid] = useState(false);
+  const readOnly = draft.status !== 'open' || !can.edit;
+  const change = (patch: Partial<SalesOrder>) => {
+    if (!readOnly) autosave.change(patch);
+  };
+
+  useEffect(() => {
+    const r = actor.data;
+    if (actor.state !== 'idle' || !r) return;
+    if (r.ok) {
+      setDraft(r.salesOrder);
+      toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
+    } else toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
+  }, [actor.state, actor.data, tc, toast, setDraft]);
+
+  const act = (body: Record<string, unknown>) =>
+    actor.submit(body as never, { method: 'post', encType: 'application/json' });
+  const busy = saving || actor.state !== 'idle';
+  const menu: MenuItemDef[] = [
+    ...(can.edit && draft.status === 'closed'
+      ? [{ id: 'reopen', label: t('action.reopen'), onAction: () => setConfirm('reopen') }]
+      : []),
+    ...(can.delete && draft.status === 'open'
+      ? [{ id: 'delete', label: t('action.delete'), isDanger: true, onAction: () => setConfirm('delete') }]
+      : []),
+  ];
+  const missing = !draft.referenceUserId
+    ? 'SALES_ORDER_REFERENCE_USER_MISSING'
+    : !draft.customerNumber
+      ? 'SALES_ORDER_CUSTOMER_NUMBER_MISSING'
+      : null;
+
+  return (
+    <article className="space-y-4" aria-labelledby="sales-order-title">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm text-gray-600">
+            <Link to="/sales" className="text-blue-700 underline">
+              {t('title')}
+            </Link>{' '}
+            · #{draft.number} · {t(`status.${draft.status}`)}
+            {draft.status === 'closed' && draft.paid && ` · ${t('field.paid')}`}
+          </p>
+          <h1 id="sales-order-title" className="text-2xl font-semibold">
+            {draft.title || t('untitled', { number: draft.number })}
+          </h1>
+          <p role="status" aria-live="polite" className="text-sm text-gray-600" data-testid="save-state">
+            {saving ? tp('save.saving') : state === 'saved' ? tp('save.saved') : ''}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {draft.status === 'open' && can.edit && (
+            <Button variant="primary" isDisabled={busy} onPress={() => setConfirm('close')}>
+              {t('action.close')}
+            </Button>
+          )}
+          {menu.length > 0 && <Menu items={menu} label={tp('action.more')} />}
+        </div>
+      </header>
+      {state === 'conflict' && (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 rounded-md bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-300"
+        >
+          <span>{tc('SALES_ORDER_CHANGED')}</span>
+          <Button size="sm" onPress={() => void navigate(0)}>
+            {tp('action.reload')}
+          </Button>
+        </div>
+      )}
+      {draft.proposalId && (
+        <p className="text-sm">
+          <Link to={`/proposals/${draft.proposalId}`} className="text-blue-700 underline">
+            {t('linked.proposal')}
+          </Link>
+        </p>
+      )}
+
+      <section
+        aria-label={t('section.general')}
+        className="grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 sm:p-6"
+      >
+        <TextField
+          label={t('field.title')}
+          value={draft.title}
+          onChange={(title) => change({ title })}
+          isDisabled={readOnly}
+          maxLength={200}
+          errorMessage={fields.title?.map((c) => tc(c))}
+        />
+        <CustomerPicker
+          key={draft.customerId ?? 'none'}
+          isDisabled={readOnly}
+          defaultSelected={
+            draft.customerId
+              ? { id: draft.customerId, label: [draft.customerNumber, draft.customerName].filter(Boolean).join(' – ') }
+              : null
+          }
+          onSelectionChange={(o) =>
+            o?.id !== draft.customerId &&
+            change({ customerId: o?.id ?? null, customerName: o?.label ?? null, customerNumber: null })
+          }
+        />
+        <NativeSelect
+          label={t('field.reference')}
+          value={draft.referenceUserId ?? ''}
+          isDisabled={readOnly}
+          onChange={(v) => change({ referenceUserId: v || null })}
+          items={[{ id: '', label: t('field.none') }, ...users.map((u) => ({ id: u.id, label: u.name }))]}
+        />
+        {departments.length > 0 && (
+          <NativeSelect
+            label={t('field.department')}
+            value={draft.departmentId ?? ''}
+            isDisabled={readOnly}
+            onChange={(v) => change({ departmentId: v || null })}
+            items={[{ id: '', label: t('field.none') }, ...departments.map((d) => ({ id: d.id, label: d.name }))]}
+          />
+        )}
+      </section>
+
+      <section
+        aria-labelledby="sales-order-rows"
+        className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+      >
+        <h2 id="sales-order-rows" className="mb-3 text-base font-semibold">
+          {tp('section.rows')}
+        </h2>
+        <RowsEditor
+          rows={draft.rows ?? []}
+          settings={settings}
+          readOnly={readOnly}
+          fields={fields}
+          onChange={(rows) => change({ rows })}
+        />
+        <dl className="mt-4 flex justify-end gap-x-6 text-sm" data-testid="sales-order-totals">
+          <dt className="text-gray-700">{tp('total.sales')}</dt>
+          <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(draft.totalPrice))}</dd>
+        </dl>
+      </section>
+
+      <ConfirmDialog
+        isOpen={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={confirm ? t(`confirm.${confirm}.title`) : ''}
+        message={
+          confirm === 'close' ? (
+            <div className="space-y-3">
+              <p>{missing ? tc(missing) : t('confirm.close.message')}</p>
+              {!missing && (
+                <label htmlFor={paidId} className="flex items-center gap-2">
+                  <input id={paidId} type="checkbox" checked={paid} onChange={(e) => setPaid(e.target.checked)} />
+                  {t('field.paid')}
+                </label>
+              )}
+            </div>
+          ) : confirm ? (
+            t(`confirm.${confirm}.message`)
+          ) : undefined
+        }
+        confirmLabel={confirm ? t(`confirm.${confirm}.action`) : undefined}
+        variant={confirm === 'delete' ? 'danger' : 'primary'}
+        onConfirm={() => {
+          if (confirm === 'close') {
+            if (!missing) void act({ intent: 'close', paid });
+          } else if (confirm) void act({ intent: confirm });
+          setConfirm(null);
+        }}
+      />
+    </article>
+  );
+}

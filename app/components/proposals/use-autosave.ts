@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFetcher } from 'react-router';
+import { useToast } from '~/app/components/ui';
+import type { ProposalRow } from '~/core/proposals/proposal.service';
+
+/** Spec section 9: the proposal screen saves 2,500 ms after the last change (sales orders alike). */
+export const AUTOSAVE_MS = 2_500;
+
+export type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'conflict' | 'error';
+
+/** What a screen's action answers to `{intent: 'save', [key]: draft}`. */
+export type SaveAnswer<K extends string, T> =
+  | ({ ok: true; intent: 'save' } & { [P in K]: T })
+  | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]> };
+
+interface Versioned {
+  version: number;
+  rows?: ProposalRow[];
+}
+
+/**
+ * A record edited on screen and saved by itself AUTOSAVE_MS after the last change: the save names
+ * the version it edited, so a save refused because someone else saved first (`conflictCode`)
+ * becomes the 'conflict' state instead of overwriting their work. Typing while a save is under way
+ * keeps the typed text (only the new version is taken) and saves again. Rows keep their on-screen
+ * `key` while their ids become the server's, so a row's picker stays put.
+ */
+export function useAutosave<K extends string, T extends Versioned>(opts: {
+  initial: T;
+  /** The body's key of the record (`proposal`, `salesOrder`) in the save and its answer. */
+  recordKey: K;
+  conflictCode: string;
+}) {
+  const { t: tc } = useTranslation('common');
+  const toast = useToast();
+  const saver = useFetcher();
+  const [draft, setDraft] = useState<T>(opts.initial);
+  const [state, setState] = useState<SaveState>('idle');
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const revision = useRef(0);
+  const sentRevision = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { recordKey, conflictCode } = opts;
+
+  const send = useCallback(
+    (record: T) => {
+      clearTimeout(timer.current);
+      sentRevision.current = revision.current;
+      setState('saving');
+      void saver.submit({ intent: 'save', [recordKey]: record } as never, {
+        method: 'post',
+        encType: 'application/json',
+      });
+    },
+    [saver, recordKey],
+  );
+
+  const change = useCallback(
+    (patch: Partial<T>) => {
+      revision.current++;
+      setDraft((d) => {
+        const next = { ...d, ...patch };
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => send(next), AUTOSAVE_MS);
+        return next;
+      });
+      setState('pending');
+    },
+    [send],
+  );
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    const r = saver.data as SaveAnswer<K, T> | undefined;
+    if (saver.state !== 'idle' || !r) return;
+    if (r.ok && r.intent === 'save') {
+      const saved = (r as { [P in K]: T })[recordKey];
+      setFields({});
+      if (revision.current === sentRevision.current) {
+        setDraft((d) => ({
+          ...saved,
+          rows: saved.rows?.map((row, i) => ({ ...row, key: d.rows?.[i]?.key ?? d.rows?.[i]?.id ?? row.id })),
+        }));
+        setState('saved');
+      } else {
+        setDraft((d) => ({ ...d, version: saved.version }));
+        setState('pending');
+      }
+    } else if (!r.ok && r.code === conflictCode) setState('conflict');
+    else if (!r.ok) {
+      setFields(r.fields ?? {});
+      setState('error');
+      toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
+    }
+    // the answer is read once per completed save
+  }, [saver.state, saver.data, tc, toast, recordKey, conflictCode]);
+
+  return {
+    draft,
+    /** Replaces the record (an action's answer) without saving it. */
+    setDraft,
+    /** Applies a change and saves AUTOSAVE_MS after the last one (the caller refuses it when read-only). */
+    change,
+    state,
+    fields,
+    /** Whether a save is waiting or under way (accepting and closing wait for it). */
+    saving: state === 'saving' || state === 'pending',
+  };
+}

@@ -1,0 +1,82 @@
+import { data, redirect } from 'react-router';
+import type { Route } from './+types/sales.$id';
+import { actionError } from '~/app/lib/action-error.server';
+import { guard, run } from '~/app/lib/guard.server';
+import { SalesOrderScreen, type SalesOrderActionResult } from '~/app/components/proposals/sales-order-screen';
+import { isAppError } from '~/core/errors/app-error';
+import { refuseNul } from '~/core/http/edge';
+import { proposalSettings } from '~/core/proposals/proposal.service';
+import {
+  closeSalesOrder,
+  deleteSalesOrder,
+  getSalesOrder,
+  reopenSalesOrder,
+  salesOrderAbilities,
+  salesOrderOptions,
+  saveSalesOrder,
+  type SalesOrder,
+} from '~/core/proposals/sales-order.service';
+
+/**
+ * One sales order (spec section 2: /sales/{salesOrderId}): title, customer, reference person,
+ * department and the rows (the proposal's row editor), saved by itself 2.5 s after the last change;
+ * close with the paid flag, reopen, delete. The action takes JSON (`intent` and what it needs).
+ */
+export const middleware = guard({ permission: 'salesorder:read', module: 'crm' });
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  return run(context, async (ctx) => {
+    try {
+      const [salesOrder, settings, options] = await Promise.all([
+        getSalesOrder(ctx, params.id),
+        proposalSettings(ctx),
+        salesOrderOptions(ctx),
+      ]);
+      return { salesOrder, settings, ...options, can: salesOrderAbilities(ctx) };
+    } catch (e) {
+      if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
+      throw e;
+    }
+  });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const body = (await request.json().catch(() => ({}))) as {
+    intent?: string;
+    salesOrder?: SalesOrder;
+    paid?: boolean;
+  };
+  try {
+    refuseNul(body);
+    switch (body.intent) {
+      case 'save': {
+        const salesOrder = await run(context, (ctx) => saveSalesOrder(ctx, { ...body.salesOrder, id: params.id }));
+        return data<SalesOrderActionResult>({ ok: true, intent: 'save', salesOrder });
+      }
+      case 'close': {
+        const salesOrder = await run(context, (ctx) => closeSalesOrder(ctx, params.id, { paid: body.paid === true }));
+        return data<SalesOrderActionResult>({ ok: true, intent: 'close', salesOrder });
+      }
+      case 'reopen': {
+        const salesOrder = await run(context, (ctx) => reopenSalesOrder(ctx, params.id));
+        return data<SalesOrderActionResult>({ ok: true, intent: 'reopen', salesOrder });
+      }
+      case 'delete': {
+        await run(context, (ctx) => deleteSalesOrder(ctx, params.id));
+        return redirect('/sales');
+      }
+      default:
+        return data<SalesOrderActionResult>({ code: 'BAD_REQUEST', intent: body.intent ?? '' }, { status: 400 });
+    }
+  } catch (e) {
+    const refused = actionError(e);
+    return data<SalesOrderActionResult>(
+      { ...(refused.data as object), intent: body.intent ?? '' } as SalesOrderActionResult,
+      { status: refused.init?.status ?? 400 },
+    );
+  }
+}
+
+export default function SalesOrderPage({ loaderData }: Route.ComponentProps) {
+  return <SalesOrderScreen key={loaderData.salesOrder.id} {...loaderData} />;
+}
