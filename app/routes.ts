@@ -43,6 +43,7 @@ export default [
     route('settings/modules', 'routes/settings.modules.tsx'),
     route('settings/sign-in', 'routes/settings.sign-in.tsx'),
     route('settings/work-orders', 'routes/settings.work-orders.tsx'),
+    route('settings/proposals', 'routes/settings.proposals.tsx'),
     route('settings/holidays', 'routes/settings.holidays.tsx'),
     route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
     route('settings/checklists', 'routes/settings.checklists.tsx'),

@@ -24,6 +24,7 @@ import svMap from './sv/map.json';
 import svFiles from './sv/files.json';
 import svProposals from './sv/proposals.json';
 import svSales from './sv/sales.json';
+import svProposalSettings from './sv/proposalsettings.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -49,6 +50,7 @@ import enMap from './en/map.json';
 import enFiles from './en/files.json';
 import enProposals from './en/proposals.json';
 import enSales from './en/sales.json';
+import enProposalSettings from './en/proposalsettings.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -74,6 +76,7 @@ import etMap from './et/map.json';
 import etFiles from './et/files.json';
 import etProposals from './et/proposals.json';
 import etSales from './et/sales.json';
+import etProposalSettings from './et/proposalsettings.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -99,6 +102,7 @@ import lvMap from './lv/map.json';
 import lvFiles from './lv/files.json';
 import lvProposals from './lv/proposals.json';
 import lvSales from './lv/sales.json';
+import lvProposalSettings from './lv/proposalsettings.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -124,6 +128,7 @@ import ruMap from './ru/map.json';
 import ruFiles from './ru/files.json';
 import ruProposals from './ru/proposals.json';
 import ruSales from './ru/sales.json';
+import ruProposalSettings from './ru/proposalsettings.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -159,6 +164,7 @@ export const resources = {
     files: svFiles,
     proposals: svProposals,
     sales: svSales,
+    proposalsettings: svProposalSettings,
   },
   en: {
     common: enCommon,
@@ -186,6 +192,7 @@ export const resources = {
     files: enFiles,
     proposals: enProposals,
     sales: enSales,
+    proposalsettings: enProposalSettings,
   },
   et: {
     common: etCommon,
@@ -213,6 +220,7 @@ export const resources = {
     files: etFiles,
     proposals: etProposals,
     sales: etSales,
+    proposalsettings: etProposalSettings,
   },
   lv: {
     common: lvCommon,
@@ -240,6 +248,7 @@ export const resources = {
     files: lvFiles,
     proposals: lvProposals,
     sales: lvSales,
+    proposalsettings: lvProposalSettings,
   },
   ru: {
     common: ruCommon,
@@ -267,6 +276,7 @@ export const resources = {
     files: ruFiles,
     proposals: ruProposals,
     sales: ruSales,
+    proposalsettings: ruProposalSettings,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

@@ -31,4 +31,5 @@ export const NAMESPACES = [
   'files',
   'proposals',
   'sales',
+  'proposalsettings',
 ] as const;

@@ -4,6 +4,7 @@ import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { ProposalScreen, type ProposalActionResult } from '~/app/components/proposals/proposal-screen';
 import { isAppError } from '~/core/errors/app-error';
+import { proposalLists } from '~/core/proposals/proposal-configuration.service';
 import { refuseNul } from '~/core/http/edge';
 import {
   closeProposal,
@@ -32,7 +33,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         id: string;
         name: string;
       }[];
-      return { proposal, settings: await proposalSettings(ctx), can: proposalAbilities(ctx), tags };
+      const settings = await proposalSettings(ctx);
+      const lists = await proposalLists(ctx);
+      return { proposal, settings, lists, can: proposalAbilities(ctx), tags };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
       throw e;

@@ -27,11 +27,9 @@ export const middleware = guard({ permission: 'salesorder:read', module: 'crm' }
 export async function loader({ params, context }: Route.LoaderArgs) {
   return run(context, async (ctx) => {
     try {
-      const [salesOrder, settings, options] = await Promise.all([
-        getSalesOrder(ctx, params.id),
-        proposalSettings(ctx),
-        salesOrderOptions(ctx),
-      ]);
+      const salesOrder = await getSalesOrder(ctx, params.id);
+      const settings = await proposalSettings(ctx);
+      const options = await salesOrderOptions(ctx);
       return { salesOrder, settings, ...options, can: salesOrderAbilities(ctx) };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });

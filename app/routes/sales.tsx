@@ -35,10 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     createUserId: uuid('createUserId'),
   };
   return run(context, async (ctx) => {
-    const [list, options] = await Promise.all([
-      listSalesOrders(ctx, { status, ...filter, offset: page.offset, limit: page.limit }),
-      salesOrderOptions(ctx),
-    ]);
+    const list = await listSalesOrders(ctx, { status, ...filter, offset: page.offset, limit: page.limit });
+    const options = await salesOrderOptions(ctx);
     const customerName = filter.customerId
       ? (((await ctx.trx('customers').where({ id: filter.customerId }).first('name')) as { name: string } | undefined)
           ?.name ?? null)

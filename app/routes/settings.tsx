@@ -40,6 +40,11 @@ export async function loader({ context }: Route.LoaderArgs) {
     { to: '/settings/articles', labelKey: 'settings.articles', access: { permission: 'articles:read' as const } },
     { to: '/settings/work-orders', labelKey: 'settings.workOrders', access: { permission: 'settings:read' as const } },
     {
+      to: '/settings/proposals',
+      labelKey: 'settings.proposals',
+      access: { permission: 'settings:read' as const, module: 'crm' as const },
+    },
+    {
       to: '/settings/checklists',
       labelKey: 'settings.checklists',
       access: { permission: 'settings:read' as const, module: 'checklists' as const },

@@ -27,6 +27,7 @@ import { proposalFigures, rowProblems, type ProposalRowValues, type RowRules } f
 
 export const PROPOSAL_ENTITY = 'proposal';
 import { PROPOSAL_STATUSES, type ProposalStatus } from './proposal-constants';
+import { checkCustomData } from './proposal-configuration.service';
 
 export { PROPOSAL_STATUSES, type ProposalStatus };
 /** Rows a proposal may hold. */
@@ -650,7 +651,7 @@ export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
   pick('paymentTerms', 'payment_terms', update);
   pick('validTo', 'valid_to', update);
   pick('nextActionDate', 'next_action_date', update);
-  if (input.customData !== undefined) update.custom_data = JSON.stringify(input.customData);
+  if (input.customData !== undefined) update.custom_data = JSON.stringify(await checkCustomData(ctx, input.customData));
   await ctx
     .trx('proposals')
     .where({ id: current.id })
@@ -755,6 +756,12 @@ export async function closeProposal(
     return { proposal: await getProposal(ctx, p.id), message: 'SUCCESSFULLY_SAVED' };
   }
   if (!p.customerId) throw new AppError('PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING', 409);
+  const required = (await ctx.trx('proposal_custom_fields').where({ required: true }).select('id', 'label')) as {
+    id: string;
+    label: string;
+  }[];
+  const missing = required.filter((f) => !String(p.customData[f.id] ?? '').trim()).map((f) => f.label);
+  if (missing.length) throw new AppError('PROPOSAL_REQUIRED_FIELDS_MISSING', 409, { missing });
   const rows = p.rows ?? [];
   if (input.status === 'accepted') {
     requireAccess(ctx.auth, { permission: 'salesorder:edit', module: 'crm' });

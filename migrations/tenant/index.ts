@@ -20,6 +20,7 @@ import m0018 from './0018-work-order-id06-index';
 import m0019 from './0019-work-order-unplanned-index';
 import m0020 from './0020-files';
 import m0021 from './0021-proposals';
+import m0022 from './0022-proposal-configuration';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -47,4 +48,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0022,
 ];

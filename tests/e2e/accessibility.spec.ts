@@ -46,6 +46,7 @@ const SIGNED_IN = [
   '/settings/modules',
   '/settings/sign-in',
   '/settings/work-orders',
+  '/settings/proposals',
   '/settings/holidays',
   '/settings/work-orders/dispatch',
   '/settings/checklists',

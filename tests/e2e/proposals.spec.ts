@@ -172,3 +172,68 @@ test('[proposals] two people editing the same proposal get a conflict notice, no
   await expect(second.getByRole('textbox', { name: /^(Rubrik|Title)$/ })).toHaveValue('Passagesystem entré, version A');
   await other.close();
 });
+
+test('[proposals] settings: a standard text, a required custom field and a price template, used on a proposal', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/settings/proposals');
+  await page.waitForURL((u) => u.pathname === '/settings/proposals');
+  await hydrated(page);
+
+  const texts = page.getByRole('region', { name: 'Standardtexter' });
+  await texts.getByRole('button', { name: 'Lägg till text' }).click();
+  await texts.getByRole('textbox', { name: /^Namn/ }).fill('Garanti');
+  await texts.getByRole('textbox', { name: /^Text/ }).fill('Två års garanti på material.');
+  await texts.getByRole('button', { name: 'Spara texter' }).click();
+  await expect(page.getByText('Sparat').first()).toBeVisible();
+
+  const fields = page.getByRole('region', { name: 'Egna fält' });
+  await fields.getByRole('button', { name: 'Lägg till fält' }).click();
+  await fields.getByRole('textbox', { name: /^Fältnamn/ }).fill('Fastighetsbeteckning');
+  await fields.getByRole('checkbox', { name: 'Obligatoriskt' }).check();
+  await fields.getByRole('button', { name: 'Spara fält' }).click();
+  await expect(fields.getByTestId('field-row')).toHaveCount(1);
+
+  const templates = page.getByRole('region', { name: 'Prismallar' });
+  await templates.getByRole('button', { name: 'Lägg till prismall' }).click();
+  await templates.getByRole('textbox', { name: /^Namn/ }).fill('Larmpaket villa');
+  await templates.getByRole('combobox', { name: /Artikel/ }).fill('1000');
+  await page
+    .getByRole('option', { name: /^1000\d/ })
+    .first()
+    .click();
+  // the spec's tiers are there from the start
+  await expect(templates.getByRole('textbox', { name: 'Pris nivå 2' })).toHaveValue('4400.00');
+  await templates.getByRole('button', { name: 'Spara prismallar' }).click();
+  await expect(page.getByText('Sparat').first()).toBeVisible();
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByRole('region', { name: 'Prismallar' }).getByTestId('template-row')).toHaveCount(1);
+
+  // on a proposal: the template waits for the required field, then adds its row; the text goes in
+  await page.goto(`${app.url}/proposals`);
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Utökning brandlarm' }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  const rows = page.getByTestId('proposal-row');
+  await expect(rows).toHaveCount(5); // the demo's three articles, a comment and a subtotal
+  const before = 5;
+  const standard = page.getByTestId('price-templates').getByRole('button', { name: /^Standard/ });
+  await expect(standard).toBeDisabled();
+  await expect(page.getByText('Fyll i Fastighetsbeteckning för att använda prismallarna.')).toBeVisible();
+  await page.getByRole('textbox', { name: /^Fastighetsbeteckning/ }).fill('Villan 1:2');
+  await expect(standard).toBeEnabled();
+  await standard.click();
+  await expect(rows).toHaveCount(before + 1);
+  await expect(rows.last().getByRole('textbox', { name: /^(Pris|Price)$/ })).toHaveValue('4400.00');
+  await page.getByLabel('Infoga standardtext').selectOption({ label: 'Garanti' });
+  await expect(page.getByRole('textbox', { name: /^Beskrivning$/ })).toHaveValue(/Två års garanti på material\.$/);
+  await expect(page.getByTestId('save-state')).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByRole('textbox', { name: /^Fastighetsbeteckning/ })).toHaveValue('Villan 1:2');
+  await expect(page.getByTestId('proposal-row')).toHaveCount(before + 1);
+});

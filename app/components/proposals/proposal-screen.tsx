@@ -8,6 +8,8 @@ import { Button, ConfirmDialog, Menu, TextField, useToast, type MenuItemDef } fr
 import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import { formatNumber } from '~/core/i18n/number-format';
 import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
+import type { ProposalLists } from '~/core/proposals/proposal-configuration.service';
+import { CustomFieldInputs, missingRequired, PriceTemplateButtons, StandardTextInsert } from './proposal-extras';
 import { RowsEditor } from './rows-editor';
 import { useAutosave } from './use-autosave';
 
@@ -21,6 +23,7 @@ export type ProposalActionResult =
 interface Props {
   proposal: Proposal;
   settings: ProposalSettings;
+  lists: ProposalLists;
   can: { edit: boolean; delete: boolean; reopen: boolean; accept: boolean; acceptWorkOrder: boolean };
   tags: { id: string; name: string }[];
 }
@@ -68,7 +71,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  * saved first shows a notice with a reload instead of overwriting their work. Read-only once the
  * proposal is accepted or declined.
  */
-export function ProposalScreen({ proposal, settings, can, tags }: Props) {
+export function ProposalScreen({ proposal, settings, lists, can, tags }: Props) {
   const { t } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
   const toast = useToast();
@@ -312,6 +315,18 @@ export function ProposalScreen({ proposal, settings, can, tags }: Props) {
         </Section>
       </div>
 
+      {lists.customFields.length > 0 && (
+        <Section title={t('section.customFields')}>
+          <CustomFieldInputs
+            fields={lists.customFields}
+            data={draft.customData}
+            disabled={readOnly}
+            errors={fields}
+            onChange={(customData) => change({ customData })}
+          />
+        </Section>
+      )}
+
       <Section title={t('section.texts')}>
         <div className="grid gap-3 lg:grid-cols-2">
           <TextArea
@@ -325,6 +340,11 @@ export function ProposalScreen({ proposal, settings, can, tags }: Props) {
             value={draft.description}
             onChange={(v) => change({ description: v })}
             disabled={readOnly}
+          />
+          <StandardTextInsert
+            texts={lists.standardTexts}
+            disabled={readOnly}
+            onInsert={(body) => change({ description: draft.description ? `${draft.description}\n\n${body}` : body })}
           />
           <TextArea
             label={t('field.inclusions')}
@@ -361,6 +381,13 @@ export function ProposalScreen({ proposal, settings, can, tags }: Props) {
           readOnly={readOnly}
           fields={fields}
           onChange={rowsChange}
+        />
+        <PriceTemplateButtons
+          templates={lists.priceTemplates}
+          monthlyEnabled={settings.monthlyPrice}
+          missing={missingRequired(lists.customFields, draft.customData)}
+          disabled={readOnly}
+          onAdd={(row) => change({ rows: [...(draft.rows ?? []), row] })}
         />
         <dl
           className="mt-4 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:flex sm:justify-end"

@@ -13,7 +13,7 @@ const apiType = (t: 'PERCENTAGE' | 'REGULAR' | 'NONE') =>
 const coreType = (t: 'percentage' | 'amount' | null) =>
   t === 'percentage' ? 'PERCENTAGE' : t === 'amount' ? 'REGULAR' : null;
 
-function emptyRow(kind: 'article' | 'comment' | 'summary'): ProposalRow {
+export function emptyRow(kind: 'article' | 'comment' | 'summary'): ProposalRow {
   const id = `new-${Math.random().toString(36).slice(2)}`;
   return {
     id,

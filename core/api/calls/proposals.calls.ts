@@ -21,6 +21,7 @@ import {
   saveSalesOrder,
   salesOrderOfProposal,
 } from '~/core/proposals/sales-order.service';
+import { getProposalConfiguration, updateProposalConfiguration } from '~/core/proposals/proposal-configuration.service';
 import { defineCall, type ApiCall } from '../define-call';
 
 /*
@@ -44,6 +45,25 @@ const ROW =
   '{id, sortOrder, comment, isSummaryRow, articleId, articleTitle, articleDescription, articleUnit, articleAmount, articlePrice, articlePurchasePrice, articleMonthlyPrice, articleDiscountType: percentage|amount, articleDiscountValue, articleMonthlyDiscountType, articleMonthlyDiscountValue, articlePriceTag, articleTotalPrice, articleMonthlyTotalPrice, isInProjectScope, erpRef: {costCenter: {value}, stockPoint: {value}}, summarySalesPrice, summaryPurchasePrice, summaryMonthlyPrice}';
 
 export const proposalCalls: ApiCall[] = [
+  // before /proposals/:id, which would take "conf" for an id
+  defineCall({
+    method: 'GET',
+    path: '/proposals/conf',
+    access: READ,
+    input: pass,
+    summary:
+      'The proposal configuration → {summaryRows, monthlyPrice, negativePrices, files, purchasePriceEdit, stockPoint, costCenter, projectScope, validTo, generalTerms, paymentTerms, nextSequence, salesOrderNextNumber, standardTexts: [{id, title, body}], customFields: [{id, label, type: text|number|date, required}], priceTemplates: [{id, title, articleId, articleTitle, monthly, tiers: [{label, price}]}]}',
+    handler: (ctx) => getProposalConfiguration(ctx),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/proposals/conf',
+    access: { permission: 'instance:edit', module: 'crm' },
+    input: pass,
+    summary:
+      'Changes any part of the proposal configuration (the same fields; each list saved whole: listed rows kept by id, new ones added, the rest removed) → the configuration; 400 PROPOSAL_NUMBER_IN_USE when a next number is not above the highest in use',
+    handler: (ctx, input) => updateProposalConfiguration(ctx, input),
+  }),
   defineCall({
     method: 'GET',
     path: '/proposals',
