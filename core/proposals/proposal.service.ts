@@ -28,6 +28,7 @@ import { proposalFigures, rowProblems, type ProposalRowValues, type RowRules } f
 export const PROPOSAL_ENTITY = 'proposal';
 import { PROPOSAL_STATUSES, type ProposalStatus } from './proposal-constants';
 import { checkCustomData } from './proposal-configuration.service';
+import { priceArticles, type PricedArticle } from '~/core/articles/price-lookup.service';
 
 export { PROPOSAL_STATUSES, type ProposalStatus };
 /** Rows a proposal may hold. */
@@ -461,6 +462,11 @@ export async function replaceRows(
   owner: { proposal_id: string } | { sales_order_id: string },
   rows: readonly RowInput[],
   settings: RowRules,
+  /** Whom the rows are priced for: a new article row without a price takes the customer's and object's price. */
+  pricedFor: { customerId: string | null; businessObjectId: string | null } = {
+    customerId: null,
+    businessObjectId: null,
+  },
 ): Promise<ReturnType<typeof proposalFigures>> {
   const before = new Map(
     (await ctx.trx('proposal_rows').where(owner).select('id', 'article_id')).map((r: Row) => [r.id, r.article_id]),
@@ -475,6 +481,18 @@ export async function replaceRows(
       : []
     ).map((a) => [a.id as string, a]),
   );
+  // new article rows without a price are priced by core/pricing in one statement (none when every row has one)
+  const unpriced = [
+    ...new Set(
+      rows
+        .filter((r) => r.articleId && r.articlePrice == null && (!r.id || before.get(r.id) !== r.articleId))
+        .map((r) => r.articleId!),
+    ),
+  ];
+  const priced =
+    unpriced.length && (pricedFor.customerId || pricedFor.businessObjectId)
+      ? (await priceArticles(ctx, unpriced, pricedFor)).articles
+      : new Map<string, PricedArticle>();
   const fields: Record<string, string[]> = {};
   const refuse = (field: string, code: string) => (fields[field] ??= []).push(code);
   const stored = rows.map((r, index) => {
@@ -483,7 +501,11 @@ export async function replaceRows(
     if (r.articleId && !article) refuse(`rows.${index}.articleId`, 'ERROR_INVALID_VALUE');
     else if (article && isNewArticle && article.status !== 'active')
       refuse(`rows.${index}.articleId`, 'ERROR_ARTICLE_INACTIVE');
-    const discount = discountFromApi(r.articleDiscountType ?? null, r.articleDiscountValue ?? null);
+    const lookup = r.articleId && r.articlePrice == null && isNewArticle ? priced.get(r.articleId)?.lookup : undefined;
+    const discount =
+      lookup && r.articleDiscountType == null && lookup.discountType !== 'NONE'
+        ? discountOf(lookup.discountType, lookup.discountValue)
+        : discountFromApi(r.articleDiscountType ?? null, r.articleDiscountValue ?? null);
     const monthlyDiscount = discountFromApi(
       r.articleMonthlyDiscountType ?? null,
       r.articleMonthlyDiscountValue ?? null,
@@ -500,7 +522,9 @@ export async function replaceRows(
       isSummaryRow: Boolean(r.isSummaryRow),
       comment: r.comment ?? null,
       amount: r.articleId ? (r.articleAmount ?? '1') : null,
-      price: r.articleId ? (r.articlePrice ?? (isNewArticle ? money(article?.price) : null) ?? '0') : null,
+      price: r.articleId
+        ? (r.articlePrice ?? (isNewArticle ? (lookup?.salesPrice ?? money(article?.price)) : null) ?? '0')
+        : null,
       purchasePrice: r.articleId
         ? (r.articlePurchasePrice ?? (isNewArticle ? money(article?.purchase_price) : null))
         : null,
@@ -628,7 +652,10 @@ export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
     throw notFound();
 
   const rows = input.rows ?? (await readRows(ctx, { proposal_id: current.id }));
-  const figures = await replaceRows(ctx, { proposal_id: current.id }, rows, settings);
+  const figures = await replaceRows(ctx, { proposal_id: current.id }, rows, settings, {
+    customerId: input.customerId !== undefined ? input.customerId : current.customerId,
+    businessObjectId: input.businessObjectId !== undefined ? input.businessObjectId : current.businessObjectId,
+  });
   const pick = <K extends keyof typeof input>(k: K, column: string, out: Row) => {
     if (input[k] !== undefined) out[column] = input[k];
   };

@@ -193,7 +193,7 @@ export async function saveSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder
     .trx('sales_orders')
     .where({ id: input.id })
     .forUpdate()
-    .first('id', 'version', 'status')) as Row | undefined;
+    .first('id', 'version', 'status', 'customer_id')) as Row | undefined;
   if (!locked) throw notFound();
   if (locked.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
   if (Number(locked.version) !== input.version) throw new AppError('SALES_ORDER_CHANGED', 409);
@@ -208,7 +208,11 @@ export async function saveSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder
   if (input.referenceUserId !== undefined) update.reference_user_id = input.referenceUserId;
   if (input.departmentId !== undefined) update.department_id = input.departmentId;
   if (input.rows) {
-    const figures = await replaceRows(ctx, { sales_order_id: input.id }, input.rows, await proposalSettings(ctx));
+    const figures = await replaceRows(ctx, { sales_order_id: input.id }, input.rows, await proposalSettings(ctx), {
+      customerId:
+        input.customerId !== undefined ? (input.customerId ?? null) : ((locked.customer_id as string) ?? null),
+      businessObjectId: null,
+    });
     update.total_price = figures.totalPrice;
     update.total_purchase_price = figures.totalPurchasePrice;
   }

@@ -125,6 +125,40 @@ describe('[proposals] create and save', () => {
     expect(saved.businessObjectSerialCode).toBe('LARM-77');
   });
 
+  it('prices a new article row for its customer through core/pricing; a typed price wins; old rows keep theirs', async () => {
+    const customer = (
+      await call('POST', '/api/customers', tok.admin, { customer: { customerId: '2002', name: 'Brf Rönnen' } })
+    ).json().id as string;
+    await withTenant(tenantA, async (trx) => {
+      await trx('customers').where({ id: customer }).update({ default_discount: 10 });
+      await trx('customer_articles').insert({ customer_id: customer, article_id: ref.detector, price: '999.00' });
+    });
+    const p = await create(customer);
+    const res = await save({
+      ...p,
+      rows: [
+        { articleId: ref.detector, articleAmount: '1' }, // the customer's own price
+        { articleId: ref.install, articleAmount: '1' }, // the article's price less the default 10 %
+        { articleId: ref.install, articleAmount: '1', articlePrice: '700' }, // typed: as typed
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const rows = res.json().rows as Json[];
+    expect(
+      rows.map((r) => [r.articlePrice, r.articleDiscountType, r.articleDiscountValue, r.articleTotalPrice]),
+    ).toEqual([
+      ['999.00', null, null, '999.00'],
+      ['650.00', 'percentage', '10.00', '585.00'],
+      ['700.00', null, null, '700.00'],
+    ]);
+    // a later change of the customer's price does not touch rows already priced
+    await withTenant(tenantA, (trx) =>
+      trx('customer_articles').where({ customer_id: customer }).update({ price: '1.00' }),
+    );
+    const again = (await save({ ...res.json(), title: 'Omsparad' })).json();
+    expect(again.rows[0].articlePrice).toBe('999.00');
+  });
+
   it('refuses a save of an older version (two editors), and a row that breaks the rules, writing nothing', async () => {
     const p = await create();
     const first = await save({ ...p, title: 'Version A' });
