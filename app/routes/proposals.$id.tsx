@@ -3,7 +3,9 @@ import type { Route } from './+types/proposals.$id';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { ProposalScreen, type ProposalActionResult } from '~/app/components/proposals/proposal-screen';
+import { GROUPS_READ, listArticleGroups } from '~/core/articles/article-group.service';
 import { isAppError } from '~/core/errors/app-error';
+import { hasAccess } from '~/core/permissions/access';
 import { proposalLists } from '~/core/proposals/proposal-configuration.service';
 import { refuseNul } from '~/core/http/edge';
 import {
@@ -35,7 +37,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       }[];
       const settings = await proposalSettings(ctx);
       const lists = await proposalLists(ctx);
-      return { proposal, settings, lists, can: proposalAbilities(ctx), tags };
+      const groups = hasAccess(ctx.auth, GROUPS_READ) ? await listArticleGroups(ctx) : [];
+      return {
+        proposal,
+        settings,
+        lists,
+        can: proposalAbilities(ctx),
+        tags,
+        groups: groups.map((g) => ({ id: g.id, title: g.title })),
+      };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
       throw e;

@@ -3,7 +3,9 @@ import type { Route } from './+types/sales.$id';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { SalesOrderScreen, type SalesOrderActionResult } from '~/app/components/proposals/sales-order-screen';
+import { GROUPS_READ, listArticleGroups } from '~/core/articles/article-group.service';
 import { isAppError } from '~/core/errors/app-error';
+import { hasAccess } from '~/core/permissions/access';
 import { refuseNul } from '~/core/http/edge';
 import { proposalSettings } from '~/core/proposals/proposal.service';
 import {
@@ -30,7 +32,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       const salesOrder = await getSalesOrder(ctx, params.id);
       const settings = await proposalSettings(ctx);
       const options = await salesOrderOptions(ctx);
-      return { salesOrder, settings, ...options, can: salesOrderAbilities(ctx) };
+      const groups = hasAccess(ctx.auth, GROUPS_READ) ? await listArticleGroups(ctx) : [];
+      return {
+        salesOrder,
+        settings,
+        ...options,
+        can: salesOrderAbilities(ctx),
+        groups: groups.map((g) => ({ id: g.id, title: g.title })),
+      };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
       throw e;

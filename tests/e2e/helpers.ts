@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** The demo company's administrator (tenants/demo.ts). */
 export const ADMIN = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026' };
@@ -20,4 +20,16 @@ export async function signIn(page: Page, app: { url: string }, to: string, email
   await page.getByLabel('E-post').fill(email);
   await page.getByLabel('Lösenord').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Logga in' }).click();
+}
+
+/**
+ * Types `text` into a picker (a combo box) and picks the first option whose name matches `option`.
+ * The field is scrolled into view first and the scroll allowed to settle: a combo box's list
+ * closes when the page scrolls (React Aria), as it should for a person scrolling away.
+ */
+export async function pick(page: Page, combobox: Locator, text: string, option: RegExp) {
+  await combobox.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await combobox.fill(text);
+  await page.getByRole('option', { name: option }).first().click();
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { hydrated, pick, signIn } from './helpers';
 
 /**
  * Issue 13 in the browser: a proposal built on a desktop with an article row, a monthly price and
@@ -66,11 +66,7 @@ test('[proposals] build a proposal with a subtotal and a monthly price, see it s
 
   // the object is needed to accept into a work order
   const object = page.getByRole('combobox', { name: /^(Objekt|Object)$/ });
-  await object.fill('5');
-  await page
-    .getByRole('option', { name: /^5\d{4}/ })
-    .first()
-    .click();
+  await pick(page, object, '5', /^5\d{4}/);
   await expect(status).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
   await page.getByRole('button', { name: /Acceptera och skapa arbetsorder|Accept and create work order/ }).click();
   await page
@@ -236,4 +232,47 @@ test('[proposals] settings: a standard text, a required custom field and a price
   await hydrated(page);
   await expect(page.getByRole('textbox', { name: /^Fastighetsbeteckning/ })).toHaveValue('Villan 1:2');
   await expect(page.getByTestId('proposal-row')).toHaveCount(before + 1);
+});
+
+test('[proposals] on a 360 px phone the rows are edited in a bottom sheet', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Kameraövervakning garage' }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  const lines = page.getByTestId('proposal-row-line');
+  await expect(lines).toHaveCount(5);
+  // the table's inputs are not shown on a phone
+  await expect(page.getByRole('textbox', { name: /^(Antal|Quantity)$/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: /Redigera rad 1|Edit row 1/ }).click();
+  const sheet = page.getByRole('dialog', { name: /Rad 1|Row 1/ });
+  await expect(sheet).toBeVisible();
+  const box = await sheet.boundingBox();
+  expect(box!.y + box!.height).toBeGreaterThan(700); // along the bottom edge
+  await sheet.getByRole('textbox', { name: /^(Antal|Quantity)$/ }).fill('7');
+  await sheet.getByRole('button', { name: /^(Klar|Done)$/ }).click();
+  await expect(sheet).toBeHidden();
+  await expect(lines.first()).toContainText('7 ×');
+
+  // a new article row opens in the sheet at once
+  await page.getByRole('button', { name: /Lägg till artikel|Add article/ }).click();
+  const added = page.getByRole('dialog', { name: /Rad 6|Row 6/ });
+  await added.getByRole('combobox', { name: /^(Artikel|Article)$/ }).fill('1000');
+  await page
+    .getByRole('option', { name: /^1000\d/ })
+    .first()
+    .click();
+  await added.getByRole('button', { name: /^(Klar|Done)$/ }).click();
+  await expect(lines).toHaveCount(6);
+  await expect(page.getByTestId('save-state')).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  await page.reload();
+  await hydrated(page);
+  await expect(lines).toHaveCount(6);
+  await expect(lines.first()).toContainText('7 ×');
+  // the price came from the article on save
+  await expect(lines.last()).not.toContainText('× 0');
 });

@@ -6,7 +6,6 @@ import { CustomerPicker } from '~/app/components/inventory/pickers/customer-pick
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import { Button, ConfirmDialog, Menu, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
 import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
-import { formatNumber } from '~/core/i18n/number-format';
 import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
 import type { ProposalLists } from '~/core/proposals/proposal-configuration.service';
 import { CustomFieldInputs, missingRequired, PriceTemplateButtons, StandardTextInsert } from './proposal-extras';
@@ -24,6 +23,7 @@ interface Props {
   proposal: Proposal;
   settings: ProposalSettings;
   lists: ProposalLists;
+  groups?: { id: string; title: string }[];
   can: { edit: boolean; delete: boolean; reopen: boolean; accept: boolean; acceptWorkOrder: boolean };
   tags: { id: string; name: string }[];
 }
@@ -71,7 +71,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  * saved first shows a notice with a reload instead of overwriting their work. Read-only once the
  * proposal is accepted or declined.
  */
-export function ProposalScreen({ proposal, settings, lists, can, tags }: Props) {
+export function ProposalScreen({ proposal, settings, lists, can, tags, groups }: Props) {
   const { t } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
   const toast = useToast();
@@ -259,7 +259,7 @@ export function ProposalScreen({ proposal, settings, lists, can, tags }: Props) 
                   : null
               }
               onSelectionChange={(o) =>
-                o?.id !== draft.customerId &&
+                (o?.id ?? null) !== draft.customerId &&
                 change({ customerId: o?.id ?? null, customerName: o?.label ?? null, customerNumber: null })
               }
             />
@@ -307,7 +307,7 @@ export function ProposalScreen({ proposal, settings, lists, can, tags }: Props) 
                   : null
               }
               onSelectionChange={(o) =>
-                o?.id !== draft.businessObjectId &&
+                (o?.id ?? null) !== draft.businessObjectId &&
                 change({ businessObjectId: o?.id ?? null, businessObjectSerialCode: o?.label ?? null })
               }
             />
@@ -381,6 +381,8 @@ export function ProposalScreen({ proposal, settings, lists, can, tags }: Props) 
           readOnly={readOnly}
           fields={fields}
           onChange={rowsChange}
+          groups={groups}
+          totalsTestId="proposal-totals"
         />
         <PriceTemplateButtons
           templates={lists.priceTemplates}
@@ -389,19 +391,6 @@ export function ProposalScreen({ proposal, settings, lists, can, tags }: Props) 
           disabled={readOnly}
           onAdd={(row) => change({ rows: [...(draft.rows ?? []), row] })}
         />
-        <dl
-          className="mt-4 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:flex sm:justify-end"
-          data-testid="proposal-totals"
-        >
-          <dt className="text-gray-700">{t('total.sales')}</dt>
-          <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(draft.totalPrice))}</dd>
-          {settings.monthlyPrice && (
-            <>
-              <dt className="text-gray-700">{t('total.monthly')}</dt>
-              <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(draft.totalMonthlyPrice))}</dd>
-            </>
-          )}
-        </dl>
       </Section>
 
       {settings.files && <RecordFiles kind="proposal" ownerId={draft.id} />}

@@ -1,12 +1,12 @@
-import { useState } from 'react';
+import { useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
-import { Button, ConfirmDialog } from '~/app/components/ui';
+import { Button, ConfirmDialog, Dialog, NativeSelect } from '~/app/components/ui';
 import { INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import { formatNumber } from '~/core/i18n/number-format';
 import { discountOf, formatDiscount, parseDiscount } from '~/core/pricing';
 import type { ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
-import { proposalFigures } from '~/core/proposals/proposal-rows';
+import { proposalFigures, type ProposalFigures } from '~/core/proposals/proposal-rows';
 
 const apiType = (t: 'PERCENTAGE' | 'REGULAR' | 'NONE') =>
   t === 'PERCENTAGE' ? 'percentage' : t === 'REGULAR' ? 'amount' : null;
@@ -50,15 +50,19 @@ function Cell(props: {
   error?: string;
   inputMode?: 'decimal' | 'text';
   className?: string;
+  placeholder?: string;
+  /** Show the label on large screens too (fields that have no column heading). */
+  visibleLabel?: boolean;
 }) {
   return (
     <label className={`flex flex-col gap-0.5 ${props.className ?? ''}`}>
-      <span className="text-xs text-gray-600 sm:sr-only">{props.label}</span>
+      <span className={`text-xs text-gray-600 ${props.visibleLabel ? '' : 'sm:sr-only'}`}>{props.label}</span>
       <input
         aria-label={props.label}
         aria-invalid={props.error ? true : undefined}
         inputMode={props.inputMode ?? 'decimal'}
         value={props.value}
+        placeholder={props.placeholder}
         disabled={props.disabled}
         onChange={(e) => props.onChange(e.target.value)}
         className={`${INPUT_BOX_CLASS} ${INPUT_FOCUS_CLASS} px-2 text-end ${props.error ? 'border-red-600' : ''}`}
@@ -68,11 +72,180 @@ function Cell(props: {
   );
 }
 
+/** An amount as people write it: "7", "2,5" (no trailing decimals on whole numbers). */
+const amountText = (amount: string | null) => {
+  const n = Number(amount ?? 0);
+  return formatNumber(n, { decimals: Number.isInteger(n) ? 0 : 2 });
+};
+
+type Figures = ProposalFigures['rows'][number];
+
+/** A row's kind as the editor shows it. */
+const kindOf = (r: ProposalRow) =>
+  r.isSummaryRow ? 'summary' : r.comment !== null && !r.articleId ? 'comment' : 'article';
+
+interface RowProps {
+  row: ProposalRow;
+  index: number;
+  figures: Figures;
+  settings: ProposalSettings;
+  readOnly: boolean;
+  groupId: string | null;
+  error: (field: string) => string | undefined;
+  update: (patch: Partial<ProposalRow>) => void;
+  discountField: (monthly: boolean) => ReactNode;
+}
+
 /**
- * The rows of a proposal (spec section 5): article rows with amount, price, discount as typed
- * ("10%" or "250") and, when the setting is on, a monthly price with its own discount; comment rows;
- * summary rows with the running subtotal since the last one. Totals follow as you type (the same
- * arithmetic the server stores). Rows move up and down by buttons; removing one asks first.
+ * One row's fields: the same on a large screen's table and in a phone's bottom sheet. An article
+ * must be chosen before its prices show (spec section 5); the fields the proposal settings switch
+ * on (purchase price, cost center, stock point, project scope) follow.
+ */
+function RowFields({ row: r, figures, settings, readOnly, groupId, error, update, discountField }: RowProps) {
+  const { t } = useTranslation('proposals');
+  const kind = kindOf(r);
+  if (kind === 'summary')
+    return (
+      <p className="font-medium sm:col-span-5">
+        {t('row.summary')}: <span className="tabular-nums">{formatNumber(Number(figures.summarySalesPrice ?? 0))}</span>
+        {settings.monthlyPrice && (
+          <span className="ms-3 text-gray-700 tabular-nums">
+            {t('row.monthly')}: {formatNumber(Number(figures.summaryMonthlyPrice ?? 0))}
+          </span>
+        )}
+      </p>
+    );
+  if (kind === 'comment')
+    return (
+      <label className="flex flex-col gap-0.5 sm:col-span-5">
+        <span className="text-xs text-gray-600">{t('row.comment')}</span>
+        <input
+          value={r.comment ?? ''}
+          disabled={readOnly}
+          maxLength={2000}
+          onChange={(e) => update({ comment: e.target.value })}
+          className={`${INPUT_BOX_CLASS} ${INPUT_FOCUS_CLASS} px-2`}
+        />
+      </label>
+    );
+  const decimal = (v: string) => v.replace(',', '.') || null;
+  const extras =
+    r.articleId && (settings.purchasePriceEdit || settings.costCenter || settings.stockPoint || settings.projectScope);
+  return (
+    <>
+      <ArticlePicker
+        label={t('row.article')}
+        isDisabled={readOnly}
+        groupId={groupId}
+        defaultSelected={r.articleId ? { id: r.articleId, label: r.articleTitle ?? '' } : null}
+        errorMessage={error('articleId')}
+        onSelectionChange={(o) =>
+          (o?.id ?? null) !== r.articleId &&
+          update({
+            articleId: o?.id ?? null,
+            articleTitle: o?.label ?? null,
+            articlePrice: null,
+            articlePurchasePrice: null,
+          })
+        }
+      />
+      {r.articleId ? (
+        <>
+          <Cell
+            label={t('row.amount')}
+            value={r.articleAmount ?? ''}
+            disabled={readOnly}
+            error={error('articleAmount')}
+            onChange={(v) => update({ articleAmount: decimal(v) })}
+          />
+          <Cell
+            label={t('row.price')}
+            value={r.articlePrice ?? ''}
+            placeholder={t('row.pricePending')}
+            disabled={readOnly}
+            error={error('articlePrice')}
+            onChange={(v) => update({ articlePrice: decimal(v) })}
+          />
+          {discountField(false)}
+          <p className="text-end tabular-nums sm:pb-2" aria-label={t('row.total')}>
+            {formatNumber(Number(figures.totalPrice))}
+          </p>
+        </>
+      ) : (
+        <p className="text-sm text-gray-600 sm:col-span-4">{t('row.pickArticle')}</p>
+      )}
+      {settings.monthlyPrice && r.articleId && (
+        <div className="grid grid-cols-3 gap-2 sm:col-span-5 sm:col-start-2">
+          <Cell
+            label={t('row.monthlyPrice')}
+            value={r.articleMonthlyPrice ?? ''}
+            disabled={readOnly}
+            error={error('articleMonthlyPrice')}
+            onChange={(v) => update({ articleMonthlyPrice: decimal(v) })}
+          />
+          {discountField(true)}
+          <p className="text-end tabular-nums sm:pb-2" aria-label={t('row.monthlyTotal')}>
+            {formatNumber(Number(figures.monthlyTotalPrice))}
+          </p>
+        </div>
+      )}
+      {extras && (
+        <div className="grid grid-cols-2 items-end gap-2 sm:col-span-5 sm:col-start-2 sm:grid-cols-4">
+          {settings.purchasePriceEdit && (
+            <Cell
+              label={t('row.purchasePrice')}
+              value={r.articlePurchasePrice ?? ''}
+              disabled={readOnly}
+              error={error('articlePurchasePrice')}
+              onChange={(v) => update({ articlePurchasePrice: decimal(v) })}
+            />
+          )}
+          {settings.costCenter && (
+            <Cell
+              label={t('row.costCenter')}
+              inputMode="text"
+              visibleLabel
+              value={r.erpRef?.costCenter?.value ?? ''}
+              disabled={readOnly}
+              error={error('erpRef')}
+              onChange={(v) => update({ erpRef: { ...r.erpRef, costCenter: { value: v || null } } })}
+            />
+          )}
+          {settings.stockPoint && (
+            <Cell
+              label={t('row.stockPoint')}
+              inputMode="text"
+              visibleLabel
+              value={r.erpRef?.stockPoint?.value ?? ''}
+              disabled={readOnly}
+              error={error('erpRef')}
+              onChange={(v) => update({ erpRef: { ...r.erpRef, stockPoint: { value: v || null } } })}
+            />
+          )}
+          {settings.projectScope && (
+            <label className="flex min-h-10 items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                disabled={readOnly}
+                checked={r.isInProjectScope === 1}
+                onChange={(e) => update({ isInProjectScope: e.target.checked ? 1 : 0 })}
+              />
+              {t('row.projectScope')}
+            </label>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * The rows of a proposal or a sales order (spec section 5): article rows with amount, price,
+ * discount as typed ("10%" or "250") and, when the setting is on, a monthly price with its own
+ * discount; comment rows; summary rows with the running subtotal since the last one. Totals follow
+ * as you type (the same arithmetic the server stores). On a large screen the rows are edited in
+ * place and dragged to a new place (or moved with the arrow buttons); on a phone each row is a
+ * line that opens its fields in a bottom sheet. Removing a row asks first.
  */
 export function RowsEditor(props: {
   rows: ProposalRow[];
@@ -80,11 +253,18 @@ export function RowsEditor(props: {
   readOnly: boolean;
   fields: Record<string, string[]>;
   onChange: (rows: ProposalRow[]) => void;
+  /** Article groups to filter the article pickers by (the article-groups module). */
+  groups?: { id: string; title: string }[];
+  /** The test id of the totals under the rows. */
+  totalsTestId?: string;
 }) {
   const { t } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
   const { rows, settings, readOnly } = props;
   const [removing, setRemoving] = useState<number | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const [groupId, setGroupId] = useState<string | null>(null);
   const [discountText, setDiscountText] = useState<Record<string, string>>({});
   const figures = proposalFigures(
     rows.map((r) => ({
@@ -100,13 +280,23 @@ export function RowsEditor(props: {
   );
   const update = (i: number, patch: Partial<ProposalRow>) =>
     props.onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-  const move = (i: number, by: -1 | 1) => {
+  /** Moves a row; the server numbers them from 1 in this order. */
+  const moveTo = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= rows.length) return;
     const next = [...rows];
-    [next[i], next[i + by]] = [next[i + by]!, next[i]!];
+    const [row] = next.splice(from, 1);
+    next.splice(to, 0, row!);
     props.onChange(next);
+    if (editing === from) setEditing(to);
   };
-  const error = (i: number, field: string) => props.fields[`rows.${i}.${field}`]?.map((c) => tc(c)).join(' ');
-  const discountField = (i: number, r: ProposalRow, monthly: boolean) => {
+  const add = (kind: 'article' | 'comment' | 'summary') => {
+    props.onChange([...rows, emptyRow(kind)]);
+    // on a phone the new article or comment row opens in the sheet at once
+    if (kind !== 'summary' && typeof window !== 'undefined' && window.matchMedia?.('(max-width: 639px)').matches)
+      setEditing(rows.length);
+  };
+  const error = (i: number) => (field: string) => props.fields[`rows.${i}.${field}`]?.map((c) => tc(c)).join(' ');
+  const discountField = (i: number, r: ProposalRow) => (monthly: boolean) => {
     const key = `${r.key ?? r.id}:${monthly ? 'm' : 's'}`;
     const shown =
       discountText[key] ??
@@ -124,7 +314,7 @@ export function RowsEditor(props: {
         disabled={readOnly}
         inputMode="text"
         error={
-          !parsed.ok ? tc(parsed.error) : error(i, monthly ? 'articleMonthlyDiscountValue' : 'articleDiscountValue')
+          !parsed.ok ? tc(parsed.error) : error(i)(monthly ? 'articleMonthlyDiscountValue' : 'articleDiscountValue')
         }
         onChange={(text) => {
           setDiscountText((d) => ({ ...d, [key]: text }));
@@ -142,155 +332,203 @@ export function RowsEditor(props: {
       />
     );
   };
+  const rowProps = (i: number): RowProps => ({
+    row: rows[i]!,
+    index: i,
+    figures: figures.rows[i]!,
+    settings,
+    readOnly,
+    groupId,
+    error: error(i),
+    update: (patch) => update(i, patch),
+    discountField: discountField(i, rows[i]!),
+  });
+  const tools = (i: number) => (
+    <div className="flex gap-1">
+      <Button
+        size="sm"
+        variant="ghost"
+        isDisabled={i === 0}
+        onPress={() => moveTo(i, i - 1)}
+        aria-label={t('row.up', { n: i + 1 })}
+      >
+        ↑
+      </Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        isDisabled={i === rows.length - 1}
+        onPress={() => moveTo(i, i + 1)}
+        aria-label={t('row.down', { n: i + 1 })}
+      >
+        ↓
+      </Button>
+      <Button size="sm" variant="ghost" onPress={() => setRemoving(i)} aria-label={t('row.remove', { n: i + 1 })}>
+        ✕
+      </Button>
+    </div>
+  );
+  const drag = (i: number) =>
+    readOnly
+      ? {}
+      : {
+          draggable: true,
+          onDragStart: (e: DragEvent) => {
+            // only from the handle: text in the inputs stays selectable
+            if (!(e.target as HTMLElement).closest?.('[data-drag-handle]')) return e.preventDefault();
+            e.dataTransfer.effectAllowed = 'move';
+            setDragged(i);
+          },
+          onDragOver: (e: DragEvent) => {
+            if (dragged !== null) e.preventDefault();
+          },
+          onDrop: (e: DragEvent) => {
+            e.preventDefault();
+            if (dragged !== null) moveTo(dragged, i);
+            setDragged(null);
+          },
+          onDragEnd: () => setDragged(null),
+        };
+  const summaryLine = (r: ProposalRow, i: number) => {
+    const kind = kindOf(r);
+    if (kind === 'summary')
+      return `${t('row.summary')}: ${formatNumber(Number(figures.rows[i]!.summarySalesPrice ?? 0))}`;
+    if (kind === 'comment') return r.comment || t('row.comment');
+    return r.articleId
+      ? `${r.articleTitle ?? ''} · ${amountText(r.articleAmount)} × ${formatNumber(Number(r.articlePrice ?? 0))}`
+      : t('row.pickArticle');
+  };
+  const open = editing !== null && rows[editing] ? editing : null;
 
   return (
     <div>
+      {props.groups && props.groups.length > 0 && !readOnly && (
+        <NativeSelect
+          label={t('row.group')}
+          className="mb-3 max-w-xs"
+          value={groupId ?? ''}
+          onChange={(v) => setGroupId(v || null)}
+          items={[{ id: '', label: t('row.allGroups') }, ...props.groups.map((g) => ({ id: g.id, label: g.title }))]}
+        />
+      )}
       {rows.length === 0 ? (
         <p className="text-sm text-gray-700">{t('row.empty')}</p>
       ) : (
-        <ol className="divide-y divide-slate-100" aria-label={t('section.rows')}>
-          {rows.map((r, i) => (
-            <li
-              key={r.key ?? r.id}
-              className="grid gap-2 py-3 sm:grid-cols-[minmax(12rem,2fr)_repeat(4,minmax(5rem,1fr))_auto] sm:items-end"
-              data-testid="proposal-row"
-            >
-              {r.isSummaryRow ? (
-                <p className="font-medium sm:col-span-5">
-                  {t('row.summary')}:{' '}
-                  <span className="tabular-nums">{formatNumber(Number(figures.rows[i]!.summarySalesPrice ?? 0))}</span>
-                  {settings.monthlyPrice && (
-                    <span className="ms-3 text-gray-700 tabular-nums">
-                      {t('row.monthly')}: {formatNumber(Number(figures.rows[i]!.summaryMonthlyPrice ?? 0))}
+        <>
+          {/* large screens: the rows edited in place */}
+          <ol className="hidden divide-y divide-slate-100 sm:block" aria-label={t('section.rows')}>
+            {rows.map((r, i) => (
+              <li
+                key={r.key ?? r.id}
+                {...drag(i)}
+                className={`grid gap-2 py-3 sm:grid-cols-[minmax(12rem,2fr)_repeat(4,minmax(5rem,1fr))_auto] sm:items-end ${
+                  dragged === i ? 'opacity-50' : ''
+                }`}
+                data-testid="proposal-row"
+              >
+                <RowFields {...rowProps(i)} />
+                {!readOnly && (
+                  <div className="flex items-center gap-1 sm:col-start-6 sm:row-start-1">
+                    <span
+                      data-drag-handle
+                      aria-hidden
+                      title={t('row.drag')}
+                      className="cursor-grab px-1 text-lg text-gray-500 select-none"
+                    >
+                      ⠿
                     </span>
-                  )}
-                </p>
-              ) : r.comment !== null && !r.articleId ? (
-                <label className="flex flex-col gap-0.5 sm:col-span-5">
-                  <span className="text-xs text-gray-600">{t('row.comment')}</span>
-                  <input
-                    value={r.comment}
-                    disabled={readOnly}
-                    maxLength={2000}
-                    onChange={(e) => update(i, { comment: e.target.value })}
-                    className={`${INPUT_BOX_CLASS} ${INPUT_FOCUS_CLASS} px-2`}
-                  />
-                </label>
-              ) : (
-                <>
-                  <ArticlePicker
-                    label={t('row.article')}
-                    isDisabled={readOnly}
-                    defaultSelected={r.articleId ? { id: r.articleId, label: r.articleTitle ?? '' } : null}
-                    errorMessage={error(i, 'articleId')}
-                    onSelectionChange={(o) =>
-                      o?.id !== r.articleId &&
-                      update(i, {
-                        articleId: o?.id ?? null,
-                        articleTitle: o?.label ?? null,
-                        articlePrice: null,
-                        articlePurchasePrice: null,
-                      })
-                    }
-                  />
-                  {r.articleId ? (
-                    <>
-                      <Cell
-                        label={t('row.amount')}
-                        value={r.articleAmount ?? ''}
-                        disabled={readOnly}
-                        error={error(i, 'articleAmount')}
-                        onChange={(v) => update(i, { articleAmount: v.replace(',', '.') || null })}
-                      />
-                      <Cell
-                        label={t('row.price')}
-                        value={r.articlePrice ?? ''}
-                        disabled={readOnly}
-                        error={error(i, 'articlePrice')}
-                        onChange={(v) => update(i, { articlePrice: v.replace(',', '.') || null })}
-                      />
-                      {discountField(i, r, false)}
-                      <p className="text-end tabular-nums sm:pb-2" aria-label={t('row.total')}>
-                        {formatNumber(Number(figures.rows[i]!.totalPrice))}
-                      </p>
-                    </>
-                  ) : (
-                    <p className="text-sm text-gray-600 sm:col-span-4">{t('row.pickArticle')}</p>
-                  )}
-                  {settings.monthlyPrice && r.articleId && (
-                    <div className="grid grid-cols-3 gap-2 sm:col-span-5 sm:col-start-2">
-                      <Cell
-                        label={t('row.monthlyPrice')}
-                        value={r.articleMonthlyPrice ?? ''}
-                        disabled={readOnly}
-                        error={error(i, 'articleMonthlyPrice')}
-                        onChange={(v) => update(i, { articleMonthlyPrice: v.replace(',', '.') || null })}
-                      />
-                      {discountField(i, r, true)}
-                      <p className="text-end tabular-nums sm:pb-2" aria-label={t('row.monthlyTotal')}>
-                        {formatNumber(Number(figures.rows[i]!.monthlyTotalPrice))}
-                      </p>
-                    </div>
-                  )}
-                </>
-              )}
-              {!readOnly && (
-                <div className="flex gap-1 sm:row-start-1 sm:col-start-6">
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    isDisabled={i === 0}
-                    onPress={() => move(i, -1)}
-                    aria-label={t('row.up', { n: i + 1 })}
-                  >
-                    ↑
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    isDisabled={i === rows.length - 1}
-                    onPress={() => move(i, 1)}
-                    aria-label={t('row.down', { n: i + 1 })}
-                  >
-                    ↓
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onPress={() => setRemoving(i)}
-                    aria-label={t('row.remove', { n: i + 1 })}
-                  >
-                    ✕
-                  </Button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ol>
+                    {tools(i)}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ol>
+          {/* phones: one line per row, its fields in a bottom sheet */}
+          <ol className="divide-y divide-slate-100 sm:hidden" aria-label={t('section.rows')}>
+            {rows.map((r, i) => (
+              <li
+                key={r.key ?? r.id}
+                className="flex items-center justify-between gap-2 py-2"
+                data-testid="proposal-row-line"
+              >
+                <span className="min-w-0 flex-1 truncate text-sm">{summaryLine(r, i)}</span>
+                {kindOf(r) === 'article' && (
+                  <span className="text-sm tabular-nums">{formatNumber(Number(figures.rows[i]!.totalPrice))}</span>
+                )}
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onPress={() => setEditing(i)}
+                  aria-label={t('row.edit', { n: i + 1 })}
+                >
+                  {readOnly ? t('row.show') : t('row.editShort')}
+                </Button>
+              </li>
+            ))}
+          </ol>
+        </>
       )}
+      <dl
+        className="mt-4 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:flex sm:justify-end"
+        data-testid={props.totalsTestId}
+      >
+        <dt className="text-gray-700">{t('total.sales')}</dt>
+        <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(figures.totalPrice))}</dd>
+        {settings.monthlyPrice && (
+          <>
+            <dt className="text-gray-700">{t('total.monthly')}</dt>
+            <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(figures.totalMonthlyPrice))}</dd>
+          </>
+        )}
+        <dt className="text-gray-700">{t('total.margin')}</dt>
+        <dd className="text-end tabular-nums">
+          {formatNumber(Number(figures.margin.amount))}
+          {figures.margin.percent !== null && ` (${formatNumber(Number(figures.margin.percent))} %)`}
+        </dd>
+      </dl>
       {!readOnly && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <Button size="sm" onPress={() => props.onChange([...rows, emptyRow('article')])}>
+          <Button size="sm" onPress={() => add('article')}>
             {t('row.addArticle')}
           </Button>
-          <Button size="sm" onPress={() => props.onChange([...rows, emptyRow('comment')])}>
+          <Button size="sm" onPress={() => add('comment')}>
             {t('row.addComment')}
           </Button>
           {settings.summaryRows && (
-            <Button size="sm" onPress={() => props.onChange([...rows, emptyRow('summary')])}>
+            <Button size="sm" onPress={() => add('summary')}>
               {t('row.addSummary')}
             </Button>
           )}
         </div>
       )}
+      <Dialog
+        isOpen={open !== null}
+        onOpenChange={(o) => !o && setEditing(null)}
+        title={open !== null ? t('row.sheetTitle', { n: open + 1 }) : ''}
+        footer={({ close }) => (
+          <>
+            {!readOnly && open !== null && tools(open)}
+            <Button variant="primary" onPress={close}>
+              {t('row.done')}
+            </Button>
+          </>
+        )}
+      >
+        {open !== null && (
+          <div className="grid gap-3" data-testid="proposal-row-sheet">
+            <RowFields {...rowProps(open)} />
+          </div>
+        )}
+      </Dialog>
       <ConfirmDialog
         isOpen={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+        onOpenChange={(o) => !o && setRemoving(null)}
         title={t('row.removeTitle')}
         confirmLabel={t('row.removeConfirm')}
         variant="danger"
         onConfirm={() => {
           if (removing !== null) props.onChange(rows.filter((_, j) => j !== removing));
+          if (removing !== null && editing !== null) setEditing(null);
           setRemoving(null);
         }}
       />

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate } from 'react-router';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { Button, ConfirmDialog, Menu, NativeSelect, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
-import { formatNumber } from '~/core/i18n/number-format';
 import type { ProposalSettings } from '~/core/proposals/proposal.service';
 import type { SalesOrder, SalesOrderOptions } from '~/core/proposals/sales-order.service';
 import { RowsEditor } from './rows-editor';
@@ -17,6 +16,7 @@ interface Props extends SalesOrderOptions {
   salesOrder: SalesOrder;
   settings: ProposalSettings;
   can: { edit: boolean; delete: boolean };
+  groups?: { id: string; title: string }[];
 }
 
 /**
@@ -25,7 +25,7 @@ interface Props extends SalesOrderOptions {
  * the same conflict notice as a proposal. Closing asks whether it is paid and needs a reference
  * person and a customer number; a closed order is read-only until reopened.
  */
-export function SalesOrderScreen({ salesOrder, settings, can, users, departments }: Props) {
+export function SalesOrderScreen({ salesOrder, settings, can, users, departments, groups }: Props) {
   const { t } = useTranslation('sales');
   const { t: tp } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
@@ -135,7 +135,7 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
               : null
           }
           onSelectionChange={(o) =>
-            o?.id !== draft.customerId &&
+            (o?.id ?? null) !== draft.customerId &&
             change({ customerId: o?.id ?? null, customerName: o?.label ?? null, customerNumber: null })
           }
         />
@@ -170,11 +170,9 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
           readOnly={readOnly}
           fields={fields}
           onChange={(rows) => change({ rows })}
+          groups={groups}
+          totalsTestId="sales-order-totals"
         />
-        <dl className="mt-4 flex justify-end gap-x-6 text-sm" data-testid="sales-order-totals">
-          <dt className="text-gray-700">{tp('total.sales')}</dt>
-          <dd className="text-end font-semibold tabular-nums">{formatNumber(Number(draft.totalPrice))}</dd>
-        </dl>
       </section>
 
       <ConfirmDialog
