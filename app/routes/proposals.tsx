@@ -1,18 +1,22 @@
+import { useEffect, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { Form, Link, redirect, useFetcher, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/proposals';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
 import { Button, DateTime, ListPager, NativeSelect, pageFromUrl } from '~/app/components/ui';
 import { formatNumber } from '~/core/i18n/number-format';
-import { createProposal, listProposals } from '~/core/proposals/proposal.service';
+import { createProposal, listProposals, type Proposal } from '~/core/proposals/proposal.service';
+import { moveProposal, proposalListOptions } from '~/core/proposals/proposal-list.service';
 import { PROPOSAL_STATUSES } from '~/core/proposals/proposal-constants';
 
 /**
  * Proposals (spec section 2: /proposals, the CRM module and proposal:read): the active ones of the
- * last month unless the filter says otherwise (spec section 9), in the list's order, with their
- * totals; a new proposal opens at once.
+ * last month unless the filter says otherwise (spec section 9), by tag and creator, in the list's
+ * order, with their totals; a new proposal opens at once. While the list shows active proposals
+ * (spec section 4: changes apply to the list only then) a proposal is dragged to another place, or
+ * moved with its arrow buttons.
  */
 export const middleware = guard({ permission: 'proposal:read', module: 'crm' });
 
@@ -34,19 +38,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const period = (PERIODS as readonly string[]).includes(url.searchParams.get('period') ?? '')
     ? (url.searchParams.get('period') as Period)
     : 'month';
-  const result = await run(context, (ctx) =>
-    listProposals(ctx, {
+  const tag = url.searchParams.get('tag') ?? '';
+  const creator = url.searchParams.get('creator') ?? '';
+  const result = await run(context, async (ctx) => {
+    const list = await listProposals(ctx, {
       status: [...PROPOSAL_STATUSES, 'all'].includes(status) ? status : 'active',
       startTime: since(period, ctx.now),
+      tags: tag || undefined,
+      createUserId: creator || undefined,
       offset: page.offset,
       limit: page.limit,
-    }),
-  );
-  return { ...result, ...page, status, period };
+    });
+    return { ...list, options: await proposalListOptions(ctx) };
+  });
+  return { ...result, ...page, status, period, tag, creator };
 }
 
-export async function action({ context }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   try {
+    if (request.headers.get('content-type')?.includes('application/json')) {
+      // the only JSON intent: move a proposal in the list
+      const body = (await request.json()) as unknown;
+      await run(context, (ctx) => moveProposal(ctx, body));
+      return { ok: true as const };
+    }
     const made = await run(context, (ctx) => createProposal(ctx, {}));
     return redirect(`/proposals/${made.id}`);
   } catch (e) {
@@ -54,18 +69,60 @@ export async function action({ context }: Route.ActionArgs) {
   }
 }
 
+type Position = 'before' | 'after';
+
 export default function Proposals({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('proposals');
+  const { t: tc } = useTranslation('common');
   const can = useCan();
   const [params, setParams] = useSearchParams();
   const navigation = useNavigation();
-  const { proposals, totalCount, offset, limit, status, period } = loaderData;
+  const mover = useFetcher<{ ok?: true; code?: string }>();
+  const { proposals, totalCount, offset, limit, status, period, tag, creator, options } = loaderData;
+  // the list as shown: moved at once, the server's order after it answers
+  const [shown, setShown] = useState<Proposal[]>(proposals);
+  useEffect(() => setShown(proposals), [proposals]);
+  // a refused move puts the list back
+  useEffect(() => {
+    if (mover.data?.code) setShown(proposals);
+  }, [mover.data, proposals]);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const canMove = status === 'active' && can('proposal:edit', 'crm');
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
-    next.set(key, value);
+    if (value) next.set(key, value);
+    else next.delete(key);
     next.delete('offset');
     setParams(next);
   };
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= shown.length) return;
+    const position: Position = to > from ? 'after' : 'before';
+    const next = [...shown];
+    const [p] = next.splice(from, 1);
+    next.splice(to, 0, p!);
+    setShown(next);
+    void mover.submit({ id: p!.id, overId: shown[to]!.id, position }, { method: 'post', encType: 'application/json' });
+  };
+  const drag = (i: number) =>
+    canMove
+      ? {
+          draggable: true,
+          onDragStart: (e: DragEvent) => {
+            e.dataTransfer.effectAllowed = 'move';
+            setDragged(i);
+          },
+          onDragOver: (e: DragEvent) => {
+            if (dragged !== null) e.preventDefault();
+          },
+          onDrop: (e: DragEvent) => {
+            e.preventDefault();
+            if (dragged !== null) move(dragged, i);
+            setDragged(null);
+          },
+          onDragEnd: () => setDragged(null),
+        }
+      : {};
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -91,8 +148,27 @@ export default function Proposals({ loaderData }: Route.ComponentProps) {
           onChange={(v) => set('period', v)}
           items={PERIODS.map((p) => ({ id: p, label: t(`period.${p}`) }))}
         />
+        {options.tags.length > 0 && (
+          <NativeSelect
+            label={t('filter.tag')}
+            value={tag}
+            onChange={(v) => set('tag', v)}
+            items={[{ id: '', label: t('filter.anyTag') }, ...options.tags.map((g) => ({ id: g.id, label: g.name }))]}
+          />
+        )}
+        <NativeSelect
+          label={t('filter.creator')}
+          value={creator}
+          onChange={(v) => set('creator', v)}
+          items={[{ id: '', label: t('filter.anyone') }, ...options.users.map((u) => ({ id: u.id, label: u.name }))]}
+        />
       </div>
-      {proposals.length === 0 ? (
+      {mover.data?.code && (
+        <p role="alert" className="text-sm text-red-700">
+          {tc(mover.data.code)}
+        </p>
+      )}
+      {shown.length === 0 ? (
         <p className="rounded-lg border border-dashed border-gray-300 bg-white p-6 text-center text-gray-700">
           {t('empty')}
         </p>
@@ -119,16 +195,27 @@ export default function Proposals({ loaderData }: Route.ComponentProps) {
                 <th scope="col" className="px-3 py-2 text-start">
                   {t('field.created')}
                 </th>
+                {canMove && (
+                  <th scope="col" className="px-3 py-2 text-end">
+                    <span className="sr-only">{t('list.order')}</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {proposals.map((p) => (
-                <tr key={p.id}>
+              {shown.map((p, i) => (
+                <tr
+                  key={p.id}
+                  {...drag(i)}
+                  className={dragged === i ? 'opacity-50' : undefined}
+                  data-testid="proposal-line"
+                >
                   <td className="px-3 py-2">{p.sequenceNumber}</td>
                   <td className="px-3 py-2">
                     <Link to={`/proposals/${p.id}`} className="font-medium text-blue-700 underline">
                       {p.title || t('untitled', { number: p.sequenceNumber })}
                     </Link>
+                    {p.tags.length > 0 && <span className="ms-2 text-xs text-gray-600">{p.tags.join(', ')}</span>}
                   </td>
                   <td className="px-3 py-2">{p.customerName ?? '—'}</td>
                   <td className="px-3 py-2">{t(`status.${p.status}`)}</td>
@@ -136,6 +223,35 @@ export default function Proposals({ loaderData }: Route.ComponentProps) {
                   <td className="px-3 py-2">
                     <DateTime iso={p.createTs} withTime={false} />
                   </td>
+                  {canMove && (
+                    <td className="px-3 py-1 text-end whitespace-nowrap">
+                      <span
+                        aria-hidden
+                        title={t('row.drag')}
+                        className="cursor-grab px-1 text-lg text-gray-500 select-none"
+                      >
+                        ⠿
+                      </span>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        isDisabled={i === 0}
+                        onPress={() => move(i, i - 1)}
+                        aria-label={t('list.up', { title: p.title || p.sequenceNumber })}
+                      >
+                        ↑
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        isDisabled={i === shown.length - 1}
+                        onPress={() => move(i, i + 1)}
+                        aria-label={t('list.down', { title: p.title || p.sequenceNumber })}
+                      >
+                        ↓
+                      </Button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

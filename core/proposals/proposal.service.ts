@@ -708,9 +708,40 @@ export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
     entity: PROPOSAL_ENTITY,
     entityId: current.id,
     action: 'edit',
-    data: { fields: Object.keys(update), rows: rows.length, totalPrice: figures.totalPrice },
+    data: {
+      fields: changedFields(current, input, figures),
+      rows: rows.length,
+      totalPrice: figures.totalPrice,
+    },
   });
   return getProposal(ctx, current.id);
+}
+
+/**
+ * What a save changed, for the history: the fields whose value differs from the stored proposal
+ * (the screen sends the whole proposal on every autosave) and `rows` when the totals moved.
+ */
+function changedFields(
+  current: Proposal,
+  input: Partial<Record<keyof Proposal, unknown>>,
+  figures: { totalPrice: string; totalMonthlyPrice: string; totalPurchasePrice: string },
+): string[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const fields = (Object.keys(input) as (keyof Proposal)[]).filter((k) => {
+    if (k === 'id' || k === 'version' || k === 'rows' || !(k in current)) return false;
+    if (k === 'tags')
+      return !same(
+        [...((input.tags as string[] | undefined) ?? [])].map((t) => t.toLowerCase()).sort(),
+        [...current.tags].map((t) => t.toLowerCase()).sort(),
+      );
+    if (k === 'title') return (input.title ?? '') !== current.title;
+    return input[k] !== undefined && !same(input[k], current[k]);
+  });
+  const totals =
+    figures.totalPrice !== current.totalPrice ||
+    figures.totalMonthlyPrice !== current.totalMonthlyPrice ||
+    figures.totalPurchasePrice !== current.totalPurchasePrice;
+  return totals ? [...fields, 'rows'] : fields;
 }
 
 const ZPatch = z.object({

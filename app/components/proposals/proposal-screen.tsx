@@ -9,6 +9,7 @@ import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/component
 import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
 import type { ProposalLists } from '~/core/proposals/proposal-configuration.service';
 import { CustomFieldInputs, missingRequired, PriceTemplateButtons, StandardTextInsert } from './proposal-extras';
+import { RecordHistory } from './record-history';
 import { RowsEditor } from './rows-editor';
 import { useAutosave } from './use-autosave';
 
@@ -394,6 +395,7 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
       </Section>
 
       {settings.files && <RecordFiles kind="proposal" ownerId={draft.id} />}
+      <RecordHistory href={`/proposals/${draft.id}/history`} />
 
       <ConfirmDialog
         isOpen={confirm !== null}

@@ -5,6 +5,7 @@ import { CustomerPicker } from '~/app/components/inventory/pickers/customer-pick
 import { Button, ConfirmDialog, Menu, NativeSelect, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
 import type { ProposalSettings } from '~/core/proposals/proposal.service';
 import type { SalesOrder, SalesOrderOptions } from '~/core/proposals/sales-order.service';
+import { RecordHistory } from './record-history';
 import { RowsEditor } from './rows-editor';
 import { useAutosave } from './use-autosave';
 
@@ -175,6 +176,7 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
         />
       </section>
 
+      <RecordHistory href={`/sales/${draft.id}/history`} />
       <ConfirmDialog
         isOpen={confirm !== null}
         onOpenChange={(open) => !open && setConfirm(null)}
