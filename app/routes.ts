@@ -34,6 +34,9 @@ export default [
     route('proposals/:id/history', 'routes/proposals.$id.history.tsx'),
     route('sales', 'routes/sales.tsx'),
     route('sales/:id', 'routes/sales.$id.tsx'),
+    // proposal and sales-order documents: downloads and the proposal's e-mail
+    route('proposals/:id/document', 'routes/proposals.$id.document.tsx'),
+    route('sales/:id/document', 'routes/sales.$id.document.tsx'),
     route('sales/:id/history', 'routes/sales.$id.history.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),

@@ -25,6 +25,7 @@ import svFiles from './sv/files.json';
 import svProposals from './sv/proposals.json';
 import svSales from './sv/sales.json';
 import svProposalSettings from './sv/proposalsettings.json';
+import svProposalDocuments from './sv/proposaldocuments.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -51,6 +52,7 @@ import enFiles from './en/files.json';
 import enProposals from './en/proposals.json';
 import enSales from './en/sales.json';
 import enProposalSettings from './en/proposalsettings.json';
+import enProposalDocuments from './en/proposaldocuments.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -77,6 +79,7 @@ import etFiles from './et/files.json';
 import etProposals from './et/proposals.json';
 import etSales from './et/sales.json';
 import etProposalSettings from './et/proposalsettings.json';
+import etProposalDocuments from './et/proposaldocuments.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -103,6 +106,7 @@ import lvFiles from './lv/files.json';
 import lvProposals from './lv/proposals.json';
 import lvSales from './lv/sales.json';
 import lvProposalSettings from './lv/proposalsettings.json';
+import lvProposalDocuments from './lv/proposaldocuments.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -129,6 +133,7 @@ import ruFiles from './ru/files.json';
 import ruProposals from './ru/proposals.json';
 import ruSales from './ru/sales.json';
 import ruProposalSettings from './ru/proposalsettings.json';
+import ruProposalDocuments from './ru/proposaldocuments.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -165,6 +170,7 @@ export const resources = {
     proposals: svProposals,
     sales: svSales,
     proposalsettings: svProposalSettings,
+    proposaldocuments: svProposalDocuments,
   },
   en: {
     common: enCommon,
@@ -193,6 +199,7 @@ export const resources = {
     proposals: enProposals,
     sales: enSales,
     proposalsettings: enProposalSettings,
+    proposaldocuments: enProposalDocuments,
   },
   et: {
     common: etCommon,
@@ -221,6 +228,7 @@ export const resources = {
     proposals: etProposals,
     sales: etSales,
     proposalsettings: etProposalSettings,
+    proposaldocuments: etProposalDocuments,
   },
   lv: {
     common: lvCommon,
@@ -249,6 +257,7 @@ export const resources = {
     proposals: lvProposals,
     sales: lvSales,
     proposalsettings: lvProposalSettings,
+    proposaldocuments: lvProposalDocuments,
   },
   ru: {
     common: ruCommon,
@@ -277,6 +286,7 @@ export const resources = {
     proposals: ruProposals,
     sales: ruSales,
     proposalsettings: ruProposalSettings,
+    proposaldocuments: ruProposalDocuments,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

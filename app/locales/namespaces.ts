@@ -32,4 +32,5 @@ export const NAMESPACES = [
   'proposals',
   'sales',
   'proposalsettings',
+  'proposaldocuments',
 ] as const;

@@ -25,6 +25,7 @@ import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
 import { fileCalls } from './calls/files.calls';
 import { proposalCalls } from './calls/proposals.calls';
+import { proposalDocumentCalls } from './calls/proposal-documents.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -57,6 +58,8 @@ export const API_CALLS: ApiCall[] = [
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,
   ...fileCalls,
+  // fixed /proposals/pdf, /salesorders/word … paths before /proposals/:id and /salesorders/:id
+  ...proposalDocumentCalls,
   ...proposalCalls,
   ...workOrderCalls,
 ];

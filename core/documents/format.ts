@@ -1,4 +1,4 @@
-import { formatDecimal, formatTrimmed, parseDecimal } from '~/core/pricing';
+import { formatDecimal, formatTrimmed, parseDecimal, type Discount } from '~/core/pricing';
 
 /**
  * How documents write numbers (spec section 9): space as thousands separator, comma as decimal
@@ -39,4 +39,11 @@ function hoursText(minutes: number): string {
   const hundredths = (BigInt(Math.abs(minutes)) * 100n * 2n + 60n) / 120n;
   const text = `${hundredths / 100n}.${String(hundredths % 100n).padStart(2, '0')}`;
   return minutes < 0 ? `-${text}` : text;
+}
+
+/** A row's discount as documents print it: "10 %", "50,00" (an amount off the price), empty for none. */
+export function printedDiscount(discount: Discount): string {
+  if (discount.type === 'PERCENTAGE') return `${formatTrimmed(discount.value).replace('.', ',')} %`;
+  if (discount.type === 'REGULAR') return formatDecimal(discount.value).replace('.', ',');
+  return '';
 }

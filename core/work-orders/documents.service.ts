@@ -5,6 +5,7 @@ import { workOrderToDocx } from '~/core/documents/docx';
 import { documentTranslator } from '~/core/documents/i18n';
 import { documentCompany } from '~/core/documents/company';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
+import { printedDiscount } from '~/core/documents/format';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { renderHtml } from '~/core/documents/render';
 import type { WorkOrderDocumentModel } from '~/core/documents/work-order-document';
@@ -15,7 +16,7 @@ import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages'
 import { logger } from '~/core/log/logger';
 import { getMailer } from '~/core/mail/mailer';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { discountOf, formatDecimal, formatTrimmed, sum, totals } from '~/core/pricing';
+import { discountOf, formatDecimal, sum, totals } from '~/core/pricing';
 import { loadActive, WO_ENTITY } from './work-order-read';
 
 /*
@@ -141,12 +142,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
       amount: priced[i]!.amount,
       unit: str(r.unit),
       price: priced[i]!.price,
-      discount:
-        discount.type === 'PERCENTAGE'
-          ? `${formatTrimmed(discount.value).replace('.', ',')} %`
-          : discount.type === 'REGULAR'
-            ? formatDecimal(discount.value).replace('.', ',')
-            : '',
+      discount: printedDiscount(discount),
       total: sums.rowTotals[i]!,
     };
   });

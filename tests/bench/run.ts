@@ -15,6 +15,9 @@
  *   BENCH_ONLY=first-load: the first-load JavaScript alone (BENCH_FIRST_LOAD_FILES=1 lists each file)
  *   BENCH_ONLY=files: issue 12's uploads and downloads of 50 MB (server memory), a drive folder of
  *   10,000 files, and 20 photo thumbnails of a work order, each beside a bare baseline
+ *   BENCH_ONLY=proposals: issue 13 on 20,000 proposals of 30 rows (seeded once): one proposal by
+ *   API and page loader, its save with 30 rows, the list's first page, each beside its raw SQL and a
+ *   bare node:http server (tests/bench/proposals-bench.ts; also part of the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +30,7 @@ import { calendarScenarios } from './calendar-bench';
 import { firstLoad } from './first-load';
 import { throughput } from './throughput';
 import { filesBench } from './files-bench';
+import { proposalsBench, seedProposalVolume } from './proposals-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -226,6 +230,7 @@ async function main() {
     throw new Error('No build: run `npm run build` first (npm run bench does).');
   await ensureDatabase(url);
   await seed(url);
+  if (!ONLY || ONLY === 'proposals') await seedProposalVolume(url);
 
   const port = await freePort();
   const server = spawn('node', ['--import', 'tsx', 'server/index.ts'], {
@@ -289,6 +294,18 @@ async function main() {
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
     if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
     if (ONLY === 'calendar') rows.push(...(await calendar(port, api, page)));
+    if (!ONLY || ONLY === 'proposals')
+      rows.push(
+        ...(await proposalsBench({
+          port,
+          token,
+          databaseUrl: url,
+          schema: 't_bench',
+          requests: REQUESTS,
+          measure: (p, make) => measure(p, make, 1),
+          fetch: (req) => send(port, req),
+        })),
+      );
     if (!ONLY || ONLY === 'files') rows.push(...(await filesBench({ port, host: HOST, token }, url, 't_bench')));
     if (!ONLY || ONLY === 'throughput' || ONLY === 'first-load') {
       if (ONLY !== 'first-load')

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
+import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { hydrated, pick, signIn } from './helpers';
 
 /**
@@ -7,13 +9,16 @@ import { hydrated, pick, signIn } from './helpers';
  * a subtotal, saved by itself, accepted into a work order that holds the rows.
  */
 let app: RunningApp;
+let smtp: SmtpPeer;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  app = await startApp();
+  smtp = await startSmtpPeer();
+  app = await startApp({ SMTP_URL: smtp.url });
 });
 test.afterAll(async () => {
   await app?.stop();
+  await smtp?.close();
 });
 
 test('[proposals] build a proposal with a subtotal and a monthly price, see it save itself, accept it into a work order', async ({
@@ -275,4 +280,46 @@ test('[proposals] on a 360 px phone the rows are edited in a bottom sheet', asyn
   await expect(lines.first()).toContainText('7 ×');
   // the price came from the article on save
   await expect(lines.last()).not.toContainText('× 0');
+});
+
+test('[proposals] download the proposal as PDF and e-mail it', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Passagesystem entré' }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  const id = page.url().split('/').pop()!;
+
+  // the documents menu downloads the PDF (an attachment: the page stays)
+  const documents = page.getByRole('button', { name: /^(Dokument|Documents)$/ });
+  await documents.click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: /Ladda ned PDF|Download PDF/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^proposal-\d+\.pdf$/);
+  expect((await readFile((await download.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
+  await expect(page).toHaveURL(new RegExp(`/proposals/${id}$`));
+  // and the Word file through the same route
+  const word = await page.request.get(`${app.url}/proposals/${id}/document?format=docx`);
+  expect(word.status()).toBe(200);
+  expect(word.headers()['content-disposition']).toMatch(/^attachment; filename="proposal-\d+\.docx"$/);
+  expect((await word.body()).subarray(0, 2).toString()).toBe('PK');
+
+  // e-mail the PDF: the dialog asks for the recipient, and the notice says where it went
+  await documents.click();
+  await page.getByRole('menuitem', { name: /Skicka PDF med e-post|E-mail PDF/ }).click();
+  const dialog = page.getByRole('dialog', { name: /Skicka offerten som PDF|E-mail the proposal as PDF/ });
+  await expect(dialog).toBeVisible();
+  const recipient = dialog.getByRole('textbox', { name: /Mottagare|Recipient/ });
+  await recipient.fill('kund@passage.se');
+  await dialog.getByRole('button', { name: /^(Skicka|Send)$/ }).click();
+  await expect(page.getByText(/E-post skickat till kund@passage\.se|E-mail sent to kund@passage\.se/)).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(dialog).toBeHidden();
+  const mail = await smtp.waitForMail((m) => m.to.includes('kund@passage.se'), 30_000);
+  expect(mail.raw).toMatch(/application\/pdf/);
 });

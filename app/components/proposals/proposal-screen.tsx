@@ -8,6 +8,7 @@ import { Button, ConfirmDialog, Menu, TextField, useToast, type MenuItemDef } fr
 import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
 import type { ProposalLists } from '~/core/proposals/proposal-configuration.service';
+import { DocumentActions } from './document-actions';
 import { CustomFieldInputs, missingRequired, PriceTemplateButtons, StandardTextInsert } from './proposal-extras';
 import { RecordHistory } from './record-history';
 import { RowsEditor } from './rows-editor';
@@ -156,6 +157,12 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
               {t('action.decline')}
             </Button>
           )}
+          <DocumentActions
+            documentPath={`/proposals/${encodeURIComponent(draft.id)}/document`}
+            number={draft.sequenceNumber}
+            canEmail={can.edit}
+            defaultEmail={draft.contactEmail}
+          />
           {menu.length > 0 && <Menu items={menu} label={t('action.more')} />}
         </div>
       </header>

@@ -6,6 +6,7 @@ import { Button, ConfirmDialog, Menu, NativeSelect, TextField, useToast, type Me
 import type { ProposalSettings } from '~/core/proposals/proposal.service';
 import type { SalesOrder, SalesOrderOptions } from '~/core/proposals/sales-order.service';
 import { RecordHistory } from './record-history';
+import { DocumentActions } from './document-actions';
 import { RowsEditor } from './rows-editor';
 import { useAutosave } from './use-autosave';
 
@@ -93,6 +94,7 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
               {t('action.close')}
             </Button>
           )}
+          <DocumentActions documentPath={`/sales/${encodeURIComponent(draft.id)}/document`} number={draft.number} />
           {menu.length > 0 && <Menu items={menu} label={tp('action.more')} />}
         </div>
       </header>

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import {
+  emailProposalPdf,
+  proposalPdf,
+  proposalWord,
+  salesOrderPdf,
+  salesOrderWord,
+} from '~/core/proposals/proposal-documents.service';
+import { defineCall, type ApiCall } from '../define-call';
+import { fileReply } from './work-order-documents.calls';
+
+/*
+ * Proposal and sales-order documents (api-calls.md "Proposals", "Sales orders"; issue 13): POST
+ * /proposals/pdf, /proposals/word, /salesorders/pdf and /salesorders/word answer the file itself
+ * (attachment, named from the number); POST /proposals/pdf/email mails the proposal's PDF, as
+ * /wo/pdf/email does. Registered before the proposal calls, so no `/proposals/:id` pattern can
+ * take "pdf" for an id.
+ */
+
+const pass = z.object({}).passthrough();
+const READ = { permission: 'proposal:read', module: 'crm' } as const;
+const SO_READ = { permission: 'salesorder:read', module: 'crm' } as const;
+
+export const proposalDocumentCalls: ApiCall[] = [
+  defineCall({
+    method: 'POST',
+    path: '/proposals/pdf',
+    access: READ,
+    input: pass,
+    summary:
+      'The proposal as PDF {proposal (id), templateId (default)} → application/pdf, attachment named from the proposal number; never purchase prices',
+    handler: async (ctx, input) => fileReply(await proposalPdf(ctx, input)),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals/word',
+    access: READ,
+    input: pass,
+    summary: 'The proposal as a Word document {proposal (id), templateId (default)} → .docx attachment',
+    handler: async (ctx, input) => fileReply(await proposalWord(ctx, input)),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals/pdf/email',
+    access: READ,
+    input: pass,
+    summary:
+      'E-mails the proposal as PDF {proposal (id), templateId, emailTarget (one address, several separated by commas, or a list; the contact e-mail when left out)} → {message: EMAIL_SENT_TO, recipient, recipients}; needs proposal:edit (history row); 502 FAILED_TO_SEND_EMAIL when the mail relay fails',
+    handler: (ctx, input) => emailProposalPdf(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/salesorders/pdf',
+    access: SO_READ,
+    input: pass,
+    summary:
+      'The sales order as PDF {salesOrder (id), templateId (default)} → application/pdf, attachment named from the order number',
+    handler: async (ctx, input) => fileReply(await salesOrderPdf(ctx, input)),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/salesorders/word',
+    access: SO_READ,
+    input: pass,
+    summary: 'The sales order as a Word document {salesOrder (id), templateId (default)} → .docx attachment',
+    handler: async (ctx, input) => fileReply(await salesOrderWord(ctx, input)),
+  }),
+];
