@@ -1,8 +1,6 @@
-import { data } from 'react-router';
 import type { Route } from './+types/sales.$id.document';
-import { fileResponse } from '~/app/lib/file-response.server';
-import { guard, run } from '~/app/lib/guard.server';
-import { isAppError } from '~/core/errors/app-error';
+import { documentDownload } from '~/app/lib/document-route.server';
+import { guard } from '~/app/lib/guard.server';
 import { salesOrderPdf, salesOrderWord } from '~/core/proposals/proposal-documents.service';
 
 /**
@@ -11,18 +9,10 @@ import { salesOrderPdf, salesOrderWord } from '~/core/proposals/proposal-documen
  */
 export const middleware = guard({ permission: 'salesorder:read', module: 'crm' });
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const query = new URL(request.url).searchParams;
-  const format = query.get('format') === 'docx' ? 'docx' : query.get('format') === 'pdf' ? 'pdf' : null;
-  if (!format) throw data('unknown format', { status: 400 });
-  const input = { salesOrder: params.id, templateId: query.get('templateId') || undefined };
-  try {
-    const file = await run(context, (ctx) =>
-      format === 'pdf' ? salesOrderPdf(ctx, input) : salesOrderWord(ctx, input),
-    );
-    return fileResponse(file);
-  } catch (e) {
-    if (isAppError(e) && e.status < 500) throw data(e.code, { status: e.status });
-    throw e;
-  }
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return documentDownload(request, context, (ctx, format, templateId) =>
+    format === 'pdf'
+      ? salesOrderPdf(ctx, { salesOrder: params.id, templateId })
+      : salesOrderWord(ctx, { salesOrder: params.id, templateId }),
+  );
 }

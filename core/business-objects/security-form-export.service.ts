@@ -6,7 +6,7 @@ import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/doc
 import { formatQuantity } from '~/core/documents/format';
 import { documentTranslator } from '~/core/documents/i18n';
 import { htmlToPdf } from '~/core/documents/pdf';
-import { renderHtml } from '~/core/documents/render';
+import { renderDocument } from '~/core/documents/render';
 import { securityFormToDocx } from '~/core/documents/security-form-docx';
 import type {
   DocumentFact,
@@ -222,12 +222,7 @@ async function build(
 
 /** The document's HTML (what the PDF prints); exported for tests and previews. */
 export function securityFormHtml(model: SecurityFormDocumentModel): string {
-  return renderHtml('security-form', model, {
-    t: documentTranslator(model.lang),
-    locale: model.locale,
-    dateFormat: model.dateFormat,
-    country: model.country,
-  });
+  return renderDocument('security-form', model);
 }
 
 /** POST /bo/{id}/sec/form/export {type: 'docx' | 'pdf', signature, excludedPages}: the file. */

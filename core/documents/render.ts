@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { formatDate, formatDateTime, type DateFormat } from '~/core/i18n/number-format';
-import type { DocumentT } from './i18n';
+import { documentTranslator, type DocumentT } from './i18n';
+import type { Lang } from '~/core/i18n/languages';
 import { formatHours, formatMoney, formatQuantity } from './format';
 
 /**
@@ -94,6 +95,22 @@ function helpers(options: RenderOptions): Record<string, Handlebars.HelperDelega
  */
 export function renderHtml(templateName: string, data: unknown, options: RenderOptions): string {
   return template(templateName)(data, { helpers: helpers(options), allowProtoPropertiesByDefault: false });
+}
+
+/**
+ * Renders a document model (one that knows its language and the tenant's way with dates and
+ * numbers) with the document translations: what every printed document does.
+ */
+export function renderDocument(
+  templateName: string,
+  model: { lang: Lang; locale: RenderOptions['locale']; dateFormat: DateFormat; country: string },
+): string {
+  return renderHtml(templateName, model, {
+    t: documentTranslator(model.lang),
+    locale: model.locale,
+    dateFormat: model.dateFormat,
+    country: model.country,
+  });
 }
 
 /** For tests: forget compiled templates (after changing a file). */

@@ -7,7 +7,7 @@ import { documentTranslator } from '~/core/documents/i18n';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { proposalToDocx } from '~/core/documents/proposal-docx';
 import type { ProposalDocumentModel, ProposalDocumentRow } from '~/core/documents/proposal-document';
-import { renderHtml } from '~/core/documents/render';
+import { renderDocument } from '~/core/documents/render';
 import { AppError } from '~/core/errors/app-error';
 import { EMAIL_PATTERN, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
@@ -254,12 +254,7 @@ function templateFile(id: ProposalTemplateId): string {
 
 /** The document's HTML (what the PDF prints); exported for tests and previews. */
 export function proposalHtml(model: ProposalDocumentModel, templateId: ProposalTemplateId = 'default'): string {
-  return renderHtml(templateFile(templateId), model, {
-    t: documentTranslator(model.lang),
-    locale: model.locale,
-    dateFormat: model.dateFormat,
-    country: model.country,
-  });
+  return renderDocument(templateFile(templateId), model);
 }
 
 async function pdfFile(model: ProposalDocumentModel, templateId: ProposalTemplateId): Promise<DocumentFile> {

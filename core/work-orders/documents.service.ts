@@ -7,7 +7,7 @@ import { documentCompany } from '~/core/documents/company';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
 import { printedDiscount } from '~/core/documents/format';
 import { htmlToPdf } from '~/core/documents/pdf';
-import { renderHtml } from '~/core/documents/render';
+import { renderDocument } from '~/core/documents/render';
 import type { WorkOrderDocumentModel } from '~/core/documents/work-order-document';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput, zEmail } from '~/core/errors/validation';
@@ -214,12 +214,7 @@ function templateFile(id: WorkOrderTemplateId): string {
 
 /** The document's HTML (what the PDF prints); exported for tests and previews. */
 export function workOrderHtml(model: WorkOrderDocumentModel, templateId: WorkOrderTemplateId = 'default'): string {
-  return renderHtml(templateFile(templateId), model, {
-    t: documentTranslator(model.lang),
-    locale: model.locale,
-    dateFormat: model.dateFormat,
-    country: model.country,
-  });
+  return renderDocument(templateFile(templateId), model);
 }
 
 /** POST /wo/pdf {workOrder, templateId}: the order as PDF. */

@@ -201,6 +201,7 @@ export async function proposalsBench(t: ProposalsBenchTarget): Promise<Record<st
   await db.connect();
   const saves = 20 + t.requests; // run.ts's measure warms up with 20
   let ids: string[];
+  let filters: { tag: string; creator: string };
   try {
     await db.query(`set search_path to "${t.schema}"`);
     ids = (
@@ -210,6 +211,12 @@ export async function proposalsBench(t: ProposalsBenchTarget): Promise<Record<st
         [saves + 2],
       )
     ).rows.map((r: { id: string }) => r.id);
+    filters = (
+      await db.query(
+        `select (select tag_id from proposal_tags group by tag_id order by count(*) desc limit 1) as tag,
+                (select create_user_id from proposals group by create_user_id order by count(*) desc limit 1) as creator`,
+      )
+    ).rows[0] as { tag: string; creator: string };
   } finally {
     await db.end();
   }
@@ -288,6 +295,20 @@ export async function proposalsBench(t: ProposalsBenchTarget): Promise<Record<st
   await one('API proposals, first page (active)', 'list', api('/api/proposals'), 40);
   await one('page /proposals (loader data: active, last month)', 'list', page('/proposals.data'), 40);
   await one('page /proposals', 'list', page('/proposals'), 40);
+  // the list with the other filters: every status, by its most used tag and by its busiest creator
+  await one('API proposals, all statuses, one tag', 'list', api(`/api/proposals?status=all&tags=${filters.tag}`), 40);
+  await one(
+    'API proposals, all statuses, one creator',
+    'list',
+    api(`/api/proposals?status=all&createUserId=${filters.creator}`),
+    40,
+  );
+  await one(
+    'page /proposals (loader data: a tag, every status, all time)',
+    'list',
+    page(`/proposals.data?status=all&period=all&tag=${filters.tag}`),
+    40,
+  );
   return rows;
 }
 

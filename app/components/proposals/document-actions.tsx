@@ -1,11 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFetcher } from 'react-router';
-import { Button, Dialog, Menu, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
-
-type EmailResult =
-  | { ok: true; message: 'EMAIL_SENT_TO'; recipient: string }
-  | { ok?: undefined; code: string; fields?: Record<string, string[]> };
+import { EmailDocumentDialog } from '~/app/components/documents/email-document-dialog';
+import { Menu, type MenuItemDef } from '~/app/components/ui';
 
 export interface DocumentActionsProps {
   /** The document route (`/proposals/{id}/document`, `/sales/{id}/document`). */
@@ -50,83 +46,22 @@ export function DocumentActions({ documentPath, number, canEmail = false, defaul
     <>
       <Menu label={t('menu.documents')} items={items} />
       {canEmail ? (
-        <EmailDialog
+        <EmailDocumentDialog
           key={emailRound}
           action={documentPath}
-          number={String(number)}
+          templateId="default"
           defaultEmail={defaultEmail}
           isOpen={emailOpen}
           onOpenChange={setEmailOpen}
+          text={{
+            title: t('email.title'),
+            intro: t('email.intro', { number: String(number) }),
+            recipient: t('email.recipient'),
+            cancel: t('email.cancel'),
+            send: t('email.send'),
+          }}
         />
       ) : null}
     </>
-  );
-}
-
-function EmailDialog({
-  action,
-  number,
-  defaultEmail,
-  isOpen,
-  onOpenChange,
-}: {
-  action: string;
-  number: string;
-  defaultEmail: string | null;
-  isOpen: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const { t } = useTranslation('proposaldocuments');
-  const { t: tc } = useTranslation();
-  const toast = useToast();
-  const fetcher = useFetcher<EmailResult>();
-  const busy = fetcher.state !== 'idle';
-  const result = fetcher.data;
-  const [shown, setShown] = useState<EmailResult | undefined>(undefined);
-
-  useEffect(() => {
-    if (!result || result === shown || fetcher.state !== 'idle') return;
-    setShown(result);
-    if (result.ok) {
-      toast.show({ kind: 'success', message: tc(result.message, { recipient: result.recipient }) });
-      onOpenChange(false);
-    } else if (!result.fields) toast.show({ kind: 'error', message: tc(result.code) });
-  }, [result, shown, fetcher.state, toast, tc, onOpenChange]);
-
-  const fieldError =
-    result && !result.ok && result === shown ? result.fields?.emailTarget?.map((k) => tc(k)) : undefined;
-  return (
-    <Dialog
-      title={t('email.title')}
-      isOpen={isOpen}
-      onOpenChange={onOpenChange}
-      isDismissable={!busy}
-      isKeyboardDismissDisabled={busy}
-      size="sm"
-    >
-      {({ close }) => (
-        <fetcher.Form method="post" action={action} className="flex flex-col gap-4">
-          <p>{t('email.intro', { number })}</p>
-          <input type="hidden" name="templateId" value="default" />
-          <TextField
-            name="emailTarget"
-            type="email"
-            label={t('email.recipient')}
-            defaultValue={defaultEmail ?? ''}
-            isRequired
-            autoFocus
-            errorMessage={fieldError}
-          />
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onPress={close} isDisabled={busy}>
-              {t('email.cancel')}
-            </Button>
-            <Button type="submit" variant="primary" isPending={busy}>
-              {t('email.send')}
-            </Button>
-          </div>
-        </fetcher.Form>
-      )}
-    </Dialog>
   );
 }
