@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from 'react-router';
 import { actionError } from '~/app/lib/action-error.server';
 import { fileResponse } from '~/app/lib/file-response.server';
-import { run } from '~/app/lib/guard.server';
+import { run, runResource } from '~/app/lib/guard.server';
 import type { Ctx } from '~/core/context';
 import type { DocumentFile } from '~/core/documents/file';
 import { isAppError } from '~/core/errors/app-error';
@@ -23,12 +23,7 @@ export async function documentDownload(
   const query = new URL(request.url).searchParams;
   const format = query.get('format') === 'docx' ? 'docx' : query.get('format') === 'pdf' ? 'pdf' : null;
   if (!format) throw data('unknown format', { status: 400 });
-  try {
-    return fileResponse(await run(context, (ctx) => make(ctx, format, query.get('templateId') || undefined)));
-  } catch (e) {
-    if (isAppError(e) && e.status < 500) throw data(e.code, { status: e.status });
-    throw e;
-  }
+  return fileResponse(await runResource(context, (ctx) => make(ctx, format, query.get('templateId') || undefined)));
 }
 
 /** A documents menu's e-mail (POST {emailTarget, templateId}): the PDF sent, or why not. */

@@ -2,6 +2,7 @@ import { data, redirect, type MiddlewareFunction, type RouterContextProvider } f
 import { authContext, requestContext, tenantContext } from '~/app/context';
 import { clearSessionCookie } from '~/core/http/session-token';
 import type { Auth, Ctx } from '~/core/context';
+import { isAppError } from '~/core/errors/app-error';
 import { hasAccess, type Access } from '~/core/permissions/access';
 import { inTenant } from '~/core/unit-of-work';
 import { getLocale } from '~/app/middleware/i18n.server';
@@ -54,4 +55,20 @@ export function langOf(context: Readonly<RouterContextProvider>) {
 /** One unit of work for a loader or action: the tenant's transaction with who is asking. */
 export function run<T>(context: Readonly<RouterContextProvider>, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   return inTenant({ tenant: context.get(tenantContext), auth: context.get(authContext), lang: langOf(context) }, fn);
+}
+
+/**
+ * `run` for a resource route or a fetcher's loader: a refusal (another tenant's id, a missing
+ * permission, bad input) answers with its status and code instead of becoming a server error.
+ */
+export async function runResource<T>(
+  context: Readonly<RouterContextProvider>,
+  fn: (ctx: Ctx) => Promise<T>,
+): Promise<T> {
+  try {
+    return await run(context, fn);
+  } catch (e) {
+    if (isAppError(e) && e.status < 500) throw data(e.code, { status: e.status });
+    throw e;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Route } from './+types/proposals.$id.history';
 import { tenantContext } from '~/app/context';
-import { guard, run } from '~/app/lib/guard.server';
+import { guard, runResource } from '~/app/lib/guard.server';
 import { historyView } from '~/app/components/customers/customer-history';
 import { getProposalHistory } from '~/core/proposals/proposal-list.service';
 
@@ -10,6 +10,6 @@ export const middleware = guard({ permission: 'proposal:read', module: 'crm' });
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const from = new URL(request.url).searchParams.get('from') ?? '0';
   const tenant = context.get(tenantContext);
-  const page = await run(context, (ctx) => getProposalHistory(ctx, params.id, { from, size: 20 }));
+  const page = await runResource(context, (ctx) => getProposalHistory(ctx, params.id, { from, size: 20 }));
   return historyView(page, tenant.config);
 }

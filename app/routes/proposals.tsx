@@ -1,4 +1,4 @@
-import { useEffect, useState, type DragEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useFetcher, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/proposals';
@@ -6,6 +6,7 @@ import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
 import { Button, DateTime, ListPager, NativeSelect, pageFromUrl } from '~/app/components/ui';
+import { useDragReorder } from '~/app/components/ui/use-drag-reorder';
 import { formatNumber } from '~/core/i18n/number-format';
 import { createProposal, listProposals, type Proposal } from '~/core/proposals/proposal.service';
 import { moveProposal, proposalListOptions } from '~/core/proposals/proposal-list.service';
@@ -86,7 +87,6 @@ export default function Proposals({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (mover.data?.code) setShown(proposals);
   }, [mover.data, proposals]);
-  const [dragged, setDragged] = useState<number | null>(null);
   const canMove = status === 'active' && can('proposal:edit', 'crm');
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -104,25 +104,7 @@ export default function Proposals({ loaderData }: Route.ComponentProps) {
     setShown(next);
     void mover.submit({ id: p!.id, overId: shown[to]!.id, position }, { method: 'post', encType: 'application/json' });
   };
-  const drag = (i: number) =>
-    canMove
-      ? {
-          draggable: true,
-          onDragStart: (e: DragEvent) => {
-            e.dataTransfer.effectAllowed = 'move';
-            setDragged(i);
-          },
-          onDragOver: (e: DragEvent) => {
-            if (dragged !== null) e.preventDefault();
-          },
-          onDrop: (e: DragEvent) => {
-            e.preventDefault();
-            if (dragged !== null) move(dragged, i);
-            setDragged(null);
-          },
-          onDragEnd: () => setDragged(null),
-        }
-      : {};
+  const { drag, dragged } = useDragReorder({ enabled: canMove, onMove: move });
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { ACTIVE_USERS_WHERE, namedOptionsSql } from '~/core/db/json-options';
 import { notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { requireAccess, type Access } from '~/core/permissions/access';
@@ -24,11 +25,9 @@ export interface ProposalListOptions {
 /** Who can have created a proposal (active users) and the tenant's tags, for the list's filters. */
 export async function proposalListOptions(ctx: Ctx): Promise<ProposalListOptions> {
   requireAccess(ctx.auth, PROPOSAL_READ);
-  const { rows } = (await ctx.trx.raw(`select
-      (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
-         from users where status <> 'inactive') as users,
-      (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
-         from tags) as tags`)) as { rows: ProposalListOptions[] };
+  const { rows } = (await ctx.trx.raw(
+    `select ${namedOptionsSql('users', ACTIVE_USERS_WHERE)} as users, ${namedOptionsSql('tags')} as tags`,
+  )) as { rows: ProposalListOptions[] };
   return { users: rows[0]!.users, tags: rows[0]!.tags };
 }
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { ACTIVE_USERS_WHERE, namedOptionsSql } from '~/core/db/json-options';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
@@ -305,10 +306,8 @@ export interface SalesOrderOptions {
 /** The people and departments the sales-order list and screen choose from, in one statement. */
 export async function salesOrderOptions(ctx: Ctx): Promise<SalesOrderOptions> {
   requireAccess(ctx.auth, READ);
-  const { rows } = (await ctx.trx.raw(`select
-      (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
-         from users where status <> 'inactive') as users,
-      (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
-         from departments) as departments`)) as { rows: SalesOrderOptions[] };
+  const { rows } = (await ctx.trx.raw(
+    `select ${namedOptionsSql('users', ACTIVE_USERS_WHERE)} as users, ${namedOptionsSql('departments')} as departments`,
+  )) as { rows: SalesOrderOptions[] };
   return { users: rows[0]!.users, departments: rows[0]!.departments };
 }

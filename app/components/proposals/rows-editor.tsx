@@ -1,8 +1,9 @@
-import { useState, type DragEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
 import { Button, ConfirmDialog, Dialog, NativeSelect } from '~/app/components/ui';
 import { INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
+import { useDragReorder } from '~/app/components/ui/use-drag-reorder';
 import { formatNumber } from '~/core/i18n/number-format';
 import { discountOf, formatDiscount, parseDiscount } from '~/core/pricing';
 import type { ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
@@ -263,7 +264,6 @@ export function RowsEditor(props: {
   const { rows, settings, readOnly } = props;
   const [removing, setRemoving] = useState<number | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
-  const [dragged, setDragged] = useState<number | null>(null);
   const [groupId, setGroupId] = useState<string | null>(null);
   const [discountText, setDiscountText] = useState<Record<string, string>>({});
   const figures = proposalFigures(
@@ -368,27 +368,7 @@ export function RowsEditor(props: {
       </Button>
     </div>
   );
-  const drag = (i: number) =>
-    readOnly
-      ? {}
-      : {
-          draggable: true,
-          onDragStart: (e: DragEvent) => {
-            // only from the handle: text in the inputs stays selectable
-            if (!(e.target as HTMLElement).closest?.('[data-drag-handle]')) return e.preventDefault();
-            e.dataTransfer.effectAllowed = 'move';
-            setDragged(i);
-          },
-          onDragOver: (e: DragEvent) => {
-            if (dragged !== null) e.preventDefault();
-          },
-          onDrop: (e: DragEvent) => {
-            e.preventDefault();
-            if (dragged !== null) moveTo(dragged, i);
-            setDragged(null);
-          },
-          onDragEnd: () => setDragged(null),
-        };
+  const { drag, dragged } = useDragReorder({ enabled: !readOnly, handleOnly: true, onMove: moveTo });
   const summaryLine = (r: ProposalRow, i: number) => {
     const kind = kindOf(r);
     if (kind === 'summary')
