@@ -14,6 +14,7 @@ import { getDatabase } from '~/core/db/with-tenant';
 import { readToken } from '~/core/http/session-token';
 import { createQueue, type JobQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
+import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
 import { logContext, logger } from '~/core/log/logger';
 import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -228,6 +229,7 @@ export async function startServer(
   if (config.RUN_WORKERS) {
     await queue.start(coreJobs);
     await registerCoreSchedules(queue);
+    setDeliveryQueue(queue);
   }
 
   const opsToken = config.embedded ? newOpsToken() : undefined;

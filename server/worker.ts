@@ -5,6 +5,7 @@
 import { getConfig } from '~/core/config/env';
 import { createQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
+import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
 import { logger } from '~/core/log/logger';
 import { openRuntime } from '~/core/runtime/boot';
 
@@ -19,6 +20,7 @@ async function main() {
   const queue = createQueue(runtime.config);
   await queue.start(coreJobs);
   await registerCoreSchedules(queue);
+  setDeliveryQueue(queue);
   logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

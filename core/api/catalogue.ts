@@ -15,6 +15,7 @@ import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
 import { objectSettingsCalls } from './calls/object-settings.calls';
 import { dispatchRuleCalls } from './calls/dispatch-rules.calls';
+import { invoiceCalls } from './calls/invoices.calls';
 import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
@@ -39,6 +40,8 @@ export const API_CALLS: ApiCall[] = [
   ...accessLevelCalls,
   ...appModuleCalls,
   ...oidcCalls,
+  // fixed /articles/erp before /articles/:id
+  ...invoiceCalls,
   // registers: articles, customers, objects and models, suppliers, import and export
   ...articlesCalls,
   ...businessObjectCalls,

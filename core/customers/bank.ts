@@ -1,3 +1,5 @@
+import { luhnDigit } from '~/core/invoicing/ocr';
+
 /**
  * The bankgiro account a customer carries (spec section 3: BG account); IBAN and BIC are checked by
  * the shared `core/suppliers/bank.ts`. Pure functions: the form and the API reject a mistyped
@@ -11,16 +13,7 @@
 export function isValidBankgiro(value: string): boolean {
   const digits = value.replace(/[\s-]/g, '');
   if (!/^\d{7,8}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
+  return luhnDigit(digits.slice(0, -1)) === digits.slice(-1);
 }
 
 /** "50501055" → "5050-1055", "1234566" → "123-4566"; other text is returned as typed. */

@@ -1,42 +1,247 @@
 import type { z } from 'zod';
 import type { PluginBase } from './plugin';
 
-/** An invoice as handed to an ERP: what every provider needs, in the spec's words. */
-export interface ErpInvoice {
-  id: string;
-  invoiceNr: string | null;
-  invoiceDate: string;
-  customer: { customerId: string; displayName: string };
-  articles: { articleTitle: string; amount: number; price: number; totalPrice: number; unit?: string }[];
-  totalPrice: number;
-  totalPriceVat: number;
+/*
+ * The ERP contract, version 2 (issue 14; architecture §7; docs/plugins/erp.md explains it to an
+ * outside integrator). A plugin is a stateless translator between Ordo's invoice and one vendor's
+ * API: the core keeps the tenant's credentials (encrypted), the customer and article mapping, the
+ * outbox and its retries, and hands the plugin an ErpSession for each call. A plugin never touches
+ * the database; it talks HTTP through createErpHttp (core/extension-points/erp-http), which keeps the
+ * vendor's rate limit per tenant, waits out a 429 and maps failures to ErpError.
+ */
+
+/** Spec ERP invoice states (section 4). */
+export type ErpInvoiceState = 'success' | 'not_sent.zero_price' | 'unknown';
+
+/**
+ * What a tenant's connection holds, stored sealed by the core. OAuth2 plugins keep tokens here; API-key
+ * plugins the key the tenant typed; a plugin may add its own fields (a company id, a realm id).
+ */
+export interface ErpCredentials {
+  accessToken?: string;
+  refreshToken?: string;
+  /** ISO time the access token stops working. */
+  expiresAt?: string;
+  apiKey?: string;
+  [extra: string]: unknown;
 }
 
-export interface ErpDeliveryResult {
-  /** The ERP's own id for the invoice (erpReference.externalId). */
-  externalId: string | null;
-  /** Spec ERP invoice states. */
-  state: 'success' | 'not_sent.zero_price' | 'unknown';
+/** The accounts the tenant chose in Settings → ERP (BAS numbers in Sweden); empty means the ERP's own default. */
+export interface ErpAccounts {
+  /** Sales account per VAT rate ("25", "12", "6", "0"), and for reverse VAT. */
+  sales: Partial<Record<'25' | '12' | '6' | '0' | 'reverse', string>>;
+  fee?: string;
+  rounding?: string;
+}
+
+/** Everything a plugin call may use; built by the core per tenant and call. */
+export interface ErpSession {
+  tenantId: string;
+  /** Null until the tenant has connected. */
+  credentials: ErpCredentials | null;
+  /** Stores new credentials (a refreshed token) sealed, at once and outside any open transaction. */
+  saveCredentials(next: ErpCredentials): Promise<void>;
+  accounts: ErpAccounts;
+}
+
+export interface ErpAddress {
+  street: string | null;
+  postIndex: string | null;
+  city: string | null;
+}
+
+export interface ErpCustomer {
+  /** Ordo's id; the mapping key. */
+  id: string;
+  /** The customer number (spec: customerId); vendors that take a number get this one. */
+  customerNumber: string;
+  name: string;
+  type: 'private' | 'company';
+  organizationalNumber: string | null;
+  personId: string | null;
+  vatNumber: string | null;
+  email: string | null;
+  phone: string | null;
+  address: ErpAddress;
+  paymentTermDays: number;
+  reverseVat: boolean;
+}
+
+export interface ErpArticle {
+  /** Ordo's id; the mapping key. */
+  id: string;
+  /** The article number (spec: article ID). */
+  articleNumber: string;
+  title: string;
+  unit: string | null;
+  price: string;
+  /** service (labour) or goods. */
+  isService: boolean;
+  /** ROT/RUT-eligible work (Fortnox: HouseWork). */
+  houseWork: boolean;
+  vatPercent: '25' | '12' | '6' | '0';
+}
+
+export type ErpRowKind = 'article' | 'labour' | 'travel' | 'mileage' | 'fee' | 'text';
+
+export interface ErpInvoiceRow {
+  kind: ErpRowKind;
+  /** Ordo's article id (null for a row without article: fee, text, a free row). */
+  articleId: string | null;
+  articleNumber: string | null;
+  /** The vendor's id for the article, from the mapping (set by the core before sendInvoice). */
+  externalArticleId: string | null;
+  description: string;
+  amount: string;
+  unit: string | null;
+  /** Unit price without VAT. */
+  price: string;
+  discount: { type: 'PERCENTAGE' | 'REGULAR'; value: string } | null;
+  /** Row total without VAT, the discount applied. */
+  total: string;
+  vatPercent: '25' | '12' | '6' | '0';
+  /** Labour a ROT/RUT reduction applies to. */
+  houseWork: boolean;
+  /** The account chosen for the row's VAT rate (or the fee account), when the tenant chose one. */
+  account: string | null;
+}
+
+export interface ErpTaxReduction {
+  kind: 'ROT' | 'RUT' | 'green';
+  /** The reduction the customer asks of the tax agency. */
+  amount: string;
+  propertyDesignation: string | null;
+  housingAssociationOrgNr: string | null;
+  persons: { personId: string; amount: string }[];
+}
+
+/** An invoice as handed to an ERP: final figures (core/invoicing) in Ordo's words. */
+export interface ErpInvoice {
+  id: string;
+  /** Ordo's gapless number. */
+  invoiceNr: string;
+  invoiceDate: string;
+  deliveryDate: string | null;
+  dueDate: string;
+  paymentTermDays: number;
+  ocr: string | null;
+  currency: 'SEK' | 'EUR';
+  /** The work order's or sales order's title. */
+  description: string | null;
+  marking: string | null;
+  customerOrderNumber: string | null;
+  ourReference: string | null;
+  yourReference: string | null;
+  reverseVat: boolean;
+  customer: ErpCustomer & { externalId: string | null };
+  rows: ErpInvoiceRow[];
+  /** The invoice fee, also present as a row of kind "fee". */
+  fee: string | null;
+  /** Without VAT, VAT, the öre rounding, and the total with VAT. */
+  totalPrice: string;
+  totalVat: string;
+  rounding: string;
+  total: string;
+  taxReduction: ErpTaxReduction | null;
+  /** Legal text printed on the invoice (reverse VAT). */
+  notes: string[];
+}
+
+export interface ErpSentInvoice {
+  /** The vendor's id for the invoice (erpReference.externalId). */
+  externalId: string;
+  /** The number the ERP shows people (externalInvoiceNr); may be the id. */
+  externalInvoiceNr: string | null;
+  state: ErpInvoiceState;
+}
+
+export interface ErpArticleListing {
+  externalId: string;
+  articleNumber: string;
+  title: string;
+  unit: string | null;
+  price: string | null;
+}
+
+/** A file the tenant imports into its ERP by hand (visma-xml). */
+export interface ErpFile {
+  fileName: string;
+  contentType: string;
+  body: Buffer;
+}
+
+export type ErpAuth =
+  /** OAuth2 authorization code: the core sends the browser to authorizeUrl and hands back the code. */
+  | {
+      type: 'oauth2';
+      authorizeUrl(input: { redirectUri: string; state: string }): string;
+      exchangeCode(input: { code: string; redirectUri: string; tenantId: string }): Promise<ErpCredentials>;
+    }
+  /** A key the tenant pastes into Settings → ERP; `fields` are the inputs the form shows. */
+  | { type: 'api-key'; fields: readonly string[] }
+  /** Nothing to connect (files, the built-in none). */
+  | { type: 'none' };
+
+/** What a provider can do; the UI offers only these, the core calls only these. */
+export interface ErpCapabilities {
+  /** Invoices go over the vendor's API (the erp apply type). */
+  sendInvoices: boolean;
+  /** The visma-xml apply type: a file per invoice. */
+  invoiceFile: boolean;
+  readInvoice: boolean;
+  listArticles: boolean;
+  /** ROT/RUT/green reductions are carried to the ERP. */
+  taxReduction: boolean;
+  /** Approved supplier invoices (the purchasing capability, issue 15). */
+  supplierInvoices: boolean;
 }
 
 /**
- * The contract every ERP integration implements. Calls carry an idempotency key: the outbox may
- * deliver the same invoice twice after a crash, and the provider must not create it twice.
+ * Every method throws ErpError (core/extension-points/erp-http) when the vendor refuses, with the
+ * vendor's own text attached; the core maps it to the spec's message.
  */
 export interface ErpProvider {
-  /** Checks credentials and reachability; throws AppError with a spec key when they fail. */
-  testConnection(tenantOptions: unknown): Promise<void>;
-  sendInvoice(invoice: ErpInvoice, tenantOptions: unknown, idempotencyKey: string): Promise<ErpDeliveryResult>;
+  capabilities: ErpCapabilities;
+  auth: ErpAuth;
+  /** Checks credentials and reachability; answers what the ERP calls the company, when it says. */
+  testConnection(session: ErpSession): Promise<{ companyName: string | null }>;
+  /** Finds the customer by its number (or the id the mapping knew) or creates it; answers the vendor's id. */
+  ensureCustomer(session: ErpSession, customer: ErpCustomer, knownExternalId: string | null): Promise<string>;
+  /** The same for an article. */
+  ensureArticle(session: ErpSession, article: ErpArticle, knownExternalId: string | null): Promise<string>;
+  /**
+   * Creates the invoice once. The key is the same on every try of one delivery: a plugin puts it in
+   * the vendor's external-reference field (or sends it as the vendor's idempotency key) and, unless
+   * this is the delivery's first try, looks for an invoice that has it before creating, so a crash
+   * after the vendor created the invoice but before Ordo recorded it never makes a second one. On the
+   * first try nothing can exist yet, which spares one request per invoice under a tight rate limit.
+   */
+  sendInvoice(
+    session: ErpSession,
+    invoice: ErpInvoice,
+    idempotencyKey: string,
+    options: { firstAttempt: boolean },
+  ): Promise<ErpSentInvoice>;
+  /** The vendor's number and state for an invoice it holds. */
+  readInvoice(session: ErpSession, externalId: string): Promise<ErpSentInvoice>;
+  listArticles(session: ErpSession): Promise<ErpArticleListing[]>;
+  /** The visma-xml file (capabilities.invoiceFile). */
+  invoiceFile?(invoice: ErpInvoice): ErpFile;
 }
 
-export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvider> & { displayName: string };
+export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvider> & {
+  displayName: string;
+  /** The spec's ERP kind this plugin is (fortnox, visma, visma-e, …); "none" for the built-in. */
+  erpKind: string;
+};
 
 export function defineErpProvider<O>(def: {
   id: string;
   displayName: string;
+  erpKind?: string;
   options: z.ZodType<O>;
   tenantOptions?: z.ZodType<unknown>;
   create(options: O): ErpProvider;
 }): ErpProviderDefinition<O> {
-  return { kind: 'erp', ...def };
+  return { kind: 'erp', erpKind: def.erpKind ?? def.id, ...def };
 }

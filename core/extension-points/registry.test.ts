@@ -23,7 +23,7 @@ const fake = defineErpProvider({
   id: 'fake-erp',
   displayName: 'Fake',
   options: z.object({ baseUrl: z.url(), timeoutMs: z.number().int().positive().default(5000) }),
-  create: () => ({ testConnection: async () => {}, sendInvoice: async () => ({ externalId: '1', state: 'success' }) }),
+  create: () => ({ ...none.create({}), capabilities: { ...none.create({}).capabilities, sendInvoices: true } }),
 });
 
 describe('[platform] plugin registry', () => {

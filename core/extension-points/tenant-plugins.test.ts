@@ -14,7 +14,7 @@ const fortnoxLike = defineErpProvider({
   displayName: 'Fake Fortnox',
   options: z.object({}),
   tenantOptions: z.object({ clientSecret: z.string().min(10, 'ERROR_REQUIRED_FIELD') }),
-  create: () => ({ testConnection: async () => {}, sendInvoice: async () => ({ externalId: '42', state: 'success' }) }),
+  create: () => ({ ...none.create({}), capabilities: { ...none.create({}).capabilities, sendInvoices: true } }),
 });
 
 let db: Database;

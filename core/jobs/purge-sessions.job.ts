@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { purgeExpiredSessions } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import { sendMailJob } from '~/core/mail/mailer';
+import { DELIVERY_SWEEP_EVERY_MS, deliverDueJob, deliverTenantJob } from '~/core/invoicing/erp-delivery';
 import { REMINDER_SWEEP_EVERY_MS, sendDueRemindersJob } from '~/core/work-orders/reminders.job';
 import { listTenants } from '~/tenants/registry';
 import { defineJob, type JobDefinition } from './define-job';
@@ -37,7 +38,13 @@ export const purgeExpiredSessionsJob = defineJob({
 });
 
 /** Every job the core defines; a worker must start with these (plus plugins' jobs). */
-export const coreJobs: readonly JobDefinition[] = [purgeExpiredSessionsJob, sendMailJob, sendDueRemindersJob];
+export const coreJobs: readonly JobDefinition[] = [
+  purgeExpiredSessionsJob,
+  sendMailJob,
+  sendDueRemindersJob,
+  deliverDueJob,
+  deliverTenantJob,
+];
 
 /** Idempotent (schedules are upserted by key), so every process can call it at boot. */
 export async function registerCoreSchedules(queue: JobQueue): Promise<void> {
@@ -47,4 +54,5 @@ export async function registerCoreSchedules(queue: JobQueue): Promise<void> {
     data: {},
   });
   await queue.schedule(sendDueRemindersJob, { key: 'send-due-reminders', everyMs: REMINDER_SWEEP_EVERY_MS, data: {} });
+  await queue.schedule(deliverDueJob, { key: 'erp-deliver-due', everyMs: DELIVERY_SWEEP_EVERY_MS, data: {} });
 }

@@ -49,9 +49,10 @@ const ZTemplateId = z
 
 /**
  * The recipients: one address, several separated by commas, semicolons or spaces, or a list;
- * empty or left out means the proposal's contact e-mail.
+ * empty or left out means the document's own address (the proposal's contact e-mail, the
+ * invoice's customer invoice e-mail). Shared by every document that is e-mailed to several people.
  */
-const ZEmailTarget = z
+export const ZEmailTarget = z
   .union([z.string(), z.array(z.string())], { error: 'ERROR_INVALID_EMAIL' })
   .optional()
   .transform((v, zctx) => {

@@ -11,6 +11,8 @@ import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { formatDecimal } from '~/core/pricing';
+import { createSalesOrderInvoice } from '~/core/invoicing/order-invoice';
+import { detachOrderInvoices } from '~/core/invoicing/invoice-store';
 import { proposalSettings, readRows, replaceRows, ZRow, type ProposalRow } from './proposal.service';
 
 export const SALES_ORDER_ENTITY = 'salesorder';
@@ -265,7 +267,13 @@ export async function closeSalesOrder(ctx: Ctx, id: unknown, raw: unknown): Prom
       version: so.version + 1,
       update_ts: ctx.now,
     });
-  await recordHistory(ctx, { entity: SALES_ORDER_ENTITY, entityId: so.id, action: 'close', data: { paid } });
+  const invoice = await createSalesOrderInvoice(ctx, so.id);
+  await recordHistory(ctx, {
+    entity: SALES_ORDER_ENTITY,
+    entityId: so.id,
+    action: 'close',
+    data: { paid, invoiceId: invoice.invoiceId, invoiceNr: invoice.invoiceNr },
+  });
   return getSalesOrder(ctx, so.id);
 }
 
@@ -285,7 +293,8 @@ export async function reopenSalesOrder(ctx: Ctx, id: unknown): Promise<SalesOrde
       version: so.version + 1,
       update_ts: ctx.now,
     });
-  await recordHistory(ctx, { entity: SALES_ORDER_ENTITY, entityId: so.id, action: 'reopen' });
+  const invoices = await detachOrderInvoices(ctx, { sales_order_id: so.id });
+  await recordHistory(ctx, { entity: SALES_ORDER_ENTITY, entityId: so.id, action: 'reopen', data: { invoices } });
   return getSalesOrder(ctx, so.id);
 }
 

@@ -19,12 +19,13 @@ import {
   DEFAULT_PAYMENT_TERM_DAYS,
   DEFAULT_VAT_PERCENTAGE,
   effectiveInvoiceFee,
-  FEE_ROW_TITLE,
   invoiceTotals,
   tenantDate,
   type OrderArticleRow,
 } from './close.rules';
 import { renderOrderFinishMail } from './order-finish.mail';
+import { createWorkOrderInvoice } from '~/core/invoicing/order-invoice';
+import { detachOrderInvoices } from '~/core/invoicing/invoice-store';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { changedFields } from './work-order-rules';
 
@@ -196,7 +197,17 @@ export const ZCloseWorkOrder = z.object({
 export interface CloseResult {
   workOrder: WorkOrder;
   /** Null when the invoice-details module is off (the draft is made all the same). */
-  invoice: { id: string; totalPrice: string; totalPriceVat: string; vatPercentage: string; reverseVat: boolean } | null;
+  invoice: {
+    id: string;
+    status: 'draft' | 'finalized';
+    invoiceNr: string | null;
+    totalPrice: string;
+    totalPriceVat: string;
+    vatPercentage: string;
+    reverseVat: boolean;
+    /** The invoice is on its way to the tenant's ERP. */
+    erpQueued: boolean;
+  } | null;
   warnings: 'CUSTOMER_SET_NOT_TO_SEND_TO_ERP'[];
 }
 
@@ -205,17 +216,6 @@ async function lockOrder(ctx: Ctx, id: string): Promise<{ closed_at: Date | null
   const row = await ctx.trx('work_orders').where({ id }).forUpdate().first('closed_at', 'is_locked');
   if (!row) throw notFound();
   return row;
-}
-
-/**
- * Takes the order's current invoice off it: a draft is deleted (rows with it), one that already
- * reached the ERP is kept and unlinked. Answers how many of each.
- */
-async function detachInvoices(ctx: Ctx, workOrderId: string): Promise<{ deleted: number; kept: number }> {
-  const current = ctx.trx('invoices').where({ work_order_id: workOrderId }).whereNull('unlinked_at');
-  const kept = await current.clone().whereNotNull('erp_reference_id').update({ unlinked_at: ctx.now });
-  const deleted = await current.clone().whereNull('erp_reference_id').delete();
-  return { deleted: Number(deleted), kept: Number(kept) };
 }
 
 /**
@@ -244,7 +244,7 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
   const settings = await invoiceSettings(ctx);
   const details = moduleOn(ctx, 'workorder_invoice_details');
   const articles = await orderArticles(ctx, wo.id);
-  const { rowTotals, total: articleTotal } = articleTotals(articles);
+  const { total: articleTotal } = articleTotals(articles);
   const fee = effectiveInvoiceFee({
     feeToggle: settings.feeEnabled,
     feeModule: details,
@@ -268,91 +268,20 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
     .trx('work_orders')
     .where({ id: wo.id })
     .update({ status_id: status.id, closed_at: ctx.now, update_ts: ctx.now });
-  await detachInvoices(ctx, wo.id);
-  const bo = wo.businessObjectId
-    ? await ctx.trx('business_objects').where({ id: wo.businessObjectId }).first('id', 'serial_code')
-    : null;
+  await detachOrderInvoices(ctx, { work_order_id: wo.id });
+  const made = await createWorkOrderInvoice(ctx, {
+    wo,
+    customer,
+    invoiceDate,
+    deliveryDate,
+    fee,
+    vat: settings.vat,
+    reverseVat: totals.reverseVat,
+    ignoreReverseVat: input.ignoreReverseVAT,
+    termDays,
+  });
+  const invoiceId = made.invoiceId;
   const sendToErp = customer.send_to_erp !== false;
-  const configuration = (customer.configuration ?? {}) as Row;
-  const [invoice] = await ctx
-    .trx('invoices')
-    .insert({
-      status: 'draft',
-      work_order_id: wo.id,
-      customer_id: customer.id,
-      invoice_date: invoiceDate,
-      delivery_date: deliveryDate,
-      payment_due_date: addDays(invoiceDate, termDays),
-      marking: wo.invoiceMarking,
-      description: wo.title,
-      invoice_fee: fee,
-      vat_percentage: totals.vatPercentage,
-      reverse_vat: totals.reverseVat,
-      total_price: totals.totalPrice,
-      total_price_vat: totals.totalPriceVat,
-      create_user_id: ctx.auth.user.id,
-      create_ts: ctx.now,
-      data: JSON.stringify({
-        instance: { companyName: ctx.tenant.displayName },
-        customer: {
-          id: customer.id,
-          customerId: customer.customer_id,
-          displayName: customer.name,
-          contactEmail: customer.invoice_email ?? customer.email ?? null,
-          contactTel: customer.phone ?? null,
-          organizationalNumber: customer.organizational_number ?? null,
-          sendToErp,
-          configuration: {
-            ...configuration,
-            invoice: { reverseVat: Boolean(customer.reverse_vat), customerVatNumber: customer.vat_number ?? null },
-          },
-        },
-        workOrder: {
-          id: wo.id,
-          number: wo.number,
-          title: wo.title,
-          customerOrderNumber: wo.customerOrderNumber,
-          invoiceMarking: wo.invoiceMarking,
-          address: { street: wo.street, postIndex: wo.postIndex, city: wo.city },
-          ignoreReverseVAT: input.ignoreReverseVAT,
-        },
-        businessObject: bo ? { id: bo.id, serialCode: bo.serial_code } : null,
-      }),
-    })
-    .returning('id');
-  const invoiceId = invoice.id as string;
-  const lang = mailLang(ctx, customer.invoice_language as string | null);
-  const rows = articles.map((a, i) => ({
-    invoice_id: invoiceId,
-    article_id: a.articleId,
-    title: a.title,
-    description: a.description,
-    amount: a.amount,
-    price: a.price,
-    discount_type: a.discountType === 'PERCENTAGE' || a.discountType === 'REGULAR' ? a.discountType : null,
-    discount_value: a.discountType === 'PERCENTAGE' || a.discountType === 'REGULAR' ? a.discountValue : null,
-    total: rowTotals[i],
-    sort_order: i + 1,
-    is_text: false,
-    kind: 'article',
-  }));
-  if (fee !== null)
-    rows.push({
-      invoice_id: invoiceId,
-      article_id: null,
-      title: FEE_ROW_TITLE[lang],
-      description: null,
-      amount: '1',
-      price: fee,
-      discount_type: null,
-      discount_value: null,
-      total: fee,
-      sort_order: rows.length + 1,
-      is_text: false,
-      kind: 'fee',
-    });
-  if (rows.length) await ctx.trx('invoice_rows').insert(rows);
-
   await recordHistory(ctx, {
     entity: WO_ENTITY,
     entityId: wo.id,
@@ -366,9 +295,11 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
       ignoreReverseVAT: input.ignoreReverseVAT,
       reverseVat: totals.reverseVat,
       vatPercentage: totals.vatPercentage,
-      totalPrice: totals.totalPrice,
-      totalPriceVat: totals.totalPriceVat,
+      totalPrice: made.totalPrice,
+      totalPriceVat: made.totalPriceVat,
       sendToErp,
+      invoiceStatus: made.status,
+      erpQueued: made.queued,
     },
   });
   return {
@@ -376,10 +307,13 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
     invoice: details
       ? {
           id: invoiceId,
-          totalPrice: totals.totalPrice,
-          totalPriceVat: totals.totalPriceVat,
+          status: made.status,
+          invoiceNr: made.invoiceNr,
+          totalPrice: made.totalPrice,
+          totalPriceVat: made.totalPriceVat,
           vatPercentage: totals.vatPercentage,
           reverseVat: totals.reverseVat,
+          erpQueued: made.queued,
         }
       : null,
     warnings: sendToErp ? [] : ['CUSTOMER_SET_NOT_TO_SEND_TO_ERP'],
@@ -399,7 +333,7 @@ const ZWorkOrderId = z.object({ workOrderId: zId() });
 export async function reopenWorkOrder(
   ctx: Ctx,
   raw: unknown,
-): Promise<{ workOrder: WorkOrder; invoices: { deleted: number; kept: number } }> {
+): Promise<{ workOrder: WorkOrder; invoices: { deleted: number; kept: number; voided: number } }> {
   requireAccess(ctx.auth, { permission: 'workorders:reopen' });
   const { workOrderId } = parseInput(ZWorkOrderId, raw);
   const wo = await loadActive(ctx, workOrderId);
@@ -408,7 +342,7 @@ export async function reopenWorkOrder(
   if (locked.is_locked) throw new AppError('WORK_ORDER_LOCKED', 409);
   const status = (await readStatuses(ctx)).find((s) => s.isDefault);
   if (!status) throw new Error('the tenant has no default work-order status');
-  const invoices = await detachInvoices(ctx, wo.id);
+  const invoices = await detachOrderInvoices(ctx, { work_order_id: wo.id });
   await ctx
     .trx('work_orders')
     .where({ id: wo.id })

@@ -21,6 +21,7 @@ import m0019 from './0019-work-order-unplanned-index';
 import m0020 from './0020-files';
 import m0021 from './0021-proposals';
 import m0022 from './0022-proposal-configuration';
+import m0023 from './0023-invoicing';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -49,4 +50,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0020,
   m0021,
   m0022,
+  m0023,
 ];

@@ -1,5 +1,6 @@
 import { RouterContextProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { isValidOcr } from '~/core/invoicing/ocr';
 import { authContext, requestContext, tenantContext } from '~/app/context';
 import { i18nextMiddleware } from '~/app/middleware/i18n.server';
 import { action as closeRouteAction, loader as closeRouteLoader } from '~/app/routes/work-orders.$id.close';
@@ -195,7 +196,7 @@ describe('[work orders] close', () => {
     }
   });
 
-  it('closes into the closed list with a draft invoice: article rows, the fee row, VAT 25 %', async () => {
+  it('closes into the closed list with a final invoice: article rows, the fee row, VAT 25 %, its number and OCR', async () => {
     const wo = await create({ customerId: ref.cOk, invoiceMarking: 'Ref 77' });
     await addArticle(wo.id, '2', '50.00');
     await addArticle(wo.id, '1', '20.00', { discount_type: 'PERCENTAGE', discount_value: '50' });
@@ -209,10 +210,13 @@ describe('[work orders] close', () => {
     expect(body.workOrder.closedAt).toEqual(expect.any(String));
     expect(body.invoice).toEqual({
       id: expect.any(String),
+      status: 'finalized',
+      invoiceNr: expect.stringMatching(/^\d+$/),
       totalPrice: '150.00',
-      totalPriceVat: '187.50',
+      totalPriceVat: '188.00', // 187.50 rounded to whole kronor
       vatPercentage: '25.00',
       reverseVat: false,
+      erpQueued: false, // the tenant has no ERP
     });
     expect(body.warnings).toEqual([]);
 
@@ -222,17 +226,22 @@ describe('[work orders] close', () => {
     const [invoice] = await invoicesOf(wo.id);
     expect(invoice).toMatchObject({
       id: body.invoice.id,
-      status: 'draft',
-      invoice_nr: null,
+      status: 'finalized',
+      invoice_nr: body.invoice.invoiceNr,
       customer_id: ref.cOk,
       marking: 'Ref 77',
       invoice_fee: '40.00',
       vat_percentage: '25.00',
       reverse_vat: false,
       total_price: '150.00',
-      total_price_vat: '187.50',
+      vat_total: '37.50',
+      rounding: '0.50',
+      total_price_vat: '188.00',
+      to_pay: '188.00',
       erp_reference_id: null,
     });
+    expect(isValidOcr(invoice!.ocr)).toBe(true);
+    expect(invoice!.ocr.startsWith(body.invoice.invoiceNr)).toBe(true);
     expect(dateOf(invoice!.invoice_date)).toBe('2026-03-02');
     expect(dateOf(invoice!.delivery_date)).toBe('2026-02-27');
     expect(dateOf(invoice!.payment_due_date)).toBe('2026-03-12'); // the customer's 10 days
@@ -435,7 +444,11 @@ describe('[work orders] close dialog defaults', () => {
 });
 
 describe('[work orders] reopen', () => {
-  it('deletes the draft invoice and opens the order again with the default status', async () => {
+  it('deletes the draft invoice (the tenant reviews invoices) and opens the order again with the default status', async () => {
+    await withTenant(tenantA, (trx) => trx('invoice_settings').update({ review_before_sending: true }));
+    onTestFinished(() =>
+      withTenant(tenantA, (trx) => trx('invoice_settings').update({ review_before_sending: false })),
+    );
     const wo = await create({ customerId: ref.cOk });
     await addArticle(wo.id, '1', '100.00');
     const closed = await closeOk(wo.id, { invoiceFee: '40' });
@@ -443,7 +456,7 @@ describe('[work orders] reopen', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json()).toMatchObject({
       workOrder: { id: wo.id, isClosed: false, closedAt: null, statusId: ref.statusNew },
-      invoices: { deleted: 1, kept: 0 },
+      invoices: { deleted: 1, kept: 0, voided: 0 },
     });
     expect(await invoicesOf(wo.id)).toEqual([]);
     expect(await rowsOf(closed.invoice.id)).toEqual([]);
@@ -472,12 +485,24 @@ describe('[work orders] reopen', () => {
       trx('invoices').where({ id: first.invoice.id }).update({ erp_reference_id: 'FX-1001', status: 'finalized' }),
     );
     const res = await call('POST', '/api/wo/reopen', tok.office, { workOrderId: wo.id });
-    expect(res.json().invoices).toEqual({ deleted: 0, kept: 1 });
+    expect(res.json().invoices).toEqual({ deleted: 0, kept: 1, voided: 0 });
     const [kept] = await invoicesOf(wo.id);
     expect(kept).toMatchObject({ id: first.invoice.id, erp_reference_id: 'FX-1001' });
     expect(kept!.unlinked_at).not.toBeNull();
     const second = await closeOk(wo.id);
     expect((await invoicesOf(wo.id)).map((i) => i.id)).toEqual([first.invoice.id, second.invoice.id]);
+  });
+
+  it('voids a final invoice that never left (its number stays taken, no gap) and a later close makes the next number', async () => {
+    const wo = await create({ customerId: ref.cOk });
+    await addArticle(wo.id, '1', '100.00');
+    const first = await closeOk(wo.id);
+    const res = await call('POST', '/api/wo/reopen', tok.office, { workOrderId: wo.id });
+    expect(res.json().invoices).toEqual({ deleted: 0, kept: 0, voided: 1 });
+    const [voided] = await invoicesOf(wo.id);
+    expect(voided).toMatchObject({ id: first.invoice.id, status: 'void', invoice_nr: first.invoice.invoiceNr });
+    const second = await closeOk(wo.id);
+    expect(Number(second.invoice.invoiceNr)).toBe(Number(first.invoice.invoiceNr) + 1);
   });
 
   it('refuses an open order (409 WORK_ORDER_NOT_CLOSED), a locked one (409) and a user without workorders:reopen (403)', async () => {

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import {
+  completeErpAuth,
+  disconnectErp,
+  getErpKind,
+  getErpSettings,
+  listErpArticles,
+  saveErpSettings,
+  startErpAuth,
+  testErpConnection,
+} from '~/core/invoicing/erp-settings.service';
+import {
+  applyErp,
+  finalizeDraft,
+  getInvoice,
+  getInvoiceErp,
+  getInvoiceHistory,
+  getInvoiceOf,
+  listInvoices,
+  updateInvoice,
+  ZApply,
+} from '~/core/invoicing/invoice.service';
+import { emailInvoice, invoicePdf } from '~/core/invoicing/invoice-documents.service';
+import { invoiceFileOf } from '~/core/invoicing/invoice-file.service';
+import { parseInput } from '~/core/errors/validation';
+import { defineCall, type ApiCall } from '../define-call';
+import { fileReply } from './work-order-documents.calls';
+
+/*
+ * Invoices and the ERP (api-calls.md "Invoices", POST /instance/erp/auth, GET /instance/erp/data/{id},
+ * GET /articles/erp; issue 14). Registered before the article calls, so `/articles/:id` cannot take
+ * "erp" for an id. Services check access and validate.
+ */
+
+const pass = z.object({}).passthrough();
+type Input = Record<string, unknown>;
+const READ = { permission: 'invoices:read' } as const;
+const ERP_READ = { permission: 'instance:read', module: 'erp' } as const;
+const ERP_EDIT = { permission: 'instance:edit', module: 'erp' } as const;
+const INVOICE =
+  '{id, status, invoiceNr, invoiceDate, paymentDueDate, ocr, articles, figures, erpReference, erpState, externalInvoiceNr, delivery, applyTypes, …}';
+
+export const invoiceCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/invoices',
+    access: READ,
+    input: pass,
+    summary:
+      'Invoices, newest invoice date first {status: draft|finalized|void|all, erp: none|queued|delivered|failed|all, q, from, to, customerId, offset, size} → {invoices, hasMore}',
+    handler: (ctx, input) => listInvoices(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/invoice/apply',
+    access: READ,
+    input: pass,
+    summary:
+      "Applies an invoice {invoiceId, type: pdf|visma-xml|email|erp}: pdf → the PDF; email → {message: EMAIL_SENT_TO, recipients} (to emailTarget or the customer's invoice e-mail); erp → {invoice, delivery} (finalized first, queued for the ERP); 409 CUSTOMER_SET_NOT_TO_SEND_TO_ERP, ERP_CANNOT_SEND_INVOICES, INVOICE_ALREADY_IN_ERP",
+    handler: async (ctx, input: Input) => {
+      const { invoiceId, type } = parseInput(ZApply, input);
+      if (type === 'pdf') return fileReply(await invoicePdf(ctx, { invoiceId }));
+      if (type === 'email') return emailInvoice(ctx, input);
+      if (type === 'visma-xml') return fileReply(await invoiceFileOf(ctx, invoiceId));
+      return applyErp(ctx, invoiceId);
+    },
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/invoice',
+    access: READ,
+    input: pass,
+    summary: `Changes a draft {id, version, invoiceDate, deliveryDate, paymentTermDays, texts, reverseVat, taxReduction, propertyDesignation, housingOrgNr, taxReductionPersons, rows} → ${INVOICE}; 409 INVOICE_NOT_DRAFT, INVOICE_CHANGED`,
+    handler: (ctx, input) => updateInvoice(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/invoice/wo/:id',
+    access: READ,
+    input: pass,
+    summary: `A work order's current invoice → ${INVOICE}`,
+    handler: (ctx, input: Input) => getInvoiceOf(ctx, 'workOrder', input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/invoice/salesorder/:id',
+    access: READ,
+    input: pass,
+    summary: `A sales order's current invoice → ${INVOICE}`,
+    handler: (ctx, input: Input) => getInvoiceOf(ctx, 'salesOrder', input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/invoice/history/:id',
+    access: READ,
+    input: pass,
+    summary:
+      'The invoice history, newest first: create, edit, finalize, email, erp.queued, erp.created, erp.retry, erp.failed, void; an entry of the same action within 60 s of the previous one is hidden',
+    handler: (ctx, input: Input) => getInvoiceHistory(ctx, input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/invoice/:id/erp',
+    access: READ,
+    input: pass,
+    summary: 'The ERP side of an invoice → {externalInvoiceNr, erpState, delivery}',
+    handler: (ctx, input: Input) => getInvoiceErp(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/invoice/:id/finalize',
+    access: READ,
+    input: pass,
+    summary: `Gives a draft its number (gapless per tenant) and OCR reference → ${INVOICE}; 409 INVOICE_NOT_DRAFT, INVOICE_HAS_NO_ROWS; 400 when a ROT/RUT claim lacks a person or property`,
+    handler: (ctx, input: Input) => finalizeDraft(ctx, input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/invoice/:id',
+    access: READ,
+    input: pass,
+    summary: `One invoice → ${INVOICE}`,
+    handler: (ctx, input: Input) => getInvoice(ctx, input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/articles/erp',
+    access: { permission: 'articles:read_from_erp' },
+    input: pass,
+    summary:
+      "The ERP's articles {articlenumber?, title?} → {articles: [{externalId, articleNumber, title, unit, price}]}",
+    handler: (ctx, input) => listErpArticles(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/instance/erp',
+    access: ERP_READ,
+    input: pass,
+    summary:
+      'Settings → ERP → {kind, kinds, connected, companyName, accounts: {sales: {25, 12, 6, 0, reverse}, fee, rounding}, deliveries (the last 20)}',
+    handler: (ctx) => getErpSettings(ctx),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/instance/erp',
+    access: ERP_EDIT,
+    input: pass,
+    summary: 'Chooses the ERP and its accounts {kind, accounts?, credentials? (an API-key ERP)} → the settings',
+    handler: (ctx, input) => saveErpSettings(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/instance/erp/auth',
+    access: ERP_EDIT,
+    input: pass,
+    summary:
+      "Starts the OAuth round trip {origin (the tenant's https origin)} → {url} to send the browser to; the vendor returns to {origin}/settings/erp/callback",
+    handler: (ctx, input) => startErpAuth(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/instance/erp/callback',
+    access: ERP_EDIT,
+    input: pass,
+    summary: 'Completes the OAuth round trip {code, state, origin} → {companyName}; 409 ERP_OAUTH_STATE_INVALID',
+    handler: (ctx, input) => completeErpAuth(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/instance/erp/test',
+    access: ERP_EDIT,
+    input: pass,
+    summary: 'Tests the connection → {ok, companyName, error, vendorMessage}',
+    handler: (ctx) => testErpConnection(ctx),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/instance/erp/disconnect',
+    access: ERP_EDIT,
+    input: pass,
+    summary: 'Forgets the stored credentials → the settings',
+    handler: (ctx) => disconnectErp(ctx),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/instance/erp/data/:id',
+    access: ERP_READ,
+    input: pass,
+    summary:
+      'One ERP kind as Settings → ERP offers it → {id, displayName, auth: oauth2|api-key|none, fields, capabilities}',
+    handler: async (ctx, input: Input) => getErpKind(ctx, input.id),
+  }),
+];

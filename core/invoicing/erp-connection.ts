@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { getConfig } from '~/core/config/env';
+import type { Ctx } from '~/core/context';
+import { open, seal } from '~/core/crypto/secret-box';
+import type { Trx } from '~/core/db/with-tenant';
+import type { ErpAccounts, ErpCredentials, ErpProvider, ErpSession } from '~/core/extension-points/erp-provider';
+import { getRegistry } from '~/core/extension-points/registry';
+
+/*
+ * The tenant's one ERP (issue 14 item 3; decision 025): which plugin, its credentials sealed with
+ * SECRET_KEY (core/crypto), the accounts chosen per VAT rate, and the ERP's ids for our customers and
+ * articles. Kept in the tenant's own schema, so a refreshed token is written in the tenant's
+ * transaction and one database connection is enough (the embedded database has one).
+ */
+
+type Row = Record<string, unknown>;
+
+export interface ErpConnection {
+  kind: string;
+  credentials: ErpCredentials | null;
+  accounts: ErpAccounts;
+  companyName: string | null;
+  connectedAt: string | null;
+  lastTestAt: string | null;
+  lastTestError: string | null;
+}
+
+export async function readErpConnection(trx: Trx): Promise<ErpConnection> {
+  const r: Row | undefined = await trx('erp_connection').first();
+  let credentials: ErpCredentials | null = null;
+  if (r?.credentials) {
+    try {
+      credentials = JSON.parse(open(r.credentials as string, getConfig().secretKey)) as ErpCredentials;
+    } catch {
+      // sealed with another SECRET_KEY: the tenant must connect again
+      credentials = null;
+    }
+  }
+  const accounts = (r?.accounts as ErpAccounts | undefined) ?? { sales: {} };
+  return {
+    kind: (r?.kind as string) ?? 'none',
+    credentials,
+    accounts: { sales: accounts.sales ?? {}, fee: accounts.fee, rounding: accounts.rounding },
+    companyName: (r?.company_name as string) ?? null,
+    connectedAt: r?.connected_at ? new Date(r.connected_at as string).toISOString() : null,
+    lastTestAt: r?.last_test_at ? new Date(r.last_test_at as string).toISOString() : null,
+    lastTestError: (r?.last_test_error as string) ?? null,
+  };
+}
+
+export async function saveErpCredentials(trx: Trx, credentials: ErpCredentials | null): Promise<void> {
+  await trx('erp_connection').update({
+    credentials: credentials ? seal(JSON.stringify(credentials), getConfig().secretKey) : null,
+    updated_at: new Date(),
+  });
+}
+
+/** The installed ERP plugins a tenant can choose, the built-in "none" first. */
+export function erpKinds(): { id: string; displayName: string; provider: ErpProvider }[] {
+  const all = [...getRegistry().erpProviders.values()].map((l) => ({
+    id: l.definition.id,
+    displayName: l.definition.displayName,
+    provider: l.instance,
+  }));
+  return all.sort((a, b) => (a.id === 'none' ? -1 : b.id === 'none' ? 1 : a.displayName.localeCompare(b.displayName)));
+}
+
+/** The plugin of a kind; an uninstalled kind (a plugin removed) acts as "none". */
+export function erpProvider(kind: string): { id: string; displayName: string; provider: ErpProvider } {
+  const loaded = getRegistry().erpProviders.get(kind) ?? getRegistry().erpProviders.get('none')!;
+  return { id: loaded.definition.id, displayName: loaded.definition.displayName, provider: loaded.instance };
+}
+
+/** The tenant's provider and connection as one answer. */
+export async function tenantErp(ctx: Pick<Ctx, 'trx'>): Promise<{
+  connection: ErpConnection;
+  id: string;
+  displayName: string;
+  provider: ErpProvider;
+}> {
+  const connection = await readErpConnection(ctx.trx);
+  return { connection, ...erpProvider(connection.kind) };
+}
+
+/**
+ * A plugin session. `save` stores refreshed credentials: in a request, the request's transaction;
+ * in the delivery job, a short transaction of its own (no transaction is held over vendor calls).
+ */
+export function erpSession(
+  tenantId: string,
+  connection: ErpConnection,
+  save: (next: ErpCredentials) => Promise<void>,
+): ErpSession {
+  return {
+    tenantId,
+    credentials: connection.credentials,
+    accounts: connection.accounts,
+    saveCredentials: save,
+  };
+}
+
+/** A fresh OAuth state: random, bound to the tenant's row, good for ten minutes. */
+export async function newOAuthState(trx: Trx, now: Date): Promise<string> {
+  const state = randomBytes(24).toString('base64url');
+  await trx('erp_connection').update({
+    oauth_state: state,
+    oauth_state_expires_at: new Date(now.getTime() + 10 * 60_000),
+    updated_at: now,
+  });
+  return state;
+}
+
+/** Uses up the OAuth state: true once for the state we issued, before it expires. */
+export async function takeOAuthState(trx: Trx, state: string, now: Date): Promise<boolean> {
+  const n = await trx('erp_connection')
+    .where({ oauth_state: state })
+    .where('oauth_state_expires_at', '>', now)
+    .update({ oauth_state: null, oauth_state_expires_at: null, updated_at: now });
+  return Number(n) === 1;
+}
+
+/** The vendor's id for one of our customers or articles, as far as this tenant's ERP has told us. */
+export async function readMappings(
+  trx: Trx,
+  kind: string,
+  entity: 'customer' | 'article',
+  localIds: string[],
+): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  if (!localIds.length) return map;
+  const rows: Row[] = await trx('erp_mappings')
+    .where({ kind, entity })
+    .whereIn('local_id', [...new Set(localIds)])
+    .select('local_id', 'external_id');
+  for (const r of rows) map.set(r.local_id as string, r.external_id as string);
+  return map;
+}
+
+export async function writeMappings(
+  trx: Trx,
+  kind: string,
+  entity: 'customer' | 'article',
+  pairs: { localId: string; externalId: string }[],
+): Promise<void> {
+  if (!pairs.length) return;
+  await trx.raw(
+    `insert into erp_mappings (kind, entity, local_id, external_id, updated_at)
+     select ?, ?, cast(x->>'localId' as uuid), x->>'externalId', now() from jsonb_array_elements(cast(? as jsonb)) x
+     on conflict (kind, entity, local_id) do update set external_id = excluded.external_id, updated_at = now()`,
+    [kind, entity, JSON.stringify(pairs)],
+  );
+}

@@ -1,0 +1,472 @@
+import { z } from 'zod';
+import type { Ctx } from '~/core/context';
+import { withTenant, type Trx } from '~/core/db/with-tenant';
+import { AppError, notFound } from '~/core/errors/app-error';
+import { ErpError } from '~/core/extension-points/erp-http';
+import type { ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
+import { defineJob } from '~/core/jobs/define-job';
+import type { JobQueue } from '~/core/jobs/queue';
+import { logger, type Logger } from '~/core/log/logger';
+import type { Tenant } from '~/core/tenancy/tenant';
+import { listTenants } from '~/tenants/registry';
+import {
+  erpProvider,
+  erpSession,
+  readErpConnection,
+  readMappings,
+  saveErpCredentials,
+  writeMappings,
+  type ErpConnection,
+} from './erp-connection';
+import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
+import { vatRateOf } from './invoice-lines';
+
+/*
+ * ERP delivery (issue 14 item 4; architecture §7; decision 025). Sending is an outbox row written in
+ * the transaction that finalizes or applies the invoice; a job claims due rows (for update skip
+ * locked, with a lease), talks to the vendor with no transaction open, and records the answer in a
+ * short transaction of its own. The row's idempotency key is the same on every try; the plugin looks
+ * for it at the vendor before creating on any try but the first, so a worker killed between the
+ * vendor's "created" and our "recorded" never makes a second invoice: its lease runs out, the next
+ * try finds the invoice and records it.
+ */
+
+type Row = Record<string, unknown>;
+
+/** Tries before a delivery is marked failed (the invoice then shows the reason and a retry button). */
+export const MAX_DELIVERY_ATTEMPTS = 8;
+/** How long a claimed delivery is a worker's; after it, another worker may take it (the first died). */
+export const DELIVERY_LEASE_MS = 5 * 60_000;
+/** Deliveries claimed per statement. */
+export const DELIVERY_BATCH = 50;
+/** The sweep that picks up what no kick delivered (a retry that fell due, a crashed worker's lease). */
+export const DELIVERY_SWEEP_EVERY_MS = 10_000;
+
+/** Exponential backoff: 30 s, 1 min, 2 min … capped at an hour; a 429's Retry-After when longer. */
+export function deliveryBackoffMs(attempts: number, retryAfterMs: number | null = null): number {
+  const exp = Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+  return Math.max(exp, retryAfterMs ?? 0);
+}
+
+export const idempotencyKeyOf = (invoiceId: string) => `ordo-${invoiceId}`;
+
+export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'skipped';
+
+export interface Delivery {
+  id: string;
+  kind: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  errorCode: string | null;
+  errorText: string | null;
+  externalId: string | null;
+  externalInvoiceNr: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export const toDelivery = (r: Row): Delivery => ({
+  id: r.id as string,
+  kind: r.kind as string,
+  status: r.status as DeliveryStatus,
+  attempts: Number(r.attempts),
+  nextAttemptAt: r.next_attempt_at ? new Date(r.next_attempt_at as string).toISOString() : null,
+  errorCode: (r.error_code as string) ?? null,
+  errorText: (r.error_text as string) ?? null,
+  externalId: (r.external_id as string) ?? null,
+  externalInvoiceNr: (r.external_invoice_nr as string) ?? null,
+  createdAt: new Date(r.created_at as string).toISOString(),
+  deliveredAt: r.delivered_at ? new Date(r.delivered_at as string).toISOString() : null,
+});
+
+// ---- the kick: deliver soon after commit, without waiting for the sweep ----
+
+let kickQueue: JobQueue | null = null;
+/** The process's queue, set at boot where workers run; without it the sweep delivers. */
+export function setDeliveryQueue(queue: JobQueue | null): void {
+  kickQueue = queue;
+}
+
+function kickAfterCommit(trx: Trx, tenantId: string): void {
+  const queue = kickQueue;
+  if (!queue) return;
+  trx.executionPromise.then(
+    () =>
+      queue
+        .enqueue(deliverTenantJob, { tenantId })
+        .catch((err: unknown) => logger.warn({ err, tenantId }, 'could not queue an ERP delivery run')),
+    () => undefined,
+  );
+}
+
+/**
+ * Queues the invoice's delivery to the tenant's ERP in the caller's transaction. A finalized invoice
+ * only; a customer set not to send is refused (409 CUSTOMER_SET_NOT_TO_SEND_TO_ERP); an ERP that
+ * cannot take invoices over its API (none, files) is refused (409 ERP_CANNOT_SEND_INVOICES). A
+ * delivery already waiting is answered as it is; a failed one is tried again (the same key, so the
+ * vendor's copy, if any, is found); a delivered one is 409 INVOICE_ALREADY_IN_ERP.
+ */
+export async function queueDelivery(ctx: Ctx, invoiceId: string): Promise<Delivery> {
+  const invoice: Row | undefined = await ctx
+    .trx('invoices as i')
+    .leftJoin('customers as c', 'c.id', 'i.customer_id')
+    .where('i.id', invoiceId)
+    .first('i.id', 'i.status', 'i.erp_reference_id', 'c.send_to_erp');
+  if (!invoice) throw notFound();
+  if (invoice.status !== 'finalized') throw new AppError('INVOICE_NOT_FINALIZED', 409);
+  if (invoice.send_to_erp === false) throw new AppError('CUSTOMER_SET_NOT_TO_SEND_TO_ERP', 409);
+  const connection = await readErpConnection(ctx.trx);
+  const erp = erpProvider(connection.kind);
+  if (!erp.provider.capabilities.sendInvoices) throw new AppError('ERP_CANNOT_SEND_INVOICES', 409);
+  if (invoice.erp_reference_id) throw new AppError('INVOICE_ALREADY_IN_ERP', 409);
+  const existing: Row | undefined = await ctx
+    .trx('erp_deliveries')
+    .where({ invoice_id: invoiceId, kind: erp.id })
+    .forUpdate()
+    .first();
+  if (existing?.status === 'delivered') throw new AppError('INVOICE_ALREADY_IN_ERP', 409);
+  let row: Row;
+  if (existing && (existing.status === 'pending' || existing.status === 'sending')) row = existing;
+  else if (existing) {
+    [row] = await ctx
+      .trx('erp_deliveries')
+      .where({ id: existing.id })
+      .update({ status: 'pending', next_attempt_at: ctx.now, attempts: 0, lease_until: null, updated_at: ctx.now })
+      .returning('*');
+  } else {
+    [row] = await ctx
+      .trx('erp_deliveries')
+      .insert({
+        invoice_id: invoiceId,
+        kind: erp.id,
+        idempotency_key: idempotencyKeyOf(invoiceId),
+        status: 'pending',
+        next_attempt_at: ctx.now,
+        create_user_id: ctx.auth?.user.id ?? null,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+      })
+      .returning('*');
+  }
+  kickAfterCommit(ctx.trx, ctx.tenant.id);
+  return toDelivery(row!);
+}
+
+// ---- building what the plugin receives ----
+
+const money = (v: unknown) => String(v ?? '0');
+
+/** The invoice as the plugin receives it, with the mapping's vendor ids where known. */
+export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: ErpConnection): Promise<ErpInvoice> {
+  const invoice: Row | undefined = await trx('invoices')
+    .where({ id: invoiceId })
+    .first(...invoiceColumns(trx));
+  if (!invoice) throw notFound();
+  const customer: Row | undefined = await trx('customers').where({ id: invoice.customer_id }).first();
+  if (!customer) throw notFound();
+  const address: Row | undefined = await trx('customer_addresses')
+    .where({ customer_id: customer.id })
+    .orderBy([{ column: 'is_primary', order: 'desc' }, { column: 'sort_order' }])
+    .first('street', 'post_index', 'city');
+  const rows: Row[] = await trx('invoice_rows')
+    .where({ invoice_id: invoiceId })
+    .orderBy([{ column: 'sort_order' }, { column: 'id' }]);
+  const articles = await readMappings(
+    trx,
+    connection.kind,
+    'article',
+    rows.map((r) => r.article_id as string).filter(Boolean),
+  );
+  const customers = await readMappings(trx, connection.kind, 'customer', [customer.id as string]);
+  const reverse = Boolean(invoice.reverse_vat);
+  const sales = connection.accounts.sales;
+  const erpRows: ErpInvoiceRow[] = rows.map((r) => {
+    const vat = vatRateOf(r.vat_percent);
+    return {
+      kind: r.kind as ErpInvoiceRow['kind'],
+      articleId: (r.article_id as string) ?? null,
+      articleNumber: (r.article_number as string) ?? null,
+      externalArticleId: r.article_id ? (articles.get(r.article_id as string) ?? null) : null,
+      description: [r.title, r.description].filter(Boolean).join(', '),
+      amount: String(r.amount),
+      unit: (r.unit as string) ?? null,
+      price: money(r.price),
+      discount:
+        r.discount_type === 'PERCENTAGE' || r.discount_type === 'REGULAR'
+          ? { type: r.discount_type, value: String(r.discount_value ?? '0') }
+          : null,
+      total: money(r.total),
+      vatPercent: reverse ? '0' : vat,
+      houseWork: r.work === 'labour' && invoice.tax_reduction !== 'none' && invoice.tax_reduction !== 'green',
+      account:
+        (r.kind === 'fee' ? connection.accounts.fee : undefined) ?? (reverse ? sales.reverse : sales[vat]) ?? null,
+    };
+  });
+  const persons = (invoice.tax_reduction_persons as { personId: string }[] | null) ?? [];
+  const reduction = String(invoice.tax_reduction);
+  const notes: string[] = [];
+  if (reverse) notes.push('Omvänd betalningsskyldighet');
+  const data = (invoice.data ?? {}) as Row;
+  return {
+    id: invoice.id as string,
+    invoiceNr: String(invoice.invoice_nr),
+    invoiceDate: invoice.date_text as string,
+    deliveryDate: (invoice.delivery_text as string) ?? null,
+    dueDate: (invoice.due_text as string) ?? (invoice.date_text as string),
+    paymentTermDays: Number(invoice.payment_term_days),
+    ocr: (invoice.ocr as string) ?? null,
+    currency: invoice.currency === 'EUR' ? 'EUR' : 'SEK',
+    description: (invoice.description as string) ?? null,
+    marking: (invoice.marking as string) ?? null,
+    customerOrderNumber: (invoice.customer_order_number as string) ?? null,
+    ourReference: (invoice.our_reference as string) ?? null,
+    yourReference: (invoice.your_reference as string) ?? null,
+    reverseVat: reverse,
+    customer: {
+      id: customer.id as string,
+      externalId: customers.get(customer.id as string) ?? null,
+      customerNumber: String(customer.customer_id ?? ''),
+      name: customer.name as string,
+      type: customer.type === 'private' ? 'private' : 'company',
+      organizationalNumber: (customer.organizational_number as string) ?? null,
+      personId: (customer.person_id as string) ?? null,
+      vatNumber: (customer.vat_number as string) ?? null,
+      email: ((customer.invoice_email ?? customer.email) as string) ?? null,
+      phone: (customer.phone as string) ?? null,
+      address: {
+        street: (address?.street as string) ?? null,
+        postIndex: (address?.post_index as string) ?? null,
+        city: (address?.city as string) ?? null,
+      },
+      paymentTermDays: Number(invoice.payment_term_days),
+      reverseVat: Boolean(customer.reverse_vat),
+    },
+    rows: erpRows,
+    fee: invoice.invoice_fee === null || invoice.invoice_fee === undefined ? null : money(invoice.invoice_fee),
+    totalPrice: money(invoice.total_price),
+    totalVat: money(invoice.vat_total),
+    rounding: money(invoice.rounding),
+    total: money(invoice.total_price_vat),
+    taxReduction:
+      reduction === 'ROT' || reduction === 'RUT' || reduction === 'green'
+        ? {
+            kind: reduction,
+            amount: money(invoice.tax_reduction_amount),
+            propertyDesignation: (invoice.property_designation as string) ?? null,
+            housingAssociationOrgNr: (invoice.housing_org_nr as string) ?? null,
+            persons: persons.map((p, i, all) => ({
+              personId: p.personId,
+              // shared equally; the first person takes the öre left over
+              amount: share(money(invoice.tax_reduction_amount), all.length, i),
+            })),
+          }
+        : null,
+    notes: [...notes, ...(typeof data.footerText === 'string' ? [data.footerText] : [])],
+  };
+}
+
+function share(total: string, parts: number, index: number): string {
+  const ore = Math.round(Number(total) * 100);
+  const each = Math.floor(ore / parts);
+  const value = index === 0 ? ore - each * (parts - 1) : each;
+  return (value / 100).toFixed(2);
+}
+
+// ---- delivering ----
+
+async function claimDue(tenant: Tenant, now: Date, limit: number): Promise<Row[]> {
+  return withTenant(tenant, async (trx) => {
+    const result = await trx.raw(
+      `with due as (
+         select id from erp_deliveries
+          where status in ('pending', 'sending') and next_attempt_at <= ?
+            and (lease_until is null or lease_until <= ?)
+          order by next_attempt_at, id
+          limit ?
+          for update skip locked
+       )
+       update erp_deliveries d
+          set status = 'sending', attempts = d.attempts + 1, lease_until = ?, updated_at = ?
+         from due where d.id = due.id
+       returning d.*`,
+      [now, now, limit, new Date(now.getTime() + DELIVERY_LEASE_MS), now],
+    );
+    return result.rows as Row[];
+  });
+}
+
+/** Records a delivery's end in one transaction: only while this worker still holds the row's lease. */
+async function record(tenant: Tenant, claimed: Row, now: Date, change: Row, invoiceChange: Row | null, history: Row) {
+  await withTenant(tenant, async (trx) => {
+    const n = await trx('erp_deliveries')
+      .where({ id: claimed.id, status: 'sending', attempts: claimed.attempts })
+      .update({ ...change, lease_until: null, updated_at: now });
+    if (!Number(n)) return; // another worker took over after our lease ran out; its answer counts
+    if (invoiceChange) await trx('invoices').where({ id: claimed.invoice_id }).update(invoiceChange);
+    await trx('history').insert({
+      entity: INVOICE_ENTITY,
+      entity_id: claimed.invoice_id,
+      action: history.action,
+      user_id: null,
+      at: now,
+      data: JSON.stringify(history.data ?? null),
+    });
+  });
+}
+
+/** Delivers one claimed row. Never throws: the outcome is recorded on the row. */
+async function deliverOne(
+  tenant: Tenant,
+  claimed: Row,
+  now: Date,
+  log: Logger,
+): Promise<'delivered' | 'retry' | 'failed'> {
+  const attempts = Number(claimed.attempts);
+  try {
+    const { connection, invoice } = await withTenant(tenant, async (trx) => {
+      const connection = await readErpConnection(trx);
+      return { connection, invoice: await buildErpInvoice(trx, claimed.invoice_id as string, connection) };
+    });
+    if (connection.kind !== claimed.kind) throw new ErpError('ERP_NOT_CONNECTED', { vendorMessage: connection.kind });
+    const { provider } = erpProvider(connection.kind);
+    const session = erpSession(tenant.id, connection, (next) =>
+      withTenant(tenant, (trx) => saveErpCredentials(trx, next)),
+    );
+    // the customer and the articles: found or created at the vendor, remembered for next time
+    const customerExt = await provider.ensureCustomer(session, invoice.customer, invoice.customer.externalId);
+    const mapped: { localId: string; externalId: string }[] = [];
+    const byArticle = new Map<string, string>();
+    for (const row of invoice.rows) {
+      if (!row.articleId || !row.articleNumber || byArticle.has(row.articleId)) continue;
+      const ext = await provider.ensureArticle(
+        session,
+        {
+          id: row.articleId,
+          articleNumber: row.articleNumber,
+          title: row.description.split(', ')[0] ?? row.description,
+          unit: row.unit,
+          price: row.price,
+          isService: row.kind === 'labour' || row.kind === 'travel',
+          houseWork: row.houseWork,
+          vatPercent: row.vatPercent,
+        },
+        row.externalArticleId,
+      );
+      byArticle.set(row.articleId, ext);
+      if (ext !== row.externalArticleId) mapped.push({ localId: row.articleId, externalId: ext });
+    }
+    await withTenant(tenant, async (trx) => {
+      if (customerExt !== invoice.customer.externalId)
+        await writeMappings(trx, connection.kind, 'customer', [
+          { localId: invoice.customer.id, externalId: customerExt },
+        ]);
+      await writeMappings(trx, connection.kind, 'article', mapped);
+    });
+    const ready: ErpInvoice = {
+      ...invoice,
+      customer: { ...invoice.customer, externalId: customerExt },
+      rows: invoice.rows.map((r) =>
+        r.articleId ? { ...r, externalArticleId: byArticle.get(r.articleId) ?? null } : r,
+      ),
+    };
+    const sent = await provider.sendInvoice(session, ready, claimed.idempotency_key as string, {
+      firstAttempt: attempts === 1,
+    });
+    await record(
+      tenant,
+      claimed,
+      now,
+      {
+        status: 'delivered',
+        external_id: sent.externalId,
+        external_invoice_nr: sent.externalInvoiceNr,
+        error_code: null,
+        error_text: null,
+        delivered_at: now,
+      },
+      {
+        erp_reference_id: sent.externalId,
+        external_invoice_nr: sent.externalInvoiceNr,
+        erp_state: sent.state,
+      },
+      {
+        action: 'erp.created',
+        data: { kind: claimed.kind, externalId: sent.externalId, externalInvoiceNr: sent.externalInvoiceNr, attempts },
+      },
+    );
+    return 'delivered';
+  } catch (err) {
+    const e =
+      err instanceof ErpError
+        ? err
+        : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });
+    const giveUp = !e.retryable || attempts >= MAX_DELIVERY_ATTEMPTS;
+    log.warn({ err, tenant: tenant.slug, invoiceId: claimed.invoice_id, attempts, giveUp }, 'ERP delivery failed');
+    await record(
+      tenant,
+      claimed,
+      now,
+      {
+        status: giveUp ? 'failed' : 'pending',
+        error_code: e.code,
+        error_text: e.vendorMessage,
+        next_attempt_at: new Date(now.getTime() + deliveryBackoffMs(attempts, e.retryAfterMs)),
+      },
+      null,
+      giveUp
+        ? { action: 'erp.failed', data: { kind: claimed.kind, code: e.code, message: e.vendorMessage, attempts } }
+        : { action: 'erp.retry', data: { kind: claimed.kind, code: e.code, message: e.vendorMessage, attempts } },
+    );
+    return giveUp ? 'failed' : 'retry';
+  }
+}
+
+/** Delivers what a tenant has due, one invoice after the other (the vendor's rate limit is per tenant). */
+export async function deliverDue(
+  tenant: Tenant,
+  options: { now?: () => Date; log?: Logger; maxBatches?: number } = {},
+): Promise<{ delivered: number; retry: number; failed: number }> {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? logger;
+  const done = { delivered: 0, retry: 0, failed: 0 };
+  for (let batch = 0; batch < (options.maxBatches ?? 100); batch++) {
+    const claimed = await claimDue(tenant, now(), DELIVERY_BATCH);
+    for (const c of claimed) done[await deliverOne(tenant, c, now(), log)]++;
+    if (claimed.length < DELIVERY_BATCH) break;
+  }
+  return done;
+}
+
+/** A run for one tenant, queued right after an invoice's delivery was written (the kick). */
+export const deliverTenantJob = defineJob({
+  id: 'invoicing.erp-deliver-tenant',
+  schema: z.object({ tenantId: z.string() }),
+  attempts: 1,
+  async handler(data, ctx) {
+    const tenant = (await listTenants({ status: 'active' })).find((t) => t.id === data.tenantId);
+    if (!tenant) return;
+    const done = await deliverDue(tenant, { log: ctx.log });
+    if (done.delivered || done.failed) ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
+  },
+});
+
+/** Every DELIVERY_SWEEP_EVERY_MS: every active tenant's due deliveries (retries, taken-over leases). */
+export const deliverDueJob = defineJob({
+  id: 'invoicing.erp-deliver-due',
+  schema: z.object({}),
+  attempts: 1,
+  async handler(_data, ctx) {
+    const tenants = await listTenants({ status: 'active' });
+    const failed: string[] = [];
+    for (const tenant of tenants) {
+      try {
+        await deliverDue(tenant, { log: ctx.log });
+      } catch (err) {
+        failed.push(tenant.slug);
+        ctx.log.error({ err, tenant: tenant.slug }, 'ERP deliveries failed for a tenant');
+      }
+    }
+    if (failed.length) throw new Error(`ERP deliveries failed for: ${failed.join(', ')}`);
+  },
+});

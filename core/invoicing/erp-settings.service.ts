@@ -1,0 +1,317 @@
+import { z } from 'zod';
+import type { Ctx } from '~/core/context';
+import { AppError } from '~/core/errors/app-error';
+import { parseInput } from '~/core/errors/validation';
+import { ErpError } from '~/core/extension-points/erp-http';
+import type { ErpArticleListing, ErpAuth, ErpCapabilities } from '~/core/extension-points/erp-provider';
+import { recordHistory } from '~/core/history/history';
+import { requireAccess, type Access } from '~/core/permissions/access';
+import {
+  erpKinds,
+  erpProvider,
+  erpSession,
+  newOAuthState,
+  readErpConnection,
+  saveErpCredentials,
+  takeOAuthState,
+  tenantErp,
+} from './erp-connection';
+import { toDelivery, type Delivery } from './erp-delivery';
+
+/*
+ * Settings → ERP (issue 14 item 6; api-calls.md POST /instance/erp/auth, GET /instance/erp/data/{id},
+ * GET /articles/erp): choose the kind, connect (OAuth round trip or API key), test, choose the
+ * accounts, see the last deliveries. instance:edit with the ERP module.
+ */
+
+const EDIT: Access = { permission: 'instance:edit', module: 'erp' };
+const READ: Access = { permission: 'instance:read', module: 'erp' };
+export const ERP_SETTINGS_ENTITY = 'erp';
+
+type Row = Record<string, unknown>;
+
+export interface ErpKindView {
+  id: string;
+  displayName: string;
+  auth: ErpAuth['type'];
+  /** The inputs an API-key plugin asks for. */
+  fields: string[];
+  capabilities: ErpCapabilities;
+}
+
+export interface ErpSettingsView {
+  kind: string;
+  displayName: string;
+  kinds: ErpKindView[];
+  connected: boolean;
+  companyName: string | null;
+  connectedAt: string | null;
+  lastTestAt: string | null;
+  lastTestError: string | null;
+  accounts: { sales: Record<string, string>; fee: string | null; rounding: string | null };
+  deliveries: (Delivery & { invoiceId: string; invoiceNr: string | null; customerName: string | null })[];
+}
+
+function kindView(id: string): ErpKindView {
+  const { displayName, provider } = erpProvider(id);
+  return {
+    id,
+    displayName,
+    auth: provider.auth.type,
+    fields: provider.auth.type === 'api-key' ? [...provider.auth.fields] : [],
+    capabilities: provider.capabilities,
+  };
+}
+
+/** GET /instance/erp: the settings page. */
+export async function getErpSettings(ctx: Ctx): Promise<ErpSettingsView> {
+  requireAccess(ctx.auth, READ);
+  const c = await readErpConnection(ctx.trx);
+  const deliveries: Row[] = await ctx
+    .trx('erp_deliveries as d')
+    .join('invoices as i', 'i.id', 'd.invoice_id')
+    .leftJoin('customers as c', 'c.id', 'i.customer_id')
+    .orderBy('d.updated_at', 'desc')
+    .limit(20)
+    .select('d.*', 'i.invoice_nr', 'c.name as customer_name');
+  const kind = erpProvider(c.kind);
+  return {
+    kind: kind.id,
+    displayName: kind.displayName,
+    kinds: erpKinds().map((k) => kindView(k.id)),
+    connected: kind.provider.auth.type === 'none' || Boolean(c.credentials),
+    companyName: c.companyName,
+    connectedAt: c.connectedAt,
+    lastTestAt: c.lastTestAt,
+    lastTestError: c.lastTestError,
+    accounts: {
+      sales: Object.fromEntries(Object.entries(c.accounts.sales).filter(([, v]) => typeof v === 'string')) as Record<
+        string,
+        string
+      >,
+      fee: c.accounts.fee ?? null,
+      rounding: c.accounts.rounding ?? null,
+    },
+    deliveries: deliveries.map((d) => ({
+      ...toDelivery(d),
+      invoiceId: d.invoice_id as string,
+      invoiceNr: (d.invoice_nr as string) ?? null,
+      customerName: (d.customer_name as string) ?? null,
+    })),
+  };
+}
+
+/** GET /instance/erp/data/{id}: one ERP kind as the settings page offers it (auth, fields, capabilities). */
+export function getErpKind(ctx: Ctx, id: unknown): ErpKindView {
+  requireAccess(ctx.auth, READ);
+  if (typeof id !== 'string' || !erpKinds().some((k) => k.id === id)) throw new AppError('NOT_FOUND', 404);
+  return kindView(id);
+}
+
+const account = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z
+    .string()
+    .regex(/^\d{4,6}$/, 'ERROR_ACCOUNT_PATTERN')
+    .nullable()
+    .optional(),
+);
+
+export const ZSaveErpSettings = z.object({
+  kind: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
+  accounts: z
+    .object({
+      sales: z
+        .object({ '25': account, '12': account, '6': account, '0': account, reverse: account })
+        .partial()
+        .default({}),
+      fee: account,
+      rounding: account,
+    })
+    .optional(),
+  /** For an API-key plugin: the fields its form shows. */
+  credentials: z.record(z.string(), z.string().max(500)).optional(),
+});
+
+/**
+ * PUT /instance/erp {kind, accounts?, credentials?}: chooses the ERP (another kind forgets the
+ * previous one's credentials: its tokens are for another vendor) and the accounts; an API-key
+ * plugin's key is stored sealed. History on the instance: erp with what changed (never the secrets).
+ */
+export async function saveErpSettings(ctx: Ctx, raw: unknown): Promise<ErpSettingsView> {
+  requireAccess(ctx.auth, EDIT);
+  const input = parseInput(ZSaveErpSettings, raw);
+  if (!erpKinds().some((k) => k.id === input.kind))
+    throw new AppError('VALIDATION_FAILED', 400, { fields: { kind: ['ERROR_INVALID_VALUE'] } });
+  const before = await readErpConnection(ctx.trx);
+  const update: Row = { kind: input.kind, updated_at: ctx.now };
+  if (before.kind !== input.kind)
+    Object.assign(update, {
+      credentials: null,
+      company_name: null,
+      connected_at: null,
+      last_test_at: null,
+      last_test_error: null,
+    });
+  if (input.accounts) {
+    const clean = (v: string | null | undefined) => v ?? undefined;
+    update.accounts = JSON.stringify({
+      sales: Object.fromEntries(
+        Object.entries(input.accounts.sales)
+          .map(([k, v]) => [k, clean(v)])
+          .filter(([, v]) => v),
+      ),
+      fee: clean(input.accounts.fee),
+      rounding: clean(input.accounts.rounding),
+    });
+  }
+  await ctx.trx('erp_connection').update(update);
+  const { provider } = erpProvider(input.kind);
+  if (input.credentials && provider.auth.type === 'api-key') {
+    const fields = provider.auth.fields;
+    const missing = fields.filter((f) => !input.credentials![f]?.trim());
+    if (missing.length)
+      throw new AppError('VALIDATION_FAILED', 400, {
+        fields: Object.fromEntries(missing.map((f) => [f, ['ERROR_REQUIRED_FIELD']])),
+      });
+    await saveErpCredentials(ctx.trx, Object.fromEntries(fields.map((f) => [f, input.credentials![f]!.trim()])));
+    await ctx.trx('erp_connection').update({ connected_at: ctx.now });
+  }
+  await recordHistory(ctx, {
+    entity: ERP_SETTINGS_ENTITY,
+    entityId: ctx.tenant.id,
+    action: 'edit',
+    data: {
+      kind: { old: before.kind, new: input.kind },
+      accounts: Boolean(input.accounts),
+      credentials: Boolean(input.credentials),
+    },
+  });
+  return getErpSettings(ctx);
+}
+
+/** Where the vendor sends the browser back: the tenant's own host, so the session cookie comes along. */
+export const erpCallbackUrl = (origin: string) => `${origin.replace(/\/$/, '')}/settings/erp/callback`;
+
+/** POST /instance/erp/auth {origin}: the vendor's authorization URL for an OAuth2 ERP, with a fresh state. */
+export async function startErpAuth(ctx: Ctx, raw: unknown): Promise<{ url: string }> {
+  requireAccess(ctx.auth, EDIT);
+  const { origin } = parseInput(z.object({ origin: z.string().url('ERROR_INVALID_VALUE') }), raw);
+  const erp = await tenantErp(ctx);
+  if (erp.provider.auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
+  const state = await newOAuthState(ctx.trx, ctx.now);
+  return { url: erp.provider.auth.authorizeUrl({ redirectUri: erpCallbackUrl(origin), state }) };
+}
+
+/** The spec's message for an ERP failure, with the vendor's words. */
+export function erpFailure(err: unknown): AppError {
+  if (err instanceof ErpError)
+    return new AppError(
+      err.code === 'ERP_UNREACHABLE' || err.code === 'ERP_RATE_LIMITED' ? 'ERP_UNREACHABLE' : err.code,
+      502,
+      {
+        vendorMessage: err.vendorMessage,
+      },
+    );
+  throw err;
+}
+
+/**
+ * The callback's half (GET /settings/erp/callback?code&state): the state must be the one we issued
+ * to this tenant within ten minutes (409 ERP_OAUTH_STATE_INVALID otherwise), the code is exchanged
+ * for tokens, stored sealed, and the connection tested.
+ */
+export async function completeErpAuth(ctx: Ctx, raw: unknown): Promise<{ companyName: string | null }> {
+  requireAccess(ctx.auth, EDIT);
+  const input = parseInput(
+    z.object({
+      code: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
+      state: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
+      origin: z.string().url(),
+    }),
+    raw,
+  );
+  if (!(await takeOAuthState(ctx.trx, input.state, ctx.now))) throw new AppError('ERP_OAUTH_STATE_INVALID', 409);
+  const erp = await tenantErp(ctx);
+  if (erp.provider.auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
+  let credentials;
+  try {
+    credentials = await erp.provider.auth.exchangeCode({
+      code: input.code,
+      redirectUri: erpCallbackUrl(input.origin),
+      tenantId: ctx.tenant.id,
+    });
+  } catch (err) {
+    throw erpFailure(err);
+  }
+  await saveErpCredentials(ctx.trx, credentials);
+  await ctx.trx('erp_connection').update({ connected_at: ctx.now });
+  const tested = await testErpConnection(ctx);
+  await recordHistory(ctx, {
+    entity: ERP_SETTINGS_ENTITY,
+    entityId: ctx.tenant.id,
+    action: 'connect',
+    data: { kind: erp.id },
+  });
+  return { companyName: tested.companyName };
+}
+
+/**
+ * POST /instance/erp/test: asks the ERP who it is. The answer (or the vendor's refusal) is stored
+ * for the settings page, so the result is kept even when the test fails.
+ */
+export async function testErpConnection(
+  ctx: Ctx,
+): Promise<{ ok: boolean; companyName: string | null; error: string | null; vendorMessage: string | null }> {
+  requireAccess(ctx.auth, EDIT);
+  const erp = await tenantErp(ctx);
+  const session = erpSession(ctx.tenant.id, erp.connection, (next) => saveErpCredentials(ctx.trx, next));
+  try {
+    const { companyName } = await erp.provider.testConnection(session);
+    await ctx.trx('erp_connection').update({ company_name: companyName, last_test_at: ctx.now, last_test_error: null });
+    return { ok: true, companyName, error: null, vendorMessage: null };
+  } catch (err) {
+    if (!(err instanceof ErpError)) throw err;
+    await ctx
+      .trx('erp_connection')
+      .update({ last_test_at: ctx.now, last_test_error: [err.code, err.vendorMessage].filter(Boolean).join(': ') });
+    return { ok: false, companyName: null, error: err.code, vendorMessage: err.vendorMessage };
+  }
+}
+
+/** POST /instance/erp/disconnect: forgets the credentials (the vendor's side is revoked there). */
+export async function disconnectErp(ctx: Ctx): Promise<ErpSettingsView> {
+  requireAccess(ctx.auth, EDIT);
+  await saveErpCredentials(ctx.trx, null);
+  await ctx.trx('erp_connection').update({ connected_at: null, company_name: null, last_test_error: null });
+  await recordHistory(ctx, { entity: ERP_SETTINGS_ENTITY, entityId: ctx.tenant.id, action: 'disconnect' });
+  return getErpSettings(ctx);
+}
+
+/**
+ * GET /articles/erp?articlenumber&title: the ERP's articles (articles:read_from_erp), filtered by
+ * number or title when given. 409 ERP_CANNOT_LIST_ARTICLES for an ERP that has no such list.
+ */
+export async function listErpArticles(ctx: Ctx, raw: unknown): Promise<{ articles: ErpArticleListing[] }> {
+  requireAccess(ctx.auth, { permission: 'articles:read_from_erp' });
+  const f = parseInput(
+    z.object({ articlenumber: z.string().trim().optional(), title: z.string().trim().optional() }).passthrough(),
+    raw,
+  );
+  const erp = await tenantErp(ctx);
+  if (!erp.provider.capabilities.listArticles) throw new AppError('ERP_CANNOT_LIST_ARTICLES', 409);
+  const session = erpSession(ctx.tenant.id, erp.connection, (next) => saveErpCredentials(ctx.trx, next));
+  let articles: ErpArticleListing[];
+  try {
+    articles = await erp.provider.listArticles(session);
+  } catch (err) {
+    throw erpFailure(err);
+  }
+  const number = f.articlenumber?.toLowerCase();
+  const title = f.title?.toLowerCase();
+  return {
+    articles: articles.filter(
+      (a) => (!number || a.articleNumber.toLowerCase() === number) && (!title || a.title.toLowerCase().includes(title)),
+    ),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Ctx } from '~/core/context';
+import type { DocumentFile } from '~/core/documents/file';
+import { AppError } from '~/core/errors/app-error';
+import { recordHistory } from '~/core/history/history';
+import { tenantErp } from './erp-connection';
+import { buildErpInvoice } from './erp-delivery';
+import { finalizeForDocument } from './invoice.service';
+import { INVOICE_ENTITY } from './invoice-store';
+
+/**
+ * POST /invoice/apply {type: visma-xml}: the invoice as the file the tenant's ERP imports (Visma
+ * Administration and Business read it; issue 14 item 5). A draft is finalized first: a file that
+ * leaves carries the invoice's number. 409 ERP_CANNOT_MAKE_FILE when the tenant's ERP takes no file.
+ * History: the apply type.
+ */
+export async function invoiceFileOf(ctx: Ctx, invoiceId: unknown): Promise<DocumentFile> {
+  const invoice = await finalizeForDocument(ctx, invoiceId);
+  const erp = await tenantErp(ctx);
+  if (!erp.provider.capabilities.invoiceFile || !erp.provider.invoiceFile)
+    throw new AppError('ERP_CANNOT_MAKE_FILE', 409);
+  if (invoice.status !== 'finalized') throw new AppError('INVOICE_NOT_FINALIZED', 409);
+  const file = erp.provider.invoiceFile(await buildErpInvoice(ctx.trx, invoice.id, erp.connection));
+  await recordHistory(ctx, {
+    entity: INVOICE_ENTITY,
+    entityId: invoice.id,
+    action: 'visma-xml',
+    data: { fileName: file.fileName },
+  });
+  return { filename: file.fileName, contentType: file.contentType, body: file.body };
+}

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErpError } from '~/core/extension-points/erp-http';
+import type { ErpCredentials, ErpInvoice, ErpProvider, ErpSession } from '~/core/extension-points/erp-provider';
+
+/*
+ * The one suite every ERP plugin passes (architecture §7, issue 14), run against a local fake of the
+ * vendor's HTTP API (tests/fakes/). `npm run test:plugin -- plugins/<folder>` runs it for any plugin
+ * that has a `contract.test.ts` beside its index (docs/plugins/erp.md).
+ */
+
+/** What a fake of a vendor's API lets the suite do besides speaking the API. */
+export interface ErpFakeControl {
+  /** Invoices the fake holds; with a key, those carrying it in the vendor's reference field. */
+  invoiceCount(idempotencyKey?: string): number;
+  customerCount(): number;
+  articleCount(): number;
+  /** The invoice as the vendor stores it (field names verbatim), or null. */
+  invoice(externalId: string): Record<string, unknown> | null;
+  /** Access tokens issued so far stop working (401); refresh tokens still work. */
+  expireAccessTokens(): void;
+  /** The next API request is answered with this status (429 with Retry-After seconds). */
+  failNext(status: 429 | 500 | 503, retryAfterSeconds?: number): void;
+  /** The next invoice create is stored by the vendor but its answer never arrives (the socket is cut). */
+  dropNextCreateResponse(): void;
+  /** API requests served since the start (OAuth calls not counted). */
+  requestCount(): number;
+  /** 429 answers the fake gave because its rate limit was exceeded (failNext not counted). */
+  rateLimitedCount(): number;
+  close(): Promise<void>;
+}
+
+export interface ErpContractTarget {
+  name: string;
+  start(): Promise<{
+    provider: ErpProvider;
+    fake: ErpFakeControl;
+    /** Connects as a tenant does (OAuth round trip against the fake, or the API key) and answers the credentials. */
+    connect(): Promise<ErpCredentials>;
+    /** Credentials the vendor refuses. */
+    badCredentials: ErpCredentials;
+    /** The limit the fake enforces and the plugin was configured with (a low one keeps the test short). */
+    rateLimit: { requests: number; perMs: number };
+  }>;
+}
+
+/** A session over stored credentials, recording what the plugin saves (token refresh). */
+export function testSession(credentials: ErpCredentials | null, tenantId = randomUUID()) {
+  const saved: ErpCredentials[] = [];
+  const session: ErpSession = {
+    tenantId,
+    credentials,
+    async saveCredentials(next) {
+      saved.push(next);
+    },
+    accounts: {
+      sales: { '25': '3001', '12': '3002', '6': '3003', '0': '3004', reverse: '3231' },
+      fee: '3541',
+      rounding: '3740',
+    },
+  };
+  return { session, saved };
+}
+
+let invoiceSeq = 0;
+
+/** A small invoice: one labour row (ROT work), one material row at 25 %, a fee, in whole kronor. */
+export function sampleInvoice(customerNumber: string, overrides: Partial<ErpInvoice> = {}): ErpInvoice {
+  invoiceSeq += 1;
+  const customerId = `00000000-0000-4000-8000-${customerNumber.padStart(12, '0').slice(-12)}`;
+  return {
+    id: randomUUID(),
+    invoiceNr: String(1000 + invoiceSeq),
+    invoiceDate: '2026-11-20',
+    deliveryDate: '2026-11-19',
+    dueDate: '2026-12-20',
+    paymentTermDays: 30,
+    ocr: null,
+    currency: 'SEK',
+    description: 'Service of alarm',
+    marking: 'Ref 12',
+    customerOrderNumber: 'PO-77',
+    ourReference: 'Maria Lindqvist',
+    yourReference: 'Erik Holm',
+    reverseVat: false,
+    customer: {
+      id: customerId,
+      externalId: null,
+      customerNumber,
+      name: `Contract Customer ${customerNumber}`,
+      type: 'company',
+      organizationalNumber: '556677-8899',
+      personId: null,
+      vatNumber: 'SE556677889901',
+      email: 'invoice@customer.se',
+      phone: '08-123 45 67',
+      address: { street: 'Storgatan 1', postIndex: '111 22', city: 'Stockholm' },
+      paymentTermDays: 30,
+      reverseVat: false,
+    },
+    rows: [
+      {
+        kind: 'labour',
+        articleId: '00000000-0000-4000-8000-00000000a001',
+        articleNumber: 'ARB',
+        externalArticleId: null,
+        description: 'Labour',
+        amount: '2',
+        unit: 'h',
+        price: '650.00',
+        discount: null,
+        total: '1300.00',
+        vatPercent: '25',
+        houseWork: false,
+        account: '3001',
+      },
+      {
+        kind: 'article',
+        articleId: '00000000-0000-4000-8000-00000000a002',
+        articleNumber: 'DET-100',
+        externalArticleId: null,
+        description: 'Smoke detector',
+        amount: '3',
+        unit: 'st',
+        price: '200.00',
+        discount: { type: 'PERCENTAGE', value: '10' },
+        total: '540.00',
+        vatPercent: '25',
+        houseWork: false,
+        account: '3001',
+      },
+    ],
+    fee: '40.00',
+    totalPrice: '1880.00',
+    totalVat: '470.00',
+    rounding: '0.00',
+    total: '2350.00',
+    taxReduction: null,
+    notes: [],
+    ...overrides,
+  };
+}
+
+/** Maps customer and articles the way the core's delivery does before sending. */
+export async function prepareInvoice(
+  provider: ErpProvider,
+  session: ErpSession,
+  invoice: ErpInvoice,
+): Promise<ErpInvoice> {
+  const externalId = await provider.ensureCustomer(session, invoice.customer, invoice.customer.externalId);
+  const rows = [];
+  for (const row of invoice.rows) {
+    if (!row.articleId || !row.articleNumber) {
+      rows.push(row);
+      continue;
+    }
+    const ext = await provider.ensureArticle(
+      session,
+      {
+        id: row.articleId,
+        articleNumber: row.articleNumber,
+        title: row.description,
+        unit: row.unit,
+        price: row.price,
+        isService: row.kind === 'labour',
+        houseWork: row.houseWork,
+        vatPercent: row.vatPercent,
+      },
+      row.externalArticleId,
+    );
+    rows.push({ ...row, externalArticleId: ext });
+  }
+  return { ...invoice, customer: { ...invoice.customer, externalId }, rows };
+}
+
+export function erpContract(target: ErpContractTarget): void {
+  describe(`[erp contract] ${target.name}`, () => {
+    let env: Awaited<ReturnType<ErpContractTarget['start']>>;
+    let credentials: ErpCredentials;
+    let customerSeq = Math.floor(Math.random() * 1e6);
+    const nextCustomer = () => String(++customerSeq);
+
+    beforeAll(async () => {
+      env = await target.start();
+      credentials = await env.connect();
+    });
+    afterAll(async () => {
+      await env?.fake.close();
+    });
+
+    it('connects and tests the connection; credentials the vendor refuses fail with ERP_AUTH_FAILED or ERP_NOT_CONNECTED', async () => {
+      const { session } = testSession(credentials);
+      const answer = await env.provider.testConnection(session);
+      expect(answer).toHaveProperty('companyName');
+      const bad = testSession(env.badCredentials).session;
+      const err = await env.provider.testConnection(bad).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ErpError);
+      expect(['ERP_AUTH_FAILED', 'ERP_NOT_CONNECTED']).toContain((err as ErpError).code);
+    });
+
+    it('sends an invoice with its customer and articles, reads back its number, and a second invoice reuses the mapping', async () => {
+      if (!env.provider.capabilities.sendInvoices) return expect(env.provider.capabilities.invoiceFile).toBe(true);
+      const { session } = testSession(credentials);
+      const customers = env.fake.customerCount();
+      const articles = env.fake.articleCount();
+      const first = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const sent = await env.provider.sendInvoice(session, first, `ordo-${first.id}`, { firstAttempt: true });
+      expect(sent.externalId).toBeTruthy();
+      expect(sent.state).toBe('success');
+      expect(env.fake.customerCount()).toBe(customers + 1);
+      expect(env.fake.articleCount()).toBe(articles + 2);
+      expect(env.fake.invoiceCount(`ordo-${first.id}`)).toBe(1);
+      expect(env.fake.invoice(sent.externalId)).not.toBeNull();
+      if (env.provider.capabilities.readInvoice) {
+        const read = await env.provider.readInvoice(session, sent.externalId);
+        expect(read.externalId).toBe(sent.externalId);
+        expect(read.externalInvoiceNr).toBe(sent.externalInvoiceNr);
+      }
+      // the second invoice knows the vendor ids from the mapping: nothing new is created
+      const second = sampleInvoice(first.customer.customerNumber, {
+        customer: { ...first.customer },
+        rows: first.rows,
+      });
+      const again = await prepareInvoice(env.provider, session, second);
+      expect(again.customer.externalId).toBe(first.customer.externalId);
+      await env.provider.sendInvoice(session, again, `ordo-${again.id}`, { firstAttempt: true });
+      expect(env.fake.customerCount()).toBe(customers + 1);
+      expect(env.fake.articleCount()).toBe(articles + 2);
+    });
+
+    it('finds an existing customer and article by number instead of creating them again (the mapping was lost)', async () => {
+      if (!env.provider.capabilities.sendInvoices) return;
+      const { session } = testSession(credentials);
+      const invoice = sampleInvoice(nextCustomer());
+      const a = await prepareInvoice(env.provider, session, invoice);
+      const customers = env.fake.customerCount();
+      const articles = env.fake.articleCount();
+      const b = await prepareInvoice(env.provider, session, invoice);
+      expect(b.customer.externalId).toBe(a.customer.externalId);
+      expect(b.rows.map((r) => r.externalArticleId)).toEqual(a.rows.map((r) => r.externalArticleId));
+      expect(env.fake.customerCount()).toBe(customers);
+      expect(env.fake.articleCount()).toBe(articles);
+    });
+
+    it('refreshes an expired access token, saves the new one, and carries on', async () => {
+      if (env.provider.auth.type !== 'oauth2') return;
+      const { session, saved } = testSession(credentials);
+      env.fake.expireAccessTokens();
+      await env.provider.testConnection(session);
+      expect(saved.length).toBe(1);
+      expect(saved[0]!.accessToken).not.toBe(credentials.accessToken);
+      credentials = saved[0]!;
+      // the new token works without another refresh
+      const next = testSession(credentials);
+      await env.provider.testConnection(next.session);
+      expect(next.saved.length).toBe(0);
+    });
+
+    it('waits out a 429 with Retry-After and succeeds', async () => {
+      const { session } = testSession(credentials);
+      env.fake.failNext(429, 1);
+      const started = Date.now();
+      await env.provider.testConnection(session);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    });
+
+    it('a 5xx fails as retryable, and the retry with the same key makes exactly one invoice', async () => {
+      if (!env.provider.capabilities.sendInvoices) return;
+      const { session } = testSession(credentials);
+      const invoice = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const key = `ordo-${invoice.id}`;
+      env.fake.failNext(503);
+      const err = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: true }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ErpError);
+      expect((err as ErpError).retryable).toBe(true);
+      await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      expect(env.fake.invoiceCount(key)).toBe(1);
+    });
+
+    it('after a crash between "created at the vendor" and "recorded", sending again finds the invoice instead of making a second', async () => {
+      if (!env.provider.capabilities.sendInvoices) return;
+      const { session } = testSession(credentials);
+      const invoice = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const key = `ordo-${invoice.id}`;
+      env.fake.dropNextCreateResponse();
+      await expect(env.provider.sendInvoice(session, invoice, key, { firstAttempt: true })).rejects.toBeInstanceOf(
+        ErpError,
+      );
+      expect(env.fake.invoiceCount(key)).toBe(1);
+      const sent = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      expect(env.fake.invoiceCount(key)).toBe(1);
+      expect(sent.externalId).toBeTruthy();
+      // and a plain repeat after success is also harmless
+      const repeat = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      expect(repeat.externalId).toBe(sent.externalId);
+      expect(env.fake.invoiceCount(key)).toBe(1);
+    });
+
+    it('a refusal of the content maps to a spec message with the vendor text attached, not retryable', async () => {
+      if (!env.provider.capabilities.sendInvoices) return;
+      const { session } = testSession(credentials);
+      const invoice = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      // an article the vendor does not know: the mapping points nowhere
+      const broken = {
+        ...invoice,
+        rows: invoice.rows.map((r, i) =>
+          i === 1 ? { ...r, articleNumber: 'NO-SUCH-ARTICLE-9', externalArticleId: 'NO-SUCH-ARTICLE-9' } : r,
+        ),
+      };
+      const err = await env.provider.sendInvoice(session, broken, `ordo-${invoice.id}`, { firstAttempt: true }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ErpError);
+      expect((err as ErpError).retryable).toBe(false);
+      expect(['INVOICE_WAS_NOT_CREATED_IN_ERP', 'ERP_PRICE_NOT_FOUND']).toContain((err as ErpError).code);
+      expect((err as ErpError).vendorMessage).toBeTruthy();
+      expect(env.fake.invoiceCount(`ordo-${invoice.id}`)).toBe(0);
+    });
+
+    it('lists the ERP articles', async () => {
+      if (!env.provider.capabilities.listArticles) return;
+      const { session } = testSession(credentials);
+      await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const list = await env.provider.listArticles(session);
+      expect(list.length).toBe(env.fake.articleCount());
+      expect(list.map((a) => a.articleNumber)).toContain('DET-100');
+    });
+
+    it('keeps within the vendor rate limit when many calls are made at once', async () => {
+      const { session } = testSession(credentials);
+      const before = env.fake.requestCount();
+      const limited = env.fake.rateLimitedCount();
+      const calls = env.rateLimit.requests + 5;
+      await Promise.all(Array.from({ length: calls }, () => env.provider.testConnection(session)));
+      expect(env.fake.requestCount() - before).toBeGreaterThanOrEqual(calls);
+      expect(env.fake.rateLimitedCount()).toBe(limited);
+    }, 30_000);
+  });
+}
