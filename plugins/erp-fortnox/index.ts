@@ -1,0 +1,567 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import {
+  createErpHttp,
+  ErpError,
+  expiresAtFrom,
+  withAccessToken,
+  type ErpErrorCode,
+  type ErpRequest,
+  type ErpResponse,
+} from '~/core/extension-points/erp-http';
+import {
+  defineErpProvider,
+  type ErpArticle,
+  type ErpCredentials,
+  type ErpCustomer,
+  type ErpInvoice,
+  type ErpInvoiceRow,
+  type ErpProvider,
+  type ErpSentInvoice,
+  type ErpSession,
+} from '~/core/extension-points/erp-provider';
+import { formatTrimmed, isZero, mul } from '~/core/pricing';
+
+/*
+ * Fortnox (fortnox.se), over its REST API v3 with OAuth2 (issue 14; the ERP contract v2). Field
+ * names are Fortnox's own, verbatim: bodies wrapped in the resource name ({"Invoice": {...}}),
+ * errors as {"ErrorInformation": {"error", "message", "code"}}. The local fake in
+ * tests/fakes/fortnox.ts lists the sources they were taken from.
+ *
+ * Fortnox's ids are the numbers people see: a customer is its CustomerNumber, an article its
+ * ArticleNumber, an invoice its DocumentNumber. Ordo's idempotency key travels in the invoice's
+ * ExternalInvoiceReference1, which Fortnox stores but never prints.
+ */
+
+const houseWorkType = z.string().regex(/^[A-Z]+$/);
+
+const options = z.object({
+  clientId: z.string().default(''),
+  clientSecret: z.string().default(''),
+  authBaseUrl: z.url().default('https://apps.fortnox.se'),
+  apiBaseUrl: z.url().default('https://api.fortnox.se'),
+  scope: z.string().default('companyinformation customer article invoice'),
+  /** Fortnox allows 25 requests per 5 seconds per client and tenant. */
+  requestsPer5s: z.number().int().positive().default(25),
+  /** The window of that limit; only tests shorten it. */
+  ratePeriodMs: z.number().int().positive().default(5000),
+  /**
+   * The HouseWorkType given to ROT, RUT and green rows: Ordo's invoice says which rows are house
+   * work but not which kind, and Fortnox needs one per row. Electrical installers set ELECTRICITY.
+   */
+  houseWorkTypes: z
+    .object({
+      rot: houseWorkType.default('CONSTRUCTION'),
+      rut: houseWorkType.default('CLEANING'),
+      green: houseWorkType.default('SOLARCELLS'),
+    })
+    .default({ rot: 'CONSTRUCTION', rut: 'CLEANING', green: 'SOLARCELLS' }),
+  timeoutMs: z.number().int().positive().default(30_000),
+});
+
+export type FortnoxOptions = z.infer<typeof options>;
+type Rec = Record<string, unknown>;
+
+/** Field lengths Fortnox enforces (a longer value is refused, not cut). */
+export const FORTNOX_LIMITS = {
+  externalReference: 80,
+  rowDescription: 50,
+  articleDescription: 200,
+  yourOrderNumber: 30,
+  reference: 50,
+  remarks: 1024,
+} as const;
+
+/**
+ * Our limiter books a request when it leaves; Fortnox counts it when it arrives. Requests that
+ * leave together arrive a little apart, so a window exactly as long as Fortnox's would now and then
+ * let one request too many into Fortnox's window; this slack keeps us inside it.
+ */
+const RATE_SLACK_MS = 250;
+
+/** Fortnox's codes for "no such customer / article" (the GET answers 404; some paths say 400). */
+const NOT_FOUND_CODES = new Set([2000204, 2000433, 2000428, 2001302]);
+
+const HOURS_UNIT = /^(h|hr|hrs|hour|hours|tim|timme|timmar|t)$/i;
+
+const cut = (value: string | null | undefined, max: number) => (value ? value.slice(0, max) : value);
+const nonEmpty = (value: string | null | undefined): value is string =>
+  typeof value === 'string' && value.trim() !== '';
+
+/** ErrorInformation's message (Fortnox answers in lower case, its XML heritage in upper case), else OAuth's. */
+export function fortnoxMessage(body: unknown, text: string): string | null {
+  if (body && typeof body === 'object') {
+    const b = body as Rec;
+    const info = (b.ErrorInformation ?? b.errorInformation ?? b.errorinformation) as Rec | undefined;
+    if (info && typeof info === 'object') {
+      const message = info.message ?? info.Message ?? info.error_description;
+      if (typeof message === 'string' && message) return message;
+    }
+    for (const k of ['message', 'Message', 'error_description', 'error'])
+      if (typeof b[k] === 'string' && b[k]) return b[k] as string;
+  }
+  return text ? text.slice(0, 500) : null;
+}
+
+function fortnoxCode(body: unknown): number | null {
+  const info = body && typeof body === 'object' ? ((body as Rec).ErrorInformation as Rec | undefined) : undefined;
+  const code = info?.code ?? info?.Code;
+  return code === undefined || code === null ? null : Number(code);
+}
+
+/**
+ * The key as Fortnox can hold it: ExternalInvoiceReference1 takes 80 characters. A longer key is
+ * shortened the same way on every try (a prefix and a hash of the whole), so a retry still finds it.
+ */
+export function externalReference(idempotencyKey: string): string {
+  const max = FORTNOX_LIMITS.externalReference;
+  if (idempotencyKey.length <= max) return idempotencyKey;
+  const hash = createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 40);
+  return `${idempotencyKey.slice(0, max - hash.length - 1)}~${hash}`;
+}
+
+/** Splits text into pieces Fortnox takes as row descriptions, at spaces where it can. */
+function descriptionPieces(text: string): string[] {
+  const max = FORTNOX_LIMITS.rowDescription;
+  const pieces: string[] = [];
+  let rest = text.trim();
+  while (rest.length > max) {
+    const space = rest.lastIndexOf(' ', max);
+    const at = space > max / 2 ? space : max;
+    pieces.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest || !pieces.length) pieces.push(rest);
+  return pieces;
+}
+
+/** Ordo's reduction kinds as Fortnox's TaxReductionType. */
+const TAX_REDUCTION_TYPE = { ROT: 'rot', RUT: 'rut', green: 'green' } as const;
+
+/** The customer card as Fortnox holds it; empty values are left out (Fortnox would keep the old ones anyway). */
+export function fortnoxCustomer(customer: ErpCustomer): Rec {
+  const foreignVat = nonEmpty(customer.vatNumber) && !/^SE/i.test(customer.vatNumber.trim());
+  const card: Rec = {
+    Name: customer.name,
+    Type: customer.type === 'private' ? 'PRIVATE' : 'COMPANY',
+    // Fortnox keeps the personal identity number of a private customer in OrganisationNumber.
+    OrganisationNumber: customer.type === 'private' ? customer.personId : customer.organizationalNumber,
+    VATNumber: customer.vatNumber,
+    // Reverse charge is a property of the customer in Fortnox: it is what makes Fortnox leave VAT
+    // off the fee and print its own reverse-charge wording.
+    VATType: customer.reverseVat ? (foreignVat ? 'EUREVERSEDVAT' : 'SEREVERSEDVAT') : foreignVat ? 'EUVAT' : 'SEVAT',
+    Email: customer.email,
+    Phone1: customer.phone,
+    Address1: customer.address.street,
+    ZipCode: customer.address.postIndex,
+    City: customer.address.city,
+  };
+  // TermsOfPayment is left out on purpose: it must name a code registered in the company's Fortnox,
+  // and the invoice's DueDate carries the term anyway.
+  return Object.fromEntries(Object.entries(card).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+}
+
+export function fortnoxArticle(
+  article: ErpArticle,
+  salesAccount: string | undefined,
+  houseWorkTypes: FortnoxOptions['houseWorkTypes'],
+): Rec {
+  // SalesPrice is read-only in Fortnox (an article's price lives in its price lists, /3/prices)
+  // and sending it is refused; every invoice row carries its own Price instead.
+  return {
+    ArticleNumber: article.articleNumber,
+    Description: cut(article.title, FORTNOX_LIMITS.articleDescription) || article.articleNumber,
+    Type: article.isService ? 'SERVICE' : 'STOCK',
+    VAT: Number(article.vatPercent),
+    Housework: article.houseWork,
+    ...(article.houseWork ? { HouseworkType: houseWorkTypes.rot } : {}),
+    ...(nonEmpty(article.unit) ? { Unit: article.unit } : {}),
+    ...(nonEmpty(salesAccount) ? { SalesAccount: Number(salesAccount) } : {}),
+  };
+}
+
+function fortnoxRows(invoice: ErpInvoice, houseWorkTypes: FortnoxOptions['houseWorkTypes']): Rec[] {
+  const reduction = invoice.taxReduction ? TAX_REDUCTION_TYPE[invoice.taxReduction.kind] : 'none';
+  const rows: Rec[] = [];
+  for (const row of invoice.rows) {
+    // The fee travels as the invoice's AdministrationFee, which Fortnox books on its fee account.
+    if (row.kind === 'fee') continue;
+    const [first, ...more] = descriptionPieces(row.description);
+    if (row.kind === 'text') {
+      rows.push(...[first, ...more].map((Description) => ({ Description })));
+      continue;
+    }
+    rows.push({ ...pricedRow(row, invoice.reverseVat, reduction, houseWorkTypes), Description: first });
+    // What does not fit the row's 50 characters follows as text rows rather than being lost.
+    rows.push(...more.map((Description) => ({ Description })));
+  }
+  return rows;
+}
+
+function pricedRow(
+  row: ErpInvoiceRow,
+  reverseVat: boolean,
+  reduction: 'none' | 'rot' | 'rut' | 'green',
+  houseWorkTypes: FortnoxOptions['houseWorkTypes'],
+): Rec {
+  const articleNumber = row.articleId || row.articleNumber ? (row.externalArticleId ?? row.articleNumber) : null;
+  const out: Rec = {
+    ...(articleNumber ? { ArticleNumber: articleNumber } : {}),
+    DeliveredQuantity: Number(row.amount),
+    Price: Number(row.price),
+    // Under reverse charge no row carries VAT, whatever rate its article has.
+    VAT: reverseVat ? 0 : Number(row.vatPercent),
+    ...(nonEmpty(row.account) ? { AccountNumber: Number(row.account) } : {}),
+  };
+  if (row.discount && !isZero(row.discount.value)) {
+    if (row.discount.type === 'PERCENTAGE')
+      Object.assign(out, { Discount: Number(row.discount.value), DiscountType: 'PERCENT' });
+    // Ordo's amount discount is per unit; Fortnox's AMOUNT is taken off the row once.
+    else
+      Object.assign(out, {
+        Discount: Number(formatTrimmed(mul(row.discount.value, row.amount))),
+        DiscountType: 'AMOUNT',
+      });
+  }
+  // HouseWork is always said: left out, Fortnox takes it from the article, and a house-work
+  // article on an invoice without a reduction is refused.
+  if (reduction === 'none') out.HouseWork = false;
+  else if (row.houseWork) {
+    out.HouseWork = true;
+    out.HouseWorkType = houseWorkTypes[reduction];
+    // Fortnox reports the quantity as hours unless told otherwise, and only in whole hours.
+    const hours = Number(row.amount);
+    if (HOURS_UNIT.test(row.unit ?? '') && !Number.isInteger(hours))
+      out.HouseWorkHoursToReport = Math.max(1, Math.round(hours));
+  } else {
+    // On a house-work invoice every row needs a type; material and travel are "other costs".
+    out.HouseWork = false;
+    out.HouseWorkType = 'OTHERCOSTS';
+  }
+  return out;
+}
+
+/** Ordo's invoice as Fortnox's Invoice resource. */
+export function fortnoxInvoice(
+  invoice: ErpInvoice,
+  externalRef: string,
+  houseWorkTypes: FortnoxOptions['houseWorkTypes'] = options.parse({}).houseWorkTypes,
+): Rec {
+  const remarks = [invoice.description, invoice.marking, ...invoice.notes].filter(nonEmpty).join('\n');
+  return {
+    CustomerNumber: invoice.customer.externalId ?? invoice.customer.customerNumber,
+    InvoiceDate: invoice.invoiceDate,
+    DueDate: invoice.dueDate,
+    ...(invoice.deliveryDate ? { DeliveryDate: invoice.deliveryDate } : {}),
+    Currency: invoice.currency,
+    VATIncluded: false,
+    // Said even when there is none: left out, Fortnox adds the company's or customer's default fee
+    // and freight, and the total would no longer be Ordo's.
+    AdministrationFee: invoice.fee ? Number(invoice.fee) : 0,
+    Freight: 0,
+    TaxReductionType: invoice.taxReduction ? TAX_REDUCTION_TYPE[invoice.taxReduction.kind] : 'none',
+    ExternalInvoiceReference1: externalRef,
+    ExternalInvoiceReference2: cut(`Ordo ${invoice.invoiceNr}`, FORTNOX_LIMITS.externalReference),
+    ...(nonEmpty(invoice.ocr) ? { OCR: invoice.ocr } : {}),
+    ...(nonEmpty(invoice.customerOrderNumber)
+      ? { YourOrderNumber: cut(invoice.customerOrderNumber, FORTNOX_LIMITS.yourOrderNumber) }
+      : {}),
+    ...(nonEmpty(invoice.yourReference) ? { YourReference: cut(invoice.yourReference, FORTNOX_LIMITS.reference) } : {}),
+    ...(nonEmpty(invoice.ourReference) ? { OurReference: cut(invoice.ourReference, FORTNOX_LIMITS.reference) } : {}),
+    ...(remarks ? { Remarks: cut(remarks, FORTNOX_LIMITS.remarks) } : {}),
+    InvoiceRows: fortnoxRows(invoice, houseWorkTypes),
+  };
+}
+
+/** One TaxReduction application per person asking for the reduction (/3/taxreductions). */
+function taxReductionApplications(
+  invoice: ErpInvoice,
+  documentNumber: string,
+  houseWorkTypes: FortnoxOptions['houseWorkTypes'],
+): Rec[] {
+  const reduction = invoice.taxReduction;
+  if (!reduction) return [];
+  return reduction.persons.map((person) => ({
+    ReferenceDocumentType: 'INVOICE',
+    ReferenceNumber: Number(documentNumber),
+    CustomerName: invoice.customer.name,
+    SocialSecurityNumber: person.personId,
+    AskedAmount: Number(person.amount),
+    ...(nonEmpty(reduction.propertyDesignation) ? { PropertyDesignation: reduction.propertyDesignation } : {}),
+    ...(nonEmpty(reduction.housingAssociationOrgNr)
+      ? { ResidenceAssociationOrganisationNumber: reduction.housingAssociationOrgNr }
+      : {}),
+    // Green technology asks per kind of work (Fortnox blog: TaxReductionAmounts replaced WorkType).
+    ...(reduction.kind === 'green'
+      ? { TaxReductionAmounts: [{ WorkType: houseWorkTypes.green, AskedAmount: Number(person.amount) }] }
+      : {}),
+  }));
+}
+
+/** Fortnox's access tokens are JWTs naming the Fortnox tenant; the limit is that tenant's. */
+function tokenTenant(accessToken: string): string | null {
+  const payload = accessToken.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Rec;
+    const tenant = claims.tenantId ?? claims.tenant_id;
+    return typeof tenant === 'string' || typeof tenant === 'number' ? String(tenant) : null;
+  } catch {
+    return null;
+  }
+}
+
+type ApiCall = (req: Omit<ErpRequest, 'url' | 'headers'> & { path: string }) => Promise<ErpResponse>;
+
+function create(o: FortnoxOptions): ErpProvider {
+  const authBase = o.authBaseUrl.replace(/\/+$/, '');
+  const apiBase = o.apiBaseUrl.replace(/\/+$/, '');
+  const basic = `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString('base64')}`;
+
+  const refusalCode = (status: number): ErpErrorCode =>
+    status === 401 || status === 403 ? 'ERP_AUTH_FAILED' : 'INVOICE_WAS_NOT_CREATED_IN_ERP';
+
+  /** The OAuth server is outside the API's rate limit. */
+  const oauth = (tenantId: string) =>
+    createErpHttp({ key: `fortnox-oauth:${tenantId}`, timeoutMs: o.timeoutMs, vendorMessage: fortnoxMessage });
+
+  async function tokenRequest(
+    tenantId: string,
+    form: Record<string, string>,
+    previous?: string,
+  ): Promise<ErpCredentials> {
+    let res: ErpResponse;
+    try {
+      res = await oauth(tenantId).request({
+        method: 'POST',
+        url: `${authBase}/oauth-v1/token`,
+        headers: { authorization: basic },
+        form,
+      });
+    } catch (err) {
+      // A refused code or refresh token means the tenant must connect again; a network failure or a
+      // 5xx stays retryable.
+      if (err instanceof ErpError && !err.retryable)
+        throw new ErpError('ERP_AUTH_FAILED', { status: err.status, vendorMessage: err.vendorMessage, cause: err });
+      throw err;
+    }
+    const body = (res.body ?? {}) as Rec;
+    if (typeof body.access_token !== 'string' || !body.access_token)
+      throw new ErpError('ERP_AUTH_FAILED', {
+        status: res.status,
+        vendorMessage: 'Fortnox answered without an access token',
+      });
+    return {
+      accessToken: body.access_token,
+      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : previous,
+      expiresAt: expiresAtFrom(body.expires_in),
+    };
+  }
+
+  /** Runs `fn` with a valid token, every request through the tenant's rate limit. */
+  function withApi<T>(session: ErpSession, fn: (call: ApiCall) => Promise<T>): Promise<T> {
+    return withAccessToken(
+      session,
+      (refreshToken) =>
+        tokenRequest(session.tenantId, { grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken),
+      (token) => {
+        const http = createErpHttp({
+          // Keyed by the Fortnox tenant, which is what Fortnox counts; an Ordo tenant has one.
+          key: `fortnox:${tokenTenant(token) ?? session.tenantId}`,
+          rateLimit: { requests: o.requestsPer5s, perMs: o.ratePeriodMs + RATE_SLACK_MS },
+          timeoutMs: o.timeoutMs,
+          vendorMessage: fortnoxMessage,
+          refusalCode,
+        });
+        return fn(({ path, ...req }) =>
+          http.request({ ...req, url: `${apiBase}${path}`, headers: { authorization: `Bearer ${token}` } }),
+        );
+      },
+    );
+  }
+
+  /** GETs one resource; null when Fortnox has no such one. */
+  async function lookup(call: ApiCall, path: string, name: string): Promise<Rec | null> {
+    const res = await call({ path, accept: [400, 404] });
+    if (res.status === 200) return ((res.body as Rec | null)?.[name] as Rec | undefined) ?? null;
+    const code = fortnoxCode(res.body);
+    if (res.status === 404 || (code !== null && NOT_FOUND_CODES.has(code))) return null;
+    throw new ErpError(refusalCode(res.status), {
+      status: res.status,
+      vendorMessage: fortnoxMessage(res.body, res.text),
+    });
+  }
+
+  const enc = encodeURIComponent;
+
+  async function findInvoice(call: ApiCall, ref: string): Promise<Rec | null> {
+    const res = await call({ path: `/3/invoices?externalinvoicereference1=${enc(ref)}&limit=500` });
+    // Fortnox searches with ILIKE '%value%', so only an exact match is ours; a live one before a cancelled one.
+    const hits = (((res.body as Rec | null)?.Invoices as Rec[] | undefined) ?? []).filter(
+      (i) => i.ExternalInvoiceReference1 === ref,
+    );
+    return hits.find((i) => i.Cancelled !== true) ?? hits[0] ?? null;
+  }
+
+  /** Files the reduction applications the invoice still lacks (a retry may find some already there). */
+  async function fileTaxReductions(call: ApiCall, invoice: ErpInvoice, documentNumber: string, retry: boolean) {
+    const wanted = taxReductionApplications(invoice, documentNumber, o.houseWorkTypes);
+    if (!wanted.length) return;
+    let filed = new Set<string>();
+    if (retry) {
+      const res = await call({
+        path: `/3/taxreductions?filter=invoices&referencenumber=${enc(documentNumber)}&limit=500`,
+      });
+      const list = ((res.body as Rec | null)?.TaxReductions as Rec[] | undefined) ?? [];
+      filed = new Set(list.map((t) => String(t.SocialSecurityNumber)));
+    }
+    for (const application of wanted)
+      if (!filed.has(String(application.SocialSecurityNumber)))
+        await call({ method: 'POST', path: '/3/taxreductions', json: { TaxReduction: application } });
+  }
+
+  const sent = (documentNumber: unknown): ErpSentInvoice => ({
+    externalId: String(documentNumber),
+    externalInvoiceNr: String(documentNumber),
+    state: 'success',
+  });
+
+  return {
+    capabilities: {
+      sendInvoices: true,
+      invoiceFile: false,
+      readInvoice: true,
+      listArticles: true,
+      taxReduction: true,
+      supplierInvoices: false,
+    },
+    auth: {
+      type: 'oauth2',
+      authorizeUrl({ redirectUri, state }) {
+        const q = new URLSearchParams({
+          client_id: o.clientId,
+          redirect_uri: redirectUri,
+          scope: o.scope,
+          state,
+          // offline: a refresh token, so deliveries run without the tenant at a browser.
+          access_type: 'offline',
+          response_type: 'code',
+        });
+        return `${authBase}/oauth-v1/auth?${q.toString()}`;
+      },
+      exchangeCode({ code, redirectUri, tenantId }) {
+        return tokenRequest(tenantId, { grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+      },
+    },
+
+    testConnection(session) {
+      return withApi(session, async (call) => {
+        const res = await call({ path: '/3/companyinformation' });
+        const info = (res.body as Rec | null)?.CompanyInformation as Rec | undefined;
+        return { companyName: typeof info?.CompanyName === 'string' ? info.CompanyName : null };
+      });
+    },
+
+    ensureCustomer(session, customer, knownExternalId) {
+      const wanted = fortnoxCustomer(customer);
+      return withApi(session, async (call) => {
+        let existing = await lookup(
+          call,
+          `/3/customers/${enc(knownExternalId ?? customer.customerNumber)}`,
+          'Customer',
+        );
+        if (!existing && knownExternalId && knownExternalId !== customer.customerNumber)
+          existing = await lookup(call, `/3/customers/${enc(customer.customerNumber)}`, 'Customer');
+        if (existing) {
+          const number = String(existing.CustomerNumber);
+          // The invoice takes name and address from the card, so a card that moved on is brought up to date.
+          const changed = Object.fromEntries(
+            Object.entries(wanted).filter(([k, v]) => String(existing![k] ?? '') !== String(v)),
+          );
+          if (Object.keys(changed).length)
+            await call({ method: 'PUT', path: `/3/customers/${enc(number)}`, json: { Customer: changed } });
+          return number;
+        }
+        const res = await call({
+          method: 'POST',
+          path: '/3/customers',
+          json: { Customer: { CustomerNumber: customer.customerNumber, ...wanted } },
+        });
+        return String(((res.body as Rec).Customer as Rec).CustomerNumber);
+      });
+    },
+
+    ensureArticle(session, article, knownExternalId) {
+      return withApi(session, async (call) => {
+        let existing = await lookup(call, `/3/articles/${enc(knownExternalId ?? article.articleNumber)}`, 'Article');
+        if (!existing && knownExternalId && knownExternalId !== article.articleNumber)
+          existing = await lookup(call, `/3/articles/${enc(article.articleNumber)}`, 'Article');
+        // An existing article is left as the company keeps it: its texts and accounts are theirs.
+        if (existing) return String(existing.ArticleNumber);
+        const res = await call({
+          method: 'POST',
+          path: '/3/articles',
+          json: { Article: fortnoxArticle(article, session.accounts.sales[article.vatPercent], o.houseWorkTypes) },
+        });
+        return String(((res.body as Rec).Article as Rec).ArticleNumber);
+      });
+    },
+
+    sendInvoice(session, invoice, idempotencyKey, { firstAttempt }) {
+      const ref = externalReference(idempotencyKey);
+      const body = { Invoice: fortnoxInvoice(invoice, ref, o.houseWorkTypes) };
+      // Survives withAccessToken running the call again after a refresh: never create twice.
+      let created: string | null = null;
+      return withApi(session, async (call) => {
+        if (!created && !firstAttempt) {
+          const found = await findInvoice(call, ref);
+          if (found) {
+            await fileTaxReductions(call, invoice, String(found.DocumentNumber), true);
+            return sent(found.DocumentNumber);
+          }
+        }
+        if (!created) {
+          const res = await call({ method: 'POST', path: '/3/invoices', json: body });
+          created = String(((res.body as Rec).Invoice as Rec).DocumentNumber);
+          await fileTaxReductions(call, invoice, created, false);
+        } else await fileTaxReductions(call, invoice, created, true);
+        return sent(created);
+      });
+    },
+
+    readInvoice(session, externalId) {
+      return withApi(session, async (call) => {
+        const res = await call({ path: `/3/invoices/${enc(externalId)}` });
+        return sent(((res.body as Rec).Invoice as Rec).DocumentNumber);
+      });
+    },
+
+    listArticles(session) {
+      return withApi(session, async (call) => {
+        const out: Rec[] = [];
+        for (let page = 1; ; page++) {
+          const res = await call({ path: `/3/articles?limit=500&page=${page}` });
+          const body = (res.body ?? {}) as Rec;
+          out.push(...((body.Articles as Rec[] | undefined) ?? []));
+          const meta = (body.MetaInformation ?? {}) as Rec;
+          if (page >= Number(meta['@TotalPages'] ?? 1)) break;
+        }
+        return out.map((a) => ({
+          externalId: String(a.ArticleNumber),
+          articleNumber: String(a.ArticleNumber),
+          title: String(a.Description ?? ''),
+          unit: nonEmpty(a.Unit as string) ? String(a.Unit) : null,
+          price: a.SalesPrice === undefined || a.SalesPrice === null ? null : Number(a.SalesPrice).toFixed(2),
+        }));
+      });
+    },
+  };
+}
+
+export default defineErpProvider({
+  id: 'fortnox',
+  displayName: 'Fortnox',
+  erpKind: 'fortnox',
+  options,
+  create,
+});

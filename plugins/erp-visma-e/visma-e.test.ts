@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErpError } from '~/core/extension-points/erp-http';
+import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/core/extension-points/erp-provider';
+import { prepareInvoice, sampleInvoice, testSession } from '~/tests/erp-contract/erp-contract';
+import {
+  consentAsBrowser,
+  startVismaEaccountingFake,
+  type VismaEaccountingFake,
+} from '~/tests/fakes/visma-eaccounting';
+import visma from './index';
+
+type Json = Record<string, unknown>;
+
+let fake: VismaEaccountingFake;
+let provider: ErpProvider;
+let credentials: ErpCredentials;
+let customerSeq = 500_000 + Math.floor(Math.random() * 1e5);
+const nextCustomer = () => String(++customerSeq);
+
+beforeAll(async () => {
+  // Three rows a page: every list the plugin reads (terms, units, codings, articles) spans pages.
+  fake = await startVismaEaccountingFake({ maxPageSize: 3 });
+  provider = visma.create(
+    visma.options.parse({
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      identityBaseUrl: fake.url,
+      apiBaseUrl: fake.url,
+    }),
+  );
+  if (provider.auth.type !== 'oauth2') throw new Error('oauth2 expected');
+  const redirectUri = 'https://ordo.test/callback';
+  const { code } = await consentAsBrowser(provider.auth.authorizeUrl({ redirectUri, state: 's' }));
+  credentials = await provider.auth.exchangeCode({ code, redirectUri, tenantId: randomUUID() });
+});
+
+afterAll(async () => {
+  await fake?.close();
+});
+
+async function send(invoice: ErpInvoice) {
+  const { session } = testSession(credentials);
+  const prepared = await prepareInvoice(provider, session, invoice);
+  const key = `ordo-${invoice.id}`;
+  const sent = await provider.sendInvoice(session, prepared, key, { firstAttempt: true });
+  return { sent, key, session, prepared, draft: fake.invoice(sent.externalId) as Json };
+}
+
+const rowsOf = (draft: Json) => draft.Rows as Json[];
+const articleRows = (draft: Json) => rowsOf(draft).filter((r) => !r.IsTextRow);
+
+const feeRow: ErpInvoiceRow = {
+  kind: 'fee',
+  articleId: null,
+  articleNumber: null,
+  externalArticleId: null,
+  description: 'Fakturaavgift',
+  amount: '1',
+  unit: null,
+  price: '40.00',
+  discount: null,
+  total: '40.00',
+  vatPercent: '25',
+  houseWork: false,
+  account: '3541',
+};
+
+/** The sample as the contract describes an invoice: its fee also present as a row. */
+function sampleWithFeeRow(customerNumber = nextCustomer()) {
+  const invoice = sampleInvoice(customerNumber);
+  return { ...invoice, rows: [...invoice.rows, feeRow] };
+}
+
+/** A private customer's ROT job: 2 h of eligible labour and material; 30 % of the labour with VAT is asked for. */
+function rotInvoice(overrides: Partial<ErpInvoice['taxReduction']> = {}): ErpInvoice {
+  const base = sampleInvoice(nextCustomer());
+  return {
+    ...base,
+    customer: {
+      ...base.customer,
+      name: 'Anna Svensson',
+      type: 'private',
+      organizationalNumber: null,
+      personId: '19800101-1234',
+      vatNumber: null,
+    },
+    rows: [{ ...base.rows[0]!, houseWork: true }, base.rows[1]!, feeRow],
+    taxReduction: {
+      kind: 'ROT',
+      amount: '487.00',
+      propertyDesignation: 'Stockholm Hammarby 1:23',
+      housingAssociationOrgNr: null,
+      persons: [{ personId: '19800101-1234', amount: '487.00' }],
+      ...overrides,
+    },
+  };
+}
+
+describe('[erp] visma-e mapping', () => {
+  it('creates customers with Visma fields: company with org and VAT number, private person with the person id', async () => {
+    const { session } = testSession(credentials);
+    const company = sampleInvoice(nextCustomer()).customer;
+    await provider.ensureCustomer(session, { ...company, paymentTermDays: 14 }, null);
+    const c = fake.customers().find((x) => x.CustomerNumber === company.customerNumber)!;
+    expect(c).toMatchObject({
+      Name: company.name,
+      IsPrivatePerson: false,
+      CorporateIdentityNumber: '556677-8899',
+      VatNumber: 'SE556677889901',
+      EmailAddress: 'invoice@customer.se',
+      Telephone: '08-123 45 67',
+      InvoiceAddress1: 'Storgatan 1',
+      InvoicePostalCode: '111 22',
+      InvoiceCity: 'Stockholm',
+      ReverseChargeOnConstructionServices: false,
+      IsActive: true,
+    });
+    // No 14-day terms in this company: the nearest are chosen, the draft states its own due date.
+    expect((c.TermsOfPayment as Json).NumberOfDays).toBe(15);
+
+    const person = rotInvoice().customer;
+    await provider.ensureCustomer(session, person, null);
+    expect(fake.customers().find((x) => x.CustomerNumber === person.customerNumber)).toMatchObject({
+      IsPrivatePerson: true,
+      CorporateIdentityNumber: '19800101-1234',
+      VatNumber: null,
+    });
+  });
+
+  it('creates articles with a unit and the coding for their VAT rate and kind', async () => {
+    const { prepared } = await send(sampleInvoice(nextCustomer()));
+    const labour = fake.articles().find((a) => a.Id === prepared.rows[0]!.externalArticleId)!;
+    const detector = fake.articles().find((a) => a.Id === prepared.rows[1]!.externalArticleId)!;
+    expect(labour).toMatchObject({ Number: 'ARB', UnitAbbreviation: 'tim', IsServiceArticle: true, NetPrice: 650 });
+    expect(labour.CodingName).toBe('Tjänster 25 %');
+    expect(detector).toMatchObject({
+      Number: 'DET-100',
+      UnitAbbreviation: 'st',
+      IsServiceArticle: false,
+      NetPrice: 200,
+    });
+    expect(detector.CodingName).toBe('Varor 25 %');
+  });
+
+  it('maps a ROT invoice: work-cost rows, the reduction, the persons and the property', async () => {
+    const invoice = rotInvoice();
+    const { draft, key } = await send(invoice);
+    expect(draft).toMatchObject({
+      SubscriptionNumber: key,
+      RotReducedInvoicingType: 1,
+      RotPropertyType: 2,
+      RotReducedInvoicingPropertyName: 'Stockholm Hammarby 1:23',
+      RotReducedInvoicingOrgNumber: null,
+      RotReducedInvoicingAmount: 487,
+      RotReducedInvoicingAutomaticDistribution: false,
+      CustomerIsPrivatePerson: true,
+      YourReference: 'Erik Holm',
+      OurReference: 'Maria Lindqvist',
+      BuyersOrderReference: 'PO-77',
+      InvoiceDate: '2026-11-20T00:00:00',
+      DueDate: '2026-12-20T00:00:00',
+      DeliveryDate: '2026-11-19T00:00:00',
+    });
+    expect(draft.Persons).toEqual([expect.objectContaining({ Ssn: '19800101-1234', Amount: 487 })]);
+    const [labour, material, fee] = articleRows(draft);
+    expect(labour).toMatchObject({ IsWorkCost: true, WorkCostType: 1, WorkHours: 2, Quantity: 2, UnitPrice: 650 });
+    expect(material).toMatchObject({ IsWorkCost: false, WorkCostType: 0, DiscountPercentage: 0.1, Amount: 540 });
+    expect(fee).toMatchObject({ IsWorkCost: false, UnitPrice: 40 });
+    expect(
+      rowsOf(draft)
+        .filter((r) => r.IsTextRow)
+        .map((r) => r.Text),
+    ).toEqual(['Service of alarm', 'Märkning: Ref 12']);
+    expect(draft.TotalAmount).toBe(Number(invoice.total));
+  });
+
+  it('maps ROT in an apartment to the housing association, and RUT to its work type without a property', async () => {
+    const apartment = await send(
+      rotInvoice({ propertyDesignation: 'Lgh 1102', housingAssociationOrgNr: '769600-1234' }),
+    );
+    expect(apartment.draft).toMatchObject({
+      RotReducedInvoicingType: 1,
+      RotPropertyType: 1,
+      RotReducedInvoicingOrgNumber: '769600-1234',
+      RotReducedInvoicingPropertyName: 'Lgh 1102',
+    });
+
+    const rut = await send(rotInvoice({ kind: 'RUT', propertyDesignation: null }));
+    expect(rut.draft).toMatchObject({ RotReducedInvoicingType: 2, RotPropertyType: null });
+    expect(articleRows(rut.draft)[0]).toMatchObject({ IsWorkCost: true, WorkCostType: 9 });
+  });
+
+  it('sends unit prices with VAT when the company shows private persons prices with VAT, and the totals still hold', async () => {
+    fake.companySettings.ShowPricesExclVatPC = false;
+    try {
+      const invoice = rotInvoice();
+      const { draft } = await send(invoice);
+      expect(draft.IncludesVat).toBe(true);
+      expect(articleRows(draft).map((r) => r.UnitPrice)).toEqual([812.5, 250, 50]);
+      expect(draft.TotalAmount).toBe(Number(invoice.total));
+      expect(draft.TotalVatAmount).toBe(Number(invoice.totalVat));
+    } finally {
+      fake.companySettings.ShowPricesExclVatPC = true;
+    }
+  });
+
+  it('maps reverse construction VAT: the customer flag, VAT-free rows, and no VAT on the draft', async () => {
+    const base = sampleInvoice(nextCustomer());
+    const invoice: ErpInvoice = {
+      ...base,
+      reverseVat: true,
+      customer: { ...base.customer, reverseVat: true },
+      rows: base.rows.map((r) => ({ ...r, account: '3231' })),
+      fee: null,
+      totalPrice: '1840.00',
+      totalVat: '0.00',
+      total: '1840.00',
+      notes: ['Omvänd betalningsskyldighet för byggtjänster'],
+    };
+    const { draft } = await send(invoice);
+    expect(fake.customers().find((c) => c.Id === draft.CustomerId)).toMatchObject({
+      ReverseChargeOnConstructionServices: true,
+      VatNumber: 'SE556677889901',
+    });
+    expect(draft.ReverseChargeOnConstructionServices).toBe(true);
+    expect(articleRows(draft).every((r) => r.ReversedConstructionServicesVatFree === true)).toBe(true);
+    expect(draft.TotalVatAmount).toBe(0);
+    expect(draft.TotalAmount).toBe(Number(invoice.total));
+    // Visma prints the reverse-charge text itself; it is not added as a row a second time.
+    expect(rowsOf(draft).some((r) => String(r.Text).includes('Omvänd'))).toBe(false);
+  });
+
+  it('sends the fee row as the fee article, created once and then reused', async () => {
+    const first = await send(sampleWithFeeRow());
+    const fee = fake.articles().find((a) => a.Number === 'AVGIFT')!;
+    expect(fee).toMatchObject({ Name: 'Fakturaavgift', IsServiceArticle: true, UnitAbbreviation: 'st' });
+    expect(articleRows(first.draft)[2]).toMatchObject({ ArticleId: fee.Id, UnitPrice: 40, Quantity: 1 });
+    const articles = fake.articleCount();
+    const second = await send(sampleWithFeeRow());
+    expect(articleRows(second.draft)[2]).toMatchObject({ ArticleId: fee.Id });
+    expect(fake.articleCount()).toBe(articles);
+  });
+
+  it("has Visma's totals equal Ordo's: TotalAmount is the total with VAT and the öre rounding", async () => {
+    const sample = sampleWithFeeRow();
+    const { draft } = await send(sample);
+    expect(draft.TotalAmount).toBe(Number(sample.total));
+    expect(draft.TotalVatAmount).toBe(Number(sample.totalVat));
+    expect(draft.TotalRoundings).toBe(Number(sample.rounding));
+    expect(round2(Number(draft.TotalAmount) - Number(draft.TotalVatAmount) - Number(draft.TotalRoundings))).toBe(
+      Number(sample.totalPrice),
+    );
+
+    const base = sampleInvoice(nextCustomer());
+    const odd: ErpInvoice = {
+      ...base,
+      rows: [{ ...base.rows[1]!, amount: '1', price: '99.99', discount: null, total: '99.99' }],
+      fee: null,
+      totalPrice: '99.99',
+      totalVat: '25.00',
+      rounding: '0.01',
+      total: '125.00',
+    };
+    const rounded = await send(odd);
+    expect(rounded.draft).toMatchObject({ TotalAmount: 125, TotalVatAmount: 25, TotalRoundings: 0.01 });
+  });
+
+  it('reads the invoice number once the accountant converted the draft, and a retry finds the converted invoice', async () => {
+    const { sent, key, session, prepared } = await send(sampleInvoice(nextCustomer()));
+    expect(await provider.readInvoice(session, sent.externalId)).toEqual({
+      externalId: sent.externalId,
+      externalInvoiceNr: null,
+      state: 'success',
+    });
+    const converted = await fetch(`${fake.url}/v2/customerinvoicedrafts/${sent.externalId}/convert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.credentials!.accessToken}` },
+    });
+    expect(converted.status).toBe(201);
+    const number = String(((await converted.json()) as Json).InvoiceNumber);
+    expect(await provider.readInvoice(session, sent.externalId)).toEqual({
+      externalId: sent.externalId,
+      externalInvoiceNr: number,
+      state: 'success',
+    });
+    const again = await provider.sendInvoice(session, prepared, key, { firstAttempt: false });
+    expect(again).toEqual({ externalId: sent.externalId, externalInvoiceNr: number, state: 'success' });
+    expect(fake.invoiceCount(key)).toBe(1);
+  });
+
+  it('answers "unknown" for a draft deleted in eEkonomi', async () => {
+    const { sent, session } = await send(sampleInvoice(nextCustomer()));
+    await fetch(`${fake.url}/v2/customerinvoicedrafts/${sent.externalId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${session.credentials!.accessToken}` },
+    });
+    expect((await provider.readInvoice(session, sent.externalId)).state).toBe('unknown');
+  });
+
+  it("attaches Visma's DeveloperErrorMessage and field errors to a refusal", async () => {
+    const invoice = rotInvoice({ persons: [] });
+    const err = await send(invoice).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ErpError);
+    expect((err as ErpError).code).toBe('INVOICE_WAS_NOT_CREATED_IN_ERP');
+    expect((err as ErpError).retryable).toBe(false);
+    expect((err as ErpError).vendorMessage).toMatch(/Persons are required/);
+    expect(fake.invoiceCount(`ordo-${invoice.id}`)).toBe(0);
+  });
+
+  it("refuses a euro invoice to a customer Visma keeps in kronor, since the draft takes the customer's currency", async () => {
+    const invoice = { ...sampleInvoice(nextCustomer()), currency: 'EUR' as const };
+    const err = await send(invoice).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ErpError);
+    expect((err as ErpError).vendorMessage).toMatch(/currency/);
+    expect(fake.invoiceCount(`ordo-${invoice.id}`)).toBe(0);
+  });
+
+  it('refuses a green technology reduction before sending anything', async () => {
+    const invoice = rotInvoice({ kind: 'green' });
+    const requests = fake.requestCount();
+    const { session } = testSession(credentials);
+    const prepared = await prepareInvoice(provider, session, invoice);
+    const before = fake.requestCount();
+    expect(before).toBeGreaterThan(requests);
+    const err = await provider.sendInvoice(session, prepared, `ordo-${invoice.id}`, { firstAttempt: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ErpError);
+    expect((err as ErpError).retryable).toBe(false);
+    expect(fake.requestCount()).toBe(before);
+  });
+
+  it('lists every article over all pages', async () => {
+    const { session } = testSession(credentials);
+    const article = { houseWork: false, isService: false, price: '12.50', unit: 'km' } as const;
+    await provider.ensureArticle(
+      session,
+      { ...article, id: randomUUID(), articleNumber: 'MIL', title: 'Milersättning', vatPercent: '25' },
+      null,
+    );
+    await provider.ensureArticle(
+      session,
+      { ...article, id: randomUUID(), articleNumber: 'BOK', title: 'Handbok', vatPercent: '6', unit: null },
+      null,
+    );
+    expect(fake.articles().find((a) => a.Number === 'MIL')).toMatchObject({
+      UnitAbbreviation: 'km',
+      CodingName: 'Varor 25 %',
+    });
+    expect(fake.articles().find((a) => a.Number === 'BOK')).toMatchObject({
+      UnitAbbreviation: 'st',
+      CodingName: 'Varor 6 %',
+    });
+    const list = await provider.listArticles(session);
+    expect(fake.articleCount()).toBeGreaterThan(3);
+    expect(list).toHaveLength(fake.articleCount());
+    expect(list.find((a) => a.articleNumber === 'ARB')).toMatchObject({
+      title: 'Labour',
+      unit: 'tim',
+      price: '650.00',
+    });
+  });
+});
+
+const round2 = (x: number) => Math.round(x * 100) / 100;

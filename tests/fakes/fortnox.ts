@@ -1,0 +1,1108 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
+
+/*
+ * A local fake of Fortnox: its OAuth2 server (apps.fortnox.se/oauth-v1) and the parts of API v3
+ * (api.fortnox.se/3) the erp-fortnox plugin uses, on a node:http port. Why a fake: the ERP contract
+ * suite must run offline, without a Fortnox developer account, and a mock of fetch would test
+ * nothing. This one speaks the wire format the plugin meets in production — PascalCase bodies
+ * wrapped in the resource name, lists with MetaInformation, errors as ErrorInformation, validation
+ * the way Fortnox refuses (unknown fields, unknown customer or article, house-work rules) and the
+ * sums Fortnox computes — so a mapping mistake fails here rather than at a tenant.
+ *
+ * Sources for field names, codes, messages and behaviour:
+ * - fortnox.se/developer/authorization/get-authorization-code, get-access-token, get-refresh-token
+ *   (oauth-v1/auth parameters, the token endpoint with HTTP Basic, the token answer);
+ * - fortnox.se/developer/guides-and-good-to-know/rate-limits-for-fortnox-api (25 requests per 5 s,
+ *   sliding window, per access token / tenant), …/errors (ErrorInformation codes and Swedish
+ *   messages), …/parameters (lower-case query parameters, search is ILIKE '%value%', paging);
+ * - developer.fortnox.se/blog/best-practise-new-housework-invoice and …/updates-in-tax-reduction
+ *   (TaxReductionType rot/rut/green/none, HouseWorkType on every row of a house-work invoice);
+ *   developer.fortnox.se/documentation/resources/tax-reductions (the TaxReduction application);
+ * - softwerkab/fortnox-csharp-api-sdk FortnoxSDK/Entities (Invoice, InvoiceRow, Customer, Article,
+ *   CompanyInformation, ErrorInformation, HouseworkType, TaxReductionType, TaxReduction; which
+ *   fields are read-only) and its PR #154 (Article.SalesPrice is read-only: BadRequest if sent);
+ * - accodeing/fortnox-api (models/document.rb, document_row.rb, article.rb: field lengths such as
+ *   ExternalInvoiceReference1 80, row Description 50, YourOrderNumber 30; its wiki on legacy
+ *   HouseWorkTypes); a Rust client's ApiErrorCode enum for the not-found codes 2000204/2000433,
+ *   2000428 and 2001302;
+ * - FriendsOfApi/fortnox tests/Model (captured Invoice and list answers: DocumentNumber as text,
+ *   MetaInformation "@TotalResources"/"@TotalPages"/"@CurrentPage", Gross/Net/TotalVAT/RoundOff).
+ * Where Fortnox's exact text or code is not published the message below is a close paraphrase and
+ * says so in a comment; the plugin depends only on the documented ones.
+ */
+
+type Rec = Record<string, unknown>;
+
+export interface FortnoxFake extends ErpFakeControl {
+  /** Base URL of both the OAuth server and the API (http://127.0.0.1:PORT). */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Every stored invoice, as GET /3/invoices/{DocumentNumber} answers it. */
+  invoices(): Record<string, unknown>[];
+  /** The tax-reduction applications (POST /3/taxreductions) stored so far. */
+  taxReductions(): Record<string, unknown>[];
+  customer(customerNumber: string): Record<string, unknown> | null;
+  article(articleNumber: string): Record<string, unknown> | null;
+}
+
+export interface FortnoxFakeOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** The API limit per tenant; Fortnox's is 25 requests per 5 seconds. */
+  rateLimit?: { requests: number; perMs: number };
+  /**
+   * The company's invoice defaults, which Fortnox applies when a create leaves the field out
+   * (Settings → Invoicing); a plugin that wants no fee must say 0.
+   */
+  invoiceDefaults?: { administrationFee?: number; freight?: number };
+}
+
+// --- Fortnox's vocabularies ----------------------------------------------------------------------
+
+/** HouseWorkType per reduction type (blog: "you can not mix types of housework between rot, rut or green"). */
+const HOUSE_WORK_TYPES: Record<'rot' | 'rut' | 'green', readonly string[]> = {
+  rot: [
+    'CONSTRUCTION',
+    'ELECTRICITY',
+    'GLASSMETALWORK',
+    'GROUNDDRAINAGEWORK',
+    'MASONRY',
+    'PAINTINGWALLPAPERING',
+    'HVAC',
+  ],
+  rut: [
+    'MAJORAPPLIANCEREPAIR',
+    'MOVINGSERVICES',
+    'ITSERVICES',
+    'CLEANING',
+    'TEXTILECLOTHING',
+    'SNOWPLOWING',
+    'GARDENING',
+    'BABYSITTING',
+    'OTHERCARE',
+    'HOMEMAINTENANCE',
+    'FURNISHING',
+    'TRANSPORTATIONSERVICES',
+    'WASHINGANDCAREOFCLOTHING',
+  ],
+  green: ['SOLARCELLS', 'STORAGESELFPRODUCEDELECTRICITY', 'CHARGINGSTATIONELECTRICVEHICLE'],
+};
+/** Allowed with any reduction type, on rows that are not themselves reduced (material, travel). */
+const ANY_REDUCTION_TYPES = ['OTHERCOSTS', 'EMPTYHOUSEWORK'];
+/** Types whose reduction has ended (accodeing/fortnox-api wiki: COOKING is refused with this text). */
+const ENDED_TYPES = ['COOKING', 'TUTORING'];
+const ALL_HOUSE_WORK_TYPES = new Set([
+  ...Object.values(HOUSE_WORK_TYPES).flat(),
+  ...ANY_REDUCTION_TYPES,
+  ...ENDED_TYPES,
+]);
+
+const VAT_RATES = [25, 12, 6, 0];
+const VAT_TYPES = ['SEVAT', 'SEREVERSEDVAT', 'EUREVERSEDVAT', 'EUVAT', 'EXPORT'];
+/** Customer VAT types on which Fortnox charges no Swedish VAT, fees included. */
+const NO_VAT_TYPES = new Set(['SEREVERSEDVAT', 'EUREVERSEDVAT', 'EXPORT']);
+
+/** Writable fields per resource (the SDK's non-[ReadOnly] properties); anything else is refused. */
+const CUSTOMER_FIELDS = new Set(
+  (
+    'Active Address1 Address2 City Comments Currency CostCenter CountryCode CustomerNumber DefaultDeliveryTypes ' +
+    'DefaultTemplates DeliveryAddress1 DeliveryAddress2 DeliveryCity DeliveryCountryCode DeliveryFax DeliveryName ' +
+    'DeliveryPhone1 DeliveryPhone2 DeliveryZipCode Email EmailInvoice EmailInvoiceBCC EmailInvoiceCC EmailOffer ' +
+    'EmailOfferBCC EmailOfferCC EmailOrder EmailOrderBCC EmailOrderCC Fax GLN GLNDelivery InvoiceAdministrationFee ' +
+    'InvoiceDiscount InvoiceFreight InvoiceRemark Name OrganisationNumber OurReference Phone1 Phone2 PriceList Project ' +
+    'SalesAccount ShowPriceVATIncluded TermsOfDelivery TermsOfPayment Type VATNumber VATType VisitingAddress ' +
+    'VisitingCity VisitingCountryCode VisitingZipCode WWW WayOfDelivery YourReference ZipCode'
+  ).split(' '),
+);
+const ARTICLE_FIELDS = new Set(
+  (
+    'Active ArticleNumber Bulky ConstructionAccount Depth Description EAN EUAccount EUVATAccount ExportAccount Height ' +
+    'Housework HouseworkType Manufacturer ManufacturerArticleNumber Note PurchaseAccount PurchasePrice QuantityInStock ' +
+    'SalesAccount StockGoods StockPlace StockWarning SupplierNumber Type Unit VAT WebshopArticle Weight Width Expired ' +
+    'CostCalculationMethod StockAccount DirectCost FreightCost OtherCost'
+  ).split(' '),
+);
+const INVOICE_FIELDS = new Set(
+  (
+    'AdministrationFee Address1 Address2 City Comments Country CostCenter Currency CurrencyRate CurrencyUnit ' +
+    'CustomerName CustomerNumber DeliveryAddress1 DeliveryAddress2 DeliveryCity DeliveryCountry DeliveryDate ' +
+    'DeliveryName DeliveryZipCode DocumentNumber DueDate EDIInformation EmailInformation EUQuarterlyReport ' +
+    'ExternalInvoiceReference1 ExternalInvoiceReference2 Freight InvoiceDate InvoiceRows InvoiceType Labels Language ' +
+    'NotCompleted OCR OurReference PaymentWay Phone1 Phone2 PriceList PrintTemplate Project Remarks TaxReductionType ' +
+    'TermsOfDelivery TermsOfPayment VATIncluded WayOfDelivery YourOrderNumber YourReference ZipCode WarehouseReady ' +
+    'OutboundDate'
+  ).split(' '),
+);
+const INVOICE_ROW_FIELDS = new Set(
+  (
+    'AccountNumber ArticleNumber CostCenter DeliveredQuantity Description Discount DiscountType HouseWork ' +
+    'HouseWorkHoursToReport HouseWorkType Price Project Unit VAT RowId StockPointCode'
+  ).split(' '),
+);
+const TAX_REDUCTION_FIELDS = new Set(
+  (
+    'AskedAmount CustomerName PropertyDesignation ReferenceDocumentType ReferenceNumber ' +
+    'ResidenceAssociationOrganisationNumber SocialSecurityNumber TypeOfReduction TaxReductionAmounts'
+  ).split(' '),
+);
+
+/** Field lengths Fortnox enforces (accodeing/fortnox-api models). */
+const MAX_LENGTH: Record<string, number> = {
+  ExternalInvoiceReference1: 80,
+  ExternalInvoiceReference2: 80,
+  YourOrderNumber: 30,
+  YourReference: 50,
+  OurReference: 50,
+  Remarks: 1024,
+  Comments: 1024,
+};
+
+// --- money: öre integers, so the sums are exact ------------------------------------------------------
+
+const toOre = (value: number) => Math.round(value * 100 + (value >= 0 ? 1e-7 : -1e-7));
+const fromOre = (ore: number) => ore / 100;
+const num = (value: unknown): number | null => {
+  if (value === undefined || value === null || value === '') return null;
+  const n = typeof value === 'number' ? value : Number(String(value).replace(',', '.'));
+  return Number.isFinite(n) ? n : NaN;
+};
+
+/** Luhn (mod 10) check digit, as Fortnox appends to the document number for the OCR reference. */
+function luhnDigit(digits: string): number {
+  let total = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) d *= 2;
+    total += d > 9 ? d - 9 : d;
+  }
+  return (10 - (total % 10)) % 10;
+}
+
+const addDays = (day: string, days: number) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
+
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly code: number,
+  ) {}
+}
+/** An ErrorInformation refusal; `error` is always 1 in Fortnox's answers. */
+function refuse(message: string, code: number, status = 400): never {
+  throw new Refusal(status, message, code);
+}
+
+export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promise<FortnoxFake> {
+  const clientId = options.clientId ?? 'ordo-fortnox-test-client';
+  const clientSecret = options.clientSecret ?? 'ordo-fortnox-test-secret-0123456789';
+  const limit = options.rateLimit ?? { requests: 25, perMs: 5000 };
+  const signingKey = randomBytes(32);
+
+  // One Fortnox company ("tenant"); its DatabaseNumber is the tenantId claim of its access tokens.
+  const tenantId = String(1_000_000 + Math.floor(Math.random() * 8_000_000));
+  const companyInformation = {
+    Address: 'Testvägen 1',
+    City: 'Stockholm',
+    CountryCode: 'SE',
+    DatabaseNumber: tenantId,
+    CompanyName: 'Ordo Testbolag AB',
+    OrganizationNumber: '556677-8899',
+    VisitAddress: 'Testvägen 1',
+    VisitCity: 'Stockholm',
+    VisitCountryCode: 'SE',
+    VisitZipCode: '111 22',
+    ZipCode: '111 22',
+  };
+
+  const codes = new Map<string, { redirectUri: string; scope: string; expiresAt: number }>();
+  const accessTokens = new Map<string, { tenantId: string; expiresAt: number }>();
+  const refreshTokens = new Map<string, { tenantId: string; scope: string }>();
+
+  const customers = new Map<string, Rec>();
+  const articles = new Map<string, Rec>();
+  const invoices = new Map<string, Rec>();
+  const taxReductions: Rec[] = [];
+  let nextDocumentNumber = 1;
+  let nextTaxReductionId = 1;
+
+  let pendingFailure: { status: number; retryAfterSeconds?: number } | null = null;
+  let dropNextCreate = false;
+  let requests = 0;
+  let rateLimited = 0;
+  const windows = new Map<string, number[]>();
+
+  let base = '';
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) json(res, 500, { message: `fake Fortnox failed: ${(err as Error).message}` });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    res.end(text);
+  }
+  const errorInformation = (message: string, code: number) => ({ ErrorInformation: { error: 1, message, code } });
+
+  async function readBody(req: http.IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    // The rate limit's window counts arrivals, before the body is read.
+    const arrived = Date.now();
+    const url = new URL(req.url ?? '/', base);
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const body = await readBody(req);
+    if (path === '/oauth-v1/auth') return req.method === 'POST' ? consentAnswer(res, body) : consentPage(res, url);
+    if (path === '/oauth-v1/token' && req.method === 'POST') return token(req, res, body);
+    if (path.startsWith('/3/')) return api(req, res, url, path, body, arrived);
+    json(res, 404, { message: 'Not Found' });
+  }
+
+  // --- OAuth2 ---------------------------------------------------------------------------------------
+
+  function htmlPage(res: http.ServerResponse, status: number, title: string, inner: string) {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      `<!doctype html>\n<html lang="sv">\n<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n` +
+        `<body>\n<main>\n${inner}\n</main>\n</body>\n</html>\n`,
+    );
+  }
+
+  /** What both halves of the consent check: Fortnox answers a bad request with an error page, not a redirect. */
+  function consentProblem(p: URLSearchParams): string | null {
+    if (p.get('client_id') !== clientId) return 'Okänd integration (client_id).';
+    if (p.get('response_type') !== 'code') return 'response_type måste vara code.';
+    // Fortnox falls back to the redirect URI registered in the Developer Portal; the fake has none.
+    if (!p.get('redirect_uri')) return 'redirect_uri saknas.';
+    if (!p.get('scope')) return 'scope saknas.';
+    if (!p.get('state')) return 'state saknas.';
+    return null;
+  }
+
+  function consentPage(res: http.ServerResponse, url: URL) {
+    const p = url.searchParams;
+    const problem = consentProblem(p);
+    if (problem)
+      return htmlPage(
+        res,
+        400,
+        'Fortnox – felaktig begäran',
+        `<h1>Felaktig begäran</h1>\n<p>${escapeHtml(problem)}</p>`,
+      );
+    const hidden = ['client_id', 'redirect_uri', 'scope', 'state', 'access_type', 'response_type']
+      .filter((name) => p.has(name))
+      .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(p.get(name)!)}">`)
+      .join('\n');
+    const scopes = p
+      .get('scope')!
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((s) => `<li>${escapeHtml(s)}</li>`)
+      .join('');
+    htmlPage(
+      res,
+      200,
+      'Fortnox – godkänn integration',
+      `<h1>Godkänn integrationen</h1>\n` +
+        `<p>Integrationen vill få åtkomst till ${escapeHtml(companyInformation.CompanyName)} med behörigheterna:</p>\n` +
+        `<ul>${scopes}</ul>\n` +
+        `<form method="post" action="/oauth-v1/auth">\n${hidden}\n` +
+        `<button type="submit" name="decision" value="allow">Tillåt</button>\n` +
+        `<button type="submit" name="decision" value="deny">Neka</button>\n</form>`,
+    );
+  }
+
+  function consentAnswer(res: http.ServerResponse, body: string) {
+    const p = new URLSearchParams(body);
+    const problem = consentProblem(p);
+    if (problem)
+      return htmlPage(
+        res,
+        400,
+        'Fortnox – felaktig begäran',
+        `<h1>Felaktig begäran</h1>\n<p>${escapeHtml(problem)}</p>`,
+      );
+    const back = new URL(p.get('redirect_uri')!);
+    if (p.get('decision') !== 'allow') back.searchParams.set('error', 'access_denied');
+    else {
+      const code = randomUUID();
+      codes.set(code, {
+        redirectUri: p.get('redirect_uri')!,
+        scope: p.get('scope')!,
+        expiresAt: Date.now() + 10 * 60_000,
+      });
+      back.searchParams.set('code', code);
+    }
+    back.searchParams.set('state', p.get('state')!);
+    res.writeHead(302, { location: back.toString() });
+    res.end();
+  }
+
+  /** Fortnox's access tokens are JWTs carrying the tenantId claim; the fake's are shaped alike. */
+  function issueTokens(scope: string) {
+    const now = Date.now();
+    const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+    const payload = b64url(
+      JSON.stringify({
+        iss: base,
+        aud: clientId,
+        tenantId,
+        scope,
+        iat: Math.floor(now / 1000),
+        exp: Math.floor(now / 1000) + 3600,
+        jti: randomUUID(),
+      }),
+    );
+    const signature = createHmac('sha256', signingKey).update(`${header}.${payload}`).digest('base64url');
+    const accessToken = `${header}.${payload}.${signature}`;
+    const refreshToken = randomUUID();
+    accessTokens.set(accessToken, { tenantId, expiresAt: now + 3600_000 });
+    refreshTokens.set(refreshToken, { tenantId, scope });
+    return { access_token: accessToken, refresh_token: refreshToken, scope, expires_in: 3600, token_type: 'bearer' };
+  }
+
+  function token(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
+    const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    const [id, secret] = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':') : [];
+    if (id !== clientId || secret !== clientSecret)
+      return json(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+    const p = new URLSearchParams(body);
+    const grant = p.get('grant_type');
+    if (grant === 'authorization_code') {
+      const code = codes.get(p.get('code') ?? '');
+      // A code is single use, whatever the outcome.
+      codes.delete(p.get('code') ?? '');
+      if (!code || code.expiresAt < Date.now() || code.redirectUri !== p.get('redirect_uri'))
+        return json(res, 400, { error: 'invalid_grant', error_description: 'Invalid authorization code' });
+      return json(res, 200, issueTokens(code.scope));
+    }
+    if (grant === 'refresh_token') {
+      const old = refreshTokens.get(p.get('refresh_token') ?? '');
+      if (!old) return json(res, 400, { error: 'invalid_grant', error_description: 'Invalid refresh token' });
+      // Refresh tokens rotate: the one just used stops working.
+      refreshTokens.delete(p.get('refresh_token')!);
+      return json(res, 200, issueTokens(old.scope));
+    }
+    json(res, 400, { error: 'unsupported_grant_type', error_description: `Unsupported grant type: ${grant}` });
+  }
+
+  // --- API v3 ---------------------------------------------------------------------------------------
+
+  function api(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    path: string,
+    body: string,
+    arrived: number,
+  ) {
+    requests += 1;
+    if (pendingFailure) {
+      const failure = pendingFailure;
+      pendingFailure = null;
+      const headers: Record<string, string> =
+        failure.status === 429 ? { 'retry-after': String(failure.retryAfterSeconds ?? 1) } : {};
+      return json(
+        res,
+        failure.status,
+        { message: failure.status === 429 ? 'Too Many Requests' : 'Service Unavailable' },
+        headers,
+      );
+    }
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    const session = bearer ? accessTokens.get(bearer[1]!) : undefined;
+    if (!session || session.expiresAt <= Date.now())
+      return json(res, 401, errorInformation('Ogiltig inloggning', 2000310));
+    const starts = (windows.get(session.tenantId) ?? []).filter((t) => arrived - t < limit.perMs);
+    if (starts.length >= limit.requests) {
+      windows.set(session.tenantId, starts);
+      rateLimited += 1;
+      const waitMs = starts[0]! + limit.perMs - arrived;
+      return json(
+        res,
+        429,
+        { message: 'Too Many Requests' },
+        { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+      );
+    }
+    starts.push(arrived);
+    windows.set(session.tenantId, starts);
+
+    let payload: Rec = {};
+    if (body.trim()) {
+      try {
+        payload = JSON.parse(body) as Rec;
+      } catch {
+        return json(res, 400, errorInformation('Error deserializing JSON: JSON_ERROR_SYNTAX', 2002115));
+      }
+    }
+    try {
+      const answer = route(req.method ?? 'GET', path, url.searchParams, payload);
+      if (answer === 'drop') {
+        // The invoice is stored; its answer is lost on the way (a crash, a cut connection).
+        res.socket?.destroy();
+        return;
+      }
+      json(res, answer.status, answer.body);
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      json(res, err.status, errorInformation(err.message, err.code));
+    }
+  }
+
+  type Answer = { status: number; body: unknown } | 'drop';
+
+  function route(method: string, path: string, query: URLSearchParams, payload: Rec): Answer {
+    const parts = path.split('/').slice(2).map(decodeURIComponent);
+    const [resource, id] = parts;
+    if (parts.length > 2) return { status: 404, body: { message: 'Not Found' } };
+    const is = (m: string, r: string, withId: boolean) => method === m && resource === r && Boolean(id) === withId;
+    if (is('GET', 'companyinformation', false))
+      return { status: 200, body: { CompanyInformation: companyInformation } };
+    if (is('GET', 'customers', false))
+      return list('Customers', [...customers.values()].map(customerSubset), query, [
+        'customernumber',
+        'name',
+        'organisationnumber',
+        'email',
+      ]);
+    if (is('POST', 'customers', false))
+      return { status: 201, body: { Customer: createCustomer(wrapped(payload, 'Customer')) } };
+    if (is('GET', 'customers', true)) return { status: 200, body: { Customer: findCustomer(id!) } };
+    if (is('PUT', 'customers', true))
+      return { status: 200, body: { Customer: updateCustomer(id!, wrapped(payload, 'Customer')) } };
+    if (is('GET', 'articles', false))
+      return list('Articles', [...articles.values()].map(articleSubset), query, ['articlenumber', 'description']);
+    if (is('POST', 'articles', false))
+      return { status: 201, body: { Article: createArticle(wrapped(payload, 'Article')) } };
+    if (is('GET', 'articles', true)) return { status: 200, body: { Article: findArticle(id!) } };
+    if (is('GET', 'invoices', false))
+      return list('Invoices', [...invoices.values()].map(invoiceSubset), query, [
+        'externalinvoicereference1',
+        'externalinvoicereference2',
+        'customernumber',
+        'documentnumber',
+        'ocr',
+      ]);
+    if (is('POST', 'invoices', false)) {
+      const invoice = createInvoice(wrapped(payload, 'Invoice'));
+      if (dropNextCreate) {
+        dropNextCreate = false;
+        return 'drop';
+      }
+      return { status: 201, body: { Invoice: invoice } };
+    }
+    if (is('GET', 'invoices', true)) {
+      const invoice = invoices.get(id!);
+      if (!invoice) return refuse('Kan inte hitta fakturan.', 2000434, 404); // paraphrase; code not published
+      return { status: 200, body: { Invoice: invoice } };
+    }
+    if (is('GET', 'taxreductions', false)) {
+      let found = taxReductions;
+      if (query.get('filter') === 'invoices') found = found.filter((t) => t.ReferenceDocumentType === 'INVOICE');
+      const ref = query.get('referencenumber');
+      if (ref) found = found.filter((t) => String(t.ReferenceNumber) === ref);
+      return list(
+        'TaxReductions',
+        found,
+        new URLSearchParams({ limit: query.get('limit') ?? '100', page: query.get('page') ?? '1' }),
+        [],
+      );
+    }
+    if (is('POST', 'taxreductions', false))
+      return { status: 201, body: { TaxReduction: createTaxReduction(wrapped(payload, 'TaxReduction')) } };
+    if (is('GET', 'taxreductions', true)) {
+      const found = taxReductions.find((t) => String(t.Id) === id);
+      if (!found) return refuse('A valid identifier was not provided.', 2000729, 404);
+      return { status: 200, body: { TaxReduction: found } };
+    }
+    const known = ['customers', 'articles', 'invoices', 'taxreductions', 'companyinformation'];
+    return known.includes(resource ?? '')
+      ? { status: 405, body: { message: 'Method Not Allowed' } }
+      : { status: 404, body: { message: 'Not Found' } };
+  }
+
+  function wrapped(payload: Rec, name: string): Rec {
+    const inner = payload[name];
+    if (!inner || typeof inner !== 'object' || Array.isArray(inner))
+      return refuse('Ingen eller felaktig typ av data.', 2001392);
+    return inner as Rec;
+  }
+
+  function onlyFields(record: Rec, allowed: Set<string>) {
+    // Fortnox refuses unknown and read-only fields alike rather than ignoring them.
+    for (const key of Object.keys(record)) if (!allowed.has(key)) refuse(`Felaktigt fältnamn (${key})`, 2001399);
+    for (const [key, max] of Object.entries(MAX_LENGTH))
+      if (typeof record[key] === 'string' && (record[key] as string).length > max)
+        refuse(`Värdet är för långt, max ${max} tecken. (${key})`, 2000106); // paraphrase
+  }
+
+  function list(name: string, items: Rec[], query: URLSearchParams, searchable: string[]): Answer {
+    let found = items;
+    for (const field of searchable) {
+      const value = query.get(field);
+      if (value === null) continue;
+      // Search is ILIKE '%value%' (guides: parameters), so callers compare the hits exactly.
+      const key = Object.keys(items[0] ?? {}).find((k) => k.toLowerCase() === field);
+      found = found.filter((item) =>
+        String(item[key ?? ''] ?? '')
+          .toLowerCase()
+          .includes(value.toLowerCase()),
+      );
+    }
+    const size = query.has('limit') ? Number(query.get('limit')) : 100;
+    const page = query.has('page') ? Number(query.get('page')) : 1;
+    if (!Number.isInteger(size) || size < 1 || size > 500 || !Number.isInteger(page) || page < 1)
+      refuse('Ogiltig parameter i anropet.', 2000588);
+    const totalPages = Math.max(1, Math.ceil(found.length / size));
+    return {
+      status: 200,
+      body: {
+        [name]: found.slice((page - 1) * size, page * size),
+        MetaInformation: { '@TotalResources': found.length, '@TotalPages': totalPages, '@CurrentPage': page },
+      },
+    };
+  }
+
+  // --- customers ------------------------------------------------------------------------------------
+
+  const customerSubset = (c: Rec): Rec => ({
+    '@url': c['@url'],
+    Address1: c.Address1,
+    Address2: c.Address2,
+    City: c.City,
+    CustomerNumber: c.CustomerNumber,
+    Email: c.Email,
+    Name: c.Name,
+    OrganisationNumber: c.OrganisationNumber,
+    Phone: c.Phone1,
+    ZipCode: c.ZipCode,
+  });
+
+  function findCustomer(number: string): Rec {
+    return customers.get(number) ?? refuse('Kunde inte hitta kund (kundnummer)', 2000433, 404);
+  }
+
+  function checkCustomer(c: Rec) {
+    onlyFields(c, CUSTOMER_FIELDS);
+    if (c.Type !== undefined && c.Type !== 'PRIVATE' && c.Type !== 'COMPANY')
+      refuse(`Ogiltig kundtyp (${String(c.Type)})`, 2000588);
+    if (c.VATType !== undefined && !VAT_TYPES.includes(String(c.VATType)))
+      refuse(`Ogiltig momstyp (${String(c.VATType)})`, 2000588);
+    if (c.Email && !/^[^@\s]+@[^@\s]+$/.test(String(c.Email)))
+      refuse(`Ogiltig e-postadress (${String(c.Email)})`, 2000359);
+  }
+
+  function createCustomer(c: Rec): Rec {
+    checkCustomer(c);
+    // Paraphrase: Fortnox requires a name; its exact text is not published.
+    if (!c.Name || typeof c.Name !== 'string') refuse('Kunden måste ha ett namn (Name)', 2001392);
+    let number = c.CustomerNumber === undefined ? '' : String(c.CustomerNumber);
+    if (number && !/^[\p{L}\p{N}+/_–-]+$/u.test(number))
+      refuse(`Värdet innehåller ej tillåtna tecken. (${number})`, 2000359);
+    if (number && customers.has(number)) refuse(`Kundnummer ${number} används redan.`, 2000637);
+    if (!number) {
+      let n = customers.size + 1;
+      while (customers.has(String(n))) n += 1;
+      number = String(n);
+    }
+    const customer: Rec = {
+      '@url': `${base}/3/customers/${encodeURIComponent(number)}`,
+      Active: true,
+      Address1: '',
+      Address2: '',
+      City: '',
+      Country: 'Sverige',
+      CountryCode: 'SE',
+      Currency: 'SEK',
+      Email: '',
+      Name: '',
+      OrganisationNumber: '',
+      Phone1: '',
+      Phone2: '',
+      TermsOfPayment: '',
+      Type: 'COMPANY',
+      VATNumber: '',
+      VATType: 'SEVAT',
+      ZipCode: '',
+      ...c,
+      CustomerNumber: number,
+    };
+    customers.set(number, customer);
+    return customer;
+  }
+
+  function updateCustomer(number: string, c: Rec): Rec {
+    const existing = findCustomer(number);
+    checkCustomer(c);
+    if (c.CustomerNumber !== undefined && String(c.CustomerNumber) !== number)
+      refuse('Kundnumret kan inte ändras.', 2000588); // paraphrase
+    // null clears a field (Fortnox: an empty string is kept as it was).
+    for (const [key, value] of Object.entries(c)) if (value !== '') existing[key] = value === null ? '' : value;
+    return existing;
+  }
+
+  // --- articles -------------------------------------------------------------------------------------
+
+  const articleSubset = (a: Rec): Rec => ({
+    '@url': a['@url'],
+    ArticleNumber: a.ArticleNumber,
+    Description: a.Description,
+    DisposableQuantity: a.DisposableQuantity,
+    EAN: a.EAN,
+    Housework: a.Housework,
+    PurchasePrice: a.PurchasePrice,
+    SalesPrice: a.SalesPrice,
+    QuantityInStock: a.QuantityInStock,
+    ReservedQuantity: a.ReservedQuantity,
+    StockPlace: a.StockPlace,
+    StockValue: a.StockValue,
+    Unit: a.Unit,
+    VAT: a.VAT,
+    WebshopArticle: a.WebshopArticle,
+  });
+
+  function findArticle(number: string): Rec {
+    return articles.get(number) ?? refuse('Kan inte hitta artikeln', 2000428, 404);
+  }
+
+  function createArticle(a: Rec): Rec {
+    onlyFields(a, ARTICLE_FIELDS);
+    if (!a.Description || typeof a.Description !== 'string')
+      refuse('Artikeln måste ha en benämning (Description)', 2001392); // paraphrase
+    if ((a.Description as string).length > 200) refuse('Värdet är för långt, max 200 tecken. (Description)', 2000106); // paraphrase
+    let number = a.ArticleNumber === undefined ? '' : String(a.ArticleNumber);
+    if (number && (number.length > 50 || !/^[\p{L}\p{N}+/._–-]+$/u.test(number)))
+      refuse(`Värdet innehåller ej tillåtna tecken. (${number})`, 2000359);
+    if (number && articles.has(number)) refuse(`Artikelnummer ${number} används redan.`, 2000637); // paraphrase
+    if (!number) {
+      let n = articles.size + 1;
+      while (articles.has(String(n))) n += 1;
+      number = String(n);
+    }
+    if (a.Type !== undefined && a.Type !== 'STOCK' && a.Type !== 'SERVICE')
+      refuse(`Ogiltig artikeltyp (${String(a.Type)})`, 2000588);
+    if (a.VAT !== undefined && !VAT_RATES.includes(num(a.VAT) ?? NaN)) refuse('Kunde inte hämta/hitta moms', 2000588); // text per integrators' reports
+    if (a.HouseworkType !== undefined && !ALL_HOUSE_WORK_TYPES.has(String(a.HouseworkType)))
+      refuse(`Ogiltig husarbetestyp (${String(a.HouseworkType)})`, 2000588);
+    checkAccount(a.SalesAccount);
+    const article: Rec = {
+      '@url': `${base}/3/articles/${encodeURIComponent(number)}`,
+      Active: true,
+      Description: '',
+      DisposableQuantity: 0,
+      EAN: '',
+      Housework: false,
+      HouseworkType: null,
+      PurchasePrice: 0,
+      QuantityInStock: 0,
+      ReservedQuantity: 0,
+      // Read-only: the price of the default price list (A), which the fake keeps at 0.
+      SalesPrice: 0,
+      StockGoods: false,
+      StockPlace: '',
+      StockValue: 0,
+      Type: 'STOCK',
+      Unit: '',
+      VAT: 25,
+      WebshopArticle: false,
+      ...a,
+      ArticleNumber: number,
+    };
+    articles.set(number, article);
+    return article;
+  }
+
+  function checkAccount(account: unknown) {
+    if (account === undefined || account === null) return;
+    const n = num(account);
+    // The fake's chart of accounts is the BAS range; Fortnox checks the company's own chart.
+    if (n === null || !Number.isInteger(n) || n < 1000 || n > 8999) refuse('Kunde inte hitta konto', 2001304);
+  }
+
+  // --- invoices -------------------------------------------------------------------------------------
+
+  const invoiceSubset = (i: Rec): Rec => ({
+    '@url': i['@url'],
+    Balance: i.Balance,
+    Booked: i.Booked,
+    Cancelled: i.Cancelled,
+    CostCenter: i.CostCenter,
+    Currency: i.Currency,
+    CurrencyRate: i.CurrencyRate,
+    CurrencyUnit: i.CurrencyUnit,
+    CustomerName: i.CustomerName,
+    CustomerNumber: i.CustomerNumber,
+    DocumentNumber: i.DocumentNumber,
+    DueDate: i.DueDate,
+    ExternalInvoiceReference1: i.ExternalInvoiceReference1,
+    ExternalInvoiceReference2: i.ExternalInvoiceReference2,
+    InvoiceDate: i.InvoiceDate,
+    InvoiceType: i.InvoiceType,
+    OCR: i.OCR,
+    Project: i.Project,
+    Sent: i.Sent,
+    TermsOfPayment: i.TermsOfPayment,
+    Total: i.Total,
+    WayOfDelivery: i.WayOfDelivery,
+  });
+
+  interface PricedRow {
+    row: Rec;
+    /** Without VAT, the discount applied, in öre. */
+    net: number;
+    vat: number;
+    houseWork: boolean;
+  }
+
+  function invoiceRow(input: Rec, vatIncluded: boolean): PricedRow {
+    onlyFields(input, INVOICE_ROW_FIELDS);
+    const articleNumber =
+      input.ArticleNumber === undefined || input.ArticleNumber === '' ? null : String(input.ArticleNumber);
+    const article = articleNumber ? articles.get(articleNumber) : undefined;
+    if (articleNumber && !article) refuse('Kunde inte hitta artikel', 2001302);
+    // Fields left out come from the article (SDK: "If empty Fortnox will use settings from the article").
+    const description = String(input.Description ?? article?.Description ?? '');
+    if (description.length > 50) refuse('Värdet är för långt, max 50 tecken. (Description)', 2000106); // paraphrase
+    const isText = !article && input.Price === undefined && input.DeliveredQuantity === undefined;
+    if (isText) {
+      for (const key of Object.keys(input))
+        if (key !== 'Description' && key !== 'RowId') refuse(`En textrad kan inte ha ${key}`, 2000588); // paraphrase
+      return { row: { Description: description }, net: 0, vat: 0, houseWork: false };
+    }
+    const quantity = num(input.DeliveredQuantity) ?? 0;
+    const price = num(input.Price) ?? num(article?.SalesPrice) ?? 0;
+    const vat = num(input.VAT) ?? num(article?.VAT) ?? 25;
+    const discount = num(input.Discount) ?? 0;
+    const discountType = input.DiscountType ?? (discount ? 'PERCENT' : undefined);
+    if ([quantity, price, vat, discount].some((n) => Number.isNaN(n))) refuse('Värdet måste vara numeriskt', 2000108);
+    if (!VAT_RATES.includes(vat)) refuse('Kunde inte hämta/hitta moms', 2000588); // text per integrators' reports
+    if (discountType !== undefined && discountType !== 'PERCENT' && discountType !== 'AMOUNT')
+      refuse(`Ogiltig rabatttyp (${String(discountType)})`, 2000588);
+    if (discountType === 'PERCENT' && (discount < 0 || discount > 100)) refuse('Rabatten måste vara 0–100 %', 2000588); // paraphrase
+    checkAccount(input.AccountNumber);
+    const houseWork = input.HouseWork === undefined ? article?.Housework === true : input.HouseWork === true;
+    if (input.HouseWorkHoursToReport !== undefined && !Number.isInteger(num(input.HouseWorkHoursToReport)))
+      refuse('Värdet måste vara numeriskt (HouseWorkHoursToReport)', 2000108);
+    const gross = toOre(quantity * price);
+    // AMOUNT is a sum off the row, PERCENT a share of it.
+    let total =
+      discountType === 'AMOUNT'
+        ? gross - toOre(discount)
+        : discountType === 'PERCENT'
+          ? toOre((quantity * price * (100 - discount)) / 100)
+          : gross;
+    let net = total;
+    if (vatIncluded) net = Math.round((total * 100) / (100 + vat));
+    else total = net;
+    return {
+      row: {
+        AccountNumber: num(input.AccountNumber) ?? num(article?.SalesAccount) ?? 3001,
+        ArticleNumber: articleNumber ?? '',
+        CostCenter: input.CostCenter ?? null,
+        DeliveredQuantity: quantity,
+        Description: description,
+        Discount: discount,
+        DiscountType: discountType ?? 'PERCENT',
+        HouseWork: houseWork,
+        HouseWorkHoursToReport: input.HouseWorkHoursToReport ?? null,
+        HouseWorkType: input.HouseWorkType ?? null,
+        Price: price,
+        PriceExcludingVAT: vatIncluded ? fromOre(Math.round((toOre(price) * 100) / (100 + vat))) : price,
+        Project: input.Project ?? '',
+        Total: fromOre(total),
+        TotalExcludingVAT: fromOre(net),
+        Unit: String(input.Unit ?? article?.Unit ?? ''),
+        VAT: vat,
+      },
+      net,
+      vat,
+      houseWork,
+    };
+  }
+
+  /** House-work rules (blog: best practice new housework invoice; updates in tax reduction). */
+  function checkHouseWork(type: string, rows: PricedRow[], currency: string) {
+    if (!['none', 'rot', 'rut', 'green'].includes(type)) refuse(`Ogiltig skattereduktionstyp (${type})`, 2000588);
+    const priced = rows.filter((r) => 'Price' in r.row);
+    if (type === 'none') {
+      if (priced.some((r) => r.houseWork))
+        refuse(
+          'Dokument utan angiven skattereduktionstyp får inte innehålla artikelrader markerade som husarbete.',
+          2000588,
+        );
+      if (priced.some((r) => r.row.HouseWorkType))
+        refuse('Dokument utan angiven skattereduktionstyp får inte innehålla rader med husarbetestyp.', 2000588); // paraphrase
+      return;
+    }
+    if (currency !== 'SEK') refuse('En faktura med husarbete måste vara i SEK.', 2000588); // paraphrase
+    if (!priced.some((r) => r.houseWork && r.row.HouseWorkType))
+      refuse('Minst en rad måste vara markerad som husarbete med husarbetestyp.', 2000588); // paraphrase
+    const allowed = HOUSE_WORK_TYPES[type as 'rot' | 'rut' | 'green'];
+    for (const r of priced) {
+      const workType = r.row.HouseWorkType as string | null;
+      if (!workType) refuse(`Alla rader måste ha en husarbetestyp när skattereduktionstypen är ${type}.`, 2000588); // paraphrase
+      if (ENDED_TYPES.includes(workType!))
+        refuse('Skattereduktion för en av de valda husarbetestyperna har upphört.', 2000588);
+      if (!allowed.includes(workType!) && !ANY_REDUCTION_TYPES.includes(workType!))
+        refuse(
+          `Dokument med skattereduktionstypen ${type} får inte innehålla rader med husarbetestypen ${workType}.`,
+          2000588,
+        );
+      if (r.houseWork && ANY_REDUCTION_TYPES.includes(workType!))
+        refuse(`Husarbetestypen ${workType} kan inte markeras som husarbete.`, 2000588); // paraphrase
+    }
+  }
+
+  function createInvoice(input: Rec): Rec {
+    onlyFields(input, INVOICE_FIELDS);
+    const customer = customers.get(String(input.CustomerNumber ?? ''));
+    if (!customer) refuse('Kunde inte hitta kund', 2000204);
+    if (!Array.isArray(input.InvoiceRows)) refuse('Ingen eller felaktig typ av data. (InvoiceRows)', 2001392);
+    const vatIncluded = input.VATIncluded === true;
+    const rows = (input.InvoiceRows as unknown[]).map((r) => {
+      if (!r || typeof r !== 'object') return refuse('Ingen eller felaktig typ av data. (InvoiceRows)', 2001392);
+      return invoiceRow(r as Rec, vatIncluded);
+    });
+    const currency = String(input.Currency ?? customer!.Currency ?? 'SEK');
+    const taxReductionType = String(input.TaxReductionType ?? 'none');
+    checkHouseWork(taxReductionType, rows, currency);
+    if (input.DocumentNumber !== undefined && invoices.has(String(input.DocumentNumber)))
+      refuse(`Dokumentnummer ${String(input.DocumentNumber)} används redan.`, 2000637); // paraphrase
+
+    const fee =
+      num(input.AdministrationFee) ??
+      num(customer!.InvoiceAdministrationFee) ??
+      options.invoiceDefaults?.administrationFee ??
+      0;
+    const freight = num(input.Freight) ?? num(customer!.InvoiceFreight) ?? options.invoiceDefaults?.freight ?? 0;
+    if (Number.isNaN(fee) || Number.isNaN(freight)) refuse('Värdet måste vara numeriskt', 2000108);
+    // Fee and freight carry Swedish VAT unless the customer is outside it (reverse charge, export).
+    const feeVatRate = NO_VAT_TYPES.has(String(customer!.VATType)) ? 0 : 25;
+    const net = rows.reduce((s, r) => s + r.net, 0);
+    const vatByRate = new Map<number, number>();
+    for (const r of rows) if ('Price' in r.row) vatByRate.set(r.vat, (vatByRate.get(r.vat) ?? 0) + r.net);
+    const rowsVat = [...vatByRate].reduce((s, [rate, baseOre]) => s + Math.round((baseOre * rate) / 100), 0);
+    const feeVat = Math.round((toOre(fee) * feeVatRate) / 100);
+    const freightVat = Math.round((toOre(freight) * feeVatRate) / 100);
+    const totalVat = rowsVat + feeVat + freightVat;
+    const exact = net + toOre(fee) + toOre(freight) + totalVat;
+    // Öresavrundning: SEK totals are rounded to whole kronor, half up.
+    const total = currency === 'SEK' ? Math.round(exact / 100) * 100 : exact;
+    const basisTaxReduction = rows
+      .filter((r) => r.houseWork)
+      .reduce((s, r) => s + r.net + Math.round((r.net * r.vat) / 100), 0);
+
+    const documentNumber =
+      input.DocumentNumber !== undefined ? String(input.DocumentNumber) : String(nextDocumentNumber);
+    nextDocumentNumber = Math.max(nextDocumentNumber, Number(documentNumber) + 1 || nextDocumentNumber + 1);
+    const invoiceDate = String(input.InvoiceDate ?? new Date().toISOString().slice(0, 10));
+    const invoice: Rec = {
+      '@url': `${base}/3/invoices/${documentNumber}`,
+      '@urlTaxReductionList': `${base}/3/taxreductions?filter=invoices&referencenumber=${documentNumber}`,
+      AccountingMethod: 'ACCRUAL',
+      AdministrationFee: fee,
+      AdministrationFeeVAT: fromOre(feeVat),
+      Address1: input.Address1 ?? customer!.Address1,
+      Address2: input.Address2 ?? customer!.Address2,
+      Balance: fromOre(total),
+      BasisTaxReduction: fromOre(basisTaxReduction),
+      Booked: false,
+      Cancelled: false,
+      City: input.City ?? customer!.City,
+      Comments: input.Comments ?? '',
+      ContractReference: 0,
+      Country: input.Country ?? customer!.Country,
+      CostCenter: input.CostCenter ?? '',
+      Credit: 'false',
+      Currency: currency,
+      CurrencyRate: num(input.CurrencyRate) ?? 1,
+      CurrencyUnit: num(input.CurrencyUnit) ?? 1,
+      CustomerName: input.CustomerName ?? customer!.Name,
+      CustomerNumber: customer!.CustomerNumber,
+      DeliveryDate: input.DeliveryDate ?? null,
+      DocumentNumber: documentNumber,
+      DueDate: input.DueDate ?? addDays(invoiceDate, 30),
+      EUQuarterlyReport: false,
+      ExternalInvoiceReference1: input.ExternalInvoiceReference1 ?? '',
+      ExternalInvoiceReference2: input.ExternalInvoiceReference2 ?? '',
+      Freight: freight,
+      FreightVAT: fromOre(freightVat),
+      // Gross is the rows' sum as Fortnox shows it; in the captured answers it equals Net.
+      Gross: fromOre(net),
+      HouseWork: rows.some((r) => r.houseWork),
+      InvoiceDate: invoiceDate,
+      InvoiceRows: rows.map((r, i) => ({ RowId: i + 1, ...r.row })),
+      InvoiceType: input.InvoiceType ?? 'INVOICE',
+      Language: input.Language ?? 'SV',
+      Net: fromOre(net),
+      NotCompleted: false,
+      OCR: input.OCR ?? `${documentNumber}${luhnDigit(documentNumber)}`,
+      OrganisationNumber: customer!.OrganisationNumber,
+      OurReference: input.OurReference ?? '',
+      Phone1: input.Phone1 ?? customer!.Phone1,
+      PriceList: 'A',
+      Remarks: input.Remarks ?? '',
+      RoundOff: fromOre(total - exact),
+      Sent: false,
+      TaxReduction: taxReductionType === 'none' ? null : 0,
+      TaxReductionType: taxReductionType,
+      TermsOfPayment: input.TermsOfPayment ?? customer!.TermsOfPayment,
+      Total: fromOre(total),
+      TotalToPay: fromOre(total),
+      TotalVAT: fromOre(totalVat),
+      VATIncluded: vatIncluded,
+      WayOfDelivery: input.WayOfDelivery ?? '',
+      YourOrderNumber: input.YourOrderNumber ?? '',
+      YourReference: input.YourReference ?? '',
+      ZipCode: input.ZipCode ?? customer!.ZipCode,
+    };
+    invoices.set(documentNumber, invoice);
+    return invoice;
+  }
+
+  // --- tax reductions -------------------------------------------------------------------------------
+
+  function createTaxReduction(input: Rec): Rec {
+    onlyFields(input, TAX_REDUCTION_FIELDS);
+    if (!['INVOICE', 'ORDER', 'OFFER'].includes(String(input.ReferenceDocumentType)))
+      refuse(`Ogiltig dokumenttyp (${String(input.ReferenceDocumentType)})`, 2000588);
+    const invoice = input.ReferenceDocumentType === 'INVOICE' ? invoices.get(String(input.ReferenceNumber)) : undefined;
+    if (!invoice) refuse('Kan inte hitta fakturan.', 2000434); // paraphrase; code not published
+    if (invoice!.TaxReductionType === 'none') refuse('Dokumentet har ingen skattereduktionstyp.', 2000588); // paraphrase
+    if (!input.SocialSecurityNumber) refuse('Personnummer måste anges (SocialSecurityNumber)', 2001392); // paraphrase
+    const asked =
+      invoice!.TaxReductionType === 'green' && Array.isArray(input.TaxReductionAmounts)
+        ? (input.TaxReductionAmounts as Rec[]).reduce((s, a) => s + (num(a.AskedAmount) ?? 0), 0)
+        : num(input.AskedAmount);
+    if (asked === null || Number.isNaN(asked) || asked < 0)
+      refuse('Värdet måste vara numeriskt (AskedAmount)', 2000108);
+    if (invoice!.TaxReductionType === 'green' && !Array.isArray(input.TaxReductionAmounts))
+      refuse('TaxReductionAmounts måste anges för grönt avdrag.', 2001392); // paraphrase
+    const id = nextTaxReductionId++;
+    const record: Rec = {
+      '@url': `${base}/3/taxreductions/${id}`,
+      ApprovedAmount: 0,
+      AskedAmount: asked,
+      BilledAmount: invoice!.BasisTaxReduction,
+      CustomerName: input.CustomerName ?? invoice!.CustomerName,
+      Id: id,
+      PropertyDesignation: input.PropertyDesignation ?? '',
+      ReferenceDocumentType: input.ReferenceDocumentType,
+      ReferenceNumber: num(input.ReferenceNumber),
+      RequestSent: false,
+      ResidenceAssociationOrganisationNumber: input.ResidenceAssociationOrganisationNumber ?? '',
+      SocialSecurityNumber: input.SocialSecurityNumber,
+      TaxReductionAmounts: input.TaxReductionAmounts ?? [],
+      TypeOfReduction: invoice!.TaxReductionType,
+      VoucherNumber: null,
+      VoucherSeries: null,
+      VoucherYear: null,
+    };
+    taxReductions.push(record);
+    // The invoice's TaxReduction is what the applications ask for; the customer pays the rest.
+    const reduction = toOre(
+      taxReductions
+        .filter((t) => t.ReferenceDocumentType === 'INVOICE' && String(t.ReferenceNumber) === invoice!.DocumentNumber)
+        .reduce((s, t) => s + (t.AskedAmount as number), 0),
+    );
+    invoice!.TaxReduction = fromOre(reduction);
+    invoice!.TotalToPay = fromOre(toOre(invoice!.Total as number) - reduction);
+    invoice!.Balance = invoice!.TotalToPay;
+    return record;
+  }
+
+  return {
+    url: base,
+    clientId,
+    clientSecret,
+    invoiceCount(idempotencyKey) {
+      if (idempotencyKey === undefined) return invoices.size;
+      return [...invoices.values()].filter((i) => i.ExternalInvoiceReference1 === idempotencyKey).length;
+    },
+    customerCount: () => customers.size,
+    articleCount: () => articles.size,
+    invoice: (externalId) => invoices.get(externalId) ?? null,
+    invoices: () => [...invoices.values()],
+    taxReductions: () => [...taxReductions],
+    customer: (number) => customers.get(number) ?? null,
+    article: (number) => articles.get(number) ?? null,
+    expireAccessTokens() {
+      for (const t of accessTokens.values()) t.expiresAt = 0;
+    },
+    failNext(status, retryAfterSeconds) {
+      pendingFailure = { status, retryAfterSeconds };
+    },
+    dropNextCreateResponse() {
+      dropNextCreate = true;
+    },
+    requestCount: () => requests,
+    rateLimitedCount: () => rateLimited,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/**
+ * Walks Fortnox's consent page as a browser does: loads it, submits its form with the "Tillåt"
+ * button, and answers where Fortnox redirects to (the app's redirect URI with code and state).
+ */
+export async function consentAsBrowser(authorizeUrl: string): Promise<URL> {
+  const page = await fetch(authorizeUrl);
+  const html = await page.text();
+  if (!page.ok) throw new Error(`the consent page answered ${page.status}: ${html.slice(0, 200)}`);
+  const attrs = (tag: string) => {
+    const out: Record<string, string> = {};
+    for (const m of tag.matchAll(/([a-zA-Z_:-]+)="([^"]*)"/g)) out[m[1]!.toLowerCase()] = unescapeHtml(m[2]!);
+    return out;
+  };
+  const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html);
+  if (!form) throw new Error('the consent page has no form');
+  const fields = new URLSearchParams();
+  for (const m of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+    const a = attrs(m[1]!);
+    if (a.name) fields.append(a.name, a.value ?? '');
+  }
+  const allow = [...form[2]!.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/gi)].find(
+    (m) => m[2]!.trim() === 'Tillåt',
+  );
+  if (!allow) throw new Error('the consent form has no "Tillåt" button');
+  const button = attrs(allow[1]!);
+  if (button.name) fields.append(button.name, button.value ?? '');
+  const formAttrs = attrs(form[1]!);
+  const answer = await fetch(new URL(formAttrs.action ?? '', authorizeUrl), {
+    method: (formAttrs.method ?? 'get').toUpperCase(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+    redirect: 'manual',
+  });
+  const location = answer.headers.get('location');
+  if (answer.status !== 302 || !location) throw new Error(`the consent form answered ${answer.status}, not a redirect`);
+  return new URL(location);
+}
+
+const unescapeHtml = (s: string) =>
+  s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
