@@ -47,6 +47,8 @@ export interface FortnoxFake extends ErpFakeControl {
   taxReductions(): Record<string, unknown>[];
   customer(customerNumber: string): Record<string, unknown> | null;
   article(articleNumber: string): Record<string, unknown> | null;
+  /** The next invoice create is stored and its answer withheld until the fake closes (a crash test kills the caller meanwhile). */
+  holdNextCreateResponse(): void;
 }
 
 export interface FortnoxFakeOptions {
@@ -240,6 +242,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
 
   let pendingFailure: { status: number; retryAfterSeconds?: number } | null = null;
   let dropNextCreate = false;
+  let holdNextCreate = false;
   let requests = 0;
   let rateLimited = 0;
   const windows = new Map<string, number[]>();
@@ -464,6 +467,8 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
         res.socket?.destroy();
         return;
       }
+      // The invoice is stored and the answer never comes: the caller is killed while it waits.
+      if (answer === 'hold') return;
       json(res, answer.status, answer.body);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
@@ -471,7 +476,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     }
   }
 
-  type Answer = { status: number; body: unknown } | 'drop';
+  type Answer = { status: number; body: unknown } | 'drop' | 'hold';
 
   function route(method: string, path: string, query: URLSearchParams, payload: Rec): Answer {
     const parts = path.split('/').slice(2).map(decodeURIComponent);
@@ -510,6 +515,10 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       if (dropNextCreate) {
         dropNextCreate = false;
         return 'drop';
+      }
+      if (holdNextCreate) {
+        holdNextCreate = false;
+        return 'hold';
       }
       return { status: 201, body: { Invoice: invoice } };
     }
@@ -1056,6 +1065,9 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     },
     dropNextCreateResponse() {
       dropNextCreate = true;
+    },
+    holdNextCreateResponse() {
+      holdNextCreate = true;
     },
     requestCount: () => requests,
     rateLimitedCount: () => rateLimited,
