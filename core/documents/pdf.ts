@@ -1,12 +1,14 @@
-import type { Browser, HTTPRequest } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { getConfig } from '~/core/config/env';
 import { logger } from '~/core/log/logger';
 
 /**
  * HTML → PDF on a warm browser (STACK.md: ~0.15 s a PDF warm, ~0.5 s and more cold). One
- * puppeteer-core Browser on the system Chromium is launched on first use and reused; each
- * document gets its own page, closed afterwards. A browser that crashed or was closed is launched
- * again on the next document. At most MAX_PAGES documents render at once; the rest wait.
+ * puppeteer-core Browser on the system Chromium is launched on first use and reused, and so are its
+ * pages: a page that rendered a document is kept (up to MAX_PAGES) for the next one, since opening
+ * and setting up a page costs more than the document itself. A page that failed is closed. A
+ * browser that crashed or was closed is launched again on the next document, with fresh pages. At
+ * most MAX_PAGES documents render at once; the rest wait.
  *
  * The page runs no JavaScript and loads nothing from the network: every request except data:
  * URLs is aborted, so a document cannot leak or fetch anything (the logo is inlined beforehand).
@@ -30,6 +32,8 @@ const CHROMIUM_ARGS = [
 ];
 
 let browser: Browser | null = null;
+/** Pages that rendered a document and wait for the next, all of the current browser. */
+let idle: Page[] = [];
 let launching: Promise<Browser> | null = null;
 let closing: Promise<void> | null = null;
 
@@ -46,6 +50,7 @@ async function launch(): Promise<Browser> {
   });
   b.once('disconnected', () => {
     if (browser === b) browser = null;
+    idle = idle.filter((p) => p.browser() !== b);
   });
   logger.info({ executablePath, ms: Date.now() - started }, 'document browser launched');
   return b;
@@ -91,16 +96,27 @@ function onlyDataUrls(request: HTTPRequest): void {
   else void request.abort('blockedbyclient');
 }
 
+/** A page of the browser ready to render: a kept one, or a new one set up to run nothing and fetch nothing. */
+async function takePage(b: Browser): Promise<Page> {
+  while (idle.length) {
+    const page = idle.pop()!;
+    if (page.browser() === b && !page.isClosed()) return page;
+  }
+  const page = await b.newPage();
+  await page.setJavaScriptEnabled(false);
+  await page.setRequestInterception(true);
+  page.on('request', onlyDataUrls);
+  return page;
+}
+
 /** Renders a complete HTML document to an A4 PDF. */
 export async function htmlToPdf(html: string): Promise<Buffer> {
   await acquire();
   try {
     const b = await getBrowser();
-    const page = await b.newPage();
+    const page = await takePage(b);
+    let keep = false;
     try {
-      await page.setJavaScriptEnabled(false);
-      await page.setRequestInterception(true);
-      page.on('request', onlyDataUrls);
       await page.setContent(html, { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
       const pdf = await page.pdf({
         format: 'A4',
@@ -108,9 +124,11 @@ export async function htmlToPdf(html: string): Promise<Buffer> {
         margin: { top: '14mm', bottom: '16mm', left: '14mm', right: '14mm' },
         timeout: RENDER_TIMEOUT_MS,
       });
+      keep = browser === b && idle.length < MAX_PAGES;
       return Buffer.from(pdf);
     } finally {
-      await page.close().catch(() => {});
+      if (keep) idle.push(page);
+      else await page.close().catch(() => {});
     }
   } finally {
     release();
@@ -123,6 +141,7 @@ export async function closeBrowser(): Promise<void> {
   closing ??= (async () => {
     const b = browser ?? (pending ? await pending.catch(() => null) : null);
     browser = null;
+    idle = [];
     if (b) await b.close().catch((err: unknown) => logger.warn({ err }, 'closing the document browser failed'));
   })().finally(() => {
     closing = null;

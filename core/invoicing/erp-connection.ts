@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { getConfig } from '~/core/config/env';
 import type { Ctx } from '~/core/context';
 import { open, seal } from '~/core/crypto/secret-box';
@@ -119,34 +119,62 @@ export async function takeOAuthState(trx: Trx, state: string, now: Date): Promis
   return Number(n) === 1;
 }
 
-/** The vendor's id for one of our customers or articles, as far as this tenant's ERP has told us. */
+export interface Mapping {
+  externalId: string;
+  /** A hash of what the ERP last received (fingerprintOf); null for a mapping made before it was kept. */
+  fingerprint: string | null;
+}
+
+/** The vendor's id for our customers or articles, as far as this tenant's ERP has told us. */
 export async function readMappings(
   trx: Trx,
   kind: string,
   entity: 'customer' | 'article',
   localIds: string[],
-): Promise<Map<string, string>> {
-  const map = new Map<string, string>();
+): Promise<Map<string, Mapping>> {
+  const map = new Map<string, Mapping>();
   if (!localIds.length) return map;
   const rows: Row[] = await trx('erp_mappings')
     .where({ kind, entity })
     .whereIn('local_id', [...new Set(localIds)])
-    .select('local_id', 'external_id');
-  for (const r of rows) map.set(r.local_id as string, r.external_id as string);
+    .select('local_id', 'external_id', 'fingerprint');
+  for (const r of rows)
+    map.set(r.local_id as string, {
+      externalId: r.external_id as string,
+      fingerprint: (r.fingerprint as string) ?? null,
+    });
   return map;
+}
+
+/** A stable hash of the fields an ERP receives of a customer or article. */
+export function fingerprintOf(value: object): string {
+  const sorted = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v as object)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+  return createHash('sha256')
+    .update(JSON.stringify(sorted(value)))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 export async function writeMappings(
   trx: Trx,
   kind: string,
   entity: 'customer' | 'article',
-  pairs: { localId: string; externalId: string }[],
+  pairs: { localId: string; externalId: string; fingerprint: string }[],
 ): Promise<void> {
   if (!pairs.length) return;
   await trx.raw(
-    `insert into erp_mappings (kind, entity, local_id, external_id, updated_at)
-     select ?, ?, cast(x->>'localId' as uuid), x->>'externalId', now() from jsonb_array_elements(cast(? as jsonb)) x
-     on conflict (kind, entity, local_id) do update set external_id = excluded.external_id, updated_at = now()`,
+    `insert into erp_mappings (kind, entity, local_id, external_id, fingerprint, updated_at)
+     select ?, ?, cast(x->>'localId' as uuid), x->>'externalId', x->>'fingerprint', now()
+       from jsonb_array_elements(cast(? as jsonb)) x
+     on conflict (kind, entity, local_id)
+       do update set external_id = excluded.external_id, fingerprint = excluded.fingerprint, updated_at = now()`,
     [kind, entity, JSON.stringify(pairs)],
   );
 }

@@ -3,7 +3,7 @@ import type { Ctx } from '~/core/context';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { ErpError } from '~/core/extension-points/erp-http';
-import type { ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
+import type { ErpArticle, ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
 import { defineJob } from '~/core/jobs/define-job';
 import type { JobQueue } from '~/core/jobs/queue';
 import { logger, type Logger } from '~/core/log/logger';
@@ -12,11 +12,13 @@ import { listTenants } from '~/tenants/registry';
 import {
   erpProvider,
   erpSession,
+  fingerprintOf,
   readErpConnection,
   readMappings,
   saveErpCredentials,
   writeMappings,
   type ErpConnection,
+  type Mapping,
 } from './erp-connection';
 import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
 import { vatRateOf } from './invoice-lines';
@@ -159,6 +161,18 @@ const money = (v: unknown) => String(v ?? '0');
 
 /** The invoice as the plugin receives it, with the mapping's vendor ids where known. */
 export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: ErpConnection): Promise<ErpInvoice> {
+  return (await buildDelivery(trx, invoiceId, connection)).invoice;
+}
+
+interface DeliveryInput {
+  invoice: ErpInvoice;
+  /** The invoice's articles as the ERP's article register gets them (list price, not the customer's). */
+  articles: ErpArticle[];
+  known: { customer: Mapping | null; articles: Map<string, Mapping> };
+}
+
+/** Everything one delivery needs, read in one short transaction: the invoice, its articles, the mapping. */
+async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnection): Promise<DeliveryInput> {
   const invoice: Row | undefined = await trx('invoices')
     .where({ id: invoiceId })
     .first(...invoiceColumns(trx));
@@ -179,6 +193,12 @@ export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: E
     rows.map((r) => r.article_id as string).filter(Boolean),
   );
   const customers = await readMappings(trx, connection.kind, 'customer', [customer.id as string]);
+  const articleIds = [...new Set(rows.map((r) => r.article_id as string).filter(Boolean))];
+  const registry: Row[] = articleIds.length
+    ? await trx('articles')
+        .whereIn('id', articleIds)
+        .select('id', 'article_id', 'title', 'unit', 'price', 'product_type', 'house_work', 'vat_percent')
+    : [];
   const reverse = Boolean(invoice.reverse_vat);
   const sales = connection.accounts.sales;
   const erpRows: ErpInvoiceRow[] = rows.map((r) => {
@@ -187,7 +207,7 @@ export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: E
       kind: r.kind as ErpInvoiceRow['kind'],
       articleId: (r.article_id as string) ?? null,
       articleNumber: (r.article_number as string) ?? null,
-      externalArticleId: r.article_id ? (articles.get(r.article_id as string) ?? null) : null,
+      externalArticleId: r.article_id ? (articles.get(r.article_id as string)?.externalId ?? null) : null,
       description: [r.title, r.description].filter(Boolean).join(', '),
       amount: String(r.amount),
       unit: (r.unit as string) ?? null,
@@ -208,7 +228,7 @@ export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: E
   const notes: string[] = [];
   if (reverse) notes.push('Omvänd betalningsskyldighet');
   const data = (invoice.data ?? {}) as Row;
-  return {
+  const erpInvoice: ErpInvoice = {
     id: invoice.id as string,
     invoiceNr: String(invoice.invoice_nr),
     invoiceDate: invoice.date_text as string,
@@ -225,7 +245,7 @@ export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: E
     reverseVat: reverse,
     customer: {
       id: customer.id as string,
-      externalId: customers.get(customer.id as string) ?? null,
+      externalId: customers.get(customer.id as string)?.externalId ?? null,
       customerNumber: String(customer.customer_id ?? ''),
       name: customer.name as string,
       type: customer.type === 'private' ? 'private' : 'company',
@@ -263,6 +283,20 @@ export async function buildErpInvoice(trx: Trx, invoiceId: string, connection: E
           }
         : null,
     notes: [...notes, ...(typeof data.footerText === 'string' ? [data.footerText] : [])],
+  };
+  return {
+    invoice: erpInvoice,
+    articles: registry.map((a) => ({
+      id: a.id as string,
+      articleNumber: a.article_id as string,
+      title: a.title as string,
+      unit: (a.unit as string) ?? null,
+      price: money(a.price),
+      isService: a.product_type === 'service',
+      houseWork: Boolean(a.house_work),
+      vatPercent: vatRateOf(a.vat_percent, erpRows.find((r) => r.articleId === a.id)?.vatPercent ?? '25'),
+    })),
+    known: { customer: customers.get(customer.id as string) ?? null, articles },
   };
 }
 
@@ -324,48 +358,47 @@ async function deliverOne(
 ): Promise<'delivered' | 'retry' | 'failed'> {
   const attempts = Number(claimed.attempts);
   try {
-    const { connection, invoice } = await withTenant(tenant, async (trx) => {
+    const { connection, input } = await withTenant(tenant, async (trx) => {
       const connection = await readErpConnection(trx);
-      return { connection, invoice: await buildErpInvoice(trx, claimed.invoice_id as string, connection) };
+      return { connection, input: await buildDelivery(trx, claimed.invoice_id as string, connection) };
     });
+    const { invoice, known } = input;
     if (connection.kind !== claimed.kind) throw new ErpError('ERP_NOT_CONNECTED', { vendorMessage: connection.kind });
     const { provider } = erpProvider(connection.kind);
     const session = erpSession(tenant.id, connection, (next) =>
       withTenant(tenant, (trx) => saveErpCredentials(trx, next)),
     );
-    // the customer and the articles: found or created at the vendor, remembered for next time
-    const customerExt = await provider.ensureCustomer(session, invoice.customer, invoice.customer.externalId);
-    const mapped: { localId: string; externalId: string }[] = [];
+    // the customer and the articles: asked of the vendor only when new or changed since it last got
+    // them (found or created there), remembered for next time
+    const { externalId: _known, ...customerFields } = invoice.customer;
+    const customerPrint = fingerprintOf(customerFields);
+    let customerExt = known.customer?.externalId ?? null;
+    const customerWrite = !customerExt || known.customer?.fingerprint !== customerPrint;
+    if (customerWrite) customerExt = await provider.ensureCustomer(session, invoice.customer, customerExt);
+    const mapped: { localId: string; externalId: string; fingerprint: string }[] = [];
     const byArticle = new Map<string, string>();
-    for (const row of invoice.rows) {
-      if (!row.articleId || !row.articleNumber || byArticle.has(row.articleId)) continue;
-      const ext = await provider.ensureArticle(
-        session,
-        {
-          id: row.articleId,
-          articleNumber: row.articleNumber,
-          title: row.description.split(', ')[0] ?? row.description,
-          unit: row.unit,
-          price: row.price,
-          isService: row.kind === 'labour' || row.kind === 'travel',
-          houseWork: row.houseWork,
-          vatPercent: row.vatPercent,
-        },
-        row.externalArticleId,
-      );
-      byArticle.set(row.articleId, ext);
-      if (ext !== row.externalArticleId) mapped.push({ localId: row.articleId, externalId: ext });
+    for (const article of input.articles) {
+      const print = fingerprintOf(article);
+      const mapping = known.articles.get(article.id);
+      if (mapping && mapping.fingerprint === print) {
+        byArticle.set(article.id, mapping.externalId);
+        continue;
+      }
+      const ext = await provider.ensureArticle(session, article, mapping?.externalId ?? null);
+      byArticle.set(article.id, ext);
+      mapped.push({ localId: article.id, externalId: ext, fingerprint: print });
     }
-    await withTenant(tenant, async (trx) => {
-      if (customerExt !== invoice.customer.externalId)
-        await writeMappings(trx, connection.kind, 'customer', [
-          { localId: invoice.customer.id, externalId: customerExt },
-        ]);
-      await writeMappings(trx, connection.kind, 'article', mapped);
-    });
+    if (customerWrite || mapped.length)
+      await withTenant(tenant, async (trx) => {
+        if (customerWrite)
+          await writeMappings(trx, connection.kind, 'customer', [
+            { localId: invoice.customer.id, externalId: customerExt!, fingerprint: customerPrint },
+          ]);
+        await writeMappings(trx, connection.kind, 'article', mapped);
+      });
     const ready: ErpInvoice = {
       ...invoice,
-      customer: { ...invoice.customer, externalId: customerExt },
+      customer: { ...invoice.customer, externalId: customerExt! },
       rows: invoice.rows.map((r) =>
         r.articleId ? { ...r, externalArticleId: byArticle.get(r.articleId) ?? null } : r,
       ),

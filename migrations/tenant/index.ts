@@ -22,6 +22,7 @@ import m0020 from './0020-files';
 import m0021 from './0021-proposals';
 import m0022 from './0022-proposal-configuration';
 import m0023 from './0023-invoicing';
+import m0024 from './0024-erp-mapping-fingerprint';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -51,4 +52,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0021,
   m0022,
   m0023,
+  m0024,
 ];

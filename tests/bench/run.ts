@@ -18,6 +18,9 @@
  *   BENCH_ONLY=proposals: issue 13 on 20,000 proposals of 30 rows (seeded once): one proposal by
  *   API and page loader, its save with 30 rows, the list's first page, each beside its raw SQL and a
  *   bare node:http server (tests/bench/proposals-bench.ts; also part of the full run)
+ *   BENCH_ONLY=invoicing: issue 14: closing BENCH_INVOICES (1,000) orders into invoices and outbox
+ *   rows, one worker delivering them to the Fortnox fake at 25 requests per 5 s (429s and duplicates
+ *   counted), and the invoice PDF on a warm browser (tests/bench/invoicing-bench.ts; also in the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +34,7 @@ import { firstLoad } from './first-load';
 import { throughput } from './throughput';
 import { filesBench } from './files-bench';
 import { proposalsBench, seedProposalVolume } from './proposals-bench';
+import { invoicingBench } from './invoicing-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -226,9 +230,15 @@ async function mapMarkers(port: number, page: (path: string) => Make) {
 
 async function main() {
   const url = BENCH_URL;
+  await ensureDatabase(url);
+  if (!ONLY || ONLY === 'invoicing') {
+    // in-process, on a tenant of its own: closing, the outbox, delivery to the Fortnox fake, PDFs
+    const lines = await invoicingBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
   if (!fs.existsSync(path.join(root, 'build/server/index.js')))
     throw new Error('No build: run `npm run build` first (npm run bench does).');
-  await ensureDatabase(url);
   await seed(url);
   if (!ONLY || ONLY === 'proposals') await seedProposalVolume(url);
 
