@@ -68,6 +68,13 @@ export async function ensureDemoTenant(
       // The registers, in the order they refer to each other, then what app-module plugins add.
       await seedDemoSuppliers(trx);
       await seedDemoArticles(trx);
+      // Invoice rules: technicians' hours at "Arbetstid tekniker", a quarter of an hour at a time,
+      // and the kilometres at "Milersättning" (per Swedish mil of 10 km).
+      await trx('invoice_settings').update({
+        labour_article_id: trx('articles').where({ article_id: '90001' }).select('id'),
+        mileage_article_id: trx('articles').where({ article_id: '90004' }).select('id'),
+        time_rounding_minutes: 15,
+      });
       await seedDemoCustomers(trx);
       await seedDemoObjects(trx);
       await seedDemoWorkOrders(trx);

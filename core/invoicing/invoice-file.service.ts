@@ -1,6 +1,7 @@
 import type { Ctx } from '~/core/context';
 import type { DocumentFile } from '~/core/documents/file';
 import { AppError } from '~/core/errors/app-error';
+import { ErpError } from '~/core/extension-points/erp-http';
 import { recordHistory } from '~/core/history/history';
 import { tenantErp } from './erp-connection';
 import { buildErpInvoice } from './erp-delivery';
@@ -19,7 +20,15 @@ export async function invoiceFileOf(ctx: Ctx, invoiceId: unknown): Promise<Docum
   if (!erp.provider.capabilities.invoiceFile || !erp.provider.invoiceFile)
     throw new AppError('ERP_CANNOT_MAKE_FILE', 409);
   if (invoice.status !== 'finalized') throw new AppError('INVOICE_NOT_FINALIZED', 409);
-  const file = erp.provider.invoiceFile(await buildErpInvoice(ctx.trx, invoice.id, erp.connection));
+  const erpInvoice = await buildErpInvoice(ctx.trx, invoice.id, erp.connection);
+  let file;
+  try {
+    file = erp.provider.invoiceFile(erpInvoice);
+  } catch (err) {
+    // the plugin refuses what its ERP's import would refuse: the person sees why
+    if (err instanceof ErpError) throw new AppError(err.code, 409, { vendorMessage: err.vendorMessage });
+    throw err;
+  }
   await recordHistory(ctx, {
     entity: INVOICE_ENTITY,
     entityId: invoice.id,

@@ -248,7 +248,10 @@ export async function workOrderLines(ctx: Ctx, input: WorkOrderLinesInput): Prom
       if (line) lines.push({ ...line, userId });
     }
   if (rules.mileageArticleId && tenthsKm > 0) {
-    const line = timeLine('mileage', rules.mileageArticleId, formatDecimal(divide(tenthsKm, 10, 1), 1), text.km);
+    // a Swedish mil is 10 km: an article priced per mil bills the kilometres / 10
+    const perMil = facts.get(rules.mileageArticleId)?.unit?.trim().toLowerCase() === 'mil';
+    const amount = perMil ? formatDecimal(divide(tenthsKm, 100, 2), 2) : formatDecimal(divide(tenthsKm, 10, 1), 1);
+    const line = timeLine('mileage', rules.mileageArticleId, amount, text.km);
     if (line) lines.push(line);
   }
   if (input.fee !== null)

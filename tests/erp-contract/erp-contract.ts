@@ -27,6 +27,8 @@ export interface ErpFakeControl {
   requestCount(): number;
   /** 429 answers the fake gave because its rate limit was exceeded (failNext not counted). */
   rateLimitedCount(): number;
+  /** For a file-based ERP: reads a file as the ERP's import does, and throws what it would refuse. */
+  importFile?(file: { fileName: string; contentType: string; body: Buffer }): unknown;
   close(): Promise<void>;
 }
 
@@ -188,10 +190,14 @@ export function erpContract(target: ErpContractTarget): void {
       await env?.fake.close();
     });
 
+    // an ERP reached over HTTP: one a file is imported into has no credentials, no 429 and no limit
+    const overHttp = () => env.provider.auth.type !== 'none';
+
     it('connects and tests the connection; credentials the vendor refuses fail with ERP_AUTH_FAILED or ERP_NOT_CONNECTED', async () => {
       const { session } = testSession(credentials);
       const answer = await env.provider.testConnection(session);
       expect(answer).toHaveProperty('companyName');
+      if (!overHttp()) return;
       const bad = testSession(env.badCredentials).session;
       const err = await env.provider.testConnection(bad).then(
         () => null,
@@ -260,6 +266,7 @@ export function erpContract(target: ErpContractTarget): void {
     });
 
     it('waits out a 429 with Retry-After and succeeds', async () => {
+      if (!overHttp()) return;
       const { session } = testSession(credentials);
       env.fake.failNext(429, 1);
       const started = Date.now();
@@ -324,6 +331,18 @@ export function erpContract(target: ErpContractTarget): void {
       expect(env.fake.invoiceCount(`ordo-${invoice.id}`)).toBe(0);
     });
 
+    it('a file-based ERP makes a file its import accepts, the same bytes for the same invoice', () => {
+      if (!env.provider.capabilities.invoiceFile) return expect(env.provider.invoiceFile).toBeUndefined();
+      const invoice = sampleInvoice(nextCustomer());
+      const file = env.provider.invoiceFile!(invoice);
+      expect(file.fileName).toBeTruthy();
+      expect(file.contentType).toMatch(/charset=/i);
+      expect(file.body.length).toBeGreaterThan(0);
+      expect(env.provider.invoiceFile!(invoice).body.equals(file.body)).toBe(true);
+      expect(env.fake.importFile).toBeTypeOf('function');
+      expect(() => env.fake.importFile!(file)).not.toThrow();
+    });
+
     it('lists the ERP articles', async () => {
       if (!env.provider.capabilities.listArticles) return;
       const { session } = testSession(credentials);
@@ -334,6 +353,7 @@ export function erpContract(target: ErpContractTarget): void {
     });
 
     it('keeps within the vendor rate limit when many calls are made at once', async () => {
+      if (!overHttp()) return;
       const { session } = testSession(credentials);
       const before = env.fake.requestCount();
       const limited = env.fake.rateLimitedCount();

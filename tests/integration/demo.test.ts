@@ -29,6 +29,21 @@ const count = async (sql: string) =>
   withTenant(tenant, async (trx) => Number(((await trx.raw(sql)) as { rows: { n: string }[] }).rows[0]!.n));
 
 describe('[demo] Nordlarm Säkerhet AB', () => {
+  it('bills technicians’ hours and the mileage (per Swedish mil) on the invoice a close makes', async () => {
+    const rules = await withTenant(tenant, (trx) =>
+      trx('invoice_settings as s')
+        .join('articles as l', 'l.id', 's.labour_article_id')
+        .join('articles as m', 'm.id', 's.mileage_article_id')
+        .first(
+          'l.article_id as labour',
+          'm.article_id as mileage',
+          'm.unit as mileage_unit',
+          's.time_rounding_minutes',
+        ),
+    );
+    expect(rules).toEqual({ labour: '90001', mileage: '90004', mileage_unit: 'mil', time_rounding_minutes: 15 });
+  });
+
   it('has a drive with manuals and a floor plan on an object, readable through the API', async () => {
     const signIn = await request(srv.url, {
       method: 'POST',
