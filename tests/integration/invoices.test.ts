@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '~/core/db/with-tenant';
+import { SmtpMailer, setMailer } from '~/core/mail/mailer';
+import { startSmtpPeer } from '~/tests/helpers/smtp';
 import { isValidOcr } from '~/core/invoicing/ocr';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { ensureUser } from '~/core/users/create-user';
@@ -318,6 +320,40 @@ describe('[invoicing] list, history and access', () => {
       404,
     );
     expect((await call('GET', '/api/invoice/not-a-uuid', tok.admin)).status).toBe(404);
+  });
+
+  it('apply pdf downloads the invoice; apply email sends it to the customer’s invoice e-mail and answers the recipients', async () => {
+    const smtp = await startSmtpPeer();
+    setMailer(new SmtpMailer(smtp.url, 'Ordo <no-reply@ordo.test>'));
+    try {
+      await withTenant(tenantA, (trx) =>
+        trx('customers').where({ id: ref.customer }).update({ invoice_email: 'faktura@eken.se' }),
+      );
+      const closed = await close((await orderWithWork()).id);
+      const pdf = await call('POST', '/api/invoice/apply', tok.admin, { invoiceId: closed.invoice.id, type: 'pdf' });
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.headers['content-disposition']).toContain(`invoice-${closed.invoice.invoiceNr}.pdf`);
+      const mail = await call('POST', '/api/invoice/apply', tok.admin, { invoiceId: closed.invoice.id, type: 'email' });
+      expect(mail.status, mail.text).toBe(200);
+      expect(mail.json()).toMatchObject({ message: 'EMAIL_SENT_TO', recipients: ['faktura@eken.se'] });
+      const got = await smtp.waitForMail((m) => m.to.includes('faktura@eken.se'));
+      expect(got.raw).toContain('application/pdf');
+      const history = await call('GET', `/api/invoice/history/${closed.invoice.id}`, tok.admin);
+      expect(history.json()[0]).toMatchObject({ action: 'email', data: { recipients: ['faktura@eken.se'] } });
+      // visma-xml needs an ERP that takes files
+      const file = await call('POST', '/api/invoice/apply', tok.admin, {
+        invoiceId: closed.invoice.id,
+        type: 'visma-xml',
+      });
+      expect(file.status).toBe(409);
+      expect(file.json().code).toBe('ERP_CANNOT_MAKE_FILE');
+      const bad = await call('POST', '/api/invoice/apply', tok.admin, { invoiceId: closed.invoice.id, type: 'fax' });
+      expect(bad.status).toBe(400);
+    } finally {
+      setMailer(undefined);
+      await smtp.close();
+    }
   });
 
   it('apply erp without an ERP that takes invoices is refused (409 ERP_CANNOT_SEND_INVOICES)', async () => {
