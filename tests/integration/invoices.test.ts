@@ -200,6 +200,53 @@ describe('[invoicing] the invoice of a closed work order', () => {
   });
 });
 
+describe('[invoicing] the invoice of a closed sales order', () => {
+  it('bills its article rows (comments as text), final with its number; reopening voids it', async () => {
+    const created = await call('POST', '/api/salesorders', tok.admin, { customerId: ref.customer, title: 'Larmpaket' });
+    expect(created.status, created.text).toBe(200);
+    const so = created.json();
+    const saved = await call('PUT', '/api/salesorders', tok.admin, {
+      salesOrder: {
+        id: so.id,
+        version: so.version,
+        rows: [
+          {
+            articleId: ref.detector,
+            articleAmount: '4',
+            articlePrice: '200.00',
+            articleDiscountType: 'percentage',
+            articleDiscountValue: '10',
+          },
+          { comment: 'Leverans vecka 49' },
+          { articleId: ref.book, articleAmount: '1', articlePrice: '100.00' },
+        ],
+      },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const closed = await call('POST', `/api/salesorders/${so.id}/close`, tok.admin, { paid: false });
+    expect(closed.status, closed.text).toBe(200);
+    const inv = await call('GET', `/api/invoice/salesorder/${so.id}`, tok.admin);
+    expect(inv.status, inv.text).toBe(200);
+    expect(
+      inv.json().articles.map((r: Json) => [r.kind, r.articleTitle, r.amount, r.totalPrice, r.vatPercent]),
+    ).toEqual([
+      ['article', 'Rörelsedetektor', '4.00', '720.00', '25'],
+      ['text', 'Leverans vecka 49', '0.00', '0.00', '25'],
+      ['article', 'Manual', '1.00', '100.00', '6'],
+    ]);
+    // 720 × 1.25 = 900, 100 × 1.06 = 106: 1006 kr
+    expect(inv.json()).toMatchObject({
+      status: 'finalized',
+      source: { type: 'salesOrder', id: so.id },
+      figures: { net: '820.00', total: '1006.00' },
+    });
+    const reopened = await call('POST', `/api/salesorders/${so.id}/reopen`, tok.admin);
+    expect(reopened.status, reopened.text).toBe(200);
+    expect((await call('GET', `/api/invoice/salesorder/${so.id}`, tok.admin)).status).toBe(404);
+    expect((await getInvoice(inv.json().id)).status).toBe('void');
+  });
+});
+
 describe('[invoicing] a draft under review', () => {
   it('is edited (rows, dates, ROT with the person and property), recomputed, then finalized with the next number', async () => {
     await withTenant(tenantA, (trx) => trx('invoice_settings').update({ review_before_sending: true }));
