@@ -38,6 +38,11 @@ export default [
     route('proposals/:id/document', 'routes/proposals.$id.document.tsx'),
     route('sales/:id/document', 'routes/sales.$id.document.tsx'),
     route('sales/:id/history', 'routes/sales.$id.history.tsx'),
+    // invoices: the list, one invoice, its documents (pdf, e-mail, the ERP's file) and its history
+    route('invoices', 'routes/invoices.tsx'),
+    route('invoices/:id', 'routes/invoices.$id.tsx'),
+    route('invoices/:id/document', 'routes/invoices.$id.document.tsx'),
+    route('invoices/:id/history', 'routes/invoices.$id.history.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),
@@ -49,6 +54,10 @@ export default [
     route('settings/sign-in', 'routes/settings.sign-in.tsx'),
     route('settings/work-orders', 'routes/settings.work-orders.tsx'),
     route('settings/proposals', 'routes/settings.proposals.tsx'),
+    // settings: invoicing (the invoice rules) and the ERP, whose OAuth sign-in comes back to the callback
+    route('settings/invoicing', 'routes/settings.invoicing.tsx'),
+    route('settings/erp', 'routes/settings.erp.tsx'),
+    route('settings/erp/callback', 'routes/settings.erp.callback.tsx'),
     route('settings/holidays', 'routes/settings.holidays.tsx'),
     route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
     route('settings/checklists', 'routes/settings.checklists.tsx'),

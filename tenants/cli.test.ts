@@ -91,7 +91,7 @@ describe('[tenants] the tenant CLI', () => {
       enabled: ['none'],
       installed: expect.arrayContaining(['none']),
     });
-  }, 120_000);
+  }, 240_000); // a dozen CLI processes: slow on a loaded 2-core machine, nothing timed
 
   it('answers bad input with an error and a non-zero exit, writing nothing', async () => {
     const bad = await cli('create', 'Bad Slug', '--name', '', '--admin-email', 'nope');

@@ -25,7 +25,9 @@ import svFiles from './sv/files.json';
 import svProposals from './sv/proposals.json';
 import svSales from './sv/sales.json';
 import svProposalSettings from './sv/proposalsettings.json';
+import svInvoiceSettings from './sv/invoicesettings.json';
 import svProposalDocuments from './sv/proposaldocuments.json';
+import svInvoices from './sv/invoices.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -52,7 +54,9 @@ import enFiles from './en/files.json';
 import enProposals from './en/proposals.json';
 import enSales from './en/sales.json';
 import enProposalSettings from './en/proposalsettings.json';
+import enInvoiceSettings from './en/invoicesettings.json';
 import enProposalDocuments from './en/proposaldocuments.json';
+import enInvoices from './en/invoices.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -79,7 +83,9 @@ import etFiles from './et/files.json';
 import etProposals from './et/proposals.json';
 import etSales from './et/sales.json';
 import etProposalSettings from './et/proposalsettings.json';
+import etInvoiceSettings from './et/invoicesettings.json';
 import etProposalDocuments from './et/proposaldocuments.json';
+import etInvoices from './et/invoices.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -106,7 +112,9 @@ import lvFiles from './lv/files.json';
 import lvProposals from './lv/proposals.json';
 import lvSales from './lv/sales.json';
 import lvProposalSettings from './lv/proposalsettings.json';
+import lvInvoiceSettings from './lv/invoicesettings.json';
 import lvProposalDocuments from './lv/proposaldocuments.json';
+import lvInvoices from './lv/invoices.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -133,7 +141,9 @@ import ruFiles from './ru/files.json';
 import ruProposals from './ru/proposals.json';
 import ruSales from './ru/sales.json';
 import ruProposalSettings from './ru/proposalsettings.json';
+import ruInvoiceSettings from './ru/invoicesettings.json';
 import ruProposalDocuments from './ru/proposaldocuments.json';
+import ruInvoices from './ru/invoices.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -170,7 +180,9 @@ export const resources = {
     proposals: svProposals,
     sales: svSales,
     proposalsettings: svProposalSettings,
+    invoicesettings: svInvoiceSettings,
     proposaldocuments: svProposalDocuments,
+    invoices: svInvoices,
   },
   en: {
     common: enCommon,
@@ -199,7 +211,9 @@ export const resources = {
     proposals: enProposals,
     sales: enSales,
     proposalsettings: enProposalSettings,
+    invoicesettings: enInvoiceSettings,
     proposaldocuments: enProposalDocuments,
+    invoices: enInvoices,
   },
   et: {
     common: etCommon,
@@ -228,7 +242,9 @@ export const resources = {
     proposals: etProposals,
     sales: etSales,
     proposalsettings: etProposalSettings,
+    invoicesettings: etInvoiceSettings,
     proposaldocuments: etProposalDocuments,
+    invoices: etInvoices,
   },
   lv: {
     common: lvCommon,
@@ -257,7 +273,9 @@ export const resources = {
     proposals: lvProposals,
     sales: lvSales,
     proposalsettings: lvProposalSettings,
+    invoicesettings: lvInvoiceSettings,
     proposaldocuments: lvProposalDocuments,
+    invoices: lvInvoices,
   },
   ru: {
     common: ruCommon,
@@ -286,7 +304,9 @@ export const resources = {
     proposals: ruProposals,
     sales: ruSales,
     proposalsettings: ruProposalSettings,
+    invoicesettings: ruInvoiceSettings,
     proposaldocuments: ruProposalDocuments,
+    invoices: ruInvoices,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

@@ -32,5 +32,7 @@ export const NAMESPACES = [
   'proposals',
   'sales',
   'proposalsettings',
+  'invoicesettings',
   'proposaldocuments',
+  'invoices',
 ] as const;

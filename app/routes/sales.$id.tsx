@@ -3,6 +3,7 @@ import type { Route } from './+types/sales.$id';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { SalesOrderScreen, type SalesOrderActionResult } from '~/app/components/proposals/sales-order-screen';
+import { orderInvoiceOf } from '~/app/components/invoices/invoice-loaders.server';
 import { GROUPS_READ, listArticleGroups } from '~/core/articles/article-group.service';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
@@ -39,6 +40,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         ...options,
         can: salesOrderAbilities(ctx),
         groups: groups.map((g) => ({ id: g.id, title: g.title })),
+        // a closed order's invoice (with invoices:read); read last, it may find none
+        invoice: salesOrder.status === 'closed' ? await orderInvoiceOf(ctx, 'salesOrder', salesOrder.id) : null,
       };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });

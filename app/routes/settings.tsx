@@ -45,6 +45,16 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'settings:read' as const, module: 'crm' as const },
     },
     {
+      to: '/settings/invoicing',
+      labelKey: 'settings.invoicing',
+      access: { permission: 'instance:read' as const, module: 'invoice_rules' as const },
+    },
+    {
+      to: '/settings/erp',
+      labelKey: 'settings.erp',
+      access: { permission: 'instance:read' as const, module: 'erp' as const },
+    },
+    {
       to: '/settings/checklists',
       labelKey: 'settings.checklists',
       access: { permission: 'settings:read' as const, module: 'checklists' as const },

@@ -18,6 +18,8 @@ import {
   ReopenButton,
 } from '~/app/components/work-orders/order/close-dialog';
 import { DocumentsMenu } from '~/app/components/work-orders/order/documents-menu';
+import { orderInvoiceOf } from '~/app/components/invoices/invoice-loaders.server';
+import { OrderInvoiceLink } from '~/app/components/invoices/order-invoice-link';
 import { HistoryPanel } from '~/app/components/work-orders/order/history-panel';
 import { RemindersPanel } from '~/app/components/work-orders/order/reminders-panel';
 import { RecordFiles } from '~/app/components/files/record-files';
@@ -60,6 +62,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       close: await getCloseDefaults(ctx, workOrder.id),
       documents: await loadDocumentsPanel(ctx),
       plans: await plansOfOrder(ctx, workOrder.id),
+      // a closed order's invoice (with invoices:read); read last, it may find none
+      invoice: workOrder.isClosed ? await orderInvoiceOf(ctx, 'workOrder', workOrder.id) : null,
     };
   });
   const can = (permission: string) => hasAccess(auth, { permission } as Parameters<typeof hasAccess>[1]);
@@ -263,6 +267,11 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
             </Button>
           ) : null}
         </div>
+        {wo.isClosed && d.invoice ? (
+          <div className="basis-full">
+            <OrderInvoiceLink invoice={d.invoice} />
+          </div>
+        ) : null}
       </header>
 
       <OrderSummary workOrder={wo} format={format} />

@@ -16,6 +16,7 @@ import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
 import { objectSettingsCalls } from './calls/object-settings.calls';
 import { dispatchRuleCalls } from './calls/dispatch-rules.calls';
 import { invoiceCalls } from './calls/invoices.calls';
+import { invoiceRuleCalls } from './calls/invoice-rules.calls';
 import { workOrderCloseCalls } from './calls/work-order-close.calls';
 import { workOrderCalls } from './calls/work-orders.calls';
 import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
@@ -40,6 +41,8 @@ export const API_CALLS: ApiCall[] = [
   ...accessLevelCalls,
   ...appModuleCalls,
   ...oidcCalls,
+  // fixed /instance/invoicerules, like the other /instance/… settings
+  ...invoiceRuleCalls,
   // fixed /articles/erp before /articles/:id
   ...invoiceCalls,
   // registers: articles, customers, objects and models, suppliers, import and export

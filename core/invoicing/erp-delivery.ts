@@ -114,13 +114,15 @@ export async function queueDelivery(ctx: Ctx, invoiceId: string): Promise<Delive
     .trx('invoices as i')
     .leftJoin('customers as c', 'c.id', 'i.customer_id')
     .where('i.id', invoiceId)
-    .first('i.id', 'i.status', 'i.erp_reference_id', 'c.send_to_erp');
+    .first('i.id', 'i.status', 'i.erp_reference_id', 'i.tax_reduction', 'c.send_to_erp');
   if (!invoice) throw notFound();
   if (invoice.status !== 'finalized') throw new AppError('INVOICE_NOT_FINALIZED', 409);
   if (invoice.send_to_erp === false) throw new AppError('CUSTOMER_SET_NOT_TO_SEND_TO_ERP', 409);
   const connection = await readErpConnection(ctx.trx);
   const erp = erpProvider(connection.kind);
   if (!erp.provider.capabilities.sendInvoices) throw new AppError('ERP_CANNOT_SEND_INVOICES', 409);
+  if (invoice.tax_reduction !== 'none' && !erp.provider.capabilities.taxReduction)
+    throw new AppError('ERP_CANNOT_TAKE_TAX_REDUCTION', 409);
   if (invoice.erp_reference_id) throw new AppError('INVOICE_ALREADY_IN_ERP', 409);
   const existing: Row | undefined = await ctx
     .trx('erp_deliveries')
@@ -403,8 +405,10 @@ async function deliverOne(
         r.articleId ? { ...r, externalArticleId: byArticle.get(r.articleId) ?? null } : r,
       ),
     };
+    // the first try of a row never tried before: a row retried by hand keeps its last error, so
+    // even with its count back at 1 it looks for the invoice first (an earlier try may have made it)
     const sent = await provider.sendInvoice(session, ready, claimed.idempotency_key as string, {
-      firstAttempt: attempts === 1,
+      firstAttempt: attempts === 1 && !claimed.error_code,
     });
     await record(
       tenant,

@@ -55,6 +55,8 @@ export interface InvoiceRowView {
   green: 'solar' | 'storage' | 'charger' | null;
   isText: boolean;
   comment: string | null;
+  /** The person a labour row bills (time rows), kept when a draft's rows are saved. */
+  userId: string | null;
 }
 
 export interface InvoiceView {
@@ -142,6 +144,7 @@ function toRowView(r: Row): InvoiceRowView {
     green: (r.green as InvoiceRowView['green']) ?? null,
     isText: Boolean(r.is_text),
     comment: r.is_text ? (r.title as string) : null,
+    userId: str(r.user_id),
   };
 }
 
@@ -637,7 +640,10 @@ export const ZApply = z.object({
  * queues its delivery to the tenant's ERP in this transaction (the job sends it). The other apply
  * types produce a file or an e-mail and are served by the document route.
  */
-export async function applyErp(ctx: Ctx, invoiceId: unknown): Promise<{ invoice: InvoiceView; delivery: Delivery }> {
+export async function applyErp(
+  ctx: Ctx,
+  invoiceId: unknown,
+): Promise<{ invoice: InvoiceView; delivery: Delivery | null }> {
   requireAccess(ctx.auth, INVOICE_READ);
   const current = await loadInvoiceRow(ctx, invoiceId);
   requireAccess(ctx.auth, editAccess(current));
@@ -646,14 +652,27 @@ export async function applyErp(ctx: Ctx, invoiceId: unknown): Promise<{ invoice:
     checkTaxReduction(current);
     await finalizeInvoice(ctx, current.id as string);
   }
-  const delivery = await queueDelivery(ctx, current.id as string);
+  const id = current.id as string;
+  const { total_price_vat: total } = await ctx.trx('invoices').where({ id }).first('total_price_vat');
+  if (Number(total) === 0) {
+    // spec ERP state not_sent.zero_price: nothing to collect, nothing sent
+    await ctx.trx('invoices').where({ id }).update({ erp_state: 'not_sent.zero_price', update_ts: ctx.now });
+    await recordHistory(ctx, {
+      entity: INVOICE_ENTITY,
+      entityId: id,
+      action: 'erp.not_sent',
+      data: { reason: 'zero_price' },
+    });
+    return { invoice: await getInvoice(ctx, id), delivery: null };
+  }
+  const delivery = await queueDelivery(ctx, id);
   await recordHistory(ctx, {
     entity: INVOICE_ENTITY,
-    entityId: current.id as string,
+    entityId: id,
     action: 'erp.queued',
     data: { kind: delivery.kind },
   });
-  return { invoice: await getInvoice(ctx, current.id), delivery };
+  return { invoice: await getInvoice(ctx, id), delivery };
 }
 
 /** Finalizes a draft before a document leaves (pdf, e-mail, file): what a customer sees has a number. */

@@ -557,9 +557,12 @@ describe('[articles] price lists', () => {
   });
 });
 
-describe('[articles] unknown calls', () => {
-  it('ERP and supplier-catalogue article calls are not served', async () => {
-    expect((await call('GET', '/api/articles/erp?id=article_details', admin)).status).toBe(404);
+describe('[articles] the ERP article list and unknown calls', () => {
+  it('the ERP article list needs an ERP that has one (409 ERP_CANNOT_LIST_ARTICLES); the supplier catalogue is not served', async () => {
+    const erp = await call('GET', '/api/articles/erp?id=article_details&articlenumber=DET-1', admin);
+    expect(erp.status).toBe(409);
+    expect(erp.json().code).toBe('ERP_CANNOT_LIST_ARTICLES');
+    expect((await call('GET', '/api/sbsc/products', admin)).status).toBe(404);
   });
 });
 

@@ -32,7 +32,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const authOf = (tenant: Tenant, token: string) =>
   withTenant(tenant, (trx) => validateSession(trx, token, new Date(), { idleMinutes: 30, absoluteHours: 12 }));
-const asAdmin = async <T,>(fn: (ctx: Ctx) => Promise<T>) =>
+const asAdmin = async <T>(fn: (ctx: Ctx) => Promise<T>) =>
   inTenant({ tenant: tenantA, auth: await authOf(tenantA, tok.admin), lang: 'sv' }, fn);
 
 beforeAll(async () => {
@@ -44,7 +44,10 @@ beforeAll(async () => {
   tok.admin = await signIn(a, a.adminEmail);
   tok.tech = await signIn(a, a.technicianEmail);
   tok.adminB = await signIn(b, b.adminEmail);
-  tagId = await withTenant(tenantA, async (trx) => (await trx('tags').insert({ name: 'Kamera' }).returning('id'))[0].id);
+  tagId = await withTenant(
+    tenantA,
+    async (trx) => (await trx('tags').insert({ name: 'Kamera' }).returning('id'))[0].id,
+  );
 });
 afterAll(() => srv?.close());
 
@@ -118,7 +121,9 @@ describe('[proposals] the list', () => {
 describe('[proposals] history', () => {
   it('names the fields a save changed, not every field the screen sent', async () => {
     const p = await create('Larm kontor');
-    const saved = (await call('PUT', '/api/proposals', tok.admin, { proposal: { ...p, paymentTerms: '30 dagar' } })).json();
+    const saved = (
+      await call('PUT', '/api/proposals', tok.admin, { proposal: { ...p, paymentTerms: '30 dagar' } })
+    ).json();
     // the screen sends everything again with nothing changed
     await call('PUT', '/api/proposals', tok.admin, { proposal: saved });
     const history = await asAdmin((ctx) => getProposalHistory(ctx, p.id));
@@ -142,7 +147,9 @@ describe('[proposals] history', () => {
     expect(id).toBeTruthy();
     const history = await asAdmin((ctx) => getSalesOrderHistory(ctx, id));
     expect(history.rows.map((r) => r.action)).toEqual(['create']);
-    await expect(asAdmin((ctx) => getSalesOrderHistory(ctx, '00000000-0000-4000-8000-000000000000'))).rejects.toMatchObject({
+    await expect(
+      asAdmin((ctx) => getSalesOrderHistory(ctx, '00000000-0000-4000-8000-000000000000')),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });

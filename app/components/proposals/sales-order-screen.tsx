@@ -2,6 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate } from 'react-router';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
+import type { OrderInvoiceSummary } from '~/app/components/invoices/invoice-format';
+import { OrderInvoiceLink } from '~/app/components/invoices/order-invoice-link';
 import { Button, ConfirmDialog, Menu, NativeSelect, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
 import type { ProposalSettings } from '~/core/proposals/proposal.service';
 import type { SalesOrder, SalesOrderOptions } from '~/core/proposals/sales-order.service';
@@ -19,6 +21,8 @@ interface Props extends SalesOrderOptions {
   settings: ProposalSettings;
   can: { edit: boolean; delete: boolean };
   groups?: { id: string; title: string }[];
+  /** The closed order's invoice, when the viewer may read invoices. */
+  invoice?: OrderInvoiceSummary | null;
 }
 
 /**
@@ -27,7 +31,7 @@ interface Props extends SalesOrderOptions {
  * the same conflict notice as a proposal. Closing asks whether it is paid and needs a reference
  * person and a customer number; a closed order is read-only until reopened.
  */
-export function SalesOrderScreen({ salesOrder, settings, can, users, departments, groups }: Props) {
+export function SalesOrderScreen({ salesOrder, settings, can, users, departments, groups, invoice }: Props) {
   const { t } = useTranslation('sales');
   const { t: tp } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
@@ -109,6 +113,7 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
           </Button>
         </div>
       )}
+      {draft.status === 'closed' && invoice ? <OrderInvoiceLink invoice={invoice} /> : null}
       {draft.proposalId && (
         <p className="text-sm">
           <Link to={`/proposals/${draft.proposalId}`} className="text-blue-700 underline">

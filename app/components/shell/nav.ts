@@ -16,6 +16,7 @@ export const NAV_LINKS: NavLink[] = [
   { to: '/drive', labelKey: 'nav.drive', access: { permission: 'drive:read', module: 'drive' } },
   { to: '/proposals', labelKey: 'nav.proposals', access: { permission: 'proposal:read', module: 'crm' } },
   { to: '/sales', labelKey: 'nav.sales', access: { permission: 'salesorder:read', module: 'crm' } },
+  { to: '/invoices', labelKey: 'nav.invoices', access: { permission: 'invoices:read' } },
   { to: '/', labelKey: 'nav.workOrders', access: { permission: 'workorders:read' } },
   // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
   { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' } },

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { englishRenderer } from '~/tests/helpers/render-ui';
+import type { ErpCapabilities } from '~/core/extension-points/erp-provider';
+import type { ErpSettingsView } from '~/core/invoicing/erp-settings.service';
+import { CAPABILITIES, ErpCallbackFailure, ErpSettingsPanel, SALES_ACCOUNTS } from './erp-settings-panel';
+
+/** Server-render tests of Settings → ERP and the OAuth callback's failure, in English, every key present. */
+const render = await englishRenderer(['invoicesettings']);
+
+const caps = (on: Partial<ErpCapabilities>): ErpCapabilities => ({
+  sendInvoices: false,
+  invoiceFile: false,
+  readInvoice: false,
+  listArticles: false,
+  taxReduction: false,
+  supplierInvoices: false,
+  ...on,
+});
+
+const kinds: ErpSettingsView['kinds'] = [
+  { id: 'none', displayName: 'Ordo', auth: 'none', fields: [], capabilities: caps({}) },
+  {
+    id: 'fortnox',
+    displayName: 'Fortnox',
+    auth: 'oauth2',
+    fields: [],
+    capabilities: caps({ sendInvoices: true, readInvoice: true, listArticles: true, taxReduction: true }),
+  },
+  {
+    id: 'keyerp',
+    displayName: 'Nyckel ERP',
+    auth: 'api-key',
+    fields: ['apiKey'],
+    capabilities: caps({ invoiceFile: true }),
+  },
+];
+
+const base: ErpSettingsView = {
+  kind: 'fortnox',
+  displayName: 'Fortnox',
+  kinds,
+  connected: true,
+  companyName: 'Nordlarm AB',
+  connectedAt: '2026-11-02T09:00:00.000Z',
+  lastTestAt: '2026-11-02T09:00:05.000Z',
+  lastTestError: null,
+  accounts: { sales: { '25': '3001', reverse: '3231' }, fee: '3541', rounding: null },
+  deliveries: [
+    {
+      id: 'd1',
+      kind: 'fortnox',
+      status: 'delivered',
+      attempts: 1,
+      nextAttemptAt: null,
+      errorCode: null,
+      errorText: null,
+      externalId: '77',
+      externalInvoiceNr: '77',
+      createdAt: '2026-11-10T08:00:00.000Z',
+      deliveredAt: '2026-11-10T08:00:03.000Z',
+      invoiceId: 'inv-1',
+      invoiceNr: '1041',
+      customerName: 'Brf Björken',
+    },
+    {
+      id: 'd2',
+      kind: 'fortnox',
+      status: 'failed',
+      attempts: 8,
+      nextAttemptAt: null,
+      errorCode: 'INVOICE_WAS_NOT_CREATED_IN_ERP',
+      errorText: 'Kunden saknas',
+      externalId: null,
+      externalInvoiceNr: null,
+      createdAt: '2026-11-10T09:00:00.000Z',
+      deliveredAt: null,
+      invoiceId: 'inv-2',
+      invoiceNr: '1042',
+      customerName: 'Tyst Kund AB',
+    },
+  ],
+};
+
+const panel = (settings: ErpSettingsView, canEdit = true) =>
+  render(<ErpSettingsPanel settings={settings} canEdit={canEdit} />);
+
+describe('[invoicing] Settings → ERP', () => {
+  it('offers each ERP as a radio card with what it can do, the one in use chosen', () => {
+    const html = panel(base);
+    expect(html).toContain('role="radiogroup"');
+    expect(html.match(/type="radio"/g)).toHaveLength(3);
+    expect(html).toMatch(/<input[^>]*value="fortnox"[^>]*checked=""|<input[^>]*checked=""[^>]*value="fortnox"/);
+    expect(html).toContain('aria-label="What Fortnox can do"');
+    for (const c of [
+      'Receives invoices',
+      'Reports the invoice&#x27;s state',
+      'Lists its articles',
+      'Carries ROT and RUT',
+    ])
+      expect(html).toContain(c);
+    expect(html).toContain('Connect by signing in to Fortnox');
+    expect(html).toContain('Connect with a key');
+    expect(html).toContain('Invoice file to import');
+    expect(html).toContain('Invoices stay in Ordo');
+    expect(html).toContain('(in use)');
+  });
+
+  it('shows an OAuth2 ERP connected, with connect again, test and disconnect', () => {
+    const html = panel(base);
+    expect(html).toContain('Connected to Nordlarm AB');
+    expect(html).toContain('Connect to Fortnox again');
+    expect(html).toContain('Test connection');
+    expect(html).toContain('Disconnect');
+    const off = panel({ ...base, connected: false, companyName: null, connectedAt: null });
+    expect(off).toContain('Not connected');
+    expect(off).toContain('>Connect to Fortnox<');
+    expect(off).not.toContain('Disconnect');
+  });
+
+  it('asks an API-key ERP for its fields as password inputs', () => {
+    const html = panel({ ...base, kind: 'keyerp', displayName: 'Nyckel ERP', connected: false, companyName: null });
+    expect(html).toMatch(/<input[^>]*type="password"/);
+    expect(html).toContain('API key');
+    expect(html).toContain('Save and connect');
+    expect(html).not.toContain('Connect to Nyckel ERP');
+  });
+
+  it('has the accounts per VAT rate, the fee and the rounding account, 4–6 digits', () => {
+    const html = panel(base);
+    expect(SALES_ACCOUNTS).toEqual(['25', '12', '6', '0', 'reverse']);
+    for (const label of [
+      'Sales, 25 % VAT',
+      'Sales, 12 % VAT',
+      'Sales, 6 % VAT',
+      'Sales, 0 % VAT',
+      'Sales, reverse VAT',
+    ])
+      expect(html).toContain(label);
+    expect(html).toContain('value="3001"');
+    expect(html).toContain('value="3231"');
+    expect(html).toContain('value="3541"');
+    expect(html).toContain('Account numbers have 4 to 6 digits.');
+    expect(html).toContain('Save accounts');
+  });
+
+  it('lists the last deliveries: the invoice linked, customer, state, attempts and the error in words', () => {
+    const html = panel(base);
+    expect(html).toContain('href="/invoices/inv-1"');
+    expect(html).toContain('>1041<');
+    expect(html).toContain('Brf Björken');
+    expect(html).toContain('Delivered');
+    expect(html).toContain('Failed');
+    expect(html).toContain('>8<');
+    expect(html).toContain('Invoice was not created in Fortnox The ERP said: “Kunden saknas”');
+    const empty = panel({ ...base, deliveries: [] });
+    expect(empty).toContain('No invoice has been sent to the ERP yet.');
+  });
+
+  it('is read-only without instance:edit: no connect, test, disconnect or save', () => {
+    const html = panel(base, false);
+    for (const text of ['Connect to Fortnox', 'Test connection', 'Disconnect', 'Save accounts', 'Use '])
+      expect(html).not.toContain(text);
+    expect(html).toContain('Connected to Nordlarm AB');
+    expect(html).toMatch(/<input[^>]*disabled=""[^>]*value="3001"|<input[^>]*value="3001"[^>]*disabled=""/);
+  });
+
+  it('the OAuth callback shows a refusal in words, with the vendor’s, and the way back', () => {
+    const html = render(
+      <ErpCallbackFailure failure={{ code: 'ERP_OAUTH_STATE_INVALID', vendorMessage: null, erpName: 'Fortnox' }} />,
+    );
+    expect(html).toContain('Could not connect to Fortnox');
+    expect(html).toContain('The connection took too long or was started elsewhere. Try again.');
+    expect(html).toContain('href="/settings/erp"');
+    const vendor = render(
+      <ErpCallbackFailure failure={{ code: 'ERP_AUTH_FAILED', vendorMessage: 'access_denied', erpName: 'Fortnox' }} />,
+    );
+    expect(vendor).toContain('The ERP refused the credentials. Connect again. The ERP said: “access_denied”');
+  });
+
+  it('names every capability a provider declares', () => {
+    expect([...CAPABILITIES].sort()).toEqual(Object.keys(caps({})).sort());
+  });
+});

@@ -1,0 +1,101 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button, formatDateTime, useTenantClock } from '~/app/components/ui';
+import type { InvoiceView } from '~/core/invoicing/invoice.service';
+import { ErpBadge } from './invoice-badges';
+import type { ErpStatus } from './invoice-format';
+
+/**
+ * The invoice's ERP side: its state, the ERP's number once delivered, and the delivery's last
+ * error with what the vendor said; a failed delivery has a Retry button (POST /invoice/apply, type
+ * erp, queues it again). While it waits the screen reloads it by itself.
+ */
+export function ErpPanel({
+  invoice,
+  erp,
+  canRetry,
+  isRetrying,
+  onRetry,
+}: {
+  invoice: InvoiceView;
+  erp: ErpStatus;
+  canRetry: boolean;
+  isRetrying: boolean;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation('invoices');
+  const { t: tc } = useTranslation();
+  const clock = useTenantClock();
+  const id = useId();
+  const d = invoice.delivery;
+  const name = invoice.erpName;
+  const number = invoice.externalInvoiceNr ?? d?.externalInvoiceNr ?? null;
+  const errorMessage = d?.errorCode
+    ? tc(d.errorCode, { name, defaultValue: tc('INVOICE_WAS_NOT_CREATED_IN_ERP', { name }) })
+    : null;
+  return (
+    <section
+      aria-labelledby={id}
+      className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+      data-testid="erp-panel"
+    >
+      <h2 id={id} className="text-base font-semibold">
+        {t('section.erp', { erp: name })}
+      </h2>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="text-slate-600">{t('erp.state')}</dt>
+        <dd aria-live="polite">
+          <ErpBadge
+            erp={erp}
+            externalInvoiceNr={number}
+            errorCode={erp === 'failed' ? (d?.errorCode ?? null) : null}
+            erpName={name}
+          />
+        </dd>
+        {number ? (
+          <>
+            <dt className="text-slate-600">{t('erp.number', { erp: name })}</dt>
+            <dd className="font-medium tabular-nums" data-testid="erp-number">
+              {number}
+            </dd>
+          </>
+        ) : null}
+        {erp !== 'delivered' && d && d.attempts > 0 ? (
+          <>
+            <dt className="text-slate-600">{t('erp.attempts')}</dt>
+            <dd className="tabular-nums">{d.attempts}</dd>
+          </>
+        ) : null}
+        {erp === 'queued' && d?.nextAttemptAt && d.attempts > 0 ? (
+          <>
+            <dt className="text-slate-600">{t('erp.nextAttempt')}</dt>
+            <dd>{formatDateTime(d.nextAttemptAt, clock)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {erp === 'none' && invoice.erpState === 'not_sent.zero_price' ? (
+        <p className="text-sm text-slate-700">{t('erp.zeroPrice')}</p>
+      ) : null}
+      {erp === 'queued' ? <p className="text-sm text-slate-700">{t('erp.queuedHelp', { erp: name })}</p> : null}
+      {erp !== 'delivered' && errorMessage ? (
+        <div
+          role={erp === 'failed' ? 'alert' : undefined}
+          className="space-y-1 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+          data-testid="erp-error"
+        >
+          <p className="font-medium">{t('erp.lastError', { message: errorMessage })}</p>
+          {d?.errorText ? (
+            <p className="break-words">
+              {t('erp.vendorText', { erp: name })}: <span className="font-mono text-xs">{d.errorText}</span>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {erp === 'failed' && canRetry ? (
+        <Button variant="primary" onPress={onRetry} isPending={isRetrying}>
+          {t('erp.retry')}
+        </Button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { formatNumber } from '~/core/i18n/number-format';
+import type { InvoiceListItem, InvoiceStatus, InvoiceView } from '~/core/invoicing/invoice.service';
+
+/*
+ * What the invoice screens share and the browser may load: the list's filters, the ERP state as
+ * the list and the screen show it, the order screens' invoice summary, links and money. Types only
+ * from the core's invoice service (it is server code).
+ */
+
+export const STATUS_FILTERS = ['all', 'draft', 'finalized', 'void'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export const ERP_FILTERS = ['all', 'none', 'queued', 'delivered', 'failed'] as const;
+export type ErpFilter = (typeof ERP_FILTERS)[number];
+
+export interface InvoiceListFilters {
+  status: StatusFilter;
+  erp: ErpFilter;
+  q: string;
+  from: string;
+  to: string;
+}
+
+/** A row of the list: GET /invoices' item and the link to its order. */
+export interface InvoiceListRow extends InvoiceListItem {
+  /** The order it was made from, as a link the viewer may open; null otherwise. */
+  sourceHref: string | null;
+}
+
+/** The ERP side of an invoice: nothing queued, on its way, in the ERP, failed (as GET /invoices says). */
+export type ErpStatus = InvoiceListItem['erp'];
+
+/** An invoice on the order screens (work order, sales order): its number, status and ERP state. */
+export interface OrderInvoiceSummary {
+  id: string;
+  status: InvoiceStatus;
+  invoiceNr: string | null;
+  erp: ErpStatus;
+  externalInvoiceNr: string | null;
+  errorCode: string | null;
+  erpName: string;
+}
+
+/** The ERP state of an invoice as read (the same rule as the list's SQL). */
+export function erpStatusOf(invoice: Pick<InvoiceView, 'delivery' | 'erpReferenceId'>): ErpStatus {
+  const status = invoice.delivery?.status;
+  if (status === 'pending' || status === 'sending') return 'queued';
+  if (status === 'delivered' || invoice.erpReferenceId) return 'delivered';
+  if (status === 'failed') return 'failed';
+  return 'none';
+}
+
+export function orderInvoiceSummary(invoice: InvoiceView): OrderInvoiceSummary {
+  return {
+    id: invoice.id,
+    status: invoice.status,
+    invoiceNr: invoice.invoiceNr,
+    erp: erpStatusOf(invoice),
+    externalInvoiceNr: invoice.externalInvoiceNr ?? invoice.delivery?.externalInvoiceNr ?? null,
+    errorCode: invoice.delivery?.status === 'failed' ? invoice.delivery.errorCode : null,
+    erpName: invoice.erpName,
+  };
+}
+
+export const invoiceHref = (id: string) => `/invoices/${encodeURIComponent(id)}`;
+
+/** The order an invoice was made from, as a link target. */
+export function sourceHref(source: { type: 'workOrder' | 'salesOrder' | null; id: string | null }): string | null {
+  if (!source.id) return null;
+  if (source.type === 'workOrder') return `/work-orders/${encodeURIComponent(source.id)}`;
+  if (source.type === 'salesOrder') return `/sales/${encodeURIComponent(source.id)}`;
+  return null;
+}
+
+/** Money as people read it: "1 250,00". */
+export const money = (value: string | null | undefined) => formatNumber(Number(value ?? 0));
+
+/** `YYYY-MM-DD` plus whole days, in UTC (a plain date has no zone). */
+export function addDaysTo(date: string, days: number): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m || !Number.isInteger(days)) return null;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days));
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+}

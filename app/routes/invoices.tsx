@@ -1,0 +1,21 @@
+import type { Route } from './+types/invoices';
+import { guard, run } from '~/app/lib/guard.server';
+import { InvoiceListPage } from '~/app/components/invoices/invoice-list';
+import { invoiceListFilters, invoiceListPage } from '~/app/components/invoices/invoice-loaders.server';
+
+/**
+ * Invoices (issue 14 item 2; invoices:read): newest invoice date first, filtered by status, ERP
+ * state, a search (number, customer, order number, ERP number) and a period, all in the address;
+ * 50 at a time, "show more" loads the next page (`?offset=`) through this loader.
+ */
+export const middleware = guard({ permission: 'invoices:read' });
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { offset, ...filters } = invoiceListFilters(new URL(request.url).searchParams);
+  const page = await run(context, (ctx) => invoiceListPage(ctx, { ...filters, offset }));
+  return { ...page, filters, offset };
+}
+
+export default function Invoices({ loaderData }: Route.ComponentProps) {
+  return <InvoiceListPage data={loaderData} />;
+}

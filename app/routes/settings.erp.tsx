@@ -1,0 +1,111 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { data, Link, redirect, useSearchParams } from 'react-router';
+import type { Route } from './+types/settings.erp';
+import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { ErpSettingsPanel, type ErpActionResult } from '~/app/components/invoice-settings/erp-settings-panel';
+import { useToast } from '~/app/components/ui';
+import { AppError, isAppError } from '~/core/errors/app-error';
+import { refuseNul } from '~/core/http/edge';
+import {
+  disconnectErp,
+  getErpSettings,
+  saveErpSettings,
+  startErpAuth,
+  testErpConnection,
+} from '~/core/invoicing/erp-settings.service';
+import { readErpConnection } from '~/core/invoicing/erp-connection';
+import { hasAccess } from '~/core/permissions/access';
+
+/**
+ * Settings → ERP (issue 14 item 6): the ERP kind, connecting it (the vendor's sign-in for OAuth2,
+ * which comes back to /settings/erp/callback; the key's fields for an API-key ERP), testing,
+ * disconnecting, the accounts, and the last deliveries. instance:read with the erp module to see
+ * it; changes need instance:edit.
+ */
+export const middleware = guard({ permission: 'instance:read', module: 'erp' });
+
+const EDIT = { permission: 'instance:edit', module: 'erp' } as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = requireAuth(context);
+  const settings = await run(context, (ctx) => getErpSettings(ctx));
+  return { settings, canEdit: hasAccess(auth, EDIT) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
+  const intent = String(body.intent ?? '');
+  try {
+    refuseNul(body);
+    if (intent === 'connect') {
+      // the vendor sends the browser back to this host's /settings/erp/callback
+      const { url } = await run(context, (ctx) => startErpAuth(ctx, { origin: new URL(request.url).origin }));
+      return redirect(url);
+    }
+    if (intent === 'test') {
+      const test = await run(context, (ctx) => testErpConnection(ctx));
+      return data<ErpActionResult>({ ok: test.ok, intent, test });
+    }
+    await run(context, async (ctx) => {
+      if (intent === 'disconnect') await disconnectErp(ctx);
+      else if (intent === 'kind') await saveErpSettings(ctx, { kind: body.kind });
+      // the accounts keep the ERP as it is now (another person may have changed it since the page loaded)
+      else if (intent === 'accounts')
+        await saveErpSettings(ctx, { kind: (await readErpConnection(ctx.trx)).kind, accounts: body.accounts });
+      else if (intent === 'credentials') await saveErpSettings(ctx, { kind: body.kind, credentials: body.credentials });
+      else throw new AppError('VALIDATION_FAILED', 400, { fields: { intent: ['ERROR_INVALID_VALUE'] } });
+    });
+    return data<ErpActionResult>({ ok: true, intent });
+  } catch (e) {
+    if (isAppError(e) && e.status !== 500)
+      return data<ErpActionResult>(
+        {
+          intent,
+          code: e.code,
+          fields: pageFields(e),
+          vendorMessage: (e.details?.vendorMessage as string | null | undefined) ?? null,
+        },
+        { status: e.status },
+      );
+    return actionError(e);
+  }
+}
+
+export default function ErpSettingsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('invoicesettings');
+  const { settings, canEdit } = loaderData;
+  const [params, setParams] = useSearchParams();
+  const toast = useToast();
+  const shown = useRef(false);
+  // back from the vendor's sign-in (/settings/erp/callback): say so once, and drop the marker
+  useEffect(() => {
+    if (params.get('connected') !== '1' || shown.current) return;
+    shown.current = true;
+    toast.show({
+      kind: 'success',
+      message: t('erp.connectedTo', { company: settings.companyName ?? settings.displayName }),
+    });
+    setParams(
+      (p) => {
+        p.delete('connected');
+        return p;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [params, setParams, settings.companyName, settings.displayName, t, toast]);
+  return (
+    <div className="grid max-w-4xl gap-6">
+      <div>
+        <Link to="/settings" className="text-sm text-brand-700 underline">
+          ← {t('back')}
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">{t('erp.title')}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t('erp.intro')}</p>
+        {canEdit ? null : <p className="mt-1 text-sm text-slate-600">{t('readOnly')}</p>}
+      </div>
+      <ErpSettingsPanel settings={settings} canEdit={canEdit} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { useTranslation } from 'react-i18next';
+import { data, Link } from 'react-router';
+import type { Route } from './+types/settings.invoicing';
+import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { InvoiceRulesForm } from '~/app/components/invoice-settings/invoice-rules-form';
+import type { SaveResult } from '~/app/components/work-orders/settings/shared';
+import { isAppError } from '~/core/errors/app-error';
+import { refuseNul } from '~/core/http/edge';
+import {
+  getInvoiceRules,
+  INVOICE_RULES_EDIT,
+  INVOICE_RULES_READ,
+  saveInvoiceRules,
+} from '~/core/invoicing/invoice-rules.service';
+import { hasAccess } from '~/core/permissions/access';
+import { activeUserChoices } from '~/core/users/active-users';
+import { readWorkTypes } from '~/core/work-orders/settings/settings.service';
+
+/**
+ * Settings → invoicing (issue 14 items 1 and 6): the invoice rules and the labour article per work
+ * type and per person, as one form posted as JSON. instance:read with the invoice_rules module to
+ * see it; read-only without instance:edit.
+ */
+export const middleware = guard(INVOICE_RULES_READ);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = requireAuth(context);
+  return run(context, async (ctx) => {
+    const rules = await getInvoiceRules(ctx);
+    const workTypes = (await readWorkTypes(ctx)).map((w) => ({ id: w.id, name: w.name }));
+    const users = await activeUserChoices(ctx.trx);
+    return { rules, workTypes, users, canEdit: hasAccess(auth, INVOICE_RULES_EDIT) };
+  });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
+  try {
+    refuseNul(body);
+    await run(context, (ctx) => saveInvoiceRules(ctx, body));
+    return data<SaveResult>({ ok: true });
+  } catch (e) {
+    if (isAppError(e) && e.status < 500)
+      return data<SaveResult>({ code: e.code, fields: pageFields(e) }, { status: e.status });
+    return actionError(e);
+  }
+}
+
+export default function InvoiceSettingsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('invoicesettings');
+  const { rules, workTypes, users, canEdit } = loaderData;
+  return (
+    <div className="grid max-w-4xl gap-6">
+      <div>
+        <Link to="/settings" className="text-sm text-brand-700 underline">
+          ← {t('back')}
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">{t('rules.title')}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t('rules.intro')}</p>
+        {canEdit ? null : <p className="mt-1 text-sm text-slate-600">{t('readOnly')}</p>}
+      </div>
+      <InvoiceRulesForm rules={rules} workTypes={workTypes} users={users} canEdit={canEdit} />
+    </div>
+  );
+}
