@@ -1,3 +1,4 @@
+import { moneyInput } from '~/app/components/articles/format';
 import { invoiceFigures, type InvoiceFigures, type VatRate } from '~/core/invoicing/invoice-math';
 import type { InvoiceRowView, InvoiceView } from '~/core/invoicing/invoice.service';
 import type { GreenTechnology, TaxReductionKind } from '~/core/invoicing/tax-reduction';
@@ -62,8 +63,9 @@ function rowDraft(r: InvoiceRowView): RowDraft {
     title: r.articleTitle,
     description: text(r.articleDescription),
     unit: text(r.unit),
-    amount: r.amount,
-    price: r.price,
+    // as the other editors show a number in an input: "2,50"
+    amount: moneyInput(r.amount),
+    price: moneyInput(r.price),
     discount: formatDiscount(discountOf(r.discountType, r.discountValue)),
     vatPercent: r.vatPercent as VatRate,
     work: r.work,

@@ -2,9 +2,10 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InvoiceRowView } from '~/core/invoicing/invoice.service';
 import { discountOf, formatDiscount } from '~/core/pricing';
+import { formatQuantity } from '~/app/components/articles/format';
 import { money } from './invoice-format';
 
-const amountText = (r: InvoiceRowView) => `${r.amount}${r.unit ? ` ${r.unit}` : ''}`;
+const amountText = (r: InvoiceRowView) => `${formatQuantity(r.amount)}${r.unit ? ` ${r.unit}` : ''}`;
 const discountText = (r: InvoiceRowView) => formatDiscount(discountOf(r.discountType, r.discountValue)) || '—';
 
 /**

@@ -1,0 +1,141 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
+import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
+import { startApp, type RunningApp } from './app-server';
+import { hydrated, pick, signIn } from './helpers';
+
+/*
+ * Issue 14 in the browser, on the demo company: Settings → ERP connects to Fortnox (the local fake of
+ * its API, OAuth consent page and all); a work order closed with time and an article becomes an
+ * invoice that bills the labour; it reaches Fortnox by itself and shows Fortnox's number; another
+ * order's invoice is downloaded as PDF and e-mailed to the customer through a real SMTP peer.
+ */
+
+let app: RunningApp;
+let fake: FortnoxFake;
+let smtp: SmtpPeer;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  fake = await startFortnoxFake();
+  smtp = await startSmtpPeer();
+  app = await startApp({
+    SMTP_URL: smtp.url,
+    PLUGIN_OPTIONS: JSON.stringify({
+      fortnox: {
+        clientId: fake.clientId,
+        clientSecret: fake.clientSecret,
+        authBaseUrl: fake.url,
+        apiBaseUrl: fake.url,
+      },
+    }),
+  });
+});
+test.afterAll(async () => {
+  await app?.stop();
+  await smtp?.close();
+  await fake?.close();
+});
+
+async function openOrder(page: Page, title: string) {
+  await page.getByRole('link', { name: title }).first().click();
+  await expect(page.getByRole('heading', { name: title, level: 2 })).toBeVisible({ timeout: 60_000 });
+  await hydrated(page);
+}
+
+/** Adds an article and time to the open order, closes it without the customer's confirmation, opens its invoice. */
+async function closeIntoInvoice(page: Page, article: { search: string; option: RegExp }, hours: string) {
+  await pick(page, page.getByRole('combobox', { name: 'Lägg till artikel' }), article.search, article.option);
+  await expect(page.getByRole('region', { name: 'Artiklar' }).getByText(article.option).first()).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Rapportera tid' }).click();
+  const time = page.getByRole('dialog', { name: 'Rapportera tid' });
+  await time.getByRole('radio', { name: 'Timmar och minuter' }).check();
+  await time.getByLabel('Timmar', { exact: true }).fill(hours);
+  await time.getByLabel('Minuter', { exact: true }).fill('30');
+  await time.getByRole('button', { name: 'Spara' }).click();
+  await expect(time).toHaveCount(0, { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Stäng arbetsorder' }).click();
+  await page.getByRole('dialog', { name: 'Stäng arbetsorder' }).getByRole('button', { name: 'Stäng ordern' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Bekräftelse till kunden' });
+  await confirm.getByRole('button', { name: 'Skicka inte' }).click({ timeout: 60_000 });
+  await expect(confirm).toHaveCount(0);
+  await page.getByRole('link', { name: /^Faktura \d+/ }).click();
+  await expect(page.getByRole('heading', { name: /^Faktura \d+/, level: 1 })).toBeVisible({ timeout: 60_000 });
+  await hydrated(page);
+}
+
+test('[invoicing] connect Fortnox, close an order with time and an article, see the labour billed and Fortnox’s number', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signIn(page, app, '/settings/erp');
+  await hydrated(page);
+  // a person clicks the card (React Aria keeps the radio input itself out of the way)
+  await page
+    .locator('label')
+    .filter({ has: page.getByRole('radio', { name: /Fortnox/ }) })
+    .click();
+  await expect(page.getByRole('radio', { name: /Fortnox/ })).toBeChecked();
+  await page.getByRole('button', { name: 'Använd Fortnox' }).click();
+  const sure = page.getByRole('alertdialog');
+  if (await sure.isVisible().catch(() => false)) await sure.getByRole('button', { name: 'Använd Fortnox' }).click();
+  await expect(page.getByRole('button', { name: 'Anslut till Fortnox' })).toBeVisible({ timeout: 60_000 });
+  await hydrated(page);
+
+  // Fortnox's own consent page, then back on the tenant's host
+  await page.getByRole('button', { name: 'Anslut till Fortnox' }).click();
+  await page.getByRole('button', { name: 'Tillåt' }).click({ timeout: 60_000 });
+  await expect(page).toHaveURL(/\/settings\/erp/, { timeout: 60_000 });
+  await expect(page.getByText(/Ansluten till/).first()).toBeVisible({ timeout: 60_000 });
+
+  await page.goto(`${app.url}/?list=open`);
+  await hydrated(page);
+  await openOrder(page, 'Årlig service inbrottslarm');
+  await closeIntoInvoice(page, { search: 'Rörelsedetektor', option: /Rörelsedetektor PIR 12 m/ }, '2');
+
+  // the labour: 2 h 30 min at the demo's technician rate, beside the article
+  const rows = page.getByRole('region', { name: /Rader/ }).getByRole('table');
+  const labour = rows.getByRole('row').filter({ hasText: 'Arbetstid tekniker' });
+  await expect(labour).toHaveCount(1);
+  await expect(labour.getByRole('cell', { name: '2,5 tim', exact: true })).toBeVisible();
+  await expect(rows.getByRole('row').filter({ hasText: /Rörelsedetektor PIR 12 m/ })).toHaveCount(1);
+
+  // the invoice reaches Fortnox by itself; the screen shows its number there
+  const erp = page.getByRole('region', { name: /Affärssystem \(Fortnox\)/ });
+  await expect(erp.getByText(/^I affärssystemet/).first()).toBeVisible({ timeout: 90_000 });
+  expect(fake.invoices()).toHaveLength(1);
+  const documentNumber = String(fake.invoices()[0]!.DocumentNumber);
+  await expect(erp.getByText(documentNumber, { exact: true }).first()).toBeVisible();
+  expect(fake.invoices()[0]).toMatchObject({ CustomerNumber: '10001' });
+});
+
+test('[invoicing] an invoice is downloaded as PDF and e-mailed to the customer’s invoice address', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page, app, '/?list=open');
+  await hydrated(page);
+  await openOrder(page, 'Larmet löser ut på natten');
+  await closeIntoInvoice(page, { search: 'Rörelsedetektor', option: /Rörelsedetektor PIR 12 m/ }, '1');
+  const heading = await page.getByRole('heading', { name: /^Faktura \d+/, level: 1 }).textContent();
+  const number = /\d+/.exec(heading ?? '')![0];
+
+  const download = page.waitForEvent('download');
+  await page
+    .getByRole('button', { name: 'Ladda ner PDF' })
+    .or(page.getByRole('link', { name: 'Ladda ner PDF' }))
+    .click();
+  expect((await download).suggestedFilename()).toBe(`invoice-${number}.pdf`);
+
+  await page.getByRole('button', { name: 'E-posta' }).click();
+  const dialog = page.getByRole('dialog', { name: 'E-posta fakturan' });
+  await expect(dialog.getByRole('textbox', { name: 'Mottagare' })).toHaveValue('faktura@brfsolrosen.se');
+  await dialog.getByRole('button', { name: 'Skicka' }).click();
+  await expect(page.getByText(/faktura@brfsolrosen\.se/).first()).toBeVisible({ timeout: 60_000 });
+  const mail = await smtp.waitForMail((m) => m.to.includes('faktura@brfsolrosen.se'), 60_000);
+  expect(mail.raw).toContain('application/pdf');
+  expect(mail.subject).toContain(number);
+
+  await page.getByRole('button', { name: 'Historik' }).click();
+  await expect(page.getByRole('dialog').getByText('E-postad').first()).toBeVisible({ timeout: 60_000 });
+});
