@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, Link, redirect, useSearchParams } from 'react-router';
+import { SettingsPageHeader } from '~/app/components/settings/settings-page-header';
+import { data, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/settings.erp';
 import { actionError, pageFields } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
@@ -97,14 +98,12 @@ export default function ErpSettingsPage({ loaderData }: Route.ComponentProps) {
   }, [params, setParams, settings.companyName, settings.displayName, t, toast]);
   return (
     <div className="grid max-w-4xl gap-6">
-      <div>
-        <Link to="/settings" className="text-sm text-brand-700 underline">
-          ← {t('back')}
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{t('erp.title')}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t('erp.intro')}</p>
-        {canEdit ? null : <p className="mt-1 text-sm text-slate-600">{t('readOnly')}</p>}
-      </div>
+      <SettingsPageHeader
+        title={t('erp.title')}
+        intro={t('erp.intro')}
+        backLabel={t('back')}
+        readOnlyText={canEdit ? null : t('readOnly')}
+      />
       <ErpSettingsPanel settings={settings} canEdit={canEdit} />
     </div>
   );

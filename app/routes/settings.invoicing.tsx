@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { data, Link } from 'react-router';
+import { SettingsPageHeader } from '~/app/components/settings/settings-page-header';
+import { data } from 'react-router';
 import type { Route } from './+types/settings.invoicing';
 import { actionError, pageFields } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
@@ -52,14 +53,12 @@ export default function InvoiceSettingsPage({ loaderData }: Route.ComponentProps
   const { rules, workTypes, users, canEdit } = loaderData;
   return (
     <div className="grid max-w-4xl gap-6">
-      <div>
-        <Link to="/settings" className="text-sm text-brand-700 underline">
-          ← {t('back')}
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{t('rules.title')}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t('rules.intro')}</p>
-        {canEdit ? null : <p className="mt-1 text-sm text-slate-600">{t('readOnly')}</p>}
-      </div>
+      <SettingsPageHeader
+        title={t('rules.title')}
+        intro={t('rules.intro')}
+        backLabel={t('back')}
+        readOnlyText={canEdit ? null : t('readOnly')}
+      />
       <InvoiceRulesForm rules={rules} workTypes={workTypes} users={users} canEdit={canEdit} />
     </div>
   );

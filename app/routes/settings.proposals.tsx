@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { data, Link } from 'react-router';
+import { SettingsPageHeader } from '~/app/components/settings/settings-page-header';
+import { data } from 'react-router';
 import type { Route } from './+types/settings.proposals';
 import { actionError, pageFields } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
@@ -53,13 +54,7 @@ export default function ProposalSettingsPage({ loaderData }: Route.ComponentProp
   const { config, canEdit } = loaderData;
   return (
     <div className="grid max-w-4xl gap-6">
-      <div>
-        <Link to="/settings" className="text-sm text-brand-700 underline">
-          ← {t('back')}
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{t('title')}</h1>
-        {canEdit ? null : <p className="mt-1 text-sm text-slate-600">{t('readOnly')}</p>}
-      </div>
+      <SettingsPageHeader title={t('title')} backLabel={t('back')} readOnlyText={canEdit ? null : t('readOnly')} />
       <ProposalOptionsForm config={config} canEdit={canEdit} />
       <StandardTextsForm texts={config.standardTexts} canEdit={canEdit} />
       <CustomFieldsForm fields={config.customFields} canEdit={canEdit} />
