@@ -4,6 +4,7 @@ import { getRegistry } from '~/core/extension-points/registry';
 import { seedDemoArticles } from './demo-data/articles';
 import { seedDemoCustomers } from './demo-data/customers';
 import { seedDemoObjects } from './demo-data/objects';
+import { seedDemoInvoices } from './demo-data/invoices';
 import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
 import { seedDemoFiles } from './demo-data/files';
@@ -78,6 +79,7 @@ export async function ensureDemoTenant(
       await seedDemoCustomers(trx);
       await seedDemoObjects(trx);
       await seedDemoWorkOrders(trx);
+      await seedDemoInvoices({ trx, tenant: tenant!, auth: null, lang: 'sv', now: new Date() });
       await seedDemoFiles(trx, tenant!.schemaName);
       await seedDemoProposals(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);

@@ -1,3 +1,4 @@
+import { ocrReference } from '~/core/invoicing/ocr';
 import { newQrRef } from '~/core/business-objects/business-object.service';
 import type { Trx } from '~/core/db/with-tenant';
 import { dateIn, wallClockToIso } from '~/core/work-orders/time-rules';
@@ -335,6 +336,7 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
   const invoices: Row[] = [];
   const invoiceRows: Row[] = [];
   let invoiceNr = 50001;
+  const finalNumber = (nr: number) => ({ invoice_nr: String(nr), invoice_sequence: nr, ocr: ocrReference(nr) });
   const kinds: (keyof typeof TITLES)[] = ['service', 'service', 'service', 'fault', 'fault', 'install', 'small'];
 
   for (let i = 0; i < count; i++) {
@@ -462,7 +464,7 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
     invoices.push({
       id: invoiceId,
       status: finalized ? 'finalized' : 'draft',
-      invoice_nr: finalized ? String(invoiceNr++) : null,
+      ...(finalized ? finalNumber(invoiceNr++) : { invoice_nr: null }),
       work_order_id: id,
       customer_id: site.customerId,
       invoice_date: closedDay,
@@ -494,5 +496,18 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
   await insertAll(trx, 'work_order_articles', rows);
   await insertAll(trx, 'invoices', invoices);
   await insertAll(trx, 'invoice_rows', invoiceRows);
+  // the figures as core/invoicing makes them (every row at 25 %): VAT, whole kronor with the öre
+  // rounding, the amount to pay; and the counter past the last number, so new invoices follow on
+  await trx.raw(
+    `update invoices set vat_total = round(total_price * 0.25, 2),
+            total_price_vat = round(total_price + round(total_price * 0.25, 2), 0),
+            rounding = round(total_price + round(total_price * 0.25, 2), 0) - (total_price + round(total_price * 0.25, 2)),
+            to_pay = round(total_price + round(total_price * 0.25, 2), 0)
+      where id in (select cast(jsonb_array_elements_text(cast(? as jsonb)) as uuid))`,
+    [JSON.stringify(invoices.map((i) => i.id))],
+  );
+  await trx.raw(
+    `update invoice_settings set next_invoice_nr = greatest(next_invoice_nr, (select coalesce(max(invoice_sequence), 0) + 1 from invoices))`,
+  );
   await trx('schedule_board').increment('version', 1);
 }

@@ -42,6 +42,27 @@ describe('[demo] Nordlarm Säkerhet AB', () => {
         ),
     );
     expect(rules).toEqual({ labour: '90001', mileage: '90004', mileage_unit: 'mil', time_rounding_minutes: 15 });
+    // every closed demo order has its invoice; the numbers run on without gaps after the year's
+    const invoices = await withTenant(tenant, (trx) =>
+      trx('invoices as i')
+        .join('work_orders as w', 'w.id', 'i.work_order_id')
+        .whereNotNull('w.closed_at')
+        .where('i.status', 'finalized')
+        .orderBy('i.invoice_sequence')
+        .select('i.status', 'i.invoice_nr', 'i.invoice_sequence', 'i.total_price_vat'),
+    );
+    const numbers = invoices.map((i: { invoice_sequence: string }) => Number(i.invoice_sequence));
+    expect(numbers.length).toBeGreaterThan(100);
+    expect(numbers.every((n: number, k: number) => k === 0 || n === numbers[k - 1]! + 1)).toBe(true);
+    expect(
+      await count(`select count(*) as n from work_orders w where closed_at is not null
+                    and not exists (select 1 from invoices i where i.work_order_id = w.id)`),
+    ).toBe(0);
+    expect(
+      invoices.every(
+        (i: { status: string; total_price_vat: string }) => i.status === 'finalized' && Number(i.total_price_vat) > 0,
+      ),
+    ).toBe(true);
   });
 
   it('has a drive with manuals and a floor plan on an object, readable through the API', async () => {
