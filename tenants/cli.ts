@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '~/core/config/env';
 import { DataDirLockedError } from '~/core/db/data-dir-lock';
+import { withTenant } from '~/core/db/with-tenant';
 import { AppError, isAppError } from '~/core/errors/app-error';
 import { disablePlugin, enabledPlugins, enablePlugin } from '~/core/extension-points/tenant-plugins';
 import { getRegistry, PluginError } from '~/core/extension-points/registry';
@@ -21,7 +22,7 @@ const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
   add-host <slug> <hostname>
   remove-host <slug> <hostname>
   plugins <slug>                          enabled plugins and every installed one
-  enable-plugin <slug> <plugin-id> [--options '<json>']
+  enable-plugin <slug> <plugin-id> [--options '<json>']   (an ERP: chooses it; connect in Settings → ERP)
   disable-plugin <slug> <plugin-id>
   file-limits <slug> [--max-upload-mb N] [--quota-mb N]
                                           the largest upload and the storage quota (shown without options)
@@ -124,7 +125,20 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       const [slug = '', pluginId = ''] = args;
       const tenant = await getTenantBySlug(slug);
       if (!tenant) throw new AppError('NOT_FOUND', 404, { message: `No tenant ${slug}` });
-      if (command === 'enable-plugin') {
+      const isErp = getRegistry().erpProviders.has(pluginId);
+      if (command === 'enable-plugin' && isErp) {
+        // the tenant's ERP lives in its schema (decision 025); its credentials come from Settings → ERP
+        await withTenant(tenant, async (trx) => {
+          const current = await trx('erp_connection').first('kind');
+          if (current?.kind !== pluginId)
+            await trx('erp_connection').update({
+              kind: pluginId,
+              credentials: null,
+              connected_at: null,
+              updated_at: new Date(),
+            });
+        });
+      } else if (command === 'enable-plugin') {
         let options: unknown = {};
         try {
           options = values.options ? JSON.parse(values.options) : {};
@@ -132,12 +146,22 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
           throw new UsageError('--options must be JSON');
         }
         await enablePlugin(getRegistry(), tenant.id, pluginId, options);
-      } else if (command === 'disable-plugin') await disablePlugin(tenant.id, pluginId);
-      const enabled = (await enabledPlugins(tenant.id)).map((p) => p.pluginId);
+      } else if (command === 'disable-plugin' && isErp)
+        await withTenant(tenant, (trx) =>
+          trx('erp_connection')
+            .where({ kind: pluginId })
+            .update({ kind: 'none', credentials: null, connected_at: null }),
+        );
+      else if (command === 'disable-plugin') await disablePlugin(tenant.id, pluginId);
+      const erp = await withTenant(
+        tenant,
+        async (trx) => ((await trx('erp_connection').first('kind'))?.kind as string) ?? 'none',
+      );
+      const enabled = [erp, ...(await enabledPlugins(tenant.id)).map((p) => p.pluginId)];
       const installed = [...getRegistry().ids].sort();
       return {
         json: { slug, enabled, installed },
-        text: `${slug}: enabled ${enabled.length ? enabled.join(', ') : '(none: invoices stay in Ordo)'}\ninstalled: ${installed.join(', ')}`,
+        text: `${slug}: ERP ${erp === 'none' ? 'none (invoices stay in Ordo)' : erp}; enabled ${enabled.join(', ')}\ninstalled: ${installed.join(', ')}`,
       };
     }
     case 'file-limits': {

@@ -5,16 +5,16 @@ import { withControl } from '~/core/db/with-tenant';
 import { openTestDatabase, uniqueSlug } from '~/tests/helpers/db';
 import { provisionTenant } from '~/tenants/provision';
 import none from '~/plugins/erp-none';
-import { defineErpProvider } from './erp-provider';
+import { defineGeocoder } from './geocoder';
 import { buildRegistry, loadRegistry, type Registry } from './registry';
-import { disablePlugin, enabledPlugins, enablePlugin, erpProviderFor } from './tenant-plugins';
+import { disablePlugin, enabledPlugins, enablePlugin } from './tenant-plugins';
 
-const fortnoxLike = defineErpProvider({
-  id: 'fake-fortnox',
-  displayName: 'Fake Fortnox',
+const geocoderLike = defineGeocoder({
+  id: 'fake-geo',
+  displayName: 'Fake geocoder',
   options: z.object({}),
-  tenantOptions: z.object({ clientSecret: z.string().min(10, 'ERROR_REQUIRED_FIELD') }),
-  create: () => ({ ...none.create({}), capabilities: { ...none.create({}).capabilities, sendInvoices: true } }),
+  tenantOptions: z.object({ apiKey: z.string().min(10, 'ERROR_REQUIRED_FIELD') }),
+  create: () => ({ geocode: async () => null }),
 });
 
 let db: Database;
@@ -23,7 +23,7 @@ let tenantId: string;
 beforeAll(async () => {
   db = await openTestDatabase();
   await loadRegistry({});
-  registry = buildRegistry([none, fortnoxLike], {});
+  registry = buildRegistry([none, geocoderLike], {});
   const slug = uniqueSlug('plug');
   tenantId = (
     await provisionTenant({
@@ -38,25 +38,24 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe('[plugins] per-tenant enablement', () => {
-  it('uses the built-in "none" ERP until another is enabled', async () => {
-    expect((await erpProviderFor(registry, tenantId)).definition.id).toBe('none');
+  it('does not enable ERP providers: the ERP is chosen in Settings → ERP (the tenant schema)', async () => {
+    await expect(enablePlugin(registry, tenantId, 'none')).rejects.toMatchObject({ code: 'ERP_CHOSEN_IN_SETTINGS' });
   });
 
   it('validates per-tenant options, stores them encrypted, and hands them back decrypted', async () => {
-    await expect(enablePlugin(registry, tenantId, 'fake-fortnox', { clientSecret: 'short' })).rejects.toMatchObject({
+    await expect(enablePlugin(registry, tenantId, 'fake-geo', { apiKey: 'short' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
     });
-    await enablePlugin(registry, tenantId, 'fake-fortnox', { clientSecret: 'very-secret-value' });
+    await enablePlugin(registry, tenantId, 'fake-geo', { apiKey: 'very-secret-value' });
     const stored = await withControl((trx) =>
-      trx('tenant_plugins').where({ tenant_id: tenantId, plugin_id: 'fake-fortnox' }).first(),
+      trx('tenant_plugins').where({ tenant_id: tenantId, plugin_id: 'fake-geo' }).first(),
     );
     expect(stored.options).not.toContain('very-secret-value');
-    const chosen = await erpProviderFor(registry, tenantId);
-    expect(chosen.definition.id).toBe('fake-fortnox');
-    expect(chosen.options).toEqual({ clientSecret: 'very-secret-value' });
-    await disablePlugin(tenantId, 'fake-fortnox');
+    expect(await enabledPlugins(tenantId)).toEqual([
+      { pluginId: 'fake-geo', options: { apiKey: 'very-secret-value' } },
+    ]);
+    await disablePlugin(tenantId, 'fake-geo');
     expect(await enabledPlugins(tenantId)).toEqual([]);
-    expect((await erpProviderFor(registry, tenantId)).definition.id).toBe('none');
   });
 
   it('refuses an unknown plugin id', async () => {

@@ -3,7 +3,6 @@ import { open, seal } from '~/core/crypto/secret-box';
 import { withControl } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
 import { validationError } from '~/core/errors/validation';
-import type { ErpProvider, ErpProviderDefinition } from './erp-provider';
 import type { Geocoder } from './geocoder';
 import type { PluginDefinition, Registry } from './registry';
 
@@ -19,8 +18,9 @@ function definition(registry: Registry, pluginId: string): PluginDefinition {
 
 /**
  * Enables a plugin for a tenant with its per-tenant options (credentials and the like), which are
- * validated by the plugin's schema and stored encrypted. Enabling an ERP provider disables the
- * tenant's other ERP providers (a tenant hands invoices to one ERP); likewise for geocoders.
+ * validated by the plugin's schema and stored encrypted. Enabling a geocoder disables the tenant's
+ * other geocoders. ERP providers are not enabled here: the tenant's ERP, its tokens and accounts
+ * live in its own schema (erp_connection, decision 025) and are chosen in Settings → ERP.
  */
 export async function enablePlugin(
   registry: Registry,
@@ -29,18 +29,15 @@ export async function enablePlugin(
   options: unknown = {},
 ): Promise<void> {
   const def = definition(registry, pluginId);
+  if (def.kind === 'erp')
+    throw new AppError('ERP_CHOSEN_IN_SETTINGS', 409, { message: 'The ERP is chosen in Settings → ERP' });
   const parsed = def.tenantOptions ? def.tenantOptions.safeParse(options) : { success: true as const, data: options };
   if (!parsed.success) throw validationError(parsed.error);
   const sealed = seal(JSON.stringify(parsed.data ?? {}), getConfig().secretKey);
   cache.delete(tenantId);
   await withControl(async (trx) => {
-    // one ERP and one geocoder per tenant: enabling one disables the others of its kind
-    const sameKind =
-      def.kind === 'erp'
-        ? [...registry.erpProviders.keys()]
-        : def.kind === 'geocoder'
-          ? [...registry.geocoders.keys()]
-          : [];
+    // one geocoder per tenant: enabling one disables the others
+    const sameKind = def.kind === 'geocoder' ? [...registry.geocoders.keys()] : [];
     if (sameKind.length)
       await trx('tenant_plugins')
         .where({ tenant_id: tenantId })
@@ -76,16 +73,6 @@ export async function enabledPlugins(tenantId: string): Promise<{ pluginId: stri
     pluginId: r.plugin_id,
     options: r.options ? JSON.parse(open(r.options, secret)) : {},
   }));
-}
-
-/** The ERP provider a tenant hands invoices to: its enabled one, or the built-in "none". */
-export async function erpProviderFor(
-  registry: Registry,
-  tenantId: string,
-): Promise<{ definition: ErpProviderDefinition; provider: ErpProvider; options: unknown }> {
-  const enabled = (await enabledPlugins(tenantId)).find((p) => registry.erpProviders.has(p.pluginId));
-  const loaded = registry.erpProviders.get(enabled?.pluginId ?? 'none')!;
-  return { definition: loaded.definition, provider: loaded.instance, options: enabled?.options ?? {} };
 }
 
 /** How long a server trusts what it read of a tenant's enabled plugins (others' changes show after it). */
