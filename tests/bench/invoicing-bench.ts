@@ -17,7 +17,7 @@ import { htmlToPdf } from '~/core/documents/pdf';
 import { getRegistry } from '~/core/extension-points/registry';
 import { saveErpCredentials } from '~/core/invoicing/erp-connection';
 import { deliverDue } from '~/core/invoicing/erp-delivery';
-import { invoicePdf } from '~/core/invoicing/invoice-documents.service';
+import { buildInvoiceDocumentModel, invoiceHtml, invoicePdf } from '~/core/invoicing/invoice-documents.service';
 import { PERMISSIONS } from '~/core/permissions/permissions';
 import { APP_MODULES } from '~/core/modules/app-modules';
 import { openRuntime } from '~/core/runtime/boot';
@@ -170,6 +170,17 @@ export async function invoicingBench(url: string): Promise<string[]> {
       await inTenant({ tenant, auth, lang: 'sv' }, (ctx) => invoicePdf(ctx, { invoiceId: id }));
       pdfMs.push(performance.now() - t);
     }
+    // the two halves of one PDF: reading the invoice into its model, and printing the HTML
+    const modelMs: number[] = [];
+    const printMs: number[] = [];
+    for (const id of invoiceIds) {
+      let t = performance.now();
+      const model = await inTenant({ tenant, auth, lang: 'sv' }, (ctx) => buildInvoiceDocumentModel(ctx, id));
+      modelMs.push(performance.now() - t);
+      t = performance.now();
+      await htmlToPdf(invoiceHtml(model));
+      printMs.push(performance.now() - t);
+    }
     const bareMs: number[] = [];
     for (let i = 0; i < invoiceIds.length; i++) {
       const t = performance.now();
@@ -177,7 +188,7 @@ export async function invoicingBench(url: string): Promise<string[]> {
       bareMs.push(performance.now() - t);
     }
     lines.push(
-      `invoicing  invoice PDF (warm browser, target p95 <= 150 ms)  p95 ${ms(p95(pdfMs))}  ${(1000 / (pdfMs.reduce((s, x) => s + x, 0) / pdfMs.length)).toFixed(1)} PDFs/s  bare page PDF p95 ${ms(p95(bareMs))}  x bare ${(p95(pdfMs) / p95(bareMs)).toFixed(2)}`,
+      `invoicing  invoice PDF (warm browser, target p95 <= 150 ms)  p95 ${ms(p95(pdfMs))}  ${(1000 / (pdfMs.reduce((s, x) => s + x, 0) / pdfMs.length)).toFixed(1)} PDFs/s  bare page PDF p95 ${ms(p95(bareMs))}  x bare ${(p95(pdfMs) / p95(bareMs)).toFixed(2)}  (model p95 ${ms(p95(modelMs))}, print p95 ${ms(p95(printMs))})`,
     );
   } finally {
     await runtime.close();
