@@ -338,7 +338,8 @@ export async function listInvoices(ctx: Ctx, raw: unknown): Promise<{ invoices: 
   const erpState = `case when d.status in ('pending', 'sending') then 'queued'
                          when d.status = 'delivered' or i.erp_reference_id is not null then 'delivered'
                          when d.status = 'failed' then 'failed' else 'none' end`;
-  const where: string[] = ['i.unlinked_at is null or i.erp_reference_id is not null'];
+  // every invoice that has existed: a voided one keeps its number and stays findable
+  const where: string[] = ['true'];
   const args: (string | number)[] = [];
   if (f.status !== 'all') {
     where.push('i.status = ?');

@@ -244,6 +244,9 @@ describe('[invoicing] the invoice of a closed sales order', () => {
     expect(reopened.status, reopened.text).toBe(200);
     expect((await call('GET', `/api/invoice/salesorder/${so.id}`, tok.admin)).status).toBe(404);
     expect((await getInvoice(inv.json().id)).status).toBe('void');
+    // still listed, under void: its number was given
+    const voided = await call('GET', '/api/invoices?status=void&size=200', tok.admin);
+    expect(voided.json().invoices.map((i: Json) => i.id)).toContain(inv.json().id);
   });
 });
 
