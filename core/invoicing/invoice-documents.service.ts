@@ -7,14 +7,13 @@ import { documentTranslator } from '~/core/documents/i18n';
 import type { InvoiceDocumentModel, InvoiceDocumentRow } from '~/core/documents/invoice-document';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { renderDocument } from '~/core/documents/render';
+import { sendDocumentMail } from '~/core/documents/mail';
 import type { DocumentCompany } from '~/core/documents/work-order-document';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages';
 import { formatDate } from '~/core/i18n/number-format';
-import { logger } from '~/core/log/logger';
-import { getMailer } from '~/core/mail/mailer';
 import { requireAccess } from '~/core/permissions/access';
 import { discountOf } from '~/core/pricing';
 import { ZEmailTarget } from '~/core/proposals/proposal-documents.service';
@@ -263,19 +262,13 @@ export async function emailInvoice(
     dueDate: formatDate(model.invoice.dueDate ?? model.invoice.date, model.dateFormat),
   };
   await recordHistory(ctx, { entity: INVOICE_ENTITY, entityId: invoice.id, action: 'email', data: { recipients } });
-  try {
-    await getMailer().send({
-      to: recipients,
-      subject: t('mail.invoiceSubject', vars)
-        .replace(/[\r\n]+/g, ' ')
-        .slice(0, 500),
-      text: `${t('mail.invoiceBody', vars)}\n`,
-      attachments: [{ filename: file.filename, contentType: PDF_TYPE, contentBase64: file.body.toString('base64') }],
-      tenantId: ctx.tenant.id,
-    });
-  } catch (err) {
-    logger.error({ err, invoiceId: invoice.id }, 'invoice e-mail failed');
-    throw new AppError('FAILED_TO_SEND_EMAIL', 502);
-  }
+  await sendDocumentMail({
+    to: recipients,
+    subject: t('mail.invoiceSubject', vars),
+    text: t('mail.invoiceBody', vars),
+    file,
+    tenantId: ctx.tenant.id,
+    about: { invoiceId: invoice.id },
+  });
   return { message: 'EMAIL_SENT_TO', recipient: recipients.join(', '), recipients };
 }

@@ -8,12 +8,11 @@ import { htmlToPdf } from '~/core/documents/pdf';
 import { proposalToDocx } from '~/core/documents/proposal-docx';
 import type { ProposalDocumentModel, ProposalDocumentRow } from '~/core/documents/proposal-document';
 import { renderDocument } from '~/core/documents/render';
+import { sendDocumentMail } from '~/core/documents/mail';
 import { AppError } from '~/core/errors/app-error';
 import { EMAIL_PATTERN, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages';
-import { logger } from '~/core/log/logger';
-import { getMailer } from '~/core/mail/mailer';
 import { requireAccess, type Access } from '~/core/permissions/access';
 import { discountOf, formatDecimal, isZero, sum } from '~/core/pricing';
 import { getProposal, proposalSettings, PROPOSAL_ENTITY, type ProposalRow } from './proposal.service';
@@ -332,19 +331,13 @@ export async function emailProposalPdf(
     action: 'edit',
     data: { fields: ['email'], recipients, document: 'pdf', templateId: input.templateId },
   });
-  try {
-    await getMailer().send({
-      to: recipients,
-      subject: t('mail.proposalSubject', vars)
-        .replace(/[\r\n]+/g, ' ')
-        .slice(0, 500),
-      text: `${t('mail.proposalBody', vars)}\n`,
-      attachments: [{ filename: file.filename, contentType: PDF_TYPE, contentBase64: file.body.toString('base64') }],
-      tenantId: ctx.tenant.id,
-    });
-  } catch (err) {
-    logger.error({ err, proposalId }, 'proposal e-mail failed');
-    throw new AppError('FAILED_TO_SEND_EMAIL', 502);
-  }
+  await sendDocumentMail({
+    to: recipients,
+    subject: t('mail.proposalSubject', vars),
+    text: t('mail.proposalBody', vars),
+    file,
+    tenantId: ctx.tenant.id,
+    about: { proposalId },
+  });
   return { message: 'EMAIL_SENT_TO', recipient: recipients.join(', '), recipients };
 }
