@@ -139,6 +139,52 @@ test('[sales] accept a proposal into a sales order, change a row, close it as pa
   await expect(page.getByRole('link', { name: 'Inbrottslarm trapphus' })).toBeVisible();
 });
 
+test('[proposals] a change made while a save is under way is saved after it, not refused as a conflict', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('button', { name: /Ny offert|New proposal/ }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  const state = page.getByTestId('save-state');
+  const title = page.getByRole('textbox', { name: /^(Rubrik|Title)$/ });
+
+  // the server's answer to each save is held back, as on a slow line
+  let holdMs = 0;
+  const proposalUrl = (u: URL) => /\/proposals\/[0-9a-f-]{36}/.test(u.pathname);
+  await page.route(proposalUrl, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    const response = await route.fetch();
+    await new Promise((r) => setTimeout(r, holdMs));
+    await route.fulfill({ response });
+  });
+  const saveLeaves = () => page.waitForRequest((r) => r.method() === 'POST' && /\/proposals\//.test(r.url()));
+
+  // the answer comes back before the next save is due: that save must name the new version
+  holdMs = 1_500;
+  let sent = saveLeaves();
+  await title.fill('Långsam linje');
+  await sent;
+  await title.fill('Långsam linje 2');
+  await expect(state).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+
+  // the next save is due while the answer is still out: it waits for the answer, then goes
+  holdMs = 4_000;
+  sent = saveLeaves();
+  await title.fill('Långsam linje 3');
+  await sent;
+  await title.fill('Långsam linje 4');
+  await expect(state).toHaveText(/Sparad|Saved/, { timeout: 20_000 });
+  await page.unroute(proposalUrl);
+  await page.reload();
+  await hydrated(page);
+  await expect(title).toHaveValue('Långsam linje 4');
+});
+
 test('[proposals] two people editing the same proposal get a conflict notice, not a lost update', async ({
   page,
   browser,

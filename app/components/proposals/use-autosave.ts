@@ -35,46 +35,58 @@ export function useAutosave<K extends string, T extends Versioned>(opts: {
   const { t: tc } = useTranslation('common');
   const toast = useToast();
   const saver = useFetcher();
-  const [draft, setDraft] = useState<T>(opts.initial);
+  const [draft, setDraftState] = useState<T>(opts.initial);
   const [state, setState] = useState<SaveState>('idle');
   const [fields, setFields] = useState<Record<string, string[]>>({});
+  // The record as it is now: a save sends this at the moment it leaves, never a copy taken when
+  // the change was made (that copy would name a version an earlier save has since replaced).
+  const latest = useRef<T>(opts.initial);
   const revision = useRef(0);
   const sentRevision = useRef(0);
+  const inFlight = useRef(false);
+  const queued = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const { recordKey, conflictCode } = opts;
 
-  const send = useCallback(
-    (record: T) => {
-      clearTimeout(timer.current);
-      sentRevision.current = revision.current;
-      setState('saving');
-      void saver.submit({ intent: 'save', [recordKey]: record } as never, {
-        method: 'post',
-        encType: 'application/json',
-      });
-    },
-    [saver, recordKey],
-  );
+  const setDraft = useCallback((next: T | ((d: T) => T)) => {
+    latest.current = typeof next === 'function' ? (next as (d: T) => T)(latest.current) : next;
+    setDraftState(latest.current);
+  }, []);
+
+  const send = useCallback(() => {
+    clearTimeout(timer.current);
+    // one save at a time: a second one would carry the version the first is about to replace
+    if (inFlight.current) {
+      queued.current = true;
+      return;
+    }
+    inFlight.current = true;
+    queued.current = false;
+    sentRevision.current = revision.current;
+    setState('saving');
+    void saver.submit({ intent: 'save', [recordKey]: latest.current } as never, {
+      method: 'post',
+      encType: 'application/json',
+    });
+  }, [saver, recordKey]);
 
   const change = useCallback(
     (patch: Partial<T>) => {
       revision.current++;
-      setDraft((d) => {
-        const next = { ...d, ...patch };
-        clearTimeout(timer.current);
-        timer.current = setTimeout(() => send(next), AUTOSAVE_MS);
-        return next;
-      });
+      setDraft((d) => ({ ...d, ...patch }));
+      clearTimeout(timer.current);
+      timer.current = setTimeout(send, AUTOSAVE_MS);
       setState('pending');
     },
-    [send],
+    [send, setDraft],
   );
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
   useEffect(() => {
     const r = saver.data as SaveAnswer<K, T> | undefined;
-    if (saver.state !== 'idle' || !r) return;
+    if (saver.state !== 'idle' || !r || !inFlight.current) return;
+    inFlight.current = false;
     if (r.ok && r.intent === 'save') {
       const saved = (r as { [P in K]: T })[recordKey];
       setFields({});
@@ -85,8 +97,11 @@ export function useAutosave<K extends string, T extends Versioned>(opts: {
         }));
         setState('saved');
       } else {
+        // typed while saving: keep the text, take the new version, save again (now if the timer
+        // already ran out, else when it does)
         setDraft((d) => ({ ...d, version: saved.version }));
         setState('pending');
+        if (queued.current) send();
       }
     } else if (!r.ok && r.code === conflictCode) setState('conflict');
     else if (!r.ok) {
@@ -95,7 +110,7 @@ export function useAutosave<K extends string, T extends Versioned>(opts: {
       toast.show({ kind: 'error', message: tc(r.code, { defaultValue: tc('FAILED_TO_SAVE') }) });
     }
     // the answer is read once per completed save
-  }, [saver.state, saver.data, tc, toast, recordKey, conflictCode]);
+  }, [saver.state, saver.data, tc, toast, recordKey, conflictCode, setDraft, send]);
 
   return {
     draft,
