@@ -32,6 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ca
         code: url.searchParams.get('code') ?? '',
         state: url.searchParams.get('state') ?? '',
         origin: url.origin,
+        // what else the vendor put on the way back (QuickBooks: the company's realmId)
+        params: Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'code' && k !== 'state')),
       }),
     );
   } catch (e) {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ErpError } from './erp-http';
 import type { PluginBase } from './plugin';
 
 /*
@@ -170,12 +171,86 @@ export interface ErpFile {
   body: Buffer;
 }
 
+/** A supplier as handed to an ERP (spec section 3: Supplier). */
+export interface ErpSupplier {
+  /** Ordo's id; the mapping key. */
+  id: string;
+  /** The supplier number; vendors that take a number get this one. */
+  supplierNumber: string;
+  name: string;
+  organizationalNumber: string | null;
+  vatNumber: string | null;
+  email: string | null;
+  phone: string | null;
+  address: ErpAddress;
+  /** Where the supplier is paid. */
+  iban: string | null;
+  bic: string | null;
+  bankgiro: string | null;
+  plusgiro: string | null;
+  /** The supplier's default ERP account (BAS cost account); spec: a supplier needs one. */
+  defaultAccount: string | null;
+}
+
+/** One cost row of a supplier invoice: what was bought, on which account, at which VAT rate. */
+export interface ErpSupplierInvoiceRow {
+  description: string;
+  /** The row's own cost account; null books it on the supplier's default account (supplierRowAccount). */
+  account: string | null;
+  /** Without VAT. */
+  amount: string;
+  vatPercent: '25' | '12' | '6' | '0';
+  /** The VAT of the row (input VAT the company deducts). */
+  vat: string;
+  /** The project the cost belongs to, when it belongs to one. */
+  projectNumber: string | null;
+}
+
+/**
+ * An approved supplier invoice (spec section 4: payment approval sends it to the ERP), booked there
+ * as a supplier invoice to pay: the supplier's own number and dates, the cost rows, VAT and total.
+ */
+export interface ErpSupplierInvoice {
+  id: string;
+  /** The supplier's invoice number (spec: invoice number). */
+  invoiceNumber: string;
+  invoiceDate: string;
+  dueDate: string;
+  currency: 'SEK' | 'EUR';
+  /** The payment reference (OCR) the supplier asks for. */
+  ocr: string | null;
+  ourReference: string | null;
+  comments: string | null;
+  supplier: ErpSupplier & { externalId: string | null };
+  rows: ErpSupplierInvoiceRow[];
+  /** The supplier's invoice fee (already one of the rows' amounts when it was given as a row: null). */
+  fee: string | null;
+  /** Without VAT, VAT, the öre rounding and the total to pay. */
+  totalPrice: string;
+  totalVat: string;
+  rounding: string;
+  total: string;
+}
+
+export interface ErpSentSupplierInvoice {
+  /** The vendor's id for the supplier invoice. */
+  externalId: string;
+  /** The number the ERP shows people (its own running number), when it has one. */
+  externalNr: string | null;
+}
+
 export type ErpAuth =
   /** OAuth2 authorization code: the core sends the browser to authorizeUrl and hands back the code. */
   | {
       type: 'oauth2';
       authorizeUrl(input: { redirectUri: string; state: string }): string;
-      exchangeCode(input: { code: string; redirectUri: string; tenantId: string }): Promise<ErpCredentials>;
+      exchangeCode(input: {
+        code: string;
+        redirectUri: string;
+        tenantId: string;
+        /** The callback's other query parameters, as the vendor sent them (QuickBooks: realmId). */
+        params?: Record<string, string>;
+      }): Promise<ErpCredentials>;
     }
   /** A key the tenant pastes into Settings → ERP; `fields` are the inputs the form shows. */
   | { type: 'api-key'; fields: readonly string[] }
@@ -227,6 +302,23 @@ export interface ErpProvider {
   listArticles(session: ErpSession): Promise<ErpArticleListing[]>;
   /** The visma-xml file (capabilities.invoiceFile). */
   invoiceFile?(invoice: ErpInvoice): ErpFile;
+  /**
+   * Finds the supplier by its number (or the id the mapping knew) or creates it (capabilities.
+   * supplierInvoices); answers the vendor's id.
+   */
+  ensureSupplier?(session: ErpSession, supplier: ErpSupplier, knownExternalId: string | null): Promise<string>;
+  /**
+   * Books an approved supplier invoice once (capabilities.supplierInvoices), with the same
+   * idempotency rules as sendInvoice: the key goes in a field the vendor keeps, and a try that is
+   * not the first looks for it before creating. A supplier without an account for a row fails with
+   * ERP_SUPPLIER_ACCOUNT_MISSING before anything is sent.
+   */
+  sendSupplierInvoice?(
+    session: ErpSession,
+    invoice: ErpSupplierInvoice,
+    idempotencyKey: string,
+    options: { firstAttempt: boolean },
+  ): Promise<ErpSentSupplierInvoice>;
 }
 
 export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvider> & {
@@ -234,6 +326,18 @@ export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvide
   /** The spec's ERP kind this plugin is (fortnox, visma, visma-e, …); "none" for the built-in. */
   erpKind: string;
 };
+
+/**
+ * The account a supplier-invoice row is booked on: its own, else the supplier's default. Throws
+ * ERP_SUPPLIER_ACCOUNT_MISSING (spec section 8) when neither is set, so nothing half-booked is sent.
+ */
+export function supplierRowAccounts(invoice: ErpSupplierInvoice): string[] {
+  return invoice.rows.map((row) => {
+    const account = row.account?.trim() || invoice.supplier.defaultAccount?.trim();
+    if (!account) throw new ErpError('ERP_SUPPLIER_ACCOUNT_MISSING', { vendorMessage: null });
+    return account;
+  });
+}
 
 export function defineErpProvider<O>(def: {
   id: string;

@@ -228,6 +228,8 @@ export async function completeErpAuth(ctx: Ctx, raw: unknown): Promise<{ company
       code: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
       state: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
       origin: z.string().url(),
+      /** The callback's other query parameters (QuickBooks sends the company's realmId). */
+      params: z.record(z.string().max(64), z.string().max(500)).optional(),
     }),
     raw,
   );
@@ -240,6 +242,7 @@ export async function completeErpAuth(ctx: Ctx, raw: unknown): Promise<{ company
       code: input.code,
       redirectUri: erpCallbackUrl(input.origin),
       tenantId: ctx.tenant.id,
+      params: input.params ?? {},
     });
   } catch (err) {
     throw erpFailure(err);

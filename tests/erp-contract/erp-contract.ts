@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
-import type { ErpCredentials, ErpInvoice, ErpProvider, ErpSession } from '~/core/extension-points/erp-provider';
+import type {
+  ErpCredentials,
+  ErpInvoice,
+  ErpProvider,
+  ErpSession,
+  ErpSupplierInvoice,
+} from '~/core/extension-points/erp-provider';
 
 /*
  * The one suite every ERP plugin passes (architecture §7, issue 14), run against a local fake of the
@@ -21,8 +27,16 @@ export interface ErpFakeControl {
   expireAccessTokens(): void;
   /** The next API request is answered with this status (429 with Retry-After seconds). */
   failNext(status: 429 | 500 | 503, retryAfterSeconds?: number): void;
-  /** The next invoice create is stored by the vendor but its answer never arrives (the socket is cut). */
+  /**
+   * The next invoice create (a customer invoice, or a supplier invoice) is stored by the vendor but
+   * its answer never arrives (the socket is cut).
+   */
   dropNextCreateResponse(): void;
+  /** For an ERP that books supplier invoices: those the fake holds; with a key, those carrying it. */
+  supplierInvoiceCount?(idempotencyKey?: string): number;
+  supplierCount?(): number;
+  /** The supplier invoice as the vendor stores it (field names verbatim), or null. */
+  supplierInvoice?(externalId: string): Record<string, unknown> | null;
   /** API requests served since the start (OAuth calls not counted). */
   requestCount(): number;
   /** 429 answers the fake gave because its rate limit was exceeded (failNext not counted). */
@@ -141,6 +155,74 @@ export function sampleInvoice(customerNumber: string, overrides: Partial<ErpInvo
     notes: [],
     ...overrides,
   };
+}
+
+/** An approved supplier invoice: two cost rows at 25 % and 12 %, one on the supplier's default account. */
+export function sampleSupplierInvoice(
+  supplierNumber: string,
+  overrides: Partial<ErpSupplierInvoice> = {},
+): ErpSupplierInvoice {
+  invoiceSeq += 1;
+  return {
+    id: randomUUID(),
+    invoiceNumber: `LF-${5000 + invoiceSeq}`,
+    invoiceDate: '2026-11-18',
+    dueDate: '2026-12-18',
+    currency: 'SEK',
+    ocr: '4512300014',
+    ourReference: 'Maria Lindqvist',
+    comments: 'Detectors for the Brf Test job',
+    supplier: {
+      id: `00000000-0000-4000-9000-${supplierNumber.padStart(12, '0').slice(-12)}`,
+      externalId: null,
+      supplierNumber,
+      name: `Contract Supplier ${supplierNumber}`,
+      organizationalNumber: '556012-3456',
+      vatNumber: 'SE556012345601',
+      email: 'faktura@supplier.se',
+      phone: '031-12 34 56',
+      address: { street: 'Industrigatan 4', postIndex: '415 05', city: 'Göteborg' },
+      iban: 'SE4550000000058398257466',
+      bic: 'ESSESESS',
+      bankgiro: '5050-1055',
+      plusgiro: null,
+      defaultAccount: '4010',
+    },
+    rows: [
+      {
+        description: 'Smoke detectors',
+        account: null,
+        amount: '1000.00',
+        vatPercent: '25',
+        vat: '250.00',
+        projectNumber: null,
+      },
+      {
+        description: 'Food for the crew',
+        account: '5831',
+        amount: '200.00',
+        vatPercent: '12',
+        vat: '24.00',
+        projectNumber: null,
+      },
+    ],
+    fee: null,
+    totalPrice: '1200.00',
+    totalVat: '274.00',
+    rounding: '0.00',
+    total: '1474.00',
+    ...overrides,
+  };
+}
+
+/** Maps the supplier the way the core does before booking a supplier invoice. */
+export async function prepareSupplierInvoice(
+  provider: ErpProvider,
+  session: ErpSession,
+  invoice: ErpSupplierInvoice,
+): Promise<ErpSupplierInvoice> {
+  const externalId = await provider.ensureSupplier!(session, invoice.supplier, invoice.supplier.externalId);
+  return { ...invoice, supplier: { ...invoice.supplier, externalId } };
 }
 
 /** Maps customer and articles the way the core's delivery does before sending. */
@@ -350,6 +432,77 @@ export function erpContract(target: ErpContractTarget): void {
       const list = await env.provider.listArticles(session);
       expect(list.length).toBe(env.fake.articleCount());
       expect(list.map((a) => a.articleNumber)).toContain('DET-100');
+    });
+
+    it('says whether it books supplier invoices, and has the methods exactly when it does', () => {
+      const supports = env.provider.capabilities.supplierInvoices;
+      expect(typeof env.provider.sendSupplierInvoice === 'function').toBe(supports);
+      expect(typeof env.provider.ensureSupplier === 'function').toBe(supports);
+      if (supports) {
+        expect(env.fake.supplierInvoiceCount).toBeTypeOf('function');
+        expect(env.fake.supplierCount).toBeTypeOf('function');
+      }
+    });
+
+    it('books an approved supplier invoice with its supplier, once; a second reuses the supplier', async () => {
+      if (!env.provider.capabilities.supplierInvoices) return;
+      const { session } = testSession(credentials);
+      const suppliers = env.fake.supplierCount!();
+      const invoice = await prepareSupplierInvoice(env.provider, session, sampleSupplierInvoice(nextCustomer()));
+      expect(invoice.supplier.externalId).toBeTruthy();
+      const key = `ordo-si-${invoice.id}`;
+      const sent = await env.provider.sendSupplierInvoice!(session, invoice, key, { firstAttempt: true });
+      expect(sent.externalId).toBeTruthy();
+      expect(env.fake.supplierInvoiceCount!(key)).toBe(1);
+      expect(env.fake.supplierInvoice!(sent.externalId)).not.toBeNull();
+      expect(env.fake.supplierCount!()).toBe(suppliers + 1);
+      // the mapping lost: the supplier is found by its number, not created again
+      const again = await prepareSupplierInvoice(
+        env.provider,
+        session,
+        sampleSupplierInvoice(invoice.supplier.supplierNumber),
+      );
+      expect(again.supplier.externalId).toBe(invoice.supplier.externalId);
+      expect(env.fake.supplierCount!()).toBe(suppliers + 1);
+    });
+
+    it('a supplier invoice whose answer was lost or met a 5xx is booked exactly once on the retry', async () => {
+      if (!env.provider.capabilities.supplierInvoices) return;
+      const { session } = testSession(credentials);
+      const invoice = await prepareSupplierInvoice(env.provider, session, sampleSupplierInvoice(nextCustomer()));
+      const key = `ordo-si-${invoice.id}`;
+      env.fake.failNext(503);
+      const err = await env.provider.sendSupplierInvoice!(session, invoice, key, { firstAttempt: true }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ErpError);
+      expect((err as ErpError).retryable).toBe(true);
+      env.fake.dropNextCreateResponse();
+      await expect(
+        env.provider.sendSupplierInvoice!(session, invoice, key, { firstAttempt: false }),
+      ).rejects.toBeInstanceOf(ErpError);
+      expect(env.fake.supplierInvoiceCount!(key)).toBe(1);
+      const sent = await env.provider.sendSupplierInvoice!(session, invoice, key, { firstAttempt: false });
+      expect(sent.externalId).toBeTruthy();
+      expect(env.fake.supplierInvoiceCount!(key)).toBe(1);
+    });
+
+    it('a supplier invoice with a row on no account fails with ERP_SUPPLIER_ACCOUNT_MISSING and books nothing', async () => {
+      if (!env.provider.capabilities.supplierInvoices) return;
+      const { session } = testSession(credentials);
+      const prepared = await prepareSupplierInvoice(env.provider, session, sampleSupplierInvoice(nextCustomer()));
+      const invoice = { ...prepared, supplier: { ...prepared.supplier, defaultAccount: null } };
+      const key = `ordo-si-${invoice.id}`;
+      const before = env.fake.requestCount();
+      const err = await env.provider.sendSupplierInvoice!(session, invoice, key, { firstAttempt: true }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ErpError);
+      expect((err as ErpError).code).toBe('ERP_SUPPLIER_ACCOUNT_MISSING');
+      expect(env.fake.supplierInvoiceCount!(key)).toBe(0);
+      expect(env.fake.requestCount()).toBe(before);
     });
 
     it('keeps within the vendor rate limit when many calls are made at once', async () => {

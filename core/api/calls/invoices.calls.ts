@@ -162,7 +162,8 @@ export const invoiceCalls: ApiCall[] = [
     path: '/instance/erp/callback',
     access: ERP_EDIT,
     input: pass,
-    summary: 'Completes the OAuth round trip {code, state, origin} → {companyName}; 409 ERP_OAUTH_STATE_INVALID',
+    summary:
+      "Completes the OAuth round trip {code, state, origin, params (the callback's other query parameters, e.g. realmId)} → {companyName}; 409 ERP_OAUTH_STATE_INVALID",
     handler: (ctx, input) => completeErpAuth(ctx, input),
   }),
   defineCall({
