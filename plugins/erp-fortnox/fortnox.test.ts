@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/core/extension-points/erp-provider';
 import { invoiceFigures } from '~/core/invoicing/invoice-math';
-import { prepareInvoice, sampleInvoice, testSession } from '~/tests/erp-contract/erp-contract';
+import { ErpError } from '~/core/extension-points/erp-http';
+import {
+  prepareInvoice,
+  prepareSupplierInvoice,
+  sampleInvoice,
+  sampleSupplierInvoice,
+  testSession,
+} from '~/tests/erp-contract/erp-contract';
 import { consentAsBrowser, startFortnoxFake, type FortnoxFake } from '~/tests/fakes/fortnox';
 import plugin, { externalReference } from './index';
+import { supplierInvoiceReference } from './supplier-invoice';
 
 /*
  * What is particular to Fortnox beyond the shared contract: how Ordo's invoice lands in Fortnox's
@@ -346,5 +354,185 @@ describe('[erp] Fortnox OAuth and limits (the fake as Fortnox)', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('[erp] Fortnox supplier invoices', () => {
+  type Row = Record<string, unknown>;
+  let supplierSeq = 70_000;
+  const nextSupplier = () => String(++supplierSeq);
+
+  /** Maps the supplier, books the invoice, and answers what Fortnox stored. */
+  async function book(invoice = sampleSupplierInvoice(nextSupplier()), key = `ordo-si-${invoice.id}`) {
+    const { session } = testSession(credentials);
+    const prepared = await prepareSupplierInvoice(provider, session, invoice);
+    const sent = await provider.sendSupplierInvoice!(session, prepared, key, { firstAttempt: true });
+    const stored = fake.supplierInvoice(sent.externalId)!;
+    return { sent, stored, rows: stored.SupplierInvoiceRows as Row[], session, prepared };
+  }
+  const byCode = (rows: Row[], code: string) => rows.filter((r) => r.Code === code);
+  const costRows = (rows: Row[]) => rows.filter((r) => r.Code === '');
+
+  it('books the debt, the input VAT and each cost row on the account supplierRowAccounts chose', async () => {
+    const invoice = sampleSupplierInvoice(nextSupplier());
+    const { sent, stored, rows } = await book(invoice);
+    expect(sent.externalNr).toBe(sent.externalId);
+    expect(byCode(rows, 'TOT')).toEqual([expect.objectContaining({ Account: 2440, Credit: 1474, Debit: 0 })]);
+    expect(byCode(rows, 'VAT')).toEqual([expect.objectContaining({ Account: 2641, Debit: 274, Credit: 0 })]);
+    expect(byCode(rows, 'ROV')).toEqual([]);
+    // The first row has no account of its own: the supplier's default (4010); the second its own.
+    expect(costRows(rows)).toEqual([
+      expect.objectContaining({ Account: 4010, Debit: 1000, TransactionInformation: 'Smoke detectors' }),
+      expect.objectContaining({ Account: 5831, Debit: 200, TransactionInformation: 'Food for the crew' }),
+    ]);
+    expect(stored).toMatchObject({
+      SupplierNumber: invoice.supplier.supplierNumber,
+      InvoiceNumber: invoice.invoiceNumber,
+      InvoiceDate: '2026-11-18',
+      DueDate: '2026-12-18',
+      OCR: '4512300014',
+      OurReference: 'Maria Lindqvist',
+      Comments: 'Detectors for the Brf Test job',
+      ExternalInvoiceNumber: `ordo-si-${invoice.id}`,
+      VATType: 'NORMAL',
+      Total: '1474',
+      VAT: '274',
+      RoundOffValue: '0',
+    });
+  });
+
+  it('books the öre rounding on the tenant’s rounding account, so the rows still balance', async () => {
+    const base = sampleSupplierInvoice(nextSupplier());
+    const invoice = {
+      ...base,
+      rows: [{ ...base.rows[0]!, amount: '999.70', vat: '249.93' }, base.rows[1]!],
+      totalPrice: '1199.70',
+      totalVat: '273.93',
+      rounding: '0.37',
+      total: '1474.00',
+    };
+    const { rows } = await book(invoice);
+    expect(byCode(rows, 'ROV')).toEqual([expect.objectContaining({ Account: 3740, Debit: 0.37, Credit: 0 })]);
+    expect(byCode(rows, 'VAT')[0]).toMatchObject({ Debit: 273.93 });
+    const debit = rows.reduce((s, r) => s + Math.round(Number(r.Debit) * 100), 0);
+    const credit = rows.reduce((s, r) => s + Math.round(Number(r.Credit) * 100), 0);
+    expect(debit).toBe(credit);
+  });
+
+  it('a credit note: the debt is debited and the costs credited', async () => {
+    const base = sampleSupplierInvoice(nextSupplier());
+    const invoice = {
+      ...base,
+      rows: [{ ...base.rows[0]!, amount: '-100.00', vat: '-25.00' }],
+      totalPrice: '-100.00',
+      totalVat: '-25.00',
+      total: '-125.00',
+    };
+    const { stored, rows } = await book(invoice);
+    expect(byCode(rows, 'TOT')[0]).toMatchObject({ Debit: 125, Credit: 0 });
+    expect(byCode(rows, 'VAT')[0]).toMatchObject({ Debit: 0, Credit: 25 });
+    expect(costRows(rows)[0]).toMatchObject({ Account: 4010, Debit: 0, Credit: 100 });
+    expect(stored.Credit).toBe(true);
+  });
+
+  it('carries the project on the rows, and on the invoice when the rows share one', async () => {
+    const base = sampleSupplierInvoice(nextSupplier());
+    const shared = await book({ ...base, rows: base.rows.map((r) => ({ ...r, projectNumber: 'P-12' })) });
+    expect(shared.stored.Project).toBe('P-12');
+    expect(costRows(shared.rows).map((r) => r.Project)).toEqual(['P-12', 'P-12']);
+    const other = sampleSupplierInvoice(nextSupplier());
+    const mixed = await book({
+      ...other,
+      rows: [
+        { ...other.rows[0]!, projectNumber: 'P-12' },
+        { ...other.rows[1]!, projectNumber: 'P-13' },
+      ],
+    });
+    expect(mixed.stored.Project).toBe('');
+    expect(costRows(mixed.rows).map((r) => r.Project)).toEqual(['P-12', 'P-13']);
+  });
+
+  it('books the supplier’s fee given as a figure on the supplier’s default account', async () => {
+    const base = sampleSupplierInvoice(nextSupplier());
+    const { rows } = await book({ ...base, fee: '29.00', totalPrice: '1229.00', totalVat: '281.25', total: '1510.25' });
+    expect(costRows(rows).at(-1)).toMatchObject({ Account: 4010, Debit: 29, TransactionInformation: 'Fakturaavgift' });
+  });
+
+  it('refuses figures that do not add up before sending anything', async () => {
+    const { session } = testSession(credentials);
+    const invoice = await prepareSupplierInvoice(provider, session, sampleSupplierInvoice(nextSupplier()));
+    const before = fake.requestCount();
+    const err = await provider.sendSupplierInvoice!(
+      session,
+      { ...invoice, total: '1475.00' },
+      `ordo-si-${invoice.id}`,
+      { firstAttempt: true },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ErpError);
+    expect((err as ErpError).code).toBe('INVOICE_WAS_NOT_CREATED_IN_ERP');
+    expect((err as ErpError).vendorMessage).toMatch(/balance/);
+    expect(fake.requestCount()).toBe(before);
+  });
+
+  it('refuses a supplier invoice in euro with a message saying to register it in Fortnox', async () => {
+    const { session } = testSession(credentials);
+    const invoice = sampleSupplierInvoice(nextSupplier(), { currency: 'EUR' });
+    await expect(
+      provider.sendSupplierInvoice!(session, invoice, `ordo-si-${invoice.id}`, { firstAttempt: true }),
+    ).rejects.toMatchObject({ code: 'INVOICE_WAS_NOT_CREATED_IN_ERP', retryable: false });
+  });
+
+  it('creates the supplier with its bank details and default account, and updates them when they change', async () => {
+    const invoice = sampleSupplierInvoice(nextSupplier());
+    const supplier = { ...invoice.supplier, iban: 'SE45 5000 0000 0583 9825 7466', bic: 'essesess' };
+    const { session } = testSession(credentials);
+    const number = await provider.ensureSupplier!(session, supplier, null);
+    expect(fake.supplier(number)).toMatchObject({
+      SupplierNumber: supplier.supplierNumber,
+      Name: supplier.name,
+      OrganisationNumber: '556012-3456',
+      VATNumber: 'SE556012345601',
+      Email: 'faktura@supplier.se',
+      Phone1: '031-12 34 56',
+      Address1: 'Industrigatan 4',
+      ZipCode: '415 05',
+      City: 'Göteborg',
+      BG: '5050-1055',
+      PG: '',
+      IBAN: 'SE4550000000058398257466',
+      BIC: 'ESSESESS',
+      PreDefinedAccount: '4010',
+    });
+    const suppliers = fake.supplierCount();
+    const again = await provider.ensureSupplier!(
+      session,
+      { ...supplier, bankgiro: '5555-1234', defaultAccount: '4000' },
+      number,
+    );
+    expect(again).toBe(number);
+    expect(fake.supplierCount()).toBe(suppliers);
+    expect(fake.supplier(number)).toMatchObject({ BG: '5555-1234', PreDefinedAccount: '4000' });
+  });
+
+  it('shortens a key longer than ExternalInvoiceNumber takes, and a retry still finds the invoice', async () => {
+    const invoice = sampleSupplierInvoice(nextSupplier());
+    const key = `ordo-si-${invoice.id}-${'x'.repeat(40)}`;
+    const ref = supplierInvoiceReference(key);
+    expect(ref.length).toBeLessThanOrEqual(50);
+    expect(supplierInvoiceReference(key)).toBe(ref);
+    const { sent, session, prepared } = await book(invoice, key);
+    expect(fake.supplierInvoiceCount(ref)).toBe(1);
+    const again = await provider.sendSupplierInvoice!(session, prepared, key, { firstAttempt: false });
+    expect(again.externalId).toBe(sent.externalId);
+    expect(fake.supplierInvoiceCount(ref)).toBe(1);
+  });
+
+  it('asks for the supplier and supplierinvoice scopes', () => {
+    if (provider.auth.type !== 'oauth2') throw new Error('oauth2 expected');
+    const scope = new URL(provider.auth.authorizeUrl({ redirectUri, state: 's' })).searchParams.get('scope');
+    expect(scope?.split(' ')).toEqual(expect.arrayContaining(['supplier', 'supplierinvoice']));
   });
 });

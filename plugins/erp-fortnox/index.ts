@@ -18,9 +18,12 @@ import {
   type ErpInvoiceRow,
   type ErpProvider,
   type ErpSentInvoice,
+  type ErpSentSupplierInvoice,
   type ErpSession,
+  supplierRowAccounts,
 } from '~/core/extension-points/erp-provider';
 import { formatTrimmed, isZero, mul } from '~/core/pricing';
+import { fortnoxSupplier, fortnoxSupplierInvoice, supplierInvoiceReference } from './supplier-invoice';
 
 /*
  * Fortnox (fortnox.se), over its REST API v3 with OAuth2 (issue 14; the ERP contract v2). Field
@@ -31,6 +34,14 @@ import { formatTrimmed, isZero, mul } from '~/core/pricing';
  * Fortnox's ids are the numbers people see: a customer is its CustomerNumber, an article its
  * ArticleNumber, an invoice its DocumentNumber. Ordo's idempotency key travels in the invoice's
  * ExternalInvoiceReference1, which Fortnox stores but never prints.
+ *
+ * Approved supplier invoices go to /3/supplierinvoices (supplier-invoice.ts maps them). A supplier is
+ * its SupplierNumber; a supplier invoice its GivenNumber, Fortnox's own running number. A supplier
+ * invoice has no ExternalInvoiceReference: the key travels in ExternalInvoiceNumber, a field Fortnox
+ * keeps and lists but Ordo has no other use for (InvoiceNumber is the supplier's own number and OCR
+ * the payment reference, both needed for paying). Fortnox offers no search on it, so a retry lists
+ * the supplier invoices of the invoice's financial year (financialyeardate, a global parameter) and
+ * compares the field exactly; that costs a few requests, and only on a retry.
  */
 
 const houseWorkType = z.string().regex(/^[A-Z]+$/);
@@ -40,7 +51,8 @@ const options = z.object({
   clientSecret: z.string().default(''),
   authBaseUrl: z.url().default('https://apps.fortnox.se'),
   apiBaseUrl: z.url().default('https://api.fortnox.se'),
-  scope: z.string().default('companyinformation customer article invoice'),
+  /** supplier and supplierinvoice: the scopes of /3/suppliers and /3/supplierinvoices. */
+  scope: z.string().default('companyinformation customer article invoice supplier supplierinvoice'),
   /** Fortnox allows 25 requests per 5 seconds per client and tenant. */
   requestsPer5s: z.number().int().positive().default(25),
   /** The window of that limit; only tests shorten it. */
@@ -57,6 +69,28 @@ const options = z.object({
     })
     .default({ rot: 'CONSTRUCTION', rut: 'CLEANING', green: 'SOLARCELLS' }),
   timeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * The accounts of a supplier invoice's own rows (supplier debt, input VAT, öre rounding when the
+   * tenant chose no rounding account): Fortnox's predefined SUPDEBT, INVAT and ROUNDOFF in the BAS
+   * chart. Reading them from /3/predefinedaccounts would need the bookkeeping scope for every tenant;
+   * a company with another chart sets them here.
+   */
+  supplierInvoiceAccounts: z
+    .object({
+      supplierDebt: z
+        .string()
+        .regex(/^\d{4}$/)
+        .default('2440'),
+      inputVat: z
+        .string()
+        .regex(/^\d{4}$/)
+        .default('2641'),
+      rounding: z
+        .string()
+        .regex(/^\d{4}$/)
+        .default('3740'),
+    })
+    .default({ supplierDebt: '2440', inputVat: '2641', rounding: '3740' }),
 });
 
 export type FortnoxOptions = z.infer<typeof options>;
@@ -420,6 +454,27 @@ function create(o: FortnoxOptions): ErpProvider {
         await call({ method: 'POST', path: '/3/taxreductions', json: { TaxReduction: application } });
   }
 
+  /** The supplier invoice carrying the key; a live one before a cancelled one. */
+  async function findSupplierInvoice(call: ApiCall, ref: string, invoiceDate: string): Promise<Rec | null> {
+    const hits: Rec[] = [];
+    for (let page = 1; ; page++) {
+      const res = await call({
+        path: `/3/supplierinvoices?financialyeardate=${enc(invoiceDate)}&limit=500&page=${page}`,
+      });
+      const body = (res.body ?? {}) as Rec;
+      const list = (body.SupplierInvoices as Rec[] | undefined) ?? [];
+      hits.push(...list.filter((i) => i.ExternalInvoiceNumber === ref));
+      const meta = (body.MetaInformation ?? {}) as Rec;
+      if (page >= Number(meta['@TotalPages'] ?? 1) || !list.length) break;
+    }
+    return hits.find((i) => i.Cancelled !== true && i.Cancel !== true) ?? hits[0] ?? null;
+  }
+
+  const sentSupplierInvoice = (givenNumber: unknown): ErpSentSupplierInvoice => ({
+    externalId: String(givenNumber),
+    externalNr: String(givenNumber),
+  });
+
   const sent = (documentNumber: unknown): ErpSentInvoice => ({
     externalId: String(documentNumber),
     externalInvoiceNr: String(documentNumber),
@@ -433,7 +488,7 @@ function create(o: FortnoxOptions): ErpProvider {
       readInvoice: true,
       listArticles: true,
       taxReduction: true,
-      supplierInvoices: false,
+      supplierInvoices: true,
     },
     auth: {
       type: 'oauth2',
@@ -526,6 +581,66 @@ function create(o: FortnoxOptions): ErpProvider {
           await fileTaxReductions(call, invoice, created, false);
         } else await fileTaxReductions(call, invoice, created, true);
         return sent(created);
+      });
+    },
+
+    ensureSupplier(session, supplier, knownExternalId) {
+      const wanted = fortnoxSupplier(supplier);
+      return withApi(session, async (call) => {
+        let existing = await lookup(
+          call,
+          `/3/suppliers/${enc(knownExternalId ?? supplier.supplierNumber)}`,
+          'Supplier',
+        );
+        if (!existing && knownExternalId && knownExternalId !== supplier.supplierNumber)
+          existing = await lookup(call, `/3/suppliers/${enc(supplier.supplierNumber)}`, 'Supplier');
+        if (existing) {
+          const number = String(existing.SupplierNumber);
+          // Bank details and the default account decide where and on what Fortnox pays and books, so
+          // a card that moved on is brought up to date with what changed.
+          const changed = Object.fromEntries(
+            Object.entries(wanted).filter(([k, v]) => String(existing![k] ?? '') !== String(v)),
+          );
+          if (Object.keys(changed).length)
+            await call({ method: 'PUT', path: `/3/suppliers/${enc(number)}`, json: { Supplier: changed } });
+          return number;
+        }
+        const res = await call({
+          method: 'POST',
+          path: '/3/suppliers',
+          json: { Supplier: { SupplierNumber: supplier.supplierNumber, ...wanted } },
+        });
+        return String(((res.body as Rec).Supplier as Rec).SupplierNumber);
+      });
+    },
+
+    async sendSupplierInvoice(session, invoice, idempotencyKey, { firstAttempt }) {
+      // Before any request: a row on no account is the tenant's to fix, and nothing is half-booked.
+      const rowAccounts = supplierRowAccounts(invoice);
+      if (invoice.currency !== 'SEK')
+        // Foreign-currency rows carry DebitCurrency and a rate Fortnox fills in; Ordo's figures are the
+        // invoice currency's, so booking them as kronor would be wrong.
+        throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', {
+          vendorMessage: `Supplier invoices in ${invoice.currency} are not sent to Fortnox; register it in Fortnox`,
+        });
+      const ref = supplierInvoiceReference(idempotencyKey);
+      const body = {
+        SupplierInvoice: fortnoxSupplierInvoice(invoice, rowAccounts, ref, {
+          ...o.supplierInvoiceAccounts,
+          rounding: session.accounts.rounding?.trim() || o.supplierInvoiceAccounts.rounding,
+        }),
+      };
+      // Survives withAccessToken running the call again after a refresh: never create twice.
+      let created: ErpSentSupplierInvoice | null = null;
+      return withApi(session, async (call) => {
+        if (created) return created;
+        if (!firstAttempt) {
+          const found = await findSupplierInvoice(call, ref, invoice.invoiceDate);
+          if (found) return sentSupplierInvoice(found.GivenNumber);
+        }
+        const res = await call({ method: 'POST', path: '/3/supplierinvoices', json: body });
+        created = sentSupplierInvoice(((res.body as Rec).SupplierInvoice as Rec).GivenNumber);
+        return created;
       });
     },
 

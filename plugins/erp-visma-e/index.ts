@@ -16,8 +16,12 @@ import {
   type ErpInvoice,
   type ErpInvoiceRow,
   type ErpSentInvoice,
+  type ErpSentSupplierInvoice,
   type ErpSession,
+  type ErpSupplier,
+  supplierRowAccounts,
 } from '~/core/extension-points/erp-provider';
+import { vismaSupplier, vismaSupplierInvoiceDraft } from './supplier-invoice';
 
 /*
  * Visma eEkonomi (Visma eAccounting API v2, https://developer.vismaonline.com). Invoices go in as
@@ -34,6 +38,16 @@ import {
  * property of an OData v4 entity, is filterable with `$filter=SubscriptionNumber eq '…'` like the
  * other top-level fields Visma's changelog shows being filtered on; so a retry finds the draft with one
  * request instead of listing drafts.
+ *
+ * Approved supplier invoices go in as supplier invoice drafts (supplier-invoice.ts maps them), which
+ * the accountant converts in eEkonomi like the customer drafts. A supplier invoice draft has no field
+ * for Ordo's key: its free texts are the supplier's InvoiceNumber, the OcrNumber and a 25-character
+ * Message that is the payment message when there is no OCR, all needed for paying the supplier. Its
+ * natural key is the supplier and the supplier's invoice number, which is what Visma's own duplicate
+ * check compares; so a retry finds the draft, or the invoice it became, with
+ * `$filter=SupplierId eq … and InvoiceNumber eq '…'`, and the create asks Visma to refuse a duplicate
+ * (duplicateCheckExtendedValidation). The key goes along as an Idempotency-Key header, which Visma
+ * does not read: it is there for request logs and lets the fake tell which delivery made a draft.
  */
 
 type Json = Record<string, unknown>;
@@ -49,7 +63,8 @@ const options = z.object({
   clientSecret: z.string().default(''),
   identityBaseUrl: z.string().url().default('https://identity.vismaonline.com'),
   apiBaseUrl: z.string().url().default('https://eaccountingapi.vismaonline.com'),
-  scope: z.string().default('ea:api offline_access ea:sales'),
+  /** ea:purchase: suppliers and supplier invoice drafts. */
+  scope: z.string().default('ea:api offline_access ea:sales ea:purchase'),
   /** Visma's documented limit: 600 requests per minute (per client and endpoint). */
   requestsPerMinute: z.number().int().positive().default(600),
   /** The window the limit counts over; lowered only by tests. */
@@ -58,6 +73,8 @@ const options = z.object({
   feeArticleNumber: z.string().min(1).max(40).default('AVGIFT'),
   /** Prefix of the articles rows without an article are sent as (one per VAT rate, service or goods). */
   freeRowArticlePrefix: z.string().min(1).max(20).default('ORDO'),
+  /** The terms of payment a new supplier gets (the nearest the company has for purchases); every draft states its DueDate. */
+  supplierPaymentTermDays: z.number().int().min(0).default(30),
   /** WorkCostType of ROT labour rows (1 = RotConstructionWork) and RUT ones (9 = RutCleanJobWork). */
   rotWorkCostType: z.number().int().default(ROT_CONSTRUCTION_WORK),
   rutWorkCostType: z.number().int().default(RUT_CLEANING_WORK),
@@ -148,8 +165,9 @@ function chooseCoding(codings: Json[], vat: string, isService: boolean, account:
   return String(best.Id);
 }
 
-function chooseTerms(terms: Json[], days: number): string {
-  const usable = terms.filter((t) => t.AvailableForSales !== false && Number(t.TermsOfPaymentTypeId ?? 0) === 0);
+function chooseTerms(terms: Json[], days: number, use: 'sales' | 'purchase' = 'sales'): string {
+  const available = use === 'sales' ? 'AvailableForSales' : 'AvailableForPurchase';
+  const usable = terms.filter((t) => t[available] !== false && Number(t.TermsOfPaymentTypeId ?? 0) === 0);
   // Visma's list of terms is the company's own; the nearest is used when none has the exact days, and
   // every draft states its DueDate anyway.
   const best = usable.sort(
@@ -157,7 +175,7 @@ function chooseTerms(terms: Json[], days: number): string {
   )[0];
   if (!best)
     throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', {
-      vendorMessage: 'Visma eEkonomi has no terms of payment for sales',
+      vendorMessage: `Visma eEkonomi has no terms of payment for ${use === 'sales' ? 'sales' : 'purchases'}`,
     });
   return String(best.Id);
 }
@@ -400,6 +418,73 @@ export default defineErpProvider({
       );
     }
 
+    /** Fields of a stored supplier that Visma answers but does not take back on a PUT. */
+    const SUPPLIER_READ_ONLY = new Set([
+      'Id',
+      'UnpaidInvoicesAmount',
+      'CreatedUtc',
+      'ModifiedUtc',
+      'MessageThreads',
+      'Notes',
+      'ForeignPaymentCodeId',
+      'ApprovalOrderType',
+      'LastInvoiceDate',
+    ]);
+
+    async function ensureSupplier(api: Api, supplier: ErpSupplier, knownExternalId: string | null): Promise<string> {
+      const wanted = vismaSupplier(supplier);
+      let existing: Json | null = null;
+      if (knownExternalId) existing = await api.find(`/suppliers/${encodeURIComponent(knownExternalId)}`, true);
+      if (!existing?.Id)
+        existing = await api.first('/suppliers', `SupplierNumber eq ${literal(supplier.supplierNumber)}`);
+      if (existing?.Id) {
+        // Bank details decide where Visma pays: a card that moved on in Ordo is brought up to date. A PUT
+        // replaces the card, so it carries everything the card has, with Ordo's fields over it.
+        const changed = Object.entries(wanted).some(([k, v]) => String(existing![k] ?? '') !== String(v));
+        if (changed) {
+          const kept = Object.fromEntries(Object.entries(existing).filter(([k]) => !SUPPLIER_READ_ONLY.has(k)));
+          await api.request({
+            method: 'PUT',
+            path: `/suppliers/${encodeURIComponent(String(existing.Id))}`,
+            json: { ...kept, ...wanted },
+          });
+        }
+        return String(existing.Id);
+      }
+      const terms = await api.all('/termsofpayments');
+      const created = await api.request({
+        method: 'POST',
+        path: '/suppliers',
+        json: {
+          SupplierNumber: supplier.supplierNumber,
+          ...wanted,
+          CountryCode: 'SE',
+          TermsOfPaymentId: chooseTerms(terms, o.supplierPaymentTermDays, 'purchase'),
+          IsActive: true,
+        },
+      });
+      return String((created.body as Json).Id);
+    }
+
+    /** The supplier's invoice as a draft, or as the supplier invoice the accountant converted it into. */
+    async function findSupplierInvoice(
+      api: Api,
+      supplierId: string,
+      invoiceNumber: string,
+    ): Promise<ErpSentSupplierInvoice | null> {
+      if (!GUID.test(supplierId)) return null;
+      const filter = `SupplierId eq ${supplierId} and InvoiceNumber eq ${literal(invoiceNumber)}`;
+      const draft = await api.first('/supplierinvoicedrafts', filter);
+      if (draft?.Id) return { externalId: String(draft.Id), externalNr: null };
+      const invoice = await api.first('/supplierinvoices', filter);
+      if (invoice?.Id)
+        return {
+          externalId: String(invoice.CreatedFromDraftId ?? invoice.Id),
+          externalNr: invoice.Number != null ? String(invoice.Number) : null,
+        };
+      return null;
+    }
+
     /** A draft, or the invoice it was converted into, carrying the key. */
     async function findSent(api: Api, key: string): Promise<ErpSentInvoice | null> {
       const filter = `SubscriptionNumber eq ${literal(key)}`;
@@ -508,7 +593,7 @@ export default defineErpProvider({
         readInvoice: true,
         listArticles: true,
         taxReduction: true,
-        supplierInvoices: false,
+        supplierInvoices: true,
       },
       auth: {
         type: 'oauth2',
@@ -565,6 +650,35 @@ export default defineErpProvider({
           const draft = (created.body ?? {}) as Json;
           // A draft has no number; Visma numbers the invoice when the accountant converts it.
           return { externalId: String(draft.Id), externalInvoiceNr: null, state: 'success' };
+        });
+      },
+
+      ensureSupplier(session, supplier, knownExternalId) {
+        return withApi(session, (api) => ensureSupplier(api, supplier, knownExternalId));
+      },
+
+      async sendSupplierInvoice(session, invoice, idempotencyKey, { firstAttempt }) {
+        // Before any request: a row on no account is the tenant's to fix, and nothing is half-booked.
+        const rowAccounts = supplierRowAccounts(invoice);
+        const draft = vismaSupplierInvoiceDraft(invoice, rowAccounts, session.accounts.rounding?.trim() || '3740');
+        // Survives withAccessToken running the call again after a refresh: never create twice.
+        let created: ErpSentSupplierInvoice | null = null;
+        return withApi(session, async (api) => {
+          if (created) return created;
+          const supplierId = invoice.supplier.externalId ?? (await ensureSupplier(api, invoice.supplier, null));
+          if (!firstAttempt) {
+            const found = await findSupplierInvoice(api, supplierId, String(draft.InvoiceNumber ?? ''));
+            if (found) return found;
+          }
+          const res = await api.request({
+            method: 'POST',
+            path: '/supplierinvoicedrafts?duplicateCheckExtendedValidation=true',
+            headers: { 'idempotency-key': idempotencyKey },
+            json: { SupplierId: supplierId, ...draft },
+          });
+          // A draft has no number; Visma numbers the supplier invoice when the accountant converts it.
+          created = { externalId: String((res.body as Json).Id), externalNr: null };
+          return created;
         });
       },
 

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/core/extension-points/erp-provider';
-import { prepareInvoice, sampleInvoice, testSession } from '~/tests/erp-contract/erp-contract';
+import {
+  prepareInvoice,
+  prepareSupplierInvoice,
+  sampleInvoice,
+  sampleSupplierInvoice,
+  testSession,
+} from '~/tests/erp-contract/erp-contract';
 import {
   consentAsBrowser,
   startVismaEaccountingFake,
@@ -371,3 +377,145 @@ describe('[erp] visma-e mapping', () => {
 });
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+describe('[erp] Visma eEkonomi supplier invoices', () => {
+  let supplierSeq = 80_000 + Math.floor(Math.random() * 1e4);
+  const nextSupplier = () => String(++supplierSeq);
+
+  async function book(invoice = sampleSupplierInvoice(nextSupplier()), firstAttempt = true) {
+    const { session } = testSession(credentials);
+    const prepared = await prepareSupplierInvoice(provider, session, invoice);
+    const key = `ordo-si-${invoice.id}`;
+    const sent = await provider.sendSupplierInvoice!(session, prepared, key, { firstAttempt });
+    return { sent, key, session, prepared, draft: fake.supplierInvoice(sent.externalId) as Json };
+  }
+
+  it('sends the cost rows without VAT on the accounts supplierRowAccounts chose; Visma books 2440 and the VAT', async () => {
+    const invoice = sampleSupplierInvoice(nextSupplier());
+    const { sent, draft, key } = await book(invoice);
+    expect(sent.externalNr).toBeNull();
+    expect(draft).toMatchObject({
+      InvoiceNumber: invoice.invoiceNumber,
+      InvoiceDate: '2026-11-18T00:00:00',
+      DueDate: '2026-12-18T00:00:00',
+      TotalAmount: 1474,
+      Vat: 274,
+      IsCreditInvoice: false,
+      CurrencyCode: 'SEK',
+      OcrNumber: '4512300014',
+      // The payment message stays free: it is what the supplier sees when there is no OCR.
+      Message: null,
+    });
+    expect(
+      (draft.Rows as Json[]).map((r) => [r.AccountNumber, r.DebitAmount, r.CreditAmount, r.TransactionText]),
+    ).toEqual([
+      [4010, 1000, 0, 'Smoke detectors'],
+      [5831, 200, 0, 'Food for the crew'],
+    ]);
+    expect(JSON.stringify(draft)).not.toContain(key);
+  });
+
+  it('books the öre rounding as a row of its own on the tenant’s rounding account', async () => {
+    const base = sampleSupplierInvoice(nextSupplier());
+    const { draft } = await book({
+      ...base,
+      rows: [{ ...base.rows[0]!, amount: '999.70', vat: '249.93' }, base.rows[1]!],
+      totalPrice: '1199.70',
+      totalVat: '273.93',
+      rounding: '0.37',
+      total: '1474.00',
+    });
+    expect((draft.Rows as Json[]).at(-1)).toMatchObject({
+      AccountNumber: 3740,
+      DebitAmount: 0.37,
+      TransactionText: 'Öresavrundning',
+    });
+    expect(draft).toMatchObject({ TotalAmount: 1474, Vat: 273.93 });
+  });
+
+  it('a credit invoice: negative total, IsCreditInvoice and the costs as credits', async () => {
+    const base = sampleSupplierInvoice(nextSupplier());
+    const { draft } = await book({
+      ...base,
+      rows: [{ ...base.rows[1]!, amount: '-200.00', vat: '-24.00' }],
+      totalPrice: '-200.00',
+      totalVat: '-24.00',
+      total: '-224.00',
+    });
+    expect(draft).toMatchObject({ TotalAmount: -224, Vat: -24, IsCreditInvoice: true });
+    expect((draft.Rows as Json[])[0]).toMatchObject({ AccountNumber: 5831, DebitAmount: 0, CreditAmount: 200 });
+  });
+
+  it('creates the supplier with its bank details and terms for purchases, and updates a changed card without losing the company’s own fields', async () => {
+    const invoice = sampleSupplierInvoice(nextSupplier());
+    const supplier = { ...invoice.supplier, iban: 'SE45 5000 0000 0583 9825 7466', bic: 'essesess' };
+    const { session } = testSession(credentials);
+    const id = await provider.ensureSupplier!(session, supplier, null);
+    const card = () => fake.suppliers().find((x) => x.Id === id)!;
+    expect(card()).toMatchObject({
+      SupplierNumber: supplier.supplierNumber,
+      Name: supplier.name,
+      CorporateIdentityNumber: '556012-3456',
+      VatNumber: 'SE556012345601',
+      EmailAddress: 'faktura@supplier.se',
+      Telephone: '031-12 34 56',
+      Address1: 'Industrigatan 4',
+      PostalCode: '415 05',
+      City: 'Göteborg',
+      CountryCode: 'SE',
+      BankgiroNumber: '5050-1055',
+      BankIban: 'SE4550000000058398257466',
+      BankBic: 'ESSESESS',
+      IsActive: true,
+    });
+    expect(card().PlusgiroNumber).toBeNull();
+    // The company adds a note of its own in eEkonomi; then the bankgiro changes in Ordo.
+    card().Note = 'Ring före leverans';
+    const count = fake.supplierCount();
+    expect(await provider.ensureSupplier!(session, { ...supplier, bankgiro: '5555-1234' }, id)).toBe(id);
+    expect(fake.supplierCount()).toBe(count);
+    expect(card()).toMatchObject({ BankgiroNumber: '5555-1234', Note: 'Ring före leverans' });
+  });
+
+  it('a retry after the accountant converted the draft answers the supplier invoice it became', async () => {
+    const { sent, session, prepared, key } = await book();
+    const invoice = fake.convertSupplierInvoiceDraft(sent.externalId);
+    const again = await provider.sendSupplierInvoice!(session, prepared, key, { firstAttempt: false });
+    expect(again).toEqual({ externalId: sent.externalId, externalNr: String(invoice.Number) });
+    expect(fake.supplierInvoiceCount(key)).toBe(1);
+  });
+
+  it('asks Visma to refuse an invoice number the supplier already has there, and shows Visma’s text', async () => {
+    const { session, prepared } = await book();
+    const err = await provider.sendSupplierInvoice!(
+      session,
+      { ...prepared, id: randomUUID() },
+      `ordo-si-${randomUUID()}`,
+      { firstAttempt: true },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ErpError);
+    expect((err as ErpError).code).toBe('INVOICE_WAS_NOT_CREATED_IN_ERP');
+    expect((err as ErpError).vendorMessage).toMatch(/already exists/);
+  });
+
+  it('refuses figures that do not add up before sending anything', async () => {
+    const { session } = testSession(credentials);
+    const invoice = await prepareSupplierInvoice(provider, session, sampleSupplierInvoice(nextSupplier()));
+    const before = fake.requestCount();
+    await expect(
+      provider.sendSupplierInvoice!(session, { ...invoice, totalVat: '270.00' }, `ordo-si-${invoice.id}`, {
+        firstAttempt: true,
+      }),
+    ).rejects.toMatchObject({ code: 'INVOICE_WAS_NOT_CREATED_IN_ERP', retryable: false });
+    expect(fake.requestCount()).toBe(before);
+  });
+
+  it('asks for the ea:purchase scope', () => {
+    if (provider.auth.type !== 'oauth2') throw new Error('oauth2 expected');
+    const url = new URL(provider.auth.authorizeUrl({ redirectUri: 'https://ordo.test/cb', state: 's' }));
+    expect(url.searchParams.get('scope')?.split(' ')).toContain('ea:purchase');
+  });
+});

@@ -30,8 +30,28 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  *   2000428 and 2001302;
  * - FriendsOfApi/fortnox tests/Model (captured Invoice and list answers: DocumentNumber as text,
  *   MetaInformation "@TotalResources"/"@TotalPages"/"@CurrentPage", Gross/Net/TotalVAT/RoundOff).
+ * - Supplier invoices and suppliers: Fortnox's OpenAPI document (apps.fortnox.se/apidocs, "Download
+ *   OpenAPI specification"), as generated into noahboekelman/fortnox-mcp-wrapper-typescript
+ *   (src/resources/number-3/supplierinvoices.ts, suppliers.ts, predefinedaccounts.ts) and
+ *   ThorinEk/fortnox-php-api-client (docs/Model/SupplierInvoice.md, Supplier.md): the SupplierInvoice
+ *   and SupplierInvoiceRow fields, the row Code enum (TOT, VAT, FRT, AFE, ROV, CND, CNC, PRD, PRC,
+ *   SRD, SRC, PRE, GWB, ACC), VATType NORMAL/EUINTERNAL/REVERSE, SalesType, the list subset
+ *   (ExternalInvoiceNumber, Cancel, GivenNumber) and the list filters; softwerkab/fortnox-csharp-api-sdk
+ *   Entities/Supplier Invoices and Suppliers (which fields are read-only: GivenNumber is settable,
+ *   Balance, Booked, Cancelled, SupplierName, Vouchers are not); developer.fortnox.se/documentation/
+ *   resources/supplier-invoices (GET by GivenNumber, the list answer) and /examples/best-practice/
+ *   supplier-invoices (scopes supplier and supplierinvoice; BG, PG, bank account or IBAN with BIC);
+ *   developer.fortnox.se/blog/clarification-on-using-supplier-invoices-with-vat-type-reverse-or-
+ *   euinternal (rows Fortnox adds by itself, and that with VATType NORMAL the rows stay as sent);
+ *   stored answers quoted in public clients (xalien10/pyfortnox supplier_invoice service: rows TOT 2440
+ *   credit, VAT 2641 debit, cost rows debit, with AccountDescription and Total); the global parameter
+ *   financialyeardate (developer.fortnox.se/documentation/general/parameters).
  * Where Fortnox's exact text or code is not published the message below is a close paraphrase and
- * says so in a comment; the plugin depends only on the documented ones.
+ * says so in a comment; the plugin depends only on the documented ones. The fake's own choices for
+ * supplier invoices: the rows sent must balance (debits equal credits, as a voucher must) and the
+ * TOT row must equal Total; a create without rows is refused rather than imitating the rows Fortnox
+ * would build; ExternalInvoiceNumber is at most 50 characters; an unknown supplier on GET is 404 with
+ * a paraphrased text.
  */
 
 type Rec = Record<string, unknown>;
@@ -49,6 +69,12 @@ export interface FortnoxFake extends ErpFakeControl {
   article(articleNumber: string): Record<string, unknown> | null;
   /** The next invoice create is stored and its answer withheld until the fake closes (a crash test kills the caller meanwhile). */
   holdNextCreateResponse(): void;
+  supplier(supplierNumber: string): Record<string, unknown> | null;
+  supplierInvoiceCount(idempotencyKey?: string): number;
+  supplierCount(): number;
+  supplierInvoice(externalId: string): Record<string, unknown> | null;
+  /** Every stored supplier invoice, as GET /3/supplierinvoices/{GivenNumber} answers it. */
+  supplierInvoices(): Record<string, unknown>[];
 }
 
 export interface FortnoxFakeOptions {
@@ -145,6 +171,37 @@ const INVOICE_ROW_FIELDS = new Set(
     'HouseWorkHoursToReport HouseWorkType Price Project Unit VAT RowId StockPointCode'
   ).split(' '),
 );
+const SUPPLIER_FIELDS = new Set(
+  (
+    'Active Address1 Address2 Bank BankAccountNumber BG BIC BranchCode City ClearingNumber Comments CostCenter ' +
+    'CountryCode Currency DisablePaymentFile Email Fax IBAN Name OrganisationNumber OurReference OurCustomerNumber PG ' +
+    'Phone1 Phone2 PreDefinedAccount Project SupplierNumber TermsOfPayment VATNumber VATType VisitingAddress ' +
+    'VisitingCity VisitingCountry VisitingCountryCode VisitingZipCode WorkPlace WWW YourReference ZipCode'
+  ).split(' '),
+);
+const SUPPLIER_INVOICE_FIELDS = new Set(
+  (
+    'AdministrationFee Comments CostCenter Currency CurrencyRate CurrencyUnit DisablePaymentFile DueDate ' +
+    'ExternalInvoiceNumber ExternalInvoiceSeries Freight GivenNumber InvoiceDate InvoiceNumber OCR OurReference ' +
+    'PaymentPending Project RoundOffValue SalesType SupplierInvoiceRows SupplierNumber Total VAT VATType YourReference'
+  ).split(' '),
+);
+const SUPPLIER_INVOICE_ROW_FIELDS = new Set(
+  (
+    'Account AccountDescription ArticleNumber Code CostCenter Credit CreditCurrency Debit DebitCurrency ' +
+    'ItemDescription Price Project Quantity StockLocationCode StockPointCode TransactionInformation'
+  ).split(' '),
+);
+const SUPPLIER_INVOICE_ROW_CODES = new Set('TOT VAT FRT AFE ROV CND CNC PRD PRC SRD SRC PRE GWB ACC'.split(' '));
+/** Names of the BAS accounts the fake's chart describes rows with (AccountDescription). */
+const ACCOUNT_NAMES: Record<number, string> = {
+  2440: 'Leverantörsskulder',
+  2640: 'Ingående moms',
+  2641: 'Debiterad ingående moms',
+  3740: 'Öres- och kronutjämning',
+  4010: 'Inköp material och varor',
+  5831: 'Kost och logi i Sverige',
+};
 const TAX_REDUCTION_FIELDS = new Set(
   (
     'AskedAmount CustomerName PropertyDesignation ReferenceDocumentType ReferenceNumber ' +
@@ -161,6 +218,8 @@ const MAX_LENGTH: Record<string, number> = {
   OurReference: 50,
   Remarks: 1024,
   Comments: 1024,
+  ExternalInvoiceNumber: 50, // the fake's choice; not published
+  TransactionInformation: 100,
 };
 
 // --- money: öre integers, so the sums are exact ------------------------------------------------------
@@ -237,6 +296,9 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   const articles = new Map<string, Rec>();
   const invoices = new Map<string, Rec>();
   const taxReductions: Rec[] = [];
+  const suppliers = new Map<string, Rec>();
+  const supplierInvoices = new Map<string, Rec>();
+  let nextGivenNumber = 1;
   let nextDocumentNumber = 1;
   let nextTaxReductionId = 1;
 
@@ -527,6 +589,50 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       if (!invoice) return refuse('Kan inte hitta fakturan.', 2000434, 404); // paraphrase; code not published
       return { status: 200, body: { Invoice: invoice } };
     }
+    if (is('GET', 'suppliers', false))
+      return list('Suppliers', [...suppliers.values()].map(supplierSubset), query, [
+        'suppliernumber',
+        'name',
+        'organisationnumber',
+        'email',
+      ]);
+    if (is('POST', 'suppliers', false))
+      return { status: 201, body: { Supplier: createSupplier(wrapped(payload, 'Supplier')) } };
+    if (is('GET', 'suppliers', true)) return { status: 200, body: { Supplier: findSupplier(id!) } };
+    if (is('PUT', 'suppliers', true))
+      return { status: 200, body: { Supplier: updateSupplier(id!, wrapped(payload, 'Supplier')) } };
+    if (is('GET', 'supplierinvoices', false)) {
+      let found = [...supplierInvoices.values()];
+      // financialyeardate selects the financial year holding the date; the fake's years are calendar years.
+      const yearDate = query.get('financialyeardate');
+      if (yearDate) found = found.filter((i) => String(i.InvoiceDate).slice(0, 4) === yearDate.slice(0, 4));
+      const filter = query.get('filter');
+      if (filter === 'cancelled') found = found.filter((i) => i.Cancelled === true);
+      else if (filter === 'unbooked') found = found.filter((i) => i.Booked !== true);
+      else if (filter) refuse(`Ogiltigt filter (${filter})`, 2000588); // paraphrase
+      return list('SupplierInvoices', found.map(supplierInvoiceSubset), query, [
+        'suppliernumber',
+        'invoicenumber',
+        'ocr',
+      ]);
+    }
+    if (is('POST', 'supplierinvoices', false)) {
+      const created = createSupplierInvoice(wrapped(payload, 'SupplierInvoice'));
+      if (dropNextCreate) {
+        dropNextCreate = false;
+        return 'drop';
+      }
+      if (holdNextCreate) {
+        holdNextCreate = false;
+        return 'hold';
+      }
+      return { status: 201, body: { SupplierInvoice: created } };
+    }
+    if (is('GET', 'supplierinvoices', true)) {
+      const found = supplierInvoices.get(id!);
+      if (!found) return refuse('Kan inte hitta leverantörsfakturan.', 2000434, 404); // paraphrase; code not published
+      return { status: 200, body: { SupplierInvoice: found } };
+    }
     if (is('GET', 'taxreductions', false)) {
       let found = taxReductions;
       if (query.get('filter') === 'invoices') found = found.filter((t) => t.ReferenceDocumentType === 'INVOICE');
@@ -546,7 +652,15 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       if (!found) return refuse('A valid identifier was not provided.', 2000729, 404);
       return { status: 200, body: { TaxReduction: found } };
     }
-    const known = ['customers', 'articles', 'invoices', 'taxreductions', 'companyinformation'];
+    const known = [
+      'customers',
+      'articles',
+      'invoices',
+      'taxreductions',
+      'companyinformation',
+      'suppliers',
+      'supplierinvoices',
+    ];
     return known.includes(resource ?? '')
       ? { status: 405, body: { message: 'Method Not Allowed' } }
       : { status: 404, body: { message: 'Not Found' } };
@@ -991,6 +1105,235 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     return invoice;
   }
 
+  // --- suppliers ------------------------------------------------------------------------------------
+
+  const supplierSubset = (s: Rec): Rec => ({
+    '@url': s['@url'],
+    Active: s.Active,
+    Address1: s.Address1,
+    Address2: s.Address2,
+    BankAccountNumber: s.BankAccountNumber,
+    BG: s.BG,
+    BIC: s.BIC,
+    City: s.City,
+    CostCenter: s.CostCenter,
+    CountryCode: s.CountryCode,
+    Currency: s.Currency,
+    Email: s.Email,
+    IBAN: s.IBAN,
+    Name: s.Name,
+    OrganisationNumber: s.OrganisationNumber,
+    PG: s.PG,
+    Phone: s.Phone1,
+    PreDefinedAccount: s.PreDefinedAccount,
+    Project: s.Project,
+    SupplierNumber: s.SupplierNumber,
+    TermsOfPayment: s.TermsOfPayment,
+    ZipCode: s.ZipCode,
+  });
+
+  function findSupplier(number: string): Rec {
+    return suppliers.get(number) ?? refuse('Kunde inte hitta leverantör (leverantörsnummer)', 2000432, 404); // paraphrase; code not published
+  }
+
+  function checkSupplier(s: Rec) {
+    onlyFields(s, SUPPLIER_FIELDS);
+    if (s.Email && !/^[^@\s]+@[^@\s]+$/.test(String(s.Email)))
+      refuse(`Ogiltig e-postadress (${String(s.Email)})`, 2000359);
+    if (s.VATType !== undefined && !['NORMAL', 'EUINTERNAL', 'REVERSE'].includes(String(s.VATType)))
+      refuse(`Ogiltig momstyp (${String(s.VATType)})`, 2000588);
+    if (s.IBAN && !/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(String(s.IBAN))) refuse('Ogiltigt IBAN-nummer', 2000588); // paraphrase
+    if (s.BIC && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(String(s.BIC))) refuse('Ogiltig BIC', 2000588); // paraphrase
+    if (s.BG && !/^\d{3,4}-?\d{4}$/.test(String(s.BG))) refuse('Ogiltigt bankgironummer', 2000588); // paraphrase
+    if (s.PG && !/^\d{1,7}-?\d$/.test(String(s.PG))) refuse('Ogiltigt plusgironummer', 2000588); // paraphrase
+    if (s.PreDefinedAccount !== undefined && s.PreDefinedAccount !== '') checkAccount(s.PreDefinedAccount);
+  }
+
+  function createSupplier(s: Rec): Rec {
+    checkSupplier(s);
+    if (!s.Name || typeof s.Name !== 'string') refuse('Leverantören måste ha ett namn (Name)', 2001392); // paraphrase
+    let number = s.SupplierNumber === undefined ? '' : String(s.SupplierNumber);
+    if (number && !/^[\p{L}\p{N}+/_–-]+$/u.test(number))
+      refuse(`Värdet innehåller ej tillåtna tecken. (${number})`, 2000359);
+    if (number && suppliers.has(number)) refuse(`Leverantörsnummer ${number} används redan.`, 2000637); // paraphrase
+    if (!number) {
+      let n = suppliers.size + 1;
+      while (suppliers.has(String(n))) n += 1;
+      number = String(n);
+    }
+    const supplier: Rec = {
+      '@url': `${base}/3/suppliers/${encodeURIComponent(number)}`,
+      Active: true,
+      Address1: '',
+      Address2: '',
+      BG: '',
+      BIC: '',
+      City: '',
+      Country: 'Sverige',
+      CountryCode: 'SE',
+      Currency: 'SEK',
+      Email: '',
+      IBAN: '',
+      Name: '',
+      OrganisationNumber: '',
+      PG: '',
+      Phone1: '',
+      PreDefinedAccount: '',
+      TermsOfPayment: '',
+      VATNumber: '',
+      VATType: 'NORMAL',
+      ZipCode: '',
+      ...s,
+      SupplierNumber: number,
+    };
+    suppliers.set(number, supplier);
+    return supplier;
+  }
+
+  function updateSupplier(number: string, s: Rec): Rec {
+    const existing = findSupplier(number);
+    checkSupplier(s);
+    if (s.SupplierNumber !== undefined && String(s.SupplierNumber) !== number)
+      refuse('Leverantörsnumret kan inte ändras.', 2000588); // paraphrase
+    for (const [key, value] of Object.entries(s)) if (value !== '') existing[key] = value === null ? '' : value;
+    return existing;
+  }
+
+  // --- supplier invoices -------------------------------------------------------------------------------
+
+  const supplierInvoiceSubset = (i: Rec): Rec => ({
+    '@url': i['@url'],
+    AuthorizerName: '',
+    Balance: i.Balance,
+    Booked: i.Booked,
+    Cancel: i.Cancelled,
+    CostCenter: i.CostCenter,
+    Credit: i.Credit,
+    Currency: i.Currency,
+    CurrencyRate: i.CurrencyRate,
+    CurrencyUnit: i.CurrencyUnit,
+    DueDate: i.DueDate,
+    ExternalInvoiceNumber: i.ExternalInvoiceNumber,
+    ExternalInvoiceSeries: i.ExternalInvoiceSeries,
+    FinalPayDate: null,
+    GivenNumber: i.GivenNumber,
+    InvoiceDate: i.InvoiceDate,
+    InvoiceNumber: i.InvoiceNumber,
+    Project: i.Project,
+    SupplierName: i.SupplierName,
+    SupplierNumber: i.SupplierNumber,
+    Total: i.Total,
+    Vouchers: [],
+  });
+
+  function supplierInvoiceRow(input: Rec): { row: Rec; debit: number; credit: number } {
+    onlyFields(input, SUPPLIER_INVOICE_ROW_FIELDS);
+    const account = num(input.Account);
+    if (account === null) refuse('Konto måste anges (Account)', 2001392); // paraphrase
+    checkAccount(account);
+    if (input.Code !== undefined && input.Code !== null && !SUPPLIER_INVOICE_ROW_CODES.has(String(input.Code)))
+      refuse(`Ogiltig radkod (${String(input.Code)})`, 2000588); // paraphrase
+    const debit = num(input.Debit) ?? 0;
+    const credit = num(input.Credit) ?? 0;
+    if (Number.isNaN(debit) || Number.isNaN(credit)) refuse('Värdet måste vara numeriskt', 2000108);
+    if (debit < 0 || credit < 0) refuse('Debet och kredit kan inte vara negativa.', 2000588); // paraphrase
+    return {
+      row: {
+        Account: account,
+        AccountDescription: ACCOUNT_NAMES[account!] ?? '',
+        ArticleNumber: input.ArticleNumber ?? '',
+        Code: input.Code ?? '',
+        CostCenter: input.CostCenter ?? '',
+        Credit: credit,
+        CreditCurrency: credit,
+        Debit: debit,
+        DebitCurrency: debit,
+        ItemDescription: input.ItemDescription ?? '',
+        Price: num(input.Price) ?? 0,
+        Project: input.Project ?? '',
+        Quantity: num(input.Quantity) ?? 0,
+        Total: fromOre(toOre(debit) - toOre(credit)),
+        TransactionInformation: input.TransactionInformation ?? '',
+        Unit: '',
+      },
+      debit: toOre(debit),
+      credit: toOre(credit),
+    };
+  }
+
+  function createSupplierInvoice(input: Rec): Rec {
+    onlyFields(input, SUPPLIER_INVOICE_FIELDS);
+    const supplier = suppliers.get(String(input.SupplierNumber ?? ''));
+    if (!supplier) refuse('Kunde inte hitta leverantör', 2000432); // paraphrase; code not published
+    const vatType = String(input.VATType ?? supplier!.VATType ?? 'NORMAL');
+    if (!['NORMAL', 'EUINTERNAL', 'REVERSE'].includes(vatType)) refuse(`Ogiltig momstyp (${vatType})`, 2000588);
+    if (input.SalesType !== undefined && !['STOCK', 'SERVICE'].includes(String(input.SalesType)))
+      refuse(`Ogiltig försäljningstyp (${String(input.SalesType)})`, 2000588);
+    if (!Array.isArray(input.SupplierInvoiceRows) || input.SupplierInvoiceRows.length === 0)
+      refuse('Ingen eller felaktig typ av data. (SupplierInvoiceRows)', 2001392);
+    const rows = (input.SupplierInvoiceRows as unknown[]).map((r) => {
+      if (!r || typeof r !== 'object')
+        return refuse('Ingen eller felaktig typ av data. (SupplierInvoiceRows)', 2001392);
+      return supplierInvoiceRow(r as Rec);
+    });
+    const total = num(input.Total);
+    const vat = num(input.VAT) ?? 0;
+    const roundOff = num(input.RoundOffValue) ?? 0;
+    if (total === null || Number.isNaN(total) || Number.isNaN(vat) || Number.isNaN(roundOff))
+      refuse('Värdet måste vara numeriskt (Total)', 2000108);
+    const debits = rows.reduce((s, r) => s + r.debit, 0);
+    const credits = rows.reduce((s, r) => s + r.credit, 0);
+    if (debits !== credits) refuse('Verifikationen är inte i balans.', 2000588); // paraphrase
+    const tot = rows.filter((r) => r.row.Code === 'TOT').reduce((s, r) => s + r.credit - r.debit, 0);
+    if (tot !== toOre(total!)) refuse('Fakturans totalbelopp stämmer inte med leverantörsskulden.', 2000588); // paraphrase
+    const vatRows = rows.filter((r) => r.row.Code === 'VAT').reduce((s, r) => s + r.debit - r.credit, 0);
+    if (vatType === 'NORMAL' && vatRows !== toOre(vat)) refuse('Momsbeloppet stämmer inte med momsraderna.', 2000588); // paraphrase
+    if (input.Project !== undefined && typeof input.Project !== 'string') refuse('Ogiltigt projekt', 2000588); // paraphrase
+    const givenNumber = input.GivenNumber !== undefined ? String(input.GivenNumber) : String(nextGivenNumber);
+    if (supplierInvoices.has(givenNumber)) refuse(`Löpnummer ${givenNumber} används redan.`, 2000637); // paraphrase
+    nextGivenNumber = Math.max(nextGivenNumber, Number(givenNumber) + 1 || nextGivenNumber + 1);
+    const invoiceDate = String(input.InvoiceDate ?? new Date().toISOString().slice(0, 10));
+    const invoice: Rec = {
+      '@url': `${base}/3/supplierinvoices/${givenNumber}`,
+      AccountingMethod: 'ACCRUAL',
+      AdministrationFee: String(num(input.AdministrationFee) ?? 0),
+      Balance: String(total),
+      Booked: false,
+      Cancelled: false,
+      Comments: input.Comments ?? '',
+      CostCenter: input.CostCenter ?? '',
+      Credit: total! < 0,
+      CreditReference: 0,
+      Currency: String(input.Currency ?? supplier!.Currency ?? 'SEK'),
+      CurrencyRate: String(num(input.CurrencyRate) ?? 1),
+      CurrencyUnit: num(input.CurrencyUnit) ?? 1,
+      DisablePaymentFile: input.DisablePaymentFile === true,
+      DueDate: input.DueDate ?? addDays(invoiceDate, 30),
+      ExternalInvoiceNumber: input.ExternalInvoiceNumber ?? '',
+      ExternalInvoiceSeries: input.ExternalInvoiceSeries ?? '',
+      Freight: String(num(input.Freight) ?? 0),
+      GivenNumber: givenNumber,
+      InvoiceDate: invoiceDate,
+      InvoiceNumber: input.InvoiceNumber ?? '',
+      OCR: input.OCR ?? '',
+      OurReference: input.OurReference ?? '',
+      PaymentPending: false,
+      Project: input.Project ?? '',
+      RoundOffValue: String(roundOff),
+      SalesType: input.SalesType ?? 'STOCK',
+      SupplierInvoiceRows: rows.map((r) => r.row),
+      SupplierName: supplier!.Name,
+      SupplierNumber: supplier!.SupplierNumber,
+      Total: String(total),
+      VAT: String(vat),
+      VATType: vatType,
+      Vouchers: [],
+      YourReference: input.YourReference ?? '',
+    };
+    supplierInvoices.set(givenNumber, invoice);
+    return invoice;
+  }
+
   // --- tax reductions -------------------------------------------------------------------------------
 
   function createTaxReduction(input: Rec): Rec {
@@ -1056,6 +1399,14 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     invoices: () => [...invoices.values()],
     taxReductions: () => [...taxReductions],
     customer: (number) => customers.get(number) ?? null,
+    supplierInvoiceCount(idempotencyKey) {
+      if (idempotencyKey === undefined) return supplierInvoices.size;
+      return [...supplierInvoices.values()].filter((i) => i.ExternalInvoiceNumber === idempotencyKey).length;
+    },
+    supplierCount: () => suppliers.size,
+    supplierInvoice: (externalId) => supplierInvoices.get(externalId) ?? null,
+    supplierInvoices: () => [...supplierInvoices.values()],
+    supplier: (number) => suppliers.get(number) ?? null,
     article: (number) => articles.get(number) ?? null,
     expireAccessTokens() {
       for (const t of accessTokens.values()) t.expiresAt = 0;

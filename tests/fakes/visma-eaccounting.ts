@@ -38,12 +38,27 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  *   a work-cost row needs WorkHours >= 1, VAT-free reverse-charge rows need a customer flagged with
  *   ReverseChargeOnConstructionServices, dates may be sent as YYYY-MM-DD.
  *
+ * - Supplier invoices: the same OpenAPI document's SupplierApi (required Name and TermsOfPaymentId,
+ *   lengths, the BankIban/BankBic/BankCode patterns, BankgiroNumber and PlusgiroNumber of 10),
+ *   SupplierInvoiceDraftApi (required SupplierId, IsCreditInvoice and Rows; InvoiceNumber 50,
+ *   OcrNumber 25, Message 25; TotalAmount "including VAT", Vat), SupplierInvoiceDraftRowApi
+ *   (AccountNumber 1–9999999999, DebitAmount, CreditAmount, TransactionText 100, LineNumber),
+ *   SupplierInvoiceApi (CreatedFromDraftId, Number, InvoiceNumber required), SupplierInvoiceRowApi
+ *   ("the standard payable account 2440": Visma books the debt itself), the POST
+ *   /supplierinvoicedrafts query parameters (useDefaultVatCodes, calculateVatOnCostAccounts,
+ *   duplicateCheckExtendedValidation "Check if the invoice is duplicate"), POST …/{id}/convert, and
+ *   the scopes (ea:purchase for /suppliers and /supplierinvoicedrafts).
+ *
  * What no source states (the fake's choices, kept simple and strict): 404 with ErrorCode 3000 for an
  * unknown id in the path, 400 with ErrorCode 3000 for an unknown id in a request body, $pagesize
  * capped at 1000 (maxPageSize), DiscountPercentage and VatRatePercent as fractions ("Format: 4
  * decimals", like RotReducedInvoicingPercent's maximum of 1), VAT summed per rate, and the öre
  * rounding to whole kronor when DomesticCurrencyRounding is 1 (HalfAwayFromZero). The identity
- * endpoints follow OAuth 2.0 (RFC 6749) as IdentityServer answers them.
+ * endpoints follow OAuth 2.0 (RFC 6749) as IdentityServer answers them. For supplier invoices: a
+ * draft's rows must add up to TotalAmount less Vat (Visma books 2440 and the VAT itself), the
+ * duplicate check compares supplier and InvoiceNumber among drafts and supplier invoices and answers
+ * 400 with ErrorCode 4000, and the fake remembers a create's Idempotency-Key header (Visma does not
+ * read it) only so the contract suite can count what one delivery made.
  */
 
 export interface VismaEaccountingFake extends ErpFakeControl {
@@ -59,6 +74,14 @@ export interface VismaEaccountingFake extends ErpFakeControl {
   articles(): Record<string, unknown>[];
   /** The company's settings; tests change them in place (ShowPricesExclVatPC, DomesticCurrencyRounding). */
   companySettings: Record<string, unknown>;
+  suppliers(): Record<string, unknown>[];
+  /** Supplier invoice drafts, as Visma answers them. */
+  supplierInvoiceDrafts(): Record<string, unknown>[];
+  /** What the accountant's "convert" does: the draft becomes a numbered supplier invoice. */
+  convertSupplierInvoiceDraft(id: string): Record<string, unknown>;
+  supplierInvoiceCount(idempotencyKey?: string): number;
+  supplierCount(): number;
+  supplierInvoice(externalId: string): Record<string, unknown> | null;
 }
 
 type Row = Record<string, unknown>;
@@ -187,6 +210,13 @@ export async function startVismaEaccountingFake(
   const articles: Row[] = [];
   const drafts: Row[] = [];
   const customerInvoices: Row[] = [];
+  const suppliers: Row[] = [];
+  const supplierDrafts: Row[] = [];
+  const supplierInvoices: Row[] = [];
+  /** Draft id → the Idempotency-Key header of the request that made it (not Visma's; see above). */
+  const supplierDraftKeys = new Map<string, string>();
+  let nextSupplierNumber = 1;
+  let nextSupplierInvoiceNumber = 1;
   const windows = new Map<string, number[]>();
   let requests = 0;
   let rateLimited = 0;
@@ -832,6 +862,302 @@ export async function startVismaEaccountingFake(
     return invoice;
   }
 
+  // ---- suppliers and supplier invoice drafts ---------------------------------------------------
+
+  const SUPPLIER_READ_ONLY = new Set([
+    'Id',
+    'UnpaidInvoicesAmount',
+    'CreatedUtc',
+    'ModifiedUtc',
+    'MessageThreads',
+    'Notes',
+    'ForeignPaymentCodeId',
+    'ApprovalOrderType',
+    'LastInvoiceDate',
+  ]);
+  const SUPPLIER_WRITABLE = new Set(
+    (
+      'SupplierNumber Address1 Address2 AutomaticPaymentService BankAccountNumber Clearing BankBban BankBic BankCode ' +
+      'BankCountryCode BankgiroNumber BankIban BankName City ContactPersonEmail ContactPersonMobile ContactPersonName ' +
+      'ContactPersonPhone CorporateIdentityNumber CountryCode CurrencyCode EmailAddress MobilePhone Name Note ' +
+      'PlusgiroNumber PostalCode Telephone TermsOfPaymentId VatNumber WwwAddress BankFeeCode PayFromBankAccountId ' +
+      'ForeignPaymentCode UsesPaymentReferenceNumbers IsActive ProportionalVat SelfEmployedWithoutFixedAddress ' +
+      'OurCustomerNumber PurchaseDocumentLanguage Approvers UsesAutomaticSupplierInvoiceApproval AccountingTemplateId'
+    ).split(' '),
+  );
+
+  /** Validates a supplier like Visma (SupplierApi) and answers the stored card. */
+  function supplierCard(body: Row, number: string, id: string, createdUtc: string): Row {
+    for (const key of Object.keys(body))
+      if (!SUPPLIER_WRITABLE.has(key) && !SUPPLIER_READ_ONLY.has(key))
+        throw validation(key, `Could not find a property named '${key}' on SupplierApi.`);
+    requireString(body, 'Name');
+    if (!(body.Name as string).trim()) throw validation('Name', 'The Name field is required.');
+    const terms = referenced(termsOfPayments, body, 'TermsOfPaymentId', 'TermsOfPayment');
+    if (terms.AvailableForPurchase === false)
+      throw validation('TermsOfPaymentId', 'The terms of payment are not available for purchases.');
+    for (const [field, max] of [
+      ['SupplierNumber', 16],
+      ['Name', 50],
+      ['Address1', 50],
+      ['Address2', 50],
+      ['City', 50],
+      ['PostalCode', 10],
+      ['CountryCode', 2],
+      ['CorporateIdentityNumber', 20],
+      ['VatNumber', 20],
+      ['EmailAddress', 255],
+      ['Telephone', 50],
+      ['BankgiroNumber', 10],
+      ['PlusgiroNumber', 10],
+      ['BankIban', 50],
+      ['BankBic', 50],
+      ['CurrencyCode', 3],
+      ['Note', 4000],
+    ] as const)
+      maxLength(body, field, max);
+    const pattern = (field: string, re: RegExp, text: string) => {
+      if (body[field] != null && !re.test(String(body[field]))) throw validation(field, text);
+    };
+    // The patterns SupplierApi states (its own [a-zA-z] included).
+    pattern('BankIban', /^[a-zA-Z]{2}[0-9]{2}[a-zA-z0-9]{1,}$/, 'BankIban is not in a valid format.');
+    pattern('BankBic', /^[a-zA-Z]{6}([a-zA-z0-9]{2}|[a-zA-z0-9]{5})$/, 'BankBic is not in a valid format.');
+    const writable = Object.fromEntries(Object.entries(body).filter(([k]) => SUPPLIER_WRITABLE.has(k)));
+    return {
+      Address1: null,
+      Address2: null,
+      AutomaticPaymentService: false,
+      BankAccountNumber: null,
+      BankBic: null,
+      BankIban: null,
+      BankgiroNumber: null,
+      City: null,
+      CorporateIdentityNumber: null,
+      CountryCode: companySettings.CountryCode,
+      CurrencyCode: companySettings.CurrencyCode,
+      EmailAddress: null,
+      IsActive: true,
+      PlusgiroNumber: null,
+      PostalCode: null,
+      Telephone: null,
+      VatNumber: null,
+      UnpaidInvoicesAmount: 0,
+      ...writable,
+      Id: id,
+      SupplierNumber: number,
+      TermsOfPaymentId: terms.Id,
+      CreatedUtc: createdUtc,
+      ModifiedUtc: nowUtc(),
+    };
+  }
+
+  function createSupplier(body: Row): Row {
+    let number = typeof body.SupplierNumber === 'string' && body.SupplierNumber ? body.SupplierNumber : null;
+    if (number && suppliers.some((x) => x.SupplierNumber === number))
+      throw new HttpFailure(400, 4000, `Conflict - A supplier with SupplierNumber ${number} already exists.`);
+    if (!number) {
+      while (suppliers.some((x) => x.SupplierNumber === String(nextSupplierNumber))) nextSupplierNumber += 1;
+      number = String(nextSupplierNumber++);
+    }
+    const supplier = supplierCard(body, number, randomUUID(), nowUtc());
+    suppliers.push(supplier);
+    return supplier;
+  }
+
+  function updateSupplier(existing: Row, body: Row): Row {
+    const number =
+      typeof body.SupplierNumber === 'string' && body.SupplierNumber ? body.SupplierNumber : existing.SupplierNumber;
+    if (number !== existing.SupplierNumber && suppliers.some((x) => x.SupplierNumber === number))
+      throw new HttpFailure(400, 4000, `Conflict - A supplier with SupplierNumber ${String(number)} already exists.`);
+    // A PUT replaces the card: what the body leaves out is cleared.
+    const card = supplierCard(body, String(number), String(existing.Id), String(existing.CreatedUtc));
+    suppliers.splice(suppliers.indexOf(existing), 1, card);
+    return card;
+  }
+
+  const DRAFT_WRITABLE = new Set(
+    (
+      'SupplierId BankAccountId InvoiceDate PaymentDate DueDate InvoiceNumber TotalAmount Vat VatHigh VatMedium VatLow ' +
+      'IsCreditInvoice CurrencyCode CurrencyRate OcrNumber Message Rows SupplierName SupplierNumber ' +
+      'SelfEmployedWithoutFixedAddress IsQuickInvoice IsDomestic SkipSendToBank SupplierInvoiceOrigin Attachments ' +
+      'AccountingTemplateId'
+    ).split(' '),
+  );
+  const DRAFT_ROW_WRITABLE = new Set(
+    (
+      'AccountNumber AccountName VatCodeId CostCenterItemId1 CostCenterItemId2 CostCenterItemId3 ProjectId ' +
+      'DebitAmount CreditAmount TransactionText LineNumber Quantity Weight DeliveryDate HarvestYear VatAmount ' +
+      'ProportionalVatRateValue'
+    ).split(' '),
+  );
+
+  /** A money field: "Maximum 2 decimal places". */
+  function money(body: Row, field: string, prefix = ''): number {
+    const v = optionalNumber(body, field, prefix) ?? 0;
+    if (Math.abs(v * 100 - Math.round(v * 100)) > 1e-6)
+      throw validation(prefix + field, `${prefix + field} must have at most 2 decimal places.`);
+    return v;
+  }
+
+  /** Validates a supplier invoice draft like Visma and answers it as stored. */
+  function buildSupplierDraft(body: Row, duplicateCheck: boolean): Row {
+    for (const key of Object.keys(body))
+      if (!DRAFT_WRITABLE.has(key))
+        throw validation(key, `Could not find a property named '${key}' on SupplierInvoiceDraftApi.`);
+    const supplier = referenced(suppliers, body, 'SupplierId', 'Supplier');
+    requireBoolean(body, 'IsCreditInvoice');
+    if (!Array.isArray(body.Rows)) throw validation('Rows', 'The Rows field is required.');
+    maxLength(body, 'InvoiceNumber', 50);
+    maxLength(body, 'OcrNumber', 25);
+    maxLength(body, 'Message', 25);
+    maxLength(body, 'CurrencyCode', 3);
+    const total = money(body, 'TotalAmount');
+    const vat = money(body, 'Vat');
+    if (body.IsCreditInvoice !== total < 0)
+      throw validation(
+        'IsCreditInvoice',
+        'A credit invoice has a negative TotalAmount, a debit invoice a positive one.',
+      );
+    const rows = (body.Rows as unknown[]).map((raw, i) => {
+      const prefix = `Rows[${i}].`;
+      if (!raw || typeof raw !== 'object') throw validation(`Rows[${i}]`, 'A row must be an object.');
+      const r = raw as Row;
+      for (const key of Object.keys(r))
+        if (!DRAFT_ROW_WRITABLE.has(key))
+          throw validation(prefix + key, `Could not find a property named '${key}' on SupplierInvoiceDraftRowApi.`);
+      const account = r.AccountNumber;
+      if (typeof account !== 'number' || !Number.isInteger(account) || account < 1 || account > 9999999999)
+        throw validation(`${prefix}AccountNumber`, 'AccountNumber must be between 1 and 9999999999.');
+      // The fake's chart is the BAS range; the company's own chart refuses an account it does not have.
+      if (account < 1000 || account > 8999)
+        throw unknownReference(`${prefix}AccountNumber`, `Account with number ${account}`);
+      maxLength(r, 'TransactionText', 100, prefix);
+      const debit = money(r, 'DebitAmount', prefix);
+      const credit = money(r, 'CreditAmount', prefix);
+      if (debit < 0 || credit < 0) throw validation(`${prefix}DebitAmount`, 'Amounts cannot be negative.');
+      return {
+        Id: randomUUID(),
+        AccountNumber: account,
+        AccountName: null,
+        VatCodeId: null,
+        CostCenterItemId1: null,
+        CostCenterItemId2: null,
+        CostCenterItemId3: null,
+        ProjectId: r.ProjectId ?? null,
+        DebitAmount: debit,
+        CreditAmount: credit,
+        TransactionText: r.TransactionText ?? null,
+        LineNumber: typeof r.LineNumber === 'number' ? r.LineNumber : 1,
+        Quantity: null,
+        Weight: null,
+        DeliveryDate: null,
+        HarvestYear: null,
+        VatAmount: null,
+        ProportionalVatRateValue: null,
+      };
+    });
+    const net = round2(rows.reduce((s, r) => s + r.DebitAmount - r.CreditAmount, 0));
+    if (net !== round2(total - vat)) throw validation('Rows', 'The sum of the rows must equal TotalAmount minus Vat.');
+    const invoiceNumber = typeof body.InvoiceNumber === 'string' ? body.InvoiceNumber : null;
+    if (
+      duplicateCheck &&
+      invoiceNumber &&
+      [...supplierDrafts, ...supplierInvoices].some(
+        (d) => d.SupplierId === supplier.Id && d.InvoiceNumber === invoiceNumber,
+      )
+    )
+      throw new HttpFailure(
+        400,
+        4000,
+        `Conflict - An invoice with number ${invoiceNumber} from this supplier already exists.`,
+      );
+    return {
+      SupplierId: supplier.Id,
+      IsAutoInvoiceInterimSupplier: false,
+      BankAccountId: body.BankAccountId ?? null,
+      InvoiceDate: dateField(body, 'InvoiceDate') ?? `${new Date().toISOString().slice(0, 10)}T00:00:00`,
+      PaymentDate: dateField(body, 'PaymentDate'),
+      DueDate: dateField(body, 'DueDate'),
+      InvoiceNumber: invoiceNumber,
+      TotalAmount: total,
+      Vat: vat,
+      VatHigh: 0,
+      VatMedium: 0,
+      VatLow: 0,
+      IsCreditInvoice: body.IsCreditInvoice,
+      CurrencyCode: body.CurrencyCode ?? supplier.CurrencyCode,
+      CurrencyRate: typeof body.CurrencyRate === 'number' ? body.CurrencyRate : 1,
+      OcrNumber: body.OcrNumber ?? null,
+      Message: body.Message ?? null,
+      ModifiedUtc: nowUtc(),
+      Rows: rows,
+      SupplierName: supplier.Name,
+      SupplierNumber: supplier.SupplierNumber,
+      SelfEmployedWithoutFixedAddress: false,
+      IsQuickInvoice: false,
+      IsDomestic: (supplier.CountryCode ?? 'SE') === companySettings.CountryCode,
+      ApprovalStatus: 0,
+      SkipSendToBank: body.SkipSendToBank ?? null,
+      AllocationPeriods: [],
+      SupplierInvoiceOrigin: 2,
+      Attachments: null,
+      MessageThreads: [],
+      Notes: [],
+      CanBeApprovedByCurrentUser: false,
+      CanBeBookeptByCurrentUser: true,
+      ApprovalOrderType: 0,
+      Approvers: [],
+      ApprovalRequestedBy: null,
+      AccountingTemplateId: body.AccountingTemplateId ?? null,
+    };
+  }
+
+  function convertSupplierDraft(draft: Row): Row {
+    supplierDrafts.splice(supplierDrafts.indexOf(draft), 1);
+    const number = nextSupplierInvoiceNumber++;
+    const supplier = suppliers.find((x) => x.Id === draft.SupplierId);
+    const invoice: Row = {
+      Id: randomUUID(),
+      SupplierId: draft.SupplierId,
+      OffsetInvoiceIds: [],
+      BankAccountId: draft.BankAccountId,
+      InvoiceDate: draft.InvoiceDate,
+      PaymentDate: null,
+      DueDate: draft.DueDate,
+      InvoiceNumber: draft.InvoiceNumber,
+      TotalAmount: draft.TotalAmount,
+      Vat: draft.Vat,
+      VatHigh: 0,
+      VatMedium: 0,
+      VatLow: 0,
+      IsCreditInvoice: draft.IsCreditInvoice,
+      CurrencyCode: draft.CurrencyCode,
+      CurrencyRate: draft.CurrencyRate,
+      OcrNumber: draft.OcrNumber,
+      Message: draft.Message,
+      CreatedUtc: nowUtc(),
+      ModifiedUtc: nowUtc(),
+      PlusGiroNumber: supplier?.PlusgiroNumber ?? null,
+      BankGiroNumber: supplier?.BankgiroNumber ?? null,
+      Rows: (draft.Rows as Row[]).map((r) => ({ ...r, Id: randomUUID(), GroupAccountNumber: null })),
+      SupplierName: draft.SupplierName,
+      SupplierNumber: draft.SupplierNumber,
+      IsQuickInvoice: false,
+      IsDomestic: draft.IsDomestic,
+      RemainingAmount: draft.TotalAmount,
+      RemainingAmountInvoiceCurrency: draft.TotalAmount,
+      Number: number,
+      NumberSeries: 'A',
+      VoucherNumber: `A${number}`,
+      VoucherId: randomUUID(),
+      CreatedFromDraftId: draft.Id,
+      Status: 1,
+      PaymentStatus: 3,
+    };
+    supplierInvoices.push(invoice);
+    return invoice;
+  }
+
   function takeSlot(key: string): number | null {
     const now = Date.now();
     const recent = (windows.get(key) ?? []).filter((t) => now - t < rateLimit.perMs);
@@ -922,6 +1248,41 @@ export async function startVismaEaccountingFake(
       if (method === 'POST' && id && action === 'convert')
         return sendJson(res, 201, convert(byId(drafts, id, 'CustomerInvoiceDraft')));
     }
+    if (resource === 'suppliers') {
+      if (method === 'GET') return id ? sendJson(res, 200, byId(suppliers, id, 'Supplier')) : page(res, q, suppliers);
+      if (method === 'POST' && !id) return sendJson(res, 201, createSupplier(body));
+      if (method === 'PUT' && id) return sendJson(res, 200, updateSupplier(byId(suppliers, id, 'Supplier'), body));
+    }
+    if (resource === 'supplierinvoicedrafts') {
+      if (method === 'GET' && !id) return page(res, q, supplierDrafts);
+      if (method === 'GET' && id && !action)
+        return sendJson(res, 200, byId(supplierDrafts, id, 'SupplierInvoiceDraft'));
+      if (method === 'POST' && !id) {
+        const draft: Row = {
+          Id: randomUUID(),
+          CreatedUtc: nowUtc(),
+          ...buildSupplierDraft(body, q.get('duplicateCheckExtendedValidation') === 'true'),
+        };
+        supplierDrafts.push(draft);
+        const key = req.headers['idempotency-key'];
+        if (typeof key === 'string') supplierDraftKeys.set(String(draft.Id), key);
+        if (dropNextCreate) {
+          // Stored, but the answer is lost on the way.
+          dropNextCreate = false;
+          req.socket.destroy();
+          return;
+        }
+        return sendJson(res, 201, draft);
+      }
+      if (method === 'DELETE' && id && !action) {
+        supplierDrafts.splice(supplierDrafts.indexOf(byId(supplierDrafts, id, 'SupplierInvoiceDraft')), 1);
+        return sendJson(res, 200, null);
+      }
+      if (method === 'POST' && id && action === 'convert')
+        return sendJson(res, 201, convertSupplierDraft(byId(supplierDrafts, id, 'SupplierInvoiceDraft')));
+    }
+    if (resource === 'supplierinvoices' && method === 'GET')
+      return id ? sendJson(res, 200, byId(supplierInvoices, id, 'SupplierInvoice')) : page(res, q, supplierInvoices);
     if (resource === 'customerinvoices' && method === 'GET')
       return id ? sendJson(res, 200, byId(customerInvoices, id, 'CustomerInvoice')) : page(res, q, customerInvoices);
     return sendError(res, 404, 3000, `ResourceNotFound - No endpoint ${method} ${url.pathname}.`);
@@ -963,6 +1324,19 @@ export async function startVismaEaccountingFake(
       customerInvoices.find((i) => i.CreatedFromDraftId === externalId) ??
       null,
     invoices: () => [...drafts],
+    suppliers: () => [...suppliers],
+    supplierInvoiceDrafts: () => [...supplierDrafts],
+    convertSupplierInvoiceDraft: (id) => convertSupplierDraft(byId(supplierDrafts, id, 'SupplierInvoiceDraft')),
+    supplierInvoiceCount(key) {
+      const all = [...supplierDrafts, ...supplierInvoices];
+      if (key === undefined) return all.length;
+      return all.filter((d) => supplierDraftKeys.get(String(d.CreatedFromDraftId ?? d.Id)) === key).length;
+    },
+    supplierCount: () => suppliers.length,
+    supplierInvoice: (externalId) =>
+      supplierDrafts.find((d) => d.Id === externalId) ??
+      supplierInvoices.find((i) => i.CreatedFromDraftId === externalId || i.Id === externalId) ??
+      null,
     customerInvoices: () => [...customerInvoices],
     customers: () => [...customers],
     articles: () => [...articles],
