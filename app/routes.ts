@@ -40,6 +40,8 @@ export default [
     route('sales/:id/history', 'routes/sales.$id.history.tsx'),
     // invoices: the list, one invoice, its documents (pdf, e-mail, the ERP's file) and its history
     route('invoices', 'routes/invoices.tsx'),
+    // the period's final invoices as an SIE 4I file for the accounting program
+    route('invoices/sie', 'routes/invoices.sie.tsx'),
     route('invoices/:id', 'routes/invoices.$id.tsx'),
     route('invoices/:id/document', 'routes/invoices.$id.document.tsx'),
     route('invoices/:id/history', 'routes/invoices.$id.history.tsx'),

@@ -2,6 +2,7 @@ import type { Route } from './+types/invoices';
 import { guard, run } from '~/app/lib/guard.server';
 import { InvoiceListPage } from '~/app/components/invoices/invoice-list';
 import { invoiceListFilters, invoiceListPage } from '~/app/components/invoices/invoice-loaders.server';
+import { currentSiePeriod } from '~/core/invoicing/sie-export.service';
 
 /**
  * Invoices (issue 14 item 2; invoices:read): newest invoice date first, filtered by status, ERP
@@ -12,8 +13,12 @@ export const middleware = guard({ permission: 'invoices:read' });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { offset, ...filters } = invoiceListFilters(new URL(request.url).searchParams);
-  const page = await run(context, (ctx) => invoiceListPage(ctx, { ...filters, offset }));
-  return { ...page, filters, offset };
+  const { page, siePeriod } = await run(context, async (ctx) => ({
+    page: await invoiceListPage(ctx, { ...filters, offset }),
+    // the SIE export offers this month, in the tenant's country
+    siePeriod: currentSiePeriod(ctx),
+  }));
+  return { ...page, filters, offset, siePeriod };
 }
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {

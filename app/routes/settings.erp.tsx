@@ -58,6 +58,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       else if (intent === 'credentials') await saveErpSettings(ctx, { kind: body.kind, credentials: body.credentials });
       else throw new AppError('VALIDATION_FAILED', 400, { fields: { intent: ['ERROR_INVALID_VALUE'] } });
     });
+    if (intent === 'credentials') {
+      // "save and connect": the key is kept, then tried at once, so the person learns now whether it works
+      const test = await run(context, (ctx) => testErpConnection(ctx));
+      return data<ErpActionResult>({ ok: true, intent, test });
+    }
     return data<ErpActionResult>({ ok: true, intent });
   } catch (e) {
     if (isAppError(e) && e.status !== 500)

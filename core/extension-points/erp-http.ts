@@ -50,6 +50,18 @@ export class ErpError extends Error {
   }
 }
 
+/**
+ * Whether a value is an ErpError, also one made by a plugin's own copy of this module: in
+ * production plugins are imported at boot outside the server bundle (decision 001), so
+ * `instanceof ErpError` in the core cannot see theirs. The core tests with this, never instanceof.
+ */
+export function isErpError(e: unknown): e is ErpError {
+  if (e instanceof ErpError) return true;
+  if (!(e instanceof Error) || e.name !== 'ErpError') return false;
+  const x = e as Partial<ErpError>;
+  return typeof x.code === 'string' && typeof x.retryable === 'boolean';
+}
+
 export interface ErpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
@@ -215,7 +227,7 @@ export async function withAccessToken<T>(
   try {
     return await call(token);
   } catch (err) {
-    if (err instanceof ErpError && err.status === 401) return call(await renew());
+    if (isErpError(err) && err.status === 401) return call(await renew());
     throw err;
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
-import { ErpError } from '~/core/extension-points/erp-http';
+import { ErpError, isErpError } from '~/core/extension-points/erp-http';
 import type { ErpArticle, ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
 import { defineJob } from '~/core/jobs/define-job';
 import type { JobQueue } from '~/core/jobs/queue';
@@ -435,7 +435,7 @@ async function deliverOne(
     return 'delivered';
   } catch (err) {
     const e =
-      err instanceof ErpError
+      isErpError(err)
         ? err
         : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });
     const giveUp = !e.retryable || attempts >= MAX_DELIVERY_ATTEMPTS;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
-import { ErpError } from '~/core/extension-points/erp-http';
+import { isErpError } from '~/core/extension-points/erp-http';
 import type { ErpArticleListing, ErpAuth, ErpCapabilities } from '~/core/extension-points/erp-provider';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess, type Access } from '~/core/permissions/access';
@@ -205,7 +205,7 @@ export async function startErpAuth(ctx: Ctx, raw: unknown): Promise<{ url: strin
 
 /** The spec's message for an ERP failure, with the vendor's words. */
 export function erpFailure(err: unknown): AppError {
-  if (err instanceof ErpError)
+  if (isErpError(err))
     return new AppError(
       err.code === 'ERP_UNREACHABLE' || err.code === 'ERP_RATE_LIMITED' ? 'ERP_UNREACHABLE' : err.code,
       502,
@@ -274,7 +274,7 @@ export async function testErpConnection(
     await ctx.trx('erp_connection').update({ company_name: companyName, last_test_at: ctx.now, last_test_error: null });
     return { ok: true, companyName, error: null, vendorMessage: null };
   } catch (err) {
-    if (!(err instanceof ErpError)) throw err;
+    if (!isErpError(err)) throw err;
     await ctx
       .trx('erp_connection')
       .update({ last_test_at: ctx.now, last_test_error: [err.code, err.vendorMessage].filter(Boolean).join(': ') });

@@ -18,6 +18,7 @@ import { requireAccess } from '~/core/permissions/access';
 import { discountOf } from '~/core/pricing';
 import { ZEmailTarget } from '~/core/proposals/proposal-documents.service';
 import { finalizeForDocument, getInvoice, INVOICE_READ, invoiceEditAccess, type InvoiceView } from './invoice.service';
+import { requireApplyTypeOn } from './apply-types';
 import { INVOICE_ENTITY } from './invoice-store';
 
 /*
@@ -216,13 +217,17 @@ async function pdfFile(model: InvoiceDocumentModel): Promise<DocumentFile> {
 }
 
 /**
- * POST /invoice/apply {invoiceId, type: pdf}: the invoice as PDF. Reads only: a draft stays a
- * draft and prints as one.
+ * POST /invoice/apply {invoiceId, type: pdf}: the invoice as PDF. A draft stays a draft and prints
+ * as one; the download is recorded in the invoice's history.
  */
 export async function invoicePdf(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
   requireAccess(ctx.auth, INVOICE_READ);
   const input = parseInput(ZInvoiceDocument, raw);
-  return pdfFile(await buildInvoiceDocumentModel(ctx, input.invoiceId));
+  await requireApplyTypeOn(ctx, 'pdf');
+  const model = await buildInvoiceDocumentModel(ctx, input.invoiceId);
+  // every apply is in the invoice's history (issue 15 item 5); repeats within 60 s show as one
+  await recordHistory(ctx, { entity: INVOICE_ENTITY, entityId: model.invoice.id, action: 'pdf' });
+  return pdfFile(model);
 }
 
 /**
@@ -239,6 +244,7 @@ export async function emailInvoice(
 ): Promise<{ message: 'EMAIL_SENT_TO'; recipient: string; recipients: string[] }> {
   requireAccess(ctx.auth, INVOICE_READ);
   const input = parseInput(ZEmailInvoice, raw);
+  await requireApplyTypeOn(ctx, 'email');
   const current = await getInvoice(ctx, input.invoiceId);
   requireAccess(ctx.auth, invoiceEditAccess(current));
   if (current.status === 'void') throw new AppError('INVOICE_VOID', 409);

@@ -1,8 +1,9 @@
 import type { Ctx } from '~/core/context';
 import type { DocumentFile } from '~/core/documents/file';
 import { AppError } from '~/core/errors/app-error';
-import { ErpError } from '~/core/extension-points/erp-http';
+import { isErpError } from '~/core/extension-points/erp-http';
 import { recordHistory } from '~/core/history/history';
+import { requireApplyTypeOn } from './apply-types';
 import { tenantErp } from './erp-connection';
 import { buildErpInvoice } from './erp-delivery';
 import { finalizeForDocument } from './invoice.service';
@@ -15,6 +16,7 @@ import { INVOICE_ENTITY } from './invoice-store';
  * History: the apply type.
  */
 export async function invoiceFileOf(ctx: Ctx, invoiceId: unknown): Promise<DocumentFile> {
+  await requireApplyTypeOn(ctx, 'visma-xml');
   const invoice = await finalizeForDocument(ctx, invoiceId);
   const erp = await tenantErp(ctx);
   if (!erp.provider.capabilities.invoiceFile || !erp.provider.invoiceFile)
@@ -26,7 +28,7 @@ export async function invoiceFileOf(ctx: Ctx, invoiceId: unknown): Promise<Docum
     file = erp.provider.invoiceFile(erpInvoice);
   } catch (err) {
     // the plugin refuses what its ERP's import would refuse: the person sees why
-    if (err instanceof ErpError) throw new AppError(err.code, 409, { vendorMessage: err.vendorMessage });
+    if (isErpError(err)) throw new AppError(err.code, 409, { vendorMessage: err.vendorMessage });
     throw err;
   }
   await recordHistory(ctx, {

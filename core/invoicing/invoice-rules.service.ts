@@ -3,6 +3,7 @@ import type { Ctx } from '~/core/context';
 import { AppError } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
+import { APPLY_TYPES, type ApplyType } from './apply-types';
 import { requireAccess, type Access } from '~/core/permissions/access';
 
 /*
@@ -45,6 +46,8 @@ export interface UserOverride {
 
 export interface InvoiceRulesView {
   reviewBeforeSending: boolean;
+  /** The apply types the invoice screen does not offer (issue 15 item 5). */
+  applyTypesOff: ApplyType[];
   billTime: boolean;
   labourArticle: ArticleRef | null;
   billTravelTime: boolean;
@@ -64,7 +67,7 @@ const articleJson = (alias: string) =>
 
 /** The settings row, its articles, the overrides and the highest number given: one statement. */
 const RULES_SQL = `
-  select s.review_before_sending, s.bill_time, s.bill_travel_time, s.time_rounding_minutes, s.bank_account, s.ocr,
+  select s.review_before_sending, s.apply_types_off, s.bill_time, s.bill_travel_time, s.time_rounding_minutes, s.bank_account, s.ocr,
          s.next_invoice_nr::text as next_invoice_nr,
          ${articleJson('la')} as labour_article,
          ${articleJson('ta')} as travel_article,
@@ -92,6 +95,7 @@ const RULES_SQL = `
 
 interface RulesRow {
   review_before_sending: boolean | null;
+  apply_types_off: string[] | null;
   bill_time: boolean | null;
   bill_travel_time: boolean | null;
   time_rounding_minutes: number | null;
@@ -112,6 +116,9 @@ async function readRules(ctx: Ctx): Promise<InvoiceRulesView> {
   const highest = Number(r.highest_nr);
   return {
     reviewBeforeSending: Boolean(r.review_before_sending),
+    applyTypesOff: (r.apply_types_off ?? []).filter((t): t is ApplyType =>
+      (APPLY_TYPES as readonly string[]).includes(t),
+    ),
     // the table's defaults when the row is missing
     billTime: r.bill_time ?? true,
     labourArticle: r.labour_article,
@@ -147,6 +154,10 @@ const zId = z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().toLowerCase().min
 
 export const ZInvoiceRules = z.object({
   reviewBeforeSending: zFlag,
+  applyTypesOff: z
+    .array(z.enum(APPLY_TYPES, { error: 'ERROR_INVALID_VALUE' }), { error: 'ERROR_INVALID_VALUE' })
+    .max(APPLY_TYPES.length, 'ERROR_INVALID_VALUE')
+    .optional(),
   billTime: zFlag,
   labourArticleId: zArticleRef,
   billTravelTime: zFlag,
@@ -311,6 +322,14 @@ export async function saveInvoiceRules(ctx: Ctx, raw: unknown): Promise<InvoiceR
     if (old === value) continue;
     update[column] = value;
     changed[key] = { old, new: value };
+  }
+  if (input.applyTypesOff) {
+    const old = [...((before.apply_types_off as string[] | null) ?? [])].sort();
+    const next = [...new Set(input.applyTypesOff)].sort();
+    if (old.join() !== next.join()) {
+      update.apply_types_off = next;
+      changed.applyTypesOff = { old, new: next };
+    }
   }
   if (Object.keys(update).length) await ctx.trx('invoice_settings').update({ ...update, updated_at: ctx.now });
 

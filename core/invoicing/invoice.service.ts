@@ -6,6 +6,7 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { formatDecimal } from '~/core/pricing';
 import { addDays } from '~/core/work-orders/close.rules';
+import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';
 import { tenantErp } from './erp-connection';
 import { queueDelivery, toDelivery, type Delivery } from './erp-delivery';
 import { VAT_RATES, type InvoiceFigures, type VatLine } from './invoice-math';
@@ -30,8 +31,7 @@ import { TAX_REDUCTION_KINDS, type TaxReductionKind } from './tax-reduction';
 type Row = Record<string, unknown>;
 
 export const INVOICE_READ: Access = { permission: 'invoices:read' };
-export const APPLY_TYPES = ['pdf', 'visma-xml', 'email', 'erp'] as const;
-export type ApplyType = (typeof APPLY_TYPES)[number];
+export { APPLY_TYPES, type ApplyType } from './apply-types';
 export const INVOICE_STATUSES = ['draft', 'finalized', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /** The ERP side as the list filters it: nothing queued, on its way, in the ERP, failed. */
@@ -198,9 +198,12 @@ export async function getInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
   const f = figuresOf(r, rows);
   const mayEdit = hasAccess(ctx.auth, editAccess(r));
   const status = r.status as InvoiceStatus;
-  const applyTypes: ApplyType[] = ['pdf', 'email'];
-  if (erp.provider.capabilities.invoiceFile) applyTypes.push('visma-xml');
-  if (erp.provider.capabilities.sendInvoices && r.c_send !== false) applyTypes.push('erp');
+  const applyTypes = offeredApplyTypes({
+    capabilities: erp.provider.capabilities,
+    customerSends: r.c_send !== false,
+    status,
+    off: await applyTypesOff(ctx),
+  });
   return {
     id: r.id as string,
     status,
@@ -648,6 +651,7 @@ export async function applyErp(
   requireAccess(ctx.auth, INVOICE_READ);
   const current = await loadInvoiceRow(ctx, invoiceId);
   requireAccess(ctx.auth, editAccess(current));
+  await requireApplyTypeOn(ctx, 'erp');
   if (current.status === 'void') throw new AppError('INVOICE_VOID', 409);
   if (current.status === 'draft') {
     checkTaxReduction(current);

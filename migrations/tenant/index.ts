@@ -23,6 +23,8 @@ import m0021 from './0021-proposals';
 import m0022 from './0022-proposal-configuration';
 import m0023 from './0023-invoicing';
 import m0024 from './0024-erp-mapping-fingerprint';
+import m0025 from './0025-peppol';
+import m0026 from './0026-invoice-apply-types';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -53,4 +55,6 @@ export const tenantMigrations: readonly Migration[] = [
   m0022,
   m0023,
   m0024,
+  m0025,
+  m0026,
 ];

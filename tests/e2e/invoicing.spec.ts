@@ -137,5 +137,27 @@ test('[invoicing] an invoice is downloaded as PDF and e-mailed to the customerâ€
   expect(mail.subject).toContain(number);
 
   await page.getByRole('button', { name: 'Historik' }).click();
-  await expect(page.getByRole('dialog').getByText('E-postad').first()).toBeVisible({ timeout: 60_000 });
+  const history = page.getByRole('dialog');
+  await expect(history.getByText('E-postad').first()).toBeVisible({ timeout: 60_000 });
+  await expect(history.getByText('PDF nedladdad').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  const invoiceUrl = page.url();
+
+  // the office turns e-mail off in Settings â†’ Invoicing: the invoice no longer offers it
+  await page.goto(`${app.url}/settings/invoicing`);
+  await hydrated(page);
+  const emailSwitch = page.getByRole('switch', { name: 'Skicka med e-post' });
+  await expect(emailSwitch).toBeChecked();
+  // from the keyboard, as a person tabbing through the settings would
+  await emailSwitch.focus();
+  await page.keyboard.press('Space');
+  await expect(emailSwitch).not.toBeChecked();
+  await page.getByRole('button', { name: 'Spara', exact: true }).click();
+  await expect(page.getByText('Sparat').first()).toBeVisible({ timeout: 60_000 });
+  await page.goto(invoiceUrl);
+  await hydrated(page);
+  await expect(
+    page.getByRole('button', { name: 'Ladda ner PDF' }).or(page.getByRole('link', { name: 'Ladda ner PDF' })),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'E-posta' })).toHaveCount(0);
 });

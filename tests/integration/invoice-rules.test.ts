@@ -101,6 +101,7 @@ describe('[invoicing] GET and PUT /api/instance/invoicerules', () => {
   it("answers a new tenant's defaults", async () => {
     expect(await get()).toEqual({
       reviewBeforeSending: false,
+      applyTypesOff: [],
       billTime: true,
       labourArticle: null,
       billTravelTime: false,

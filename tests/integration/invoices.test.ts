@@ -185,7 +185,7 @@ describe('[invoicing] the invoice of a closed work order', () => {
       source: { type: 'workOrder', id: wo.id, number: String(wo.number) },
       customer: { customerId: '30001', name: 'Brf Eken' },
       canEdit: false,
-      applyTypes: ['pdf', 'email'],
+      applyTypes: ['pdf', 'email', 'peppol'],
     });
     expect(isValidOcr(inv.ocr)).toBe(true);
     const byOrder = await call('GET', `/api/invoice/wo/${wo.id}`, tok.admin);
@@ -404,6 +404,36 @@ describe('[invoicing] list, history and access', () => {
       setMailer(undefined);
       await smtp.close();
     }
+  });
+
+  it('offers the apply types the tenant leaves on: one turned off is neither offered nor accepted; every apply is in the history', async () => {
+    const closed = await close((await orderWithWork()).id);
+    const id = closed.invoice.id;
+    // the built-in ERP takes no file and sends nothing: the PDF, e-mail and the Peppol e-invoice
+    expect((await getInvoice(id)).applyTypes).toEqual(['pdf', 'email', 'peppol']);
+    try {
+      const put = await call('PUT', '/api/instance/invoicerules', tok.admin, { applyTypesOff: ['email', 'peppol'] });
+      expect(put.status, put.text).toBe(200);
+      expect(put.json().applyTypesOff).toEqual(['email', 'peppol']);
+      expect((await getInvoice(id)).applyTypes).toEqual(['pdf']);
+      for (const type of ['email', 'peppol']) {
+        const refused = await call('POST', '/api/invoice/apply', tok.admin, { invoiceId: id, type });
+        expect(refused.status, type).toBe(409);
+        expect(refused.json().code).toBe('INVOICE_APPLY_TYPE_OFF');
+      }
+      const pdf = await call('POST', '/api/invoice/apply', tok.admin, { invoiceId: id, type: 'pdf' });
+      expect(pdf.status).toBe(200);
+      const history = await call('GET', `/api/invoice/history/${id}`, tok.admin);
+      expect(history.json().map((h: Json) => h.action)).toEqual(['pdf', 'finalize', 'create']);
+      // what is not an apply type is refused by its field, and nothing changes
+      const bad = await call('PUT', '/api/instance/invoicerules', tok.admin, { applyTypesOff: ['fax'] });
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.json().fields ?? {})[0]).toMatch(/^applyTypesOff/);
+      expect((await getInvoice(id)).applyTypes).toEqual(['pdf']);
+    } finally {
+      await call('PUT', '/api/instance/invoicerules', tok.admin, { applyTypesOff: [] });
+    }
+    expect((await getInvoice(id)).applyTypes).toEqual(['pdf', 'email', 'peppol']);
   });
 
   it('apply erp without an ERP that takes invoices is refused (409 ERP_CANNOT_SEND_INVOICES)', async () => {

@@ -35,6 +35,8 @@ export const CAPABILITIES = [
   'taxReduction',
   'supplierInvoices',
 ] as const;
+/** API-key fields whose value is a secret (masked while typed). */
+const SECRET_FIELD = /key|secret|password|token/i;
 /** The sales accounts of Settings → ERP: one per VAT rate, and reverse VAT. */
 export const SALES_ACCOUNTS = ['25', '12', '6', '0', 'reverse'] as const;
 
@@ -113,6 +115,7 @@ function ConnectionSection({
   canEdit: boolean;
 }) {
   const { t } = useTranslation('invoicesettings');
+  const { t: tc } = useTranslation();
   const message = useErpMessage();
   const name = settings.displayName;
   const auth = current?.auth ?? 'none';
@@ -132,7 +135,12 @@ function ConnectionSection({
       toast.show({ kind: 'success', message: t('erp.disconnected', { name }) });
     } else if (r.code) toast.show({ kind: 'error', message: message(r.code, name) });
   });
-  const credentials = useErpFetcher();
+  // saving a key tries it at once; the answer shows where the test button's does
+  const credentials = useErpFetcher((r) => {
+    if (r.test) setTest(r.test);
+    if (r.ok) toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
+    else if (r.code) toast.show({ kind: 'error', message: message(r.code, name, r.vendorMessage) });
+  });
   const [values, setValues] = useState<Record<string, string>>({});
   useEffect(() => setValues({}), [settings.kind, settings.connectedAt]);
 
@@ -189,7 +197,8 @@ function ConnectionSection({
             {current.fields.map((f) => (
               <TextField
                 key={f}
-                type="password"
+                // a secret is masked; a user name or a client code is read as it is typed
+                type={SECRET_FIELD.test(f) ? 'password' : 'text'}
                 label={t(`erp.field.${f}`, { defaultValue: f })}
                 value={values[f] ?? ''}
                 onChange={(v) => setValues((old) => ({ ...old, [f]: v }))}

@@ -9,6 +9,7 @@ const render = await englishRenderer(['invoicesettings']);
 
 const rules: InvoiceRulesView = {
   reviewBeforeSending: true,
+  applyTypesOff: ['peppol'],
   billTime: true,
   labourArticle: { id: 'a1', articleId: 'ARB', title: 'Arbete' },
   billTravelTime: false,
@@ -65,8 +66,12 @@ describe('[invoicing] Settings → invoicing', () => {
     ])
       expect(html).toContain(text);
     // each switch says its state in words, and is a labelled switch
-    expect(html.match(/role="switch"/g)).toHaveLength(4);
+    // four rules and the five apply types
+    expect(html.match(/role="switch"/g)).toHaveLength(9);
     expect(html).toMatch(/Review invoices before they are sent[\s\S]*?>On</);
+    expect(html).toContain('Offered on the invoice');
+    expect(html).toMatch(/Download as PDF[\s\S]*?>On</);
+    expect(html).toMatch(/Peppol e-invoice \(XML\)[\s\S]*?>Off</);
     expect(html).toMatch(/Bill travel time[\s\S]*?>Off</);
     expect(inputOf(html, 'Labour article')).toContain('value="ARB – Arbete"');
     expect(inputOf(html, 'Mileage article')).toContain('value="MIL – Milersättning"');
@@ -103,7 +108,7 @@ describe('[invoicing] Settings → invoicing', () => {
     expect(html).not.toContain('aria-label="Remove');
     expect(inputOf(html, 'Bank account')).toContain('disabled');
     expect(inputOf(html, 'Next invoice number')).toContain('disabled');
-    expect(html.match(/<input[^>]*disabled=""[^>]*role="switch"/g)).toHaveLength(4);
+    expect(html.match(/<input[^>]*disabled=""[^>]*role="switch"/g)).toHaveLength(9);
   });
 
   it('offers the roundings the rules allow, and the same limits', () => {

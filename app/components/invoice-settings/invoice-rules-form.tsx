@@ -4,12 +4,21 @@ import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker
 import { Button, Select, TextField, type PickerOption } from '~/app/components/ui';
 import { CloseIcon } from '~/app/components/ui/icons';
 import { ErrorText, newKey, Section, useSectionSave } from '~/app/components/work-orders/settings/shared';
+import type { ApplyType } from '~/core/invoicing/apply-types';
 import type { ArticleRef, InvoiceRulesView } from '~/core/invoicing/invoice-rules.service';
 import { RuleSwitch } from './rule-switch';
 
 /** The roundings the rules allow (the service's TIME_ROUNDING_MINUTES; that module is server-only). */
 export const ROUNDING_MINUTES = [0, 5, 10, 15, 30, 60] as const;
 export const BANK_ACCOUNT_MAX = 50;
+/** The apply types a tenant may turn off (core/invoicing/apply-types' APPLY_TYPES; that module is server-only). */
+export const APPLY_TYPE_CHOICES = [
+  'pdf',
+  'email',
+  'visma-xml',
+  'erp',
+  'peppol',
+] as const satisfies readonly ApplyType[];
 
 export interface Choice {
   id: string;
@@ -48,6 +57,7 @@ export function InvoiceRulesForm({ rules, workTypes, users, canEdit }: InvoiceRu
   const disabled = !canEdit;
   const [form, setForm] = useState(() => ({
     reviewBeforeSending: rules.reviewBeforeSending,
+    applyTypesOff: rules.applyTypesOff as string[],
     billTime: rules.billTime,
     billTravelTime: rules.billTravelTime,
     ocr: rules.ocr,
@@ -80,6 +90,7 @@ export function InvoiceRulesForm({ rules, workTypes, users, canEdit }: InvoiceRu
     e.preventDefault();
     const body = {
       reviewBeforeSending: form.reviewBeforeSending,
+      applyTypesOff: form.applyTypesOff,
       billTime: form.billTime,
       labourArticleId: form.labourArticle?.id ?? null,
       billTravelTime: form.billTravelTime,
@@ -112,6 +123,26 @@ export function InvoiceRulesForm({ rules, workTypes, users, canEdit }: InvoiceRu
             isDisabled={disabled}
           />
         </div>
+        <fieldset className="mt-4 grid gap-3">
+          <legend className="text-sm font-medium text-gray-900">{t('rules.applyTypes')}</legend>
+          <p className="text-sm text-gray-600">{t('rules.applyTypes.help')}</p>
+          {APPLY_TYPE_CHOICES.map((type) => (
+            <RuleSwitch
+              key={type}
+              label={t(`rules.applyType.${type}`)}
+              isSelected={!form.applyTypesOff.includes(type)}
+              onChange={(on) =>
+                set({
+                  applyTypesOff: on
+                    ? form.applyTypesOff.filter((x) => x !== type)
+                    : [...form.applyTypesOff.filter((x) => x !== type), type],
+                })
+              }
+              isDisabled={disabled}
+            />
+          ))}
+          <ErrorText messages={save.err('applyTypesOff')} />
+        </fieldset>
       </Section>
 
       <Section id="invoice-labour" title={t('rules.labour.title')} intro={t('rules.labour.intro')}>

@@ -17,6 +17,8 @@ export const HISTORY_ACTIONS = [
   'erp.not_sent',
   'void',
   'visma-xml',
+  'pdf',
+  'peppol',
 ] as const;
 
 /** The fields an edit can change, by their name in the history. */
@@ -71,6 +73,7 @@ export function useHistoryDetails(erpName: string) {
         return parts.join(' · ') || null;
       }
       case 'visma-xml':
+      case 'peppol':
         return typeof d.fileName === 'string' ? d.fileName : null;
       default:
         return null;

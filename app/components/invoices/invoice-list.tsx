@@ -13,6 +13,7 @@ import {
   type InvoiceListFilters,
   type InvoiceListRow,
 } from './invoice-format';
+import { SieExport, type SiePeriod } from './sie-export';
 
 export interface InvoiceListData {
   invoices: InvoiceListRow[];
@@ -20,6 +21,8 @@ export interface InvoiceListData {
   erpName: string;
   filters: InvoiceListFilters;
   offset: number;
+  /** The period the SIE export offers (this month); absent on a "show more" page. */
+  siePeriod?: SiePeriod;
 }
 
 const date = (value: string | null, format: DateFormat) => (value ? formatDate(value, format) : '—');
@@ -268,6 +271,7 @@ export function InvoiceListPage({ data }: { data: InvoiceListData }) {
         {loading ? <Spinner label={t('list.loading')} /> : null}
       </div>
       <Filters filters={data.filters} />
+      {data.siePeriod ? <SieExport period={data.siePeriod} /> : null}
       {rows.length === 0 ? (
         <p className="rounded-lg border border-dashed border-gray-300 bg-white p-6 text-center text-gray-700">
           {t('list.empty')}

@@ -164,6 +164,8 @@ export function InvoiceScreen({ invoice }: { invoice: InvoiceView }) {
   const showErp = offers('erp') || erp !== 'none' || invoice.erpState !== null;
   const mayEmail = offers('email') && invoice.canApply;
   const mayFile = offers('visma-xml') && (invoice.canApply || invoice.status === 'finalized');
+  // a download of what is final: nothing changes, so a reader may take it too
+  const mayPeppol = offers('peppol') && invoice.status === 'finalized';
   const maySend = offers('erp') && invoice.canApply && erp === 'none' && invoice.status !== 'void';
 
   return (
@@ -223,6 +225,14 @@ export function InvoiceScreen({ invoice }: { invoice: InvoiceView }) {
               <input type="hidden" name="type" value="visma-xml" />
               <Button type="submit" variant="secondary" isDisabled={dirty} data-apply="visma-xml">
                 {t('action.vismaXml')}
+              </Button>
+            </Form>
+          ) : null}
+          {mayPeppol ? (
+            <Form method="post" action={documentPath} reloadDocument>
+              <input type="hidden" name="type" value="peppol" />
+              <Button type="submit" variant="secondary" data-apply="peppol">
+                {t('action.peppol')}
               </Button>
             </Form>
           ) : null}

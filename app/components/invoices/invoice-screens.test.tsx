@@ -262,8 +262,14 @@ describe('[invoicing] the invoice screen', () => {
     expect(basic).not.toContain('data-testid="erp-panel"');
 
     const all = render(<InvoiceScreen invoice={invoice({ applyTypes: ['pdf', 'email', 'visma-xml', 'erp'] })} />);
-    expect(all).toContain('Download the ERP file (XML)');
+    expect(all).toContain('Download the ERP file');
     expect(all).toContain('name="type" value="visma-xml"');
+    expect(basic).not.toContain('Peppol');
+
+    // a final invoice offers its Peppol e-invoice, to a reader too (a download changes nothing)
+    const peppol = render(<InvoiceScreen invoice={invoice({ canApply: false, applyTypes: ['pdf', 'peppol'] })} />);
+    expect(peppol).toContain('name="type" value="peppol"');
+    expect(peppol).toContain('Download Peppol e-invoice (XML)');
     expect(all).toContain('Send to Fortnox');
     expect(all).toContain('data-testid="erp-panel"');
     expect(all).toContain('Not sent');

@@ -22,6 +22,8 @@ import {
 } from '~/core/invoicing/invoice.service';
 import { emailInvoice, invoicePdf } from '~/core/invoicing/invoice-documents.service';
 import { invoiceFileOf } from '~/core/invoicing/invoice-file.service';
+import { peppolInvoiceOf } from '~/core/invoicing/peppol.service';
+import { exportSie } from '~/core/invoicing/sie-export.service';
 import { parseInput } from '~/core/errors/validation';
 import { defineCall, type ApiCall } from '../define-call';
 import { fileReply } from './work-order-documents.calls';
@@ -51,17 +53,27 @@ export const invoiceCalls: ApiCall[] = [
     handler: (ctx, input) => listInvoices(ctx, input),
   }),
   defineCall({
+    method: 'GET',
+    path: '/invoices/sie',
+    access: READ,
+    input: pass,
+    summary:
+      'The final invoices of a period (by invoice date; drafts and void invoices left out) as an SIE 4I file for the accounting program {from, to (YYYY-MM-DD, at most 12 months), series (default A)} → text/plain; charset=IBM437 (PC8), attachment FAKT_<from>_<to>.SI, one balanced verification per invoice in invoice-number order; 400 SIE_PERIOD_REVERSED, SIE_PERIOD_TOO_LONG; 409 SIE_MIXED_CURRENCIES',
+    handler: async (ctx, input) => fileReply(await exportSie(ctx, input)),
+  }),
+  defineCall({
     method: 'POST',
     path: '/invoice/apply',
     access: READ,
     input: pass,
     summary:
-      "Applies an invoice {invoiceId, type: pdf|visma-xml|email|erp}: pdf → the PDF; email → {message: EMAIL_SENT_TO, recipients} (to emailTarget or the customer's invoice e-mail); erp → {invoice, delivery} (finalized first, queued for the ERP); 409 CUSTOMER_SET_NOT_TO_SEND_TO_ERP, ERP_CANNOT_SEND_INVOICES, INVOICE_ALREADY_IN_ERP",
+      "Applies an invoice {invoiceId, type: pdf|visma-xml|email|erp|peppol}: pdf → the PDF; peppol → the Peppol BIS Billing 3.0 e-invoice (UBL 2.1 XML) of a finalized invoice (409 INVOICE_NOT_FINALIZED, PEPPOL_SELLER_DETAILS_MISSING, PEPPOL_BUYER_ADDRESS_MISSING); email → {message: EMAIL_SENT_TO, recipients} (to emailTarget or the customer's invoice e-mail); erp → {invoice, delivery} (finalized first, queued for the ERP); 409 CUSTOMER_SET_NOT_TO_SEND_TO_ERP, ERP_CANNOT_SEND_INVOICES, INVOICE_ALREADY_IN_ERP; 409 INVOICE_APPLY_TYPE_OFF for a type the tenant turned off in its invoice rules (applyTypesOff)",
     handler: async (ctx, input: Input) => {
       const { invoiceId, type } = parseInput(ZApply, input);
       if (type === 'pdf') return fileReply(await invoicePdf(ctx, { invoiceId }));
       if (type === 'email') return emailInvoice(ctx, input);
       if (type === 'visma-xml') return fileReply(await invoiceFileOf(ctx, invoiceId));
+      if (type === 'peppol') return fileReply(await peppolInvoiceOf(ctx, invoiceId));
       return applyErp(ctx, invoiceId);
     },
   }),
