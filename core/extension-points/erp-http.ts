@@ -235,3 +235,35 @@ export async function withAccessToken<T>(
 /** Token lifetime from an OAuth answer's expires_in (seconds), as an ISO time. */
 export const expiresAtFrom = (expiresIn: unknown, now = Date.now()) =>
   new Date(now + (typeof expiresIn === 'number' ? expiresIn : Number(expiresIn) || 3600) * 1000).toISOString();
+
+/**
+ * One OAuth2 token request (RFC 6749 §4.1.3 for a code, §6 for a refresh) to the vendor's token
+ * endpoint through `http`: a refused code or refresh token (a 4xx) becomes ERP_AUTH_FAILED — the
+ * tenant must connect again — while a network failure or a 5xx stays retryable. A refresh answer
+ * without a new refresh token keeps `previousRefreshToken` (vendors that do not rotate them).
+ */
+export async function requestOAuthTokens(
+  http: ErpHttp,
+  request: { url: string; headers?: Record<string, string>; form: Record<string, string> },
+  options: { vendor: string; previousRefreshToken?: string },
+): Promise<ErpCredentials> {
+  let res: ErpResponse;
+  try {
+    res = await http.request({ method: 'POST', ...request });
+  } catch (err) {
+    if (isErpError(err) && !err.retryable)
+      throw new ErpError('ERP_AUTH_FAILED', { status: err.status, vendorMessage: err.vendorMessage, cause: err });
+    throw err;
+  }
+  const body = (res.body ?? {}) as Record<string, unknown>;
+  if (typeof body.access_token !== 'string' || !body.access_token)
+    throw new ErpError('ERP_AUTH_FAILED', {
+      status: res.status,
+      vendorMessage: `${options.vendor} answered without an access token`,
+    });
+  return {
+    accessToken: body.access_token,
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : options.previousRefreshToken,
+    expiresAt: expiresAtFrom(body.expires_in),
+  };
+}

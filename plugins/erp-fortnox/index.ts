@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   createErpHttp,
   ErpError,
-  expiresAtFrom,
+  requestOAuthTokens,
   withAccessToken,
   type ErpErrorCode,
   type ErpRequest,
@@ -12,7 +12,6 @@ import {
 import {
   defineErpProvider,
   type ErpArticle,
-  type ErpCredentials,
   type ErpCustomer,
   type ErpInvoice,
   type ErpInvoiceRow,
@@ -359,38 +358,13 @@ function create(o: FortnoxOptions): ErpProvider {
   const oauth = (tenantId: string) =>
     createErpHttp({ key: `fortnox-oauth:${tenantId}`, timeoutMs: o.timeoutMs, vendorMessage: fortnoxMessage });
 
-  async function tokenRequest(
-    tenantId: string,
-    form: Record<string, string>,
-    previous?: string,
-  ): Promise<ErpCredentials> {
-    let res: ErpResponse;
-    try {
-      res = await oauth(tenantId).request({
-        method: 'POST',
-        url: `${authBase}/oauth-v1/token`,
-        headers: { authorization: basic },
-        form,
-      });
-    } catch (err) {
-      // A refused code or refresh token means the tenant must connect again; a network failure or a
-      // 5xx stays retryable.
-      if (err instanceof ErpError && !err.retryable)
-        throw new ErpError('ERP_AUTH_FAILED', { status: err.status, vendorMessage: err.vendorMessage, cause: err });
-      throw err;
-    }
-    const body = (res.body ?? {}) as Rec;
-    if (typeof body.access_token !== 'string' || !body.access_token)
-      throw new ErpError('ERP_AUTH_FAILED', {
-        status: res.status,
-        vendorMessage: 'Fortnox answered without an access token',
-      });
-    return {
-      accessToken: body.access_token,
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : previous,
-      expiresAt: expiresAtFrom(body.expires_in),
-    };
-  }
+  /** A refused code or refresh token means the tenant must connect again; a 5xx stays retryable. */
+  const tokenRequest = (tenantId: string, form: Record<string, string>, previous?: string) =>
+    requestOAuthTokens(
+      oauth(tenantId),
+      { url: `${authBase}/oauth-v1/token`, headers: { authorization: basic }, form },
+      { vendor: 'Fortnox', previousRefreshToken: previous },
+    );
 
   /** Runs `fn` with a valid token, every request through the tenant's rate limit. */
   function withApi<T>(session: ErpSession, fn: (call: ApiCall) => Promise<T>): Promise<T> {

@@ -3,16 +3,14 @@ import { z } from 'zod';
 import {
   createErpHttp,
   ErpError,
-  expiresAtFrom,
+  requestOAuthTokens,
   withAccessToken,
   type ErpErrorCode,
   type ErpRequest,
-  type ErpResponse,
 } from '~/core/extension-points/erp-http';
 import {
   defineErpProvider,
   supplierRowAccounts,
-  type ErpCredentials,
   type ErpCustomer,
   type ErpInvoice,
   type ErpInvoiceRow,
@@ -230,29 +228,14 @@ function create(o: QuickBooksOptions): ErpProvider {
     vendorMessage: quickbooksMessage,
   });
 
-  async function tokenRequest(form: Record<string, string>, previous?: string): Promise<ErpCredentials> {
-    let res: ErpResponse;
-    try {
-      res = await oauthHttp.request({ method: 'POST', url: o.tokenUrl, headers: { authorization: basic }, form });
-    } catch (err) {
-      // A refused code or refresh token (invalid_grant) means: connect again. A 5xx stays retryable.
-      if (err instanceof ErpError && !err.retryable)
-        throw new ErpError('ERP_AUTH_FAILED', { status: err.status, vendorMessage: err.vendorMessage, cause: err });
-      throw err;
-    }
-    const body = (res.body ?? {}) as Rec;
-    if (typeof body.access_token !== 'string' || !body.access_token)
-      throw new ErpError('ERP_AUTH_FAILED', {
-        status: res.status,
-        vendorMessage: 'Intuit answered without an access token',
-      });
-    return {
-      accessToken: body.access_token,
-      // Intuit's refresh token may change on a refresh; always keep the latest.
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : previous,
-      expiresAt: expiresAtFrom(body.expires_in),
-    };
-  }
+  // A refused code or refresh token (invalid_grant) means: connect again. A 5xx stays retryable.
+  // Intuit's refresh token may change on a refresh; the latest is always kept.
+  const tokenRequest = (form: Record<string, string>, previous?: string) =>
+    requestOAuthTokens(
+      oauthHttp,
+      { url: o.tokenUrl, headers: { authorization: basic }, form },
+      { vendor: 'Intuit', previousRefreshToken: previous },
+    );
 
   async function withApi<T>(session: ErpSession, fn: (api: Api) => Promise<T>): Promise<T> {
     const realmId = session.credentials?.realmId;
