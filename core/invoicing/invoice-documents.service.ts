@@ -50,8 +50,11 @@ export function invoiceFilename(invoice: { id: string; number: string | null }):
     : safeFilename('invoice-draft', invoice.id.slice(0, 8), 'pdf');
 }
 
-/** The customer's primary address, its numbers and invoice language, in one statement. */
-async function customerOf(ctx: Ctx, customerId: string | null): Promise<Row | undefined> {
+/**
+ * The customer as an invoice document addresses it (the PDF, the Peppol e-invoice): its primary
+ * address, numbers, type, country, Peppol id, e-mails and invoice language, in one statement.
+ */
+export async function invoiceCustomerOf(ctx: Ctx, customerId: string | null): Promise<Row | undefined> {
   if (!customerId) return undefined;
   return (await ctx
     .trx('customers as c')
@@ -61,10 +64,15 @@ async function customerOf(ctx: Ctx, customerId: string | null): Promise<Row | un
     .where('c.id', customerId)
     .first(
       'c.name',
+      'c.type',
       'c.customer_id',
       'c.invoice_language',
       'c.organizational_number',
       'c.vat_number',
+      'c.country',
+      'c.peppol_id',
+      'c.email',
+      'c.invoice_email',
       'a.street',
       'a.post_index',
       'a.city',
@@ -123,7 +131,7 @@ function documentRows(invoice: InvoiceView): InvoiceDocumentRow[] {
 
 /** The model of an invoice already read (getInvoice or finalizeForDocument), so no read is repeated. */
 async function modelOf(ctx: Ctx, invoice: InvoiceView): Promise<InvoiceDocumentModel> {
-  const [customer, company] = await Promise.all([customerOf(ctx, invoice.customer.id), documentCompany(ctx)]);
+  const [customer, company] = await Promise.all([invoiceCustomerOf(ctx, invoice.customer.id), documentCompany(ctx)]);
   const data = record(invoice.data);
   // The customer as billed (the invoice's data) for what the invoice kept; the address is today's.
   const billed = record(data.customer);

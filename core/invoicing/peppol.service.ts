@@ -8,6 +8,7 @@ import { requireAccess } from '~/core/permissions/access';
 import { discountOf } from '~/core/pricing';
 import { isValidIban, normalizeIban } from '~/core/suppliers/bank';
 import { requireApplyTypeOn } from './apply-types';
+import { invoiceCustomerOf } from './invoice-documents.service';
 import { getInvoice, INVOICE_READ, type InvoiceView } from './invoice.service';
 import type { VatRate } from './invoice-math';
 import { INVOICE_ENTITY } from './invoice-store';
@@ -32,32 +33,6 @@ import {
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (v === null || v === undefined || String(v).trim() === '' ? null : String(v).trim());
 const record = (v: unknown): Row => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {});
-
-/** The customer as an e-invoice addresses it: primary address, numbers, country and Peppol id. */
-async function customerOf(ctx: Ctx, customerId: string | null): Promise<Row | undefined> {
-  if (!customerId) return undefined;
-  return (await ctx
-    .trx('customers as c')
-    .leftJoin('customer_addresses as a', function () {
-      this.on('a.customer_id', 'c.id').andOn('a.is_primary', ctx.trx.raw('true'));
-    })
-    .where('c.id', customerId)
-    .first(
-      'c.name',
-      'c.type',
-      'c.customer_id',
-      'c.invoice_language',
-      'c.organizational_number',
-      'c.vat_number',
-      'c.country',
-      'c.peppol_id',
-      'c.email',
-      'c.invoice_email',
-      'a.street',
-      'a.post_index',
-      'a.city',
-    )) as Row | undefined;
-}
 
 /** The seller as the invoice kept it when it was made (its data's instance part), else today's details. */
 function sellerOf(ctx: Ctx, invoice: InvoiceView): PeppolParty {
@@ -128,7 +103,7 @@ export async function peppolInvoiceOf(ctx: Ctx, invoiceId: unknown): Promise<Doc
   const invoice = await getInvoice(ctx, invoiceId);
   // offered for final invoices only (apply-types.ts); the API and a stale page meet this
   if (invoice.status !== 'finalized' || !invoice.invoiceNr) throw new AppError('INVOICE_NOT_FINALIZED', 409);
-  const customer = await customerOf(ctx, invoice.customer.id);
+  const customer = await invoiceCustomerOf(ctx, invoice.customer.id);
   const seller = sellerOf(ctx, invoice);
   const buyer = buyerOf(ctx, invoice, customer);
   const lang = langFromKey(str(customer?.invoice_language), langFromKey(ctx.tenant.config.languageKey));
