@@ -131,6 +131,26 @@ const customerFields = {
   potential: z.boolean({ error: 'ERROR_INVALID_VALUE' }),
   organizationalNumber: zOptionalText(30),
   vatNumber: zOptionalText(30),
+  /** ISO 3166-1 alpha-2; empty: the company's own country (or the VAT number's prefix). */
+  country: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? blankToNull(v.trim().toUpperCase()) : v),
+      z
+        .string({ error: 'ERROR_INVALID_VALUE' })
+        .regex(/^[A-Z]{2}$/, 'ERROR_INVALID_VALUE')
+        .nullish(),
+    )
+    .transform((v) => v ?? null),
+  /** The Peppol participant id `<EAS scheme>:<id>` when it is not the one the org. number gives. */
+  peppolId: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? blankToNull(v.trim()) : v),
+      z
+        .string({ error: 'ERROR_INVALID_VALUE' })
+        .regex(/^[0-9]{4}:[^\s:]{1,80}$/, 'ERROR_PEPPOL_ID')
+        .nullish(),
+    )
+    .transform((v) => v ?? null),
   personId: zOptionalText(30),
   phone: zOptionalText(40),
   email: zOptionalEmail(),

@@ -65,6 +65,10 @@ export interface Customer {
   potential: boolean;
   organizationalNumber: string | null;
   vatNumber: string | null;
+  /** ISO country code; null: the company's own (issue 15: it decides the Peppol address scheme). */
+  country: string | null;
+  /** An explicit Peppol participant id (`0088:7300010000001`); null: derived from the org. number. */
+  peppolId: string | null;
   personId: string | null;
   phone: string | null;
   email: string | null;
@@ -170,6 +174,8 @@ function customerOut(r: Row, addresses: CustomerAddress[], contacts: CustomerCon
     potential: Boolean(r.potential),
     organizationalNumber: str(r.organizational_number),
     vatNumber: str(r.vat_number),
+    country: str(r.country),
+    peppolId: str(r.peppol_id),
     personId: str(r.person_id),
     phone: str(r.phone),
     email: str(r.email),
@@ -466,6 +472,8 @@ function columnsOf(input: Partial<Record<string, unknown>>): Record<string, unkn
     potential: 'potential',
     organizationalNumber: 'organizational_number',
     vatNumber: 'vat_number',
+    country: 'country',
+    peppolId: 'peppol_id',
     personId: 'person_id',
     phone: 'phone',
     email: 'email',

@@ -85,6 +85,8 @@ const solrosen = {
   type: 'company',
   organizationalNumber: '769612-3456',
   vatNumber: 'SE769612345601',
+  country: ' se ',
+  peppolId: '0088:7300010000001',
   paymentTermDays: 30,
   bgAccount: '50501055',
   iban: 'SE45 5000 0000 0583 9825 7466',
@@ -118,6 +120,8 @@ describe('[customers] POST /api/customers', () => {
       status: 'active',
       potential: false,
       organizationalNumber: '769612-3456',
+      country: 'SE',
+      peppolId: '0088:7300010000001',
       paymentTermDays: 30,
       bgAccount: '5050-1055',
       iban: 'SE4550000000058398257466',
@@ -167,6 +171,8 @@ describe('[customers] POST /api/customers', () => {
         paymentTermDays: 400,
         type: 'person',
         invoiceLanguage: 'de',
+        country: 'Sverige',
+        peppolId: '7300010000001',
       }),
     ).toEqual({
       invoiceEmail: ['ERROR_INVALID_EMAIL'],
@@ -177,6 +183,8 @@ describe('[customers] POST /api/customers', () => {
       paymentTermDays: ['ERROR_INVALID_VALUE'],
       type: ['ERROR_INVALID_VALUE'],
       invoiceLanguage: ['ERROR_INVALID_VALUE'],
+      country: ['ERROR_INVALID_VALUE'],
+      peppolId: ['ERROR_PEPPOL_ID'],
     });
     expect(await bad({ customerId: '20001', name: 'X', contacts: [{ role: 'VD' }] })).toEqual({
       'contacts.0.name': ['ERROR_REQUIRED_FIELD'],

@@ -11,6 +11,8 @@ const TEXT_FIELDS = [
   'status',
   'organizationalNumber',
   'vatNumber',
+  'country',
+  'peppolId',
   'personId',
   'phone',
   'email',

@@ -16,6 +16,8 @@ export interface CustomerFormValues {
   potential: boolean;
   organizationalNumber: string | null;
   vatNumber: string | null;
+  country: string | null;
+  peppolId: string | null;
   personId: string | null;
   phone: string | null;
   email: string | null;
@@ -230,6 +232,10 @@ export function CustomerForm({ customer, priceLists, errors, isDisabled, onlyPot
             type: 'email',
             description: t('field.broadcastEmail.help'),
           })}
+          {text('country', { label: t('field.country'), description: t('field.country.help') })}
+          {type === 'company'
+            ? text('peppolId', { label: t('field.peppolId'), description: t('field.peppolId.help') })
+            : null}
           {text('bgAccount', { label: t('field.bgAccount') })}
           {text('iban', { label: t('field.iban') })}
           {text('bic', { label: t('field.bic') })}
