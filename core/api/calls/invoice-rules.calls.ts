@@ -13,7 +13,7 @@ import { defineCall, type ApiCall } from '../define-call';
  */
 
 const RULES =
-  '{reviewBeforeSending, billTime, labourArticle: {id, articleId, title}, billTravelTime, travelArticle, ' +
+  '{reviewBeforeSending, applyTypesOff: [pdf|email|visma-xml|erp|peppol], billTime, labourArticle: {id, articleId, title}, billTravelTime, travelArticle, ' +
   'timeRoundingMinutes (0, 5, 10, 15, 30, 60), mileageArticle, bankAccount, ocr, nextInvoiceNr, lowestNextInvoiceNr, ' +
   'overrides: {workTypes: [{id, workType: {id, name}, article}], users: [{id, user: {id, name}, article}]}}';
 
@@ -32,7 +32,7 @@ export const invoiceRuleCalls: ApiCall[] = [
     access: INVOICE_RULES_EDIT,
     input: z.unknown(),
     summary:
-      'Changes the invoice rules {reviewBeforeSending?, billTime?, labourArticleId?, billTravelTime?, travelArticleId?, ' +
+      'Changes the invoice rules {reviewBeforeSending?, applyTypesOff? (the apply types the invoice does not offer), billTime?, labourArticleId?, billTravelTime?, travelArticleId?, ' +
       'timeRoundingMinutes?, mileageArticleId?, bankAccount? (at most 50), ocr?, nextInvoiceNr?, overrides?: {workTypes: ' +
       '[{workTypeId, articleId}], users: [{userId, articleId}]} (replaces them all)} → the rules; articles must exist and ' +
       'be active (NOT_FOUND, ERROR_ARTICLE_INACTIVE); 400 ERROR_INVOICE_NUMBER_TAKEN when nextInvoiceNr is not above ' +
