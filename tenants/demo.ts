@@ -20,13 +20,13 @@ export const DEMO = {
   admin: { email: 'admin@nordlarm.se', name: 'Maria Lindqvist', password: 'ordo-demo-2026' },
   company: {
     companyName: 'Nordlarm Säkerhet AB',
-    companyNr: '556812-3456',
+    companyNr: '556812-3458',
     address: 'Verkstadsgatan 7',
     postIndex: '721 30',
     city: 'Västerås',
     email: 'info@nordlarm.se',
     phone: '021-12 34 50',
-    vatRegistrationNr: 'SE556812345601',
+    vatRegistrationNr: 'SE556812345801',
     bgAccount: '5050-1055',
   },
   users: [

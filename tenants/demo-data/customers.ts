@@ -52,7 +52,7 @@ export const DEMO_CUSTOMERS: DemoCustomer[] = [
     customerId: '10001',
     name: 'Brf Solrosen',
     type: 'company',
-    organizationalNumber: '769612-3456',
+    organizationalNumber: '769612-3459',
     phone: '08-640 12 30',
     email: 'styrelsen@brfsolrosen.se',
     paymentTermDays: 30,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
@@ -136,12 +137,37 @@ test('[invoicing] an invoice is downloaded as PDF and e-mailed to the customer�
   expect(mail.raw).toContain('application/pdf');
   expect(mail.subject).toContain(number);
 
+  // the final invoice as a Peppol e-invoice (UBL): the demo company and Brf Solrosen have org. numbers
+  const peppol = page.waitForEvent('download');
+  await page
+    .getByRole('button', { name: 'Ladda ner Peppol-e-faktura (XML)' })
+    .or(page.getByRole('link', { name: 'Ladda ner Peppol-e-faktura (XML)' }))
+    .click();
+  const xmlFile = await peppol;
+  expect(xmlFile.suggestedFilename()).toMatch(/\.xml$/);
+  const xml = await readFile(await xmlFile.path(), 'utf8');
+  expect(xml).toContain(`<cbc:ID>${number}</cbc:ID>`);
+  expect(xml).toContain('<cbc:EndpointID schemeID="0007">7696123459</cbc:EndpointID>');
+
   await page.getByRole('button', { name: 'Historik' }).click();
   const history = page.getByRole('dialog');
   await expect(history.getByText('E-postad').first()).toBeVisible({ timeout: 60_000 });
   await expect(history.getByText('PDF nedladdad').first()).toBeVisible();
+  await expect(history.getByText('E-faktura (Peppol) hämtad').first()).toBeVisible();
   await page.keyboard.press('Escape');
   const invoiceUrl = page.url();
+
+  // the month's final invoices as an SIE file for the accounting program, from the list
+  await page.goto(`${app.url}/invoices`);
+  await hydrated(page);
+  await page.getByText('Export till bokföringen (SIE)').click();
+  const sie = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Ladda ner SIE-fil' }).click();
+  const sieFile = await sie;
+  expect(sieFile.suggestedFilename()).toMatch(/\.SI$/);
+  const sieText = (await readFile(await sieFile.path())).toString('latin1');
+  expect(sieText).toContain('#SIETYP 4');
+  expect(sieText).toMatch(new RegExp(`#VER "?A"? "?${number}"?`));
 
   // the office turns e-mail off in Settings → Invoicing: the invoice no longer offers it
   await page.goto(`${app.url}/settings/invoicing`);
