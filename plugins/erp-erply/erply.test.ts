@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type { ErpCredentials, ErpInvoice } from '~/core/extension-points/erp-provider';
 import {
+  feeRow,
   prepareInvoice,
   prepareSupplierInvoice,
   sampleInvoice,
   sampleSupplierInvoice,
   testSession,
+  textRow,
 } from '~/tests/erp-contract/erp-contract';
 import { startErplyFake, type ErplyFake } from '~/tests/fakes/erply';
 import plugin, { IDEMPOTENCY_ATTRIBUTE, INVOICE_NR_ATTRIBUTE } from './index';
@@ -59,36 +61,8 @@ function euroInvoice(overrides: Partial<ErpInvoice> = {}): ErpInvoice {
         houseWork: false,
         account: '3001',
       },
-      {
-        kind: 'fee',
-        articleId: null,
-        articleNumber: null,
-        externalArticleId: null,
-        description: 'Invoice fee',
-        amount: '1',
-        unit: null,
-        price: '40.00',
-        discount: null,
-        total: '40.00',
-        vatPercent: '25',
-        houseWork: false,
-        account: '3541',
-      },
-      {
-        kind: 'text',
-        articleId: null,
-        articleNumber: null,
-        externalArticleId: null,
-        description: 'Work done on 19 November',
-        amount: '0',
-        unit: null,
-        price: '0',
-        discount: null,
-        total: '0',
-        vatPercent: '25',
-        houseWork: false,
-        account: null,
-      },
+      feeRow('40.00', 'Invoice fee'),
+      textRow('Work done on 19 November'),
     ],
     totalPrice: '1910.00',
     totalVat: '477.50',

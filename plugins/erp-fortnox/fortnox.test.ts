@@ -4,6 +4,7 @@ import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/c
 import { invoiceFigures } from '~/core/invoicing/invoice-math';
 import { ErpError } from '~/core/extension-points/erp-http';
 import {
+  feeRow,
   prepareInvoice,
   prepareSupplierInvoice,
   sampleInvoice,
@@ -28,22 +29,6 @@ async function connect(provider: ErpProvider): Promise<ErpCredentials> {
   const back = await consentAsBrowser(provider.auth.authorizeUrl({ redirectUri, state }));
   return provider.auth.exchangeCode({ code: back.searchParams.get('code')!, redirectUri, tenantId: randomUUID() });
 }
-
-const feeRow = (fee: string): ErpInvoiceRow => ({
-  kind: 'fee',
-  articleId: null,
-  articleNumber: null,
-  externalArticleId: null,
-  description: 'Fakturaavgift',
-  amount: '1',
-  unit: null,
-  price: fee,
-  discount: null,
-  total: fee,
-  vatPercent: '25',
-  houseWork: false,
-  account: '3541',
-});
 
 let fake: FortnoxFake;
 let provider: ErpProvider;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type { ErpInvoice } from '~/core/extension-points/erp-provider';
-import { sampleInvoice } from '~/tests/erp-contract/erp-contract';
+import { feeRow, sampleInvoice } from '~/tests/erp-contract/erp-contract';
 import { MagentaImportError, readMagentaWebOrder } from '~/tests/fakes/magenta';
 import plugin from './index';
 
@@ -17,24 +17,7 @@ const refusal = (f: () => unknown) => {
 };
 const withFee = (invoice: ErpInvoice): ErpInvoice => ({
   ...invoice,
-  rows: [
-    ...invoice.rows,
-    {
-      kind: 'fee',
-      articleId: null,
-      articleNumber: null,
-      externalArticleId: null,
-      description: 'Fakturaavgift',
-      amount: '1',
-      unit: null,
-      price: '40.00',
-      discount: null,
-      total: '40.00',
-      vatPercent: '25',
-      houseWork: false,
-      account: '3541',
-    },
-  ],
+  rows: [...invoice.rows, feeRow()],
 });
 
 describe('magenta', () => {

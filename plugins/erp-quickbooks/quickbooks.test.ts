@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type { ErpCredentials, ErpInvoice, ErpProvider } from '~/core/extension-points/erp-provider';
 import {
+  feeRow,
   prepareInvoice,
   prepareSupplierInvoice,
   sampleInvoice,
   sampleSupplierInvoice,
   testSession,
+  textRow,
 } from '~/tests/erp-contract/erp-contract';
 import { consentAsBrowser, startQuickBooksFake, type QuickBooksFake } from '~/tests/fakes/quickbooks-online';
 import quickbooks, { linePricing } from './index';
@@ -114,39 +116,7 @@ describe('[erp quickbooks] connecting', () => {
 describe('[erp quickbooks] invoices', () => {
   it('maps an invoice verbatim: DocNumber, dates, lines with ItemRef/Qty/UnitPrice/TaxCodeRef, memo, key in PrivateNote', async () => {
     const invoice = sampleInvoice(next(), {
-      rows: [
-        ...sampleInvoice('1').rows,
-        {
-          kind: 'fee',
-          articleId: null,
-          articleNumber: null,
-          externalArticleId: null,
-          description: 'Invoice fee',
-          amount: '1',
-          unit: null,
-          price: '40.00',
-          discount: null,
-          total: '40.00',
-          vatPercent: '25',
-          houseWork: false,
-          account: '3541',
-        },
-        {
-          kind: 'text',
-          articleId: null,
-          articleNumber: null,
-          externalArticleId: null,
-          description: 'Work done on floor 3',
-          amount: '0',
-          unit: null,
-          price: '0',
-          discount: null,
-          total: '0',
-          vatPercent: '25',
-          houseWork: false,
-          account: null,
-        },
-      ],
+      rows: [...sampleInvoice('1').rows, feeRow('40.00', 'Invoice fee'), textRow('Work done on floor 3')],
     });
     const { sent, key, prepared, txn } = await send(invoice);
     expect(sent.externalInvoiceNr).toBe(invoice.invoiceNr);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/core/extension-points/erp-provider';
 import {
+  feeRow,
   prepareInvoice,
   prepareSupplierInvoice,
   sampleInvoice,
@@ -56,26 +57,12 @@ async function send(invoice: ErpInvoice) {
 const rowsOf = (draft: Json) => draft.Rows as Json[];
 const articleRows = (draft: Json) => rowsOf(draft).filter((r) => !r.IsTextRow);
 
-const feeRow: ErpInvoiceRow = {
-  kind: 'fee',
-  articleId: null,
-  articleNumber: null,
-  externalArticleId: null,
-  description: 'Fakturaavgift',
-  amount: '1',
-  unit: null,
-  price: '40.00',
-  discount: null,
-  total: '40.00',
-  vatPercent: '25',
-  houseWork: false,
-  account: '3541',
-};
+const fee: ErpInvoiceRow = feeRow();
 
 /** The sample as the contract describes an invoice: its fee also present as a row. */
 function sampleWithFeeRow(customerNumber = nextCustomer()) {
   const invoice = sampleInvoice(customerNumber);
-  return { ...invoice, rows: [...invoice.rows, feeRow] };
+  return { ...invoice, rows: [...invoice.rows, fee] };
 }
 
 /** A private customer's ROT job: 2 h of eligible labour and material; 30 % of the labour with VAT is asked for. */
@@ -91,7 +78,7 @@ function rotInvoice(overrides: Partial<ErpInvoice['taxReduction']> = {}): ErpInv
       personId: '19800101-1234',
       vatNumber: null,
     },
-    rows: [{ ...base.rows[0]!, houseWork: true }, base.rows[1]!, feeRow],
+    rows: [{ ...base.rows[0]!, houseWork: true }, base.rows[1]!, fee],
     taxReduction: {
       kind: 'ROT',
       amount: '487.00',

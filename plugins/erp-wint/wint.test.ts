@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type { ErpInvoice, ErpProvider } from '~/core/extension-points/erp-provider';
-import { prepareInvoice, sampleInvoice, testSession } from '~/tests/erp-contract/erp-contract';
+import { feeRow, prepareInvoice, sampleInvoice, testSession } from '~/tests/erp-contract/erp-contract';
 import { startWintFake, type WintFake } from '~/tests/fakes/wint';
 import wint, { articleNumberOf, rowPricing, wintMessage } from './index';
 
@@ -90,24 +90,7 @@ describe('wint', () => {
     const base = sampleInvoice(String(++seq));
     const invoice: ErpInvoice = {
       ...base,
-      rows: [
-        ...base.rows,
-        {
-          kind: 'fee',
-          articleId: null,
-          articleNumber: null,
-          externalArticleId: null,
-          description: 'Fakturaavgift',
-          amount: '1',
-          unit: null,
-          price: '40.00',
-          discount: null,
-          total: '40.00',
-          vatPercent: '25',
-          houseWork: false,
-          account: '3541',
-        },
-      ],
+      rows: [...base.rows, feeRow()],
     };
     const { stored } = await send(invoice);
     const rows = stored.Rows as Record<string, unknown>[];

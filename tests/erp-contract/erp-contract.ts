@@ -4,6 +4,7 @@ import { ErpError } from '~/core/extension-points/erp-http';
 import type {
   ErpCredentials,
   ErpInvoice,
+  ErpInvoiceRow,
   ErpProvider,
   ErpSession,
   ErpSupplierInvoice,
@@ -156,6 +157,40 @@ export function sampleInvoice(customerNumber: string, overrides: Partial<ErpInvo
     ...overrides,
   };
 }
+
+/** The invoice fee as the core hands it to a plugin: a row of kind "fee" at 25 % on the fee account. */
+export const feeRow = (fee = '40.00', description = 'Fakturaavgift'): ErpInvoiceRow => ({
+  kind: 'fee',
+  articleId: null,
+  articleNumber: null,
+  externalArticleId: null,
+  description,
+  amount: '1',
+  unit: null,
+  price: fee,
+  discount: null,
+  total: fee,
+  vatPercent: '25',
+  houseWork: false,
+  account: '3541',
+});
+
+/** A text row (a comment on the invoice): no article, nothing to pay. */
+export const textRow = (description: string): ErpInvoiceRow => ({
+  kind: 'text',
+  articleId: null,
+  articleNumber: null,
+  externalArticleId: null,
+  description,
+  amount: '0',
+  unit: null,
+  price: '0',
+  discount: null,
+  total: '0',
+  vatPercent: '25',
+  houseWork: false,
+  account: null,
+});
 
 /** An approved supplier invoice: two cost rows at 25 % and 12 %, one on the supplier's default account. */
 export function sampleSupplierInvoice(
