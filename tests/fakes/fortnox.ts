@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml, htmlPage, submitConsentForm } from './consent-page';
 import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
 
 /*
@@ -249,9 +250,6 @@ const addDays = (day: string, days: number) => {
   return d.toISOString().slice(0, 10);
 };
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
 class Refusal {
@@ -346,14 +344,6 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
 
   // --- OAuth2 ---------------------------------------------------------------------------------------
 
-  function htmlPage(res: http.ServerResponse, status: number, title: string, inner: string) {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
-      `<!doctype html>\n<html lang="sv">\n<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n` +
-        `<body>\n<main>\n${inner}\n</main>\n</body>\n</html>\n`,
-    );
-  }
-
   /** What both halves of the consent check: Fortnox answers a bad request with an error page, not a redirect. */
   function consentProblem(p: URLSearchParams): string | null {
     if (p.get('client_id') !== clientId) return 'Okänd integration (client_id).';
@@ -374,6 +364,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
         400,
         'Fortnox – felaktig begäran',
         `<h1>Felaktig begäran</h1>\n<p>${escapeHtml(problem)}</p>`,
+        'sv',
       );
     const hidden = ['client_id', 'redirect_uri', 'scope', 'state', 'access_type', 'response_type']
       .filter((name) => p.has(name))
@@ -395,6 +386,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
         `<form method="post" action="/oauth-v1/auth">\n${hidden}\n` +
         `<button type="submit" name="decision" value="allow">Tillåt</button>\n` +
         `<button type="submit" name="decision" value="deny">Neka</button>\n</form>`,
+      'sv',
     );
   }
 
@@ -407,6 +399,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
         400,
         'Fortnox – felaktig begäran',
         `<h1>Felaktig begäran</h1>\n<p>${escapeHtml(problem)}</p>`,
+        'sv',
       );
     const back = new URL(p.get('redirect_uri')!);
     if (p.get('decision') !== 'allow') back.searchParams.set('error', 'access_denied');
@@ -1433,39 +1426,4 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
  * Walks Fortnox's consent page as a browser does: loads it, submits its form with the "Tillåt"
  * button, and answers where Fortnox redirects to (the app's redirect URI with code and state).
  */
-export async function consentAsBrowser(authorizeUrl: string): Promise<URL> {
-  const page = await fetch(authorizeUrl);
-  const html = await page.text();
-  if (!page.ok) throw new Error(`the consent page answered ${page.status}: ${html.slice(0, 200)}`);
-  const attrs = (tag: string) => {
-    const out: Record<string, string> = {};
-    for (const m of tag.matchAll(/([a-zA-Z_:-]+)="([^"]*)"/g)) out[m[1]!.toLowerCase()] = unescapeHtml(m[2]!);
-    return out;
-  };
-  const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html);
-  if (!form) throw new Error('the consent page has no form');
-  const fields = new URLSearchParams();
-  for (const m of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
-    const a = attrs(m[1]!);
-    if (a.name) fields.append(a.name, a.value ?? '');
-  }
-  const allow = [...form[2]!.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/gi)].find(
-    (m) => m[2]!.trim() === 'Tillåt',
-  );
-  if (!allow) throw new Error('the consent form has no "Tillåt" button');
-  const button = attrs(allow[1]!);
-  if (button.name) fields.append(button.name, button.value ?? '');
-  const formAttrs = attrs(form[1]!);
-  const answer = await fetch(new URL(formAttrs.action ?? '', authorizeUrl), {
-    method: (formAttrs.method ?? 'get').toUpperCase(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: fields.toString(),
-    redirect: 'manual',
-  });
-  const location = answer.headers.get('location');
-  if (answer.status !== 302 || !location) throw new Error(`the consent form answered ${answer.status}, not a redirect`);
-  return new URL(location);
-}
-
-const unescapeHtml = (s: string) =>
-  s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+export const consentAsBrowser = (authorizeUrl: string): Promise<URL> => submitConsentForm(authorizeUrl, 'Tillåt');

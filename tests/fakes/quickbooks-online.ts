@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml, htmlPage, submitConsentForm } from './consent-page';
 import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
 import { QBO_FIELDS } from './quickbooks-online.fields';
 
@@ -105,9 +106,6 @@ const num = (value: unknown): number | null => {
   const n = typeof value === 'number' ? value : Number(value);
   return Number.isFinite(n) ? n : NaN;
 };
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 class Fault {
   constructor(
@@ -369,13 +367,6 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
 
   // --- consent page ---------------------------------------------------------------------------------
 
-  function htmlPage(res: http.ServerResponse, status: number, title: string, inner: string) {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
-      `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n` +
-        `<body>\n<main>\n${inner}\n</main>\n</body>\n</html>\n`,
-    );
-  }
   function consentProblem(p: URLSearchParams): string | null {
     if (p.get('client_id') !== clientId) return 'Invalid client_id.';
     if (p.get('response_type') !== 'code') return 'response_type must be code.';
@@ -1294,38 +1285,5 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
  * Walks the fake's consent page as a browser does: loads it, submits its form with the "Connect"
  * button, and answers where Intuit redirects to (the app's redirect URI with code, state and realmId).
  */
-export async function consentAsBrowser(authorizeUrl: string, button = 'Connect'): Promise<URL> {
-  const page = await fetch(authorizeUrl);
-  const html = await page.text();
-  if (!page.ok) throw new Error(`the consent page answered ${page.status}: ${html.slice(0, 200)}`);
-  const attrs = (tag: string) => {
-    const out: Record<string, string> = {};
-    for (const m of tag.matchAll(/([a-zA-Z_:-]+)="([^"]*)"/g)) out[m[1]!.toLowerCase()] = unescapeHtml(m[2]!);
-    return out;
-  };
-  const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html);
-  if (!form) throw new Error('the consent page has no form');
-  const fields = new URLSearchParams();
-  for (const m of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
-    const a = attrs(m[1]!);
-    if (a.type === 'radio' && !/\bchecked\b/.test(m[1]!)) continue;
-    if (a.name) fields.append(a.name, a.value ?? '');
-  }
-  const chosen = [...form[2]!.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/gi)].find((m) => m[2]!.trim() === button);
-  if (!chosen) throw new Error(`the consent form has no "${button}" button`);
-  const b = attrs(chosen[1]!);
-  if (b.name) fields.append(b.name, b.value ?? '');
-  const formAttrs = attrs(form[1]!);
-  const answer = await fetch(new URL(formAttrs.action ?? '', authorizeUrl), {
-    method: (formAttrs.method ?? 'get').toUpperCase(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: fields.toString(),
-    redirect: 'manual',
-  });
-  const location = answer.headers.get('location');
-  if (answer.status !== 302 || !location) throw new Error(`the consent form answered ${answer.status}, not a redirect`);
-  return new URL(location);
-}
-
-const unescapeHtml = (s: string) =>
-  s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+export const consentAsBrowser = (authorizeUrl: string, button = 'Connect'): Promise<URL> =>
+  submitConsentForm(authorizeUrl, button);
