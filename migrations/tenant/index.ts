@@ -25,6 +25,7 @@ import m0023 from './0023-invoicing';
 import m0024 from './0024-erp-mapping-fingerprint';
 import m0025 from './0025-peppol';
 import m0026 from './0026-invoice-apply-types';
+import m0027 from './0027-agreements';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -57,4 +58,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0024,
   m0025,
   m0026,
+  m0027,
 ];
