@@ -15,6 +15,7 @@ import { readToken } from '~/core/http/session-token';
 import { createQueue, type JobQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
+import { setAgreementQueue } from '~/core/agreements/agreement-runs';
 import { logContext, logger } from '~/core/log/logger';
 import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -226,6 +227,8 @@ export async function startServer(
   if (config.demo) demo = await ensureDemoTenant();
 
   const queue = createQueue(config);
+  // a bulk agreement run is queued where a worker (this process or another) takes it
+  setAgreementQueue(queue);
   if (config.RUN_WORKERS) {
     await queue.start(coreJobs);
     await registerCoreSchedules(queue);

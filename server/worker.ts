@@ -6,6 +6,7 @@ import { getConfig } from '~/core/config/env';
 import { createQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
+import { setAgreementQueue } from '~/core/agreements/agreement-runs';
 import { logger } from '~/core/log/logger';
 import { openRuntime } from '~/core/runtime/boot';
 
@@ -21,6 +22,7 @@ async function main() {
   await queue.start(coreJobs);
   await registerCoreSchedules(queue);
   setDeliveryQueue(queue);
+  setAgreementQueue(queue);
   logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -103,6 +103,28 @@ function kickAfterCommit(trx: Trx, tenantId: string): void {
 }
 
 /**
+ * Queues many new final invoices at once (an agreement run): one insert, one kick after commit. The
+ * caller has checked what `queueDelivery` checks (final, customer sends, the ERP takes invoices, not
+ * zero); each row gets the same idempotency key a single queueing would.
+ */
+export async function queueNewDeliveries(ctx: Ctx, kind: string, invoiceIds: readonly string[]): Promise<void> {
+  if (!invoiceIds.length) return;
+  await ctx.trx('erp_deliveries').insert(
+    invoiceIds.map((invoiceId) => ({
+      invoice_id: invoiceId,
+      kind,
+      idempotency_key: idempotencyKeyOf(invoiceId),
+      status: 'pending',
+      next_attempt_at: ctx.now,
+      create_user_id: ctx.auth?.user.id ?? null,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    })),
+  );
+  kickAfterCommit(ctx.trx, ctx.tenant.id);
+}
+
+/**
  * Queues the invoice's delivery to the tenant's ERP in the caller's transaction. A finalized invoice
  * only; a customer set not to send is refused (409 CUSTOMER_SET_NOT_TO_SEND_TO_ERP); an ERP that
  * cannot take invoices over its API (none, files) is refused (409 ERP_CANNOT_SEND_INVOICES). A

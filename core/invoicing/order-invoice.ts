@@ -63,7 +63,7 @@ async function finishInvoice(ctx: Ctx, invoiceId: string, customer: Row): Promis
 }
 
 /** The company part of the invoice's data (spec: instance part), as it was when the invoice was made. */
-function companyParts(ctx: Ctx) {
+export function companyParts(ctx: Ctx) {
   const { company } = ctx.tenant.config;
   return {
     instance: {
@@ -81,7 +81,7 @@ function companyParts(ctx: Ctx) {
   };
 }
 
-function customerPart(customer: Row, ignoreReverseVat: boolean) {
+export function customerPart(customer: Row, ignoreReverseVat: boolean) {
   return {
     id: customer.id,
     customerId: customer.customer_id,

@@ -4,6 +4,11 @@ import { withTenant } from '~/core/db/with-tenant';
 import { sendMailJob } from '~/core/mail/mailer';
 import { DELIVERY_SWEEP_EVERY_MS, deliverDueJob, deliverTenantJob } from '~/core/invoicing/erp-delivery';
 import { REMINDER_SWEEP_EVERY_MS, sendDueRemindersJob } from '~/core/work-orders/reminders.job';
+import {
+  AGREEMENT_SWEEP_EVERY_MS,
+  agreementInvoiceRunJob,
+  generateDueAgreementsJob,
+} from '~/core/agreements/agreement-runs';
 import { listTenants } from '~/tenants/registry';
 import { defineJob, type JobDefinition } from './define-job';
 import type { JobQueue } from './queue';
@@ -44,6 +49,8 @@ export const coreJobs: readonly JobDefinition[] = [
   sendDueRemindersJob,
   deliverDueJob,
   deliverTenantJob,
+  generateDueAgreementsJob,
+  agreementInvoiceRunJob,
 ];
 
 /** Idempotent (schedules are upserted by key), so every process can call it at boot. */
@@ -55,4 +62,9 @@ export async function registerCoreSchedules(queue: JobQueue): Promise<void> {
   });
   await queue.schedule(sendDueRemindersJob, { key: 'send-due-reminders', everyMs: REMINDER_SWEEP_EVERY_MS, data: {} });
   await queue.schedule(deliverDueJob, { key: 'erp-deliver-due', everyMs: DELIVERY_SWEEP_EVERY_MS, data: {} });
+  await queue.schedule(generateDueAgreementsJob, {
+    key: 'agreements-generate-due',
+    everyMs: AGREEMENT_SWEEP_EVERY_MS,
+    data: {},
+  });
 }
