@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { notFound } from '~/core/errors/app-error';
@@ -39,6 +40,9 @@ export function thisMonth(ctx: Ctx): { from: string; to: string } {
   const from = addMonthsToFirst(today, 0);
   return { from, to: addDaysTo(addMonthsToFirst(today, 1), -1) };
 }
+
+/** The upcoming list counts this far; beyond it the page says "10,000+" (`more`). */
+export const UPCOMING_COUNT_CAP = 10_000;
 
 const ZUpcoming = z.object({
   from: zPlainDate().optional(),
@@ -158,21 +162,39 @@ const CANDIDATE_COLUMNS = (ctx: Ctx) => [
 export async function upcomingInvoices(
   ctx: Ctx,
   raw: unknown = {},
-): Promise<{ from: string; to: string; invoices: UpcomingInvoice[]; totalCount: number }> {
+): Promise<{ from: string; to: string; invoices: UpcomingInvoice[]; totalCount: number; more: boolean }> {
   requireAccess(ctx.auth, READ);
   const f = parseInput(ZUpcoming, raw);
   const month = thisMonth(ctx);
   const from = f.from ?? month.from;
   const to = f.to ?? month.to;
   const base = baseQuery(ctx).where('oa.invoice_scheduled_to', '<=', to).whereRaw(`${GEN} <= ?`, [to]);
-  if (f.q)
-    void base.where((q) =>
-      q
+  const search = (q: Knex.QueryBuilder) =>
+    q.where((w) =>
+      w
         .whereRaw('bo.search_text like ?', [containsPattern(f.q!)])
         .orWhereRaw('lower(c.name) like ?', [containsPattern(f.q!)])
         .orWhereRaw('lower(a.title) like ?', [containsPattern(f.q!)]),
     );
-  const [{ n }] = (await base.clone().count({ n: '*' })) as { n: string | number }[];
+  if (f.q) void search(base);
+  // counted up to the cap through the index, joining only what the filter needs: a count of 50,000
+  // due rows would cost more than the page
+  const counting = f.q
+    ? base.clone()
+    : ctx
+        .trx('object_agreements as oa')
+        .join('agreements as a', 'a.id', 'oa.agreement_id')
+        .whereNotNull('a.invoice_interval')
+        .where('oa.invoice_scheduled_to', '<=', to)
+        .whereRaw(`${GEN} <= ?`, [to]);
+  const [{ n }] = (await ctx.trx
+    .from(
+      counting
+        .select(ctx.trx.raw('1'))
+        .limit(UPCOMING_COUNT_CAP + 1)
+        .as('x'),
+    )
+    .count({ n: '*' })) as { n: string | number }[];
   const rows = (await base
     .clone()
     .orderBy([{ column: 'oa.invoice_scheduled_to' }, { column: 'oa.id' }])
@@ -182,7 +204,8 @@ export async function upcomingInvoices(
   return {
     from,
     to,
-    totalCount: Number(n),
+    totalCount: Math.min(Number(n), UPCOMING_COUNT_CAP),
+    more: Number(n) > UPCOMING_COUNT_CAP,
     invoices: rows.map((r) => {
       const c = candidateOf(r);
       const p = periodAt(c.interval, c.day, c.start);
@@ -377,6 +400,34 @@ export async function dueAgreementInvoiceCount(ctx: Ctx): Promise<{ count: numbe
     .whereRaw(DUE_SQL)
     .count({ n: '*' })) as { n: string | number }[];
   return { count: Number(n) };
+}
+
+/**
+ * The dashboard's agreement card (spec section 2 "agreement invoicing"): this month's agreement
+ * invoices still to make (due by the month's end and not held back) with what their next periods
+ * cost, and those made this month (by invoice date, void ones left out). The caller checks access
+ * (dashboard:read); the figures are the company's.
+ */
+export async function agreementInvoicingThisMonth(ctx: Ctx): Promise<{
+  due: { count: number; amount: string };
+  invoiced: { count: number; amount: string };
+}> {
+  const { from, to } = thisMonth(ctx);
+  const due = (await baseQuery(ctx)
+    .where('oa.invoice_scheduled_to', '<=', to)
+    .whereRaw(`${GEN} <= ?`, [to])
+    .whereRaw(DUE_SQL)
+    .select('a.price_model', 'oa.total_price', ctx.trx.raw(ROWS_JSON))) as Row[];
+  const [made] = (await ctx
+    .trx('invoices')
+    .whereNotNull('object_agreement_id')
+    .whereBetween('invoice_date', [from, to])
+    .whereNot('status', 'void')
+    .select(ctx.trx.raw('count(*)::int as n'), ctx.trx.raw('coalesce(sum(total_price), 0) as net'))) as Row[];
+  return {
+    due: { count: due.length, amount: formatDecimal(sum(due.map((r) => periodAmount(r as unknown as AmountParts)))) },
+    invoiced: { count: Number(made?.n ?? 0), amount: formatDecimal(String(made?.net ?? 0)) },
+  };
 }
 
 const ZYear = z.object({ year: z.coerce.number().int().min(2000).max(2100).optional() });

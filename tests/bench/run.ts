@@ -21,6 +21,10 @@
  *   BENCH_ONLY=invoicing: issue 14: closing BENCH_INVOICES (1,000) orders into invoices and outbox
  *   rows, one worker delivering them to the Fortnox fake at 25 requests per 5 s (429s and duplicates
  *   counted), and the invoice PDF on a warm browser (tests/bench/invoicing-bench.ts; also in the full run)
+ *   BENCH_ONLY=agreements: issue 16: one generation run making a quarter's invoices for BENCH_AGREEMENTS
+ *   (50,000) objects in one tenant and over BENCH_AGREEMENT_TENANTS (200) tenants of 1,000 (seeded
+ *   once), invoices per minute and statements per invoice beside a bare set-based insert, and the
+ *   upcoming list's p95 beside its bare SQL (tests/bench/agreements-bench.ts; also in the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +39,7 @@ import { throughput } from './throughput';
 import { filesBench } from './files-bench';
 import { proposalsBench, seedProposalVolume } from './proposals-bench';
 import { invoicingBench } from './invoicing-bench';
+import { agreementsBench } from './agreements-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -234,6 +239,12 @@ async function main() {
   if (!ONLY || ONLY === 'invoicing') {
     // in-process, on a tenant of its own: closing, the outbox, delivery to the Fortnox fake, PDFs
     const lines = await invoicingBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'agreements') {
+    // in-process: generation throughput over one big and many small tenants, the upcoming list
+    const lines = await agreementsBench(url);
     for (const line of lines) console.log(line);
     if (ONLY) return;
   }

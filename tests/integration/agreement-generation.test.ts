@@ -25,7 +25,18 @@ let tenant: Tenant;
 let admin: string;
 let tech: string;
 const ref = {} as Record<
-  'customer' | 'quiet' | 'object' | 'inactive' | 'ended' | 'quietObject' | 'type' | 'priceArticle' | 'extra' | 'workType' | 'techId' | 'checklist',
+  | 'customer'
+  | 'quiet'
+  | 'object'
+  | 'inactive'
+  | 'ended'
+  | 'quietObject'
+  | 'type'
+  | 'priceArticle'
+  | 'extra'
+  | 'workType'
+  | 'techId'
+  | 'checklist',
   string
 >;
 const now = new Date('2026-11-25T09:00:00Z');
@@ -34,7 +45,9 @@ const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
 
 beforeAll(async () => {
   srv = await startTestServer();
-  await loadRegistry({ fortnox: { clientId: 'x', clientSecret: 'y', authBaseUrl: 'http://127.0.0.1:9', apiBaseUrl: 'http://127.0.0.1:9' } });
+  await loadRegistry({
+    fortnox: { clientId: 'x', clientSecret: 'y', authBaseUrl: 'http://127.0.0.1:9', apiBaseUrl: 'http://127.0.0.1:9' },
+  });
   a = await createTestTenant('agr-gen');
   tenant = (await getTenantBySlug(a.slug))!;
   admin = await signIn(a, a.adminEmail);
@@ -70,7 +83,9 @@ beforeAll(async () => {
     [ref.priceArticle, ref.extra] = articles.map((x: { id: string }) => x.id);
     const [wt] = await trx('work_types').insert({ name: 'Årsservice' }).returning('id');
     ref.workType = wt.id;
-    const [cl] = await trx('checklists').insert({ title: 'Årlig service', items: JSON.stringify([]) }).returning('id');
+    const [cl] = await trx('checklists')
+      .insert({ title: 'Årlig service', items: JSON.stringify([]) })
+      .returning('id');
     ref.checklist = cl.id;
     await trx('checklist_work_types').insert({ checklist_id: cl.id, work_type_id: wt.id });
     const techRow = await trx('users').where({ email: a.technicianEmail }).first('id');
@@ -151,7 +166,12 @@ describe('[agreements] generation', () => {
     ]);
     expect(invoices.every((i) => i.status === 'finalized' && i.invoice_nr)).toBe(true);
     const q3 = invoices[2]!;
-    expect(q3).toMatchObject({ total_price: '1950.00', vat_total: '487.50', rounding: '0.50', total_price_vat: '2438.00' });
+    expect(q3).toMatchObject({
+      total_price: '1950.00',
+      vat_total: '487.50',
+      rounding: '0.50',
+      total_price_vat: '2438.00',
+    });
     const rows: Json[] = await withTenant(tenant, (trx) =>
       trx('invoice_rows').where({ invoice_id: q3.id }).orderBy('sort_order'),
     );
@@ -188,18 +208,29 @@ describe('[agreements] generation', () => {
 
     // the service visit of 2026, made on 15 January's run (caught up now)
     const orders: Json[] = await withTenant(tenant, (trx) =>
-      trx('work_orders').where({ business_object_id: ref.object }).select('*', trx.raw('agreement_period_from::text as apf')),
+      trx('work_orders')
+        .where({ business_object_id: ref.object })
+        .select('*', trx.raw('agreement_period_from::text as apf')),
     );
     expect(orders).toHaveLength(1);
     const wo = orders[0]!;
-    expect(wo).toMatchObject({ title: 'Serviceavtal 2026', work_type_id: ref.workType, customer_id: ref.customer, apf: '2026-01-01' });
-    const assignees: Json[] = await withTenant(tenant, (trx) => trx('work_order_assignees').where({ work_order_id: wo.id }));
+    expect(wo).toMatchObject({
+      title: 'Serviceavtal 2026',
+      work_type_id: ref.workType,
+      customer_id: ref.customer,
+      apf: '2026-01-01',
+    });
+    const assignees: Json[] = await withTenant(tenant, (trx) =>
+      trx('work_order_assignees').where({ work_order_id: wo.id }),
+    );
     expect(assignees.map((x) => x.user_id)).toEqual([ref.techId]);
     const history = (await call('GET', `/api/wo/history/${wo.id}`, admin)).json();
     expect(JSON.stringify(history)).toContain('agreement.create');
     const checklists = (await call('GET', `/api/wo/checklist/${wo.id}`, admin)).json();
     expect(JSON.stringify(checklists)).toContain('Årlig service');
-    const woArticles: Json[] = await withTenant(tenant, (trx) => trx('work_order_articles').where({ work_order_id: wo.id }));
+    const woArticles: Json[] = await withTenant(tenant, (trx) =>
+      trx('work_order_articles').where({ work_order_id: wo.id }),
+    );
     expect(woArticles.map((r) => [r.article_id, r.amount])).toEqual([[ref.extra, '1.000']]);
 
     const again = await generateDue(tenant, { now });
@@ -216,7 +247,12 @@ describe('[agreements] generation', () => {
 
   it('warns before invoicing a period again and, once confirmed, still makes no second invoice for it', async () => {
     const current = (await call('GET', `/api/bo/${ref.object}/agreement`, admin)).json().agreement;
-    const back = { agreementId: ref.type, validFrom: '2026-01-01', totalPrice: '1500', invoiceScheduledTo: '2026-04-01' };
+    const back = {
+      agreementId: ref.type,
+      validFrom: '2026-01-01',
+      totalPrice: '1500',
+      invoiceScheduledTo: '2026-04-01',
+    };
     const refused = await call('PUT', `/api/bo/${ref.object}/agreement`, admin, {
       agreement: { ...back, version: current.version },
     });
@@ -265,7 +301,9 @@ describe('[agreements] generation', () => {
 
   it('names a visit generated in the last days of December by its ISO week (week 53 of 2026)', async () => {
     const [objectId, typeId] = await withTenant(tenant, async (trx) => {
-      const [o] = await trx('business_objects').insert({ serial_code: 'LARM-53', customer_id: ref.customer }).returning('id');
+      const [o] = await trx('business_objects')
+        .insert({ serial_code: 'LARM-53', customer_id: ref.customer })
+        .returning('id');
       const t = await insertAgreementType(trx, { code: 'MON', invoiceInterval: null, woInterval: 'month_1', woDay: 0 });
       return [o.id as string, t];
     });
@@ -274,7 +312,9 @@ describe('[agreements] generation', () => {
     });
     expect(put.status, put.text).toBe(200);
     await generateDue(tenant, { now: new Date('2027-01-02T10:00:00Z'), kinds: ['wo'] });
-    const orders: Json[] = await withTenant(tenant, (trx) => trx('work_orders').where({ business_object_id: objectId }));
+    const orders: Json[] = await withTenant(tenant, (trx) =>
+      trx('work_orders').where({ business_object_id: objectId }),
+    );
     expect(orders).toHaveLength(1);
     expect(orders[0]!.description).toMatch(/ 53 2026$/);
   });
