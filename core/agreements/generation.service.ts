@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '~/core/context';
-import { tenantTimeZone } from '~/core/i18n/number-format';
+import { tenantToday } from '~/core/calendar/tenant-today';
 import { langFromKey } from '~/core/i18n/languages';
 import { erpProvider, readErpConnection } from '~/core/invoicing/erp-connection';
 import { queueNewDeliveries } from '~/core/invoicing/erp-delivery';
@@ -11,7 +11,6 @@ import { companyParts, customerPart } from '~/core/invoicing/order-invoice';
 import { compare, discountOf, formatDecimal, rowTotal } from '~/core/pricing';
 import { addDays } from '~/core/work-orders/close.rules';
 import { dispatchTarget } from '~/core/work-orders/dispatch-rules.service';
-import { isoToWallClock } from '~/core/work-orders/time-rules';
 import { WO_ENTITY } from '~/core/work-orders/work-order-read';
 import type { AgreementInterval } from './agreement-constants';
 import { periodName, periodRowText, weekText } from './period-text';
@@ -88,10 +87,7 @@ export interface BatchResult {
 
 type Row = Record<string, unknown>;
 
-/** The tenant's calendar day at `now` (agreements are due by the tenant's date, not UTC's). */
-export function tenantToday(ctx: Pick<Ctx, 'tenant' | 'now'>): string {
-  return isoToWallClock(ctx.now.toISOString(), tenantTimeZone(ctx.tenant.config?.country)).slice(0, 10);
-}
+export { tenantToday };
 
 export interface Candidate {
   id: string;

@@ -4,6 +4,7 @@ import { notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import { discountOf, resolvePrice, type PriceListRule, type PriceLookup } from '~/core/pricing';
+import { tenantToday } from '~/core/calendar/tenant-today';
 
 const ZLookupQuery = z.object({
   customerId: z
@@ -66,7 +67,12 @@ export async function priceArticles(
                 where id in (select cast(jsonb_array_elements_text(cast(:ids as jsonb)) as uuid))),
           bo as (select id, customer_id, price_list_id from business_objects where id = cast(:bo as uuid)),
           c as (select id, price_list_id, default_discount from customers
-                where id = coalesce(cast(:customer as uuid), (select customer_id from bo)))
+                where id = coalesce(cast(:customer as uuid), (select customer_id from bo))),
+          -- the object's agreement in force today, with an active type (decision 028)
+          oa as (select oa.agreement_id, oa.articles from object_agreements oa
+                   join agreements t on t.id = oa.agreement_id and t.status = 'active'
+                  where oa.business_object_id = (select id from bo) and oa.valid_from <= cast(:today as date)
+                    and (oa.valid_to is null or oa.valid_to >= cast(:today as date)))
      select a.id, a.title, a.status, a.line_type,
             a.price::text as price,
             a.purchase_price::text as purchase_price,
@@ -85,12 +91,19 @@ export async function priceArticles(
             (select json_build_object('type', d.discount_type, 'value', d.discount_value::text)
                from customer_article_group_discounts d
               where d.customer_id = (select id from c) and d.article_group_id = a.article_group_id) as group_discount,
-            (select default_discount::text from c) as default_discount
+            (select default_discount::text from c) as default_discount,
+            coalesce(
+              (select json_build_object('type', x->>'discountType', 'value', x->>'discountValue')
+                 from oa, jsonb_array_elements(oa.articles) x where x->>'articleId' = a.id::text limit 1),
+              (select json_build_object('type', i.discount_type, 'value', i.discount_value::text)
+                 from agreement_articles i where i.agreement_id = (select agreement_id from oa) and i.article_id = a.id)
+            ) as agreement_discount
        from a`,
-    { ids: JSON.stringify(ids), bo: where.businessObjectId, customer: where.customerId },
+    { ids: JSON.stringify(ids), bo: where.businessObjectId, customer: where.customerId, today: tenantToday(ctx) },
   )) as { rows: Record<string, unknown>[] };
   for (const row of rows) {
     const groupDiscount = row.group_discount as { type: string; value: string } | null;
+    const agreement = row.agreement_discount as { type: string; value: string } | null;
     articles.set(row.id as string, {
       id: row.id as string,
       title: row.title as string,
@@ -101,6 +114,7 @@ export async function priceArticles(
         article: { price: row.price as string, purchasePrice: row.purchase_price as string },
         objectPrice: (row.object_price as string | null) ?? null,
         customerPrice: (row.customer_price as string | null) ?? null,
+        agreementDiscount: agreement ? discountOf(agreement.type, agreement.value) : null,
         objectPriceList: row.object_rule as Rule,
         customerPriceList: row.customer_rule as Rule,
         customerGroupDiscount: groupDiscount ? discountOf(groupDiscount.type, groupDiscount.value) : null,

@@ -22,6 +22,16 @@ describe('[pricing] price lookup precedence (docs/decisions/007)', () => {
       { salesPrice: '900.00', priceType: 'CUSTOMER_PRICE', discountType: 'NONE', discountValue: '0.00' },
     ],
     [
+      'then the discount of the object’s agreement for an article it includes',
+      { ...all, objectPrice: null, customerPrice: null, agreementDiscount: { type: 'PERCENTAGE', value: '100.00' } },
+      { salesPrice: '1000.00', priceType: 'AGREEMENT', discountType: 'PERCENTAGE', discountValue: '100.00' },
+    ],
+    [
+      'an agreement without a discount for the article gives way to the price list',
+      { ...all, objectPrice: null, customerPrice: null, agreementDiscount: { type: 'NONE', value: '0.00' } },
+      { salesPrice: '1000.00', priceType: 'OBJECT_PRICE_LIST', discountType: 'PERCENTAGE', discountValue: '20.00' },
+    ],
+    [
       'then the object’s price list (a discount keeps the price and gives the percentage)',
       { ...all, objectPrice: null, customerPrice: null },
       { salesPrice: '1000.00', priceType: 'OBJECT_PRICE_LIST', discountType: 'PERCENTAGE', discountValue: '20.00' },

@@ -8,13 +8,14 @@ export type PricingType = (typeof PRICING_TYPES)[number];
 
 /**
  * Which source gave a looked-up price, in precedence order (docs/decisions/007-price-precedence):
- * the object's own price for the article, the customer's own price, the object's price list, the
- * customer's price list, the customer's discount for the article group, the customer's default
+ * the object's own price for the article, the customer's own price, the object's service agreement
+ * (an included article's discount, decision 028), the object's price list, the customer's price list, the customer's discount for the article group, the customer's default
  * discount, and finally the article's own sales price.
  */
 export const PRICE_TYPES = [
   'OBJECT_PRICE',
   'CUSTOMER_PRICE',
+  'AGREEMENT',
   'OBJECT_PRICE_LIST',
   'CUSTOMER_PRICE_LIST',
   'CUSTOMER_GROUP_DISCOUNT',
@@ -42,6 +43,8 @@ export interface PriceSources {
   article: { price: string; purchasePrice: string };
   objectPrice?: string | null;
   customerPrice?: string | null;
+  /** The discount of the object's agreement for an article it includes (NONE gives way to the next source). */
+  agreementDiscount?: Discount | null;
   /** The object's price list's rule for the article's group, if the list prices that group. */
   objectPriceList?: PriceListRule | null;
   customerPriceList?: PriceListRule | null;
@@ -80,6 +83,8 @@ const lookup = (salesPrice: string, priceType: PriceType, discount: Discount = N
 export function resolvePrice(s: PriceSources): PriceLookup {
   if (s.objectPrice != null) return lookup(s.objectPrice, 'OBJECT_PRICE');
   if (s.customerPrice != null) return lookup(s.customerPrice, 'CUSTOMER_PRICE');
+  if (s.agreementDiscount && s.agreementDiscount.type !== 'NONE')
+    return lookup(s.article.price, 'AGREEMENT', s.agreementDiscount);
   for (const [rule, priceType] of [
     [s.objectPriceList, 'OBJECT_PRICE_LIST'],
     [s.customerPriceList, 'CUSTOMER_PRICE_LIST'],

@@ -147,6 +147,24 @@ describe('[agreements] generation', () => {
     });
     expect(row.status, row.text).toBe(200);
     expect(row.json().row).toMatchObject({ title: 'Larmcentral', price: '150.00', amount: '3.000', total: '450.00' });
+    // an article the agreement includes is priced with its discount on this object's work orders
+    await withTenant(tenant, (trx) =>
+      trx('agreement_articles').insert({
+        agreement_id: ref.type,
+        article_id: ref.extra,
+        discount_type: 'PERCENTAGE',
+        discount_value: '25',
+      }),
+    );
+    const priced = await call('GET', `/api/articles/${ref.extra}?businessObjectId=${ref.object}`, admin);
+    expect(priced.json()).toMatchObject({
+      salesPrice: '150.00',
+      priceType: 'AGREEMENT',
+      discountType: 'PERCENTAGE',
+      discountValue: '25.00',
+    });
+    const elsewhere = await call('GET', `/api/articles/${ref.extra}?customerId=${ref.customer}`, admin);
+    expect(elsewhere.json()).toMatchObject({ priceType: 'ARTICLE_PRICE' });
     const woRow = await call('POST', `/api/bo/${ref.object}/agreement/wo`, admin, {
       row: { articleId: ref.extra, amount: 1, price: 0 },
     });
