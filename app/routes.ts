@@ -29,6 +29,10 @@ export default [
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('dashboard', 'routes/dashboard.tsx'),
     route('drive', 'routes/drive.tsx'),
+    // contracts (the CONTRACTS module): the list, a new contract and one contract
+    route('contracts', 'routes/contracts.tsx'),
+    route('contracts/new', 'routes/contracts.new.tsx'),
+    route('contracts/:id', 'routes/contracts.$id.tsx'),
     route('proposals', 'routes/proposals.tsx'),
     route('proposals/:id', 'routes/proposals.$id.tsx'),
     route('proposals/:id/history', 'routes/proposals.$id.history.tsx'),
@@ -38,6 +42,13 @@ export default [
     route('proposals/:id/document', 'routes/proposals.$id.document.tsx'),
     route('sales/:id/document', 'routes/sales.$id.document.tsx'),
     route('sales/:id/history', 'routes/sales.$id.history.tsx'),
+    // agreements: the agreement types; fixed paths under agreements/ (invoices, price adjustment) go before :id
+    route('agreements', 'routes/agreements.tsx'),
+    // agreement invoices (upcoming, scheduled, history; the bulk run and its progress) and price adjustment
+    route('agreements/invoices', 'routes/agreements.invoices.tsx'),
+    route('agreements/invoices/run', 'routes/agreements.invoices.run.tsx'),
+    route('agreements/price-adjustment', 'routes/agreements.price-adjustment.tsx'),
+    route('agreements/:id', 'routes/agreements.$id.tsx'),
     // invoices: the list, one invoice, its documents (pdf, e-mail, the ERP's file) and its history
     route('invoices', 'routes/invoices.tsx'),
     // the period's final invoices as an SIE 4I file for the accounting program
@@ -88,6 +99,7 @@ export default [
       route('objects/security-log', 'routes/inventory.objects.security-log.tsx'),
       route('objects/:id', 'routes/inventory.objects.$id.tsx'),
       route('objects/:id/more', 'routes/inventory.objects.$id.more.tsx'),
+      route('objects/:id/agreement', 'routes/inventory.objects.$id.agreement.tsx'),
       route('objects/:id/security-export', 'routes/inventory.objects.$id.security-export.tsx'),
       route('objects/:id/codes/:codeId/value', 'routes/inventory.objects.$id.code-value.tsx'),
       route('models', 'routes/inventory.models.tsx'),

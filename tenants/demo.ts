@@ -2,6 +2,7 @@ import { withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
 import { getRegistry } from '~/core/extension-points/registry';
 import { seedDemoArticles } from './demo-data/articles';
+import { seedDemoAgreementTypes, seedDemoObjectAgreements } from './demo-data/agreements';
 import { seedDemoCustomers } from './demo-data/customers';
 import { seedDemoObjects } from './demo-data/objects';
 import { seedDemoInvoices } from './demo-data/invoices';
@@ -9,6 +10,7 @@ import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
 import { seedDemoFiles } from './demo-data/files';
 import { seedDemoProposals } from './demo-data/proposals';
+import { seedDemoContracts } from './demo-data/contracts';
 import { provisionTenant } from './provision';
 import { getTenantBySlug, setInstanceConfig } from './registry';
 
@@ -69,6 +71,7 @@ export async function ensureDemoTenant(
       // The registers, in the order they refer to each other, then what app-module plugins add.
       await seedDemoSuppliers(trx);
       await seedDemoArticles(trx);
+      await seedDemoAgreementTypes(trx);
       // Invoice rules: technicians' hours at "Arbetstid tekniker", a quarter of an hour at a time,
       // and the kilometres at "Milersättning" (per Swedish mil of 10 km).
       await trx('invoice_settings').update({
@@ -78,10 +81,12 @@ export async function ensureDemoTenant(
       });
       await seedDemoCustomers(trx);
       await seedDemoObjects(trx);
+      await seedDemoObjectAgreements(trx);
       await seedDemoWorkOrders(trx);
       await seedDemoInvoices({ trx, tenant: tenant!, auth: null, lang: 'sv', now: new Date() });
       await seedDemoFiles(trx, tenant!.schemaName);
       await seedDemoProposals(trx);
+      await seedDemoContracts(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
     // The company details documents print as their sender.

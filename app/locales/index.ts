@@ -28,6 +28,10 @@ import svProposalSettings from './sv/proposalsettings.json';
 import svInvoiceSettings from './sv/invoicesettings.json';
 import svProposalDocuments from './sv/proposaldocuments.json';
 import svInvoices from './sv/invoices.json';
+import svAgreementInvoices from './sv/agreementinvoices.json';
+import svObjectAgreement from './sv/objectagreement.json';
+import svAgreements from './sv/agreements.json';
+import svContracts from './sv/contracts.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -57,6 +61,10 @@ import enProposalSettings from './en/proposalsettings.json';
 import enInvoiceSettings from './en/invoicesettings.json';
 import enProposalDocuments from './en/proposaldocuments.json';
 import enInvoices from './en/invoices.json';
+import enAgreementInvoices from './en/agreementinvoices.json';
+import enObjectAgreement from './en/objectagreement.json';
+import enAgreements from './en/agreements.json';
+import enContracts from './en/contracts.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -86,6 +94,10 @@ import etProposalSettings from './et/proposalsettings.json';
 import etInvoiceSettings from './et/invoicesettings.json';
 import etProposalDocuments from './et/proposaldocuments.json';
 import etInvoices from './et/invoices.json';
+import etAgreementInvoices from './et/agreementinvoices.json';
+import etObjectAgreement from './et/objectagreement.json';
+import etAgreements from './et/agreements.json';
+import etContracts from './et/contracts.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -115,6 +127,10 @@ import lvProposalSettings from './lv/proposalsettings.json';
 import lvInvoiceSettings from './lv/invoicesettings.json';
 import lvProposalDocuments from './lv/proposaldocuments.json';
 import lvInvoices from './lv/invoices.json';
+import lvAgreementInvoices from './lv/agreementinvoices.json';
+import lvObjectAgreement from './lv/objectagreement.json';
+import lvAgreements from './lv/agreements.json';
+import lvContracts from './lv/contracts.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -144,6 +160,10 @@ import ruProposalSettings from './ru/proposalsettings.json';
 import ruInvoiceSettings from './ru/invoicesettings.json';
 import ruProposalDocuments from './ru/proposaldocuments.json';
 import ruInvoices from './ru/invoices.json';
+import ruAgreementInvoices from './ru/agreementinvoices.json';
+import ruObjectAgreement from './ru/objectagreement.json';
+import ruAgreements from './ru/agreements.json';
+import ruContracts from './ru/contracts.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -183,6 +203,10 @@ export const resources = {
     invoicesettings: svInvoiceSettings,
     proposaldocuments: svProposalDocuments,
     invoices: svInvoices,
+    agreementinvoices: svAgreementInvoices,
+    objectagreement: svObjectAgreement,
+    agreements: svAgreements,
+    contracts: svContracts,
   },
   en: {
     common: enCommon,
@@ -214,6 +238,10 @@ export const resources = {
     invoicesettings: enInvoiceSettings,
     proposaldocuments: enProposalDocuments,
     invoices: enInvoices,
+    agreementinvoices: enAgreementInvoices,
+    objectagreement: enObjectAgreement,
+    agreements: enAgreements,
+    contracts: enContracts,
   },
   et: {
     common: etCommon,
@@ -245,6 +273,10 @@ export const resources = {
     invoicesettings: etInvoiceSettings,
     proposaldocuments: etProposalDocuments,
     invoices: etInvoices,
+    agreementinvoices: etAgreementInvoices,
+    objectagreement: etObjectAgreement,
+    agreements: etAgreements,
+    contracts: etContracts,
   },
   lv: {
     common: lvCommon,
@@ -276,6 +308,10 @@ export const resources = {
     invoicesettings: lvInvoiceSettings,
     proposaldocuments: lvProposalDocuments,
     invoices: lvInvoices,
+    agreementinvoices: lvAgreementInvoices,
+    objectagreement: lvObjectAgreement,
+    agreements: lvAgreements,
+    contracts: lvContracts,
   },
   ru: {
     common: ruCommon,
@@ -307,6 +343,10 @@ export const resources = {
     invoicesettings: ruInvoiceSettings,
     proposaldocuments: ruProposalDocuments,
     invoices: ruInvoices,
+    agreementinvoices: ruAgreementInvoices,
+    objectagreement: ruObjectAgreement,
+    agreements: ruAgreements,
+    contracts: ruContracts,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

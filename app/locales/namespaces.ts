@@ -35,4 +35,8 @@ export const NAMESPACES = [
   'invoicesettings',
   'proposaldocuments',
   'invoices',
+  'agreementinvoices',
+  'agreements',
+  'contracts',
+  'objectagreement',
 ] as const;

@@ -5,20 +5,26 @@ import { guard, requireAuth } from '~/app/lib/guard.server';
 import { NAV_LINKS, visibleLinks } from '~/app/components/shell/nav';
 import { TopBar } from '~/app/components/shell/top-bar';
 import { useRevealFirstError } from '~/app/components/shell/use-reveal-first-error';
+import { navBadgeCounts } from '~/app/lib/nav-badges.server';
 import { pluginNavLinks } from '~/app/lib/plugin-links.server';
 import { accessSnapshot, SIGNED_IN } from '~/core/permissions/access';
 
 /** The signed-in shell: every page under it needs a session. */
 export const middleware = guard(SIGNED_IN);
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
   const tenant = context.get(tenantContext);
+  const counts = await navBadgeCounts(context, auth);
   return {
     user: { fullName: auth.user.fullName, initials: auth.user.initials, email: auth.user.email },
     company: tenant.displayName,
     logoUrl: tenant.config.logoUrl,
-    links: visibleLinks(auth, [...NAV_LINKS, ...pluginNavLinks()]),
+    links: visibleLinks(auth, [...NAV_LINKS, ...pluginNavLinks()]).map(({ badge, ...l }) =>
+      badge ? { ...l, badge, count: counts[badge] } : l,
+    ),
+    /** The top bar's counts (0 for a count the person may not see), for pages that repeat one. */
+    counts,
     access: accessSnapshot(auth),
     /** The largest file an upload may hold (the tenant's limit), for the file browsers. */
     maxUploadMb: tenant.config.files.maxUploadMb,

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/dashboard';
+import { useCan } from '~/app/lib/can';
 import { guard, run } from '~/app/lib/guard.server';
 import { formatNumber } from '~/core/i18n/number-format';
 import { getDashboardKpis } from '~/core/dashboard/kpi.service';
@@ -35,12 +36,13 @@ function Card({ label, value, help, to }: { label: string; value: string; help: 
 
 export default function Dashboard({ loaderData: k }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const canAgreements = useCan()('agreements:read');
   return (
     <section aria-labelledby="dashboard-title" className="space-y-4">
       <h1 id="dashboard-title" className="text-2xl font-semibold">
         {t('dashboard.title')}
       </h1>
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
         <Card
           label={t('dashboard.openWorkOrders')}
           value={formatNumber(k.openWorkOrders, { decimals: 0 })}
@@ -63,6 +65,16 @@ export default function Dashboard({ loaderData: k }: Route.ComponentProps) {
           label={t('dashboard.newObjects')}
           value={formatNumber(k.newObjects, { decimals: 0 })}
           help={t('dashboard.newObjectsHelp')}
+        />
+        <Card
+          label={t('dashboard.agreementInvoicing')}
+          value={formatNumber(k.agreementInvoicing.due.count, { decimals: 0 })}
+          help={t('dashboard.agreementInvoicingHelp', {
+            amount: formatNumber(Number(k.agreementInvoicing.due.amount)),
+            made: formatNumber(k.agreementInvoicing.invoiced.count, { decimals: 0 }),
+            madeAmount: formatNumber(Number(k.agreementInvoicing.invoiced.amount)),
+          })}
+          to={canAgreements ? '/agreements/invoices' : undefined}
         />
       </ul>
     </section>

@@ -11,6 +11,7 @@ import { ArticlePrices } from '~/app/components/objects/article-prices';
 import { BoFields, boFromForm } from '~/app/components/objects/bo-form';
 import { ContactsEditor } from '~/app/components/objects/contacts-editor';
 import { ObjectWorkOrders } from '~/app/components/objects/object-work-orders';
+import { ObjectAgreementPanel } from '~/app/components/objects/object-agreement-panel';
 import { HistoryList } from '~/app/components/objects/history-list';
 import { SecurityForms } from '~/app/components/objects/security-forms';
 import { ServiceLog } from '~/app/components/objects/service-log';
@@ -53,7 +54,8 @@ import { priceListOptions } from '~/core/registers/options';
 /**
  * Inventory → one object (spec section 2, /inventory/objects/{id}): its fields, contacts, own
  * prices, specification, security-system forms, service log, access codes and history, one tab
- * each. Each tab saves through this route's action with its own intent.
+ * each. Each tab saves through this route's action with its own intent; the agreement tab loads
+ * and saves through its own resource route (inventory.objects.$id.agreement.tsx).
  */
 export const middleware = guard({ permission: 'bo:read' });
 
@@ -202,8 +204,11 @@ export function shouldRevalidate({
   currentUrl,
   nextUrl,
   formMethod,
+  formAction,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
+  // the agreement tab reloads its own data; nothing of the page changes
+  if (formAction?.startsWith(`${currentUrl.pathname}/agreement`)) return false;
   if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   const strip = (u: URL) => {
     const p = new URLSearchParams(u.search);
@@ -310,6 +315,7 @@ function Details({ loaderData }: { loaderData: Route.ComponentProps['loaderData'
 export default function ObjectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');
   const { t: tf } = useTranslation('files');
+  const { t: ta } = useTranslation('objectagreement');
   const canFiles = useCanSeeFiles('bo');
   const { bo, flags } = loaderData;
   const [params, setParams] = useSearchParams();
@@ -333,6 +339,19 @@ export default function ObjectPage({ loaderData }: Route.ComponentProps) {
       label: t('tab.spec'),
       content: (
         <SpecEditor key={JSON.stringify(bo.specification)} data={bo.specification ?? {}} canEdit={flags.canEdit} />
+      ),
+    },
+    {
+      id: 'agreement',
+      label: ta('tab'),
+      content: (
+        <ObjectAgreementPanel
+          object={{
+            id: bo.id,
+            customerId: bo.customerId,
+            customerLabel: bo.customerId ? [bo.customerNumber, bo.customerName].filter(Boolean).join(' – ') : null,
+          }}
+        />
       ),
     },
     ...(loaderData.security

@@ -112,6 +112,9 @@ export const generateDueAgreementsJob = defineJob({
 
 // ---- bulk runs ----
 
+/** A report line of a run, with the object it concerns (null once the agreement is gone). */
+export type RunEntry<T> = T & { businessObjectId: string | null };
+
 export interface AgreementRun {
   id: string;
   untilDate: string;
@@ -119,16 +122,19 @@ export interface AgreementRun {
   total: number;
   done: number;
   created: number;
-  skipped: Skipped[];
-  warnings: Warned[];
+  skipped: RunEntry<Skipped>[];
+  warnings: RunEntry<Warned>[];
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
   startedBy: string | null;
 }
 
-const toRun = (r: Row): AgreementRun => {
-  const skipped = (r.skipped ?? []) as (Skipped | Warned)[];
+const toRun = (r: Row, objectOf: Map<string, string>): AgreementRun => {
+  const skipped = ((r.skipped ?? []) as (Skipped | Warned)[]).map((s) => ({
+    ...s,
+    businessObjectId: objectOf.get(s.objectAgreementId) ?? null,
+  }));
   return {
     id: r.id as string,
     untilDate: r.until_text as string,
@@ -136,8 +142,8 @@ const toRun = (r: Row): AgreementRun => {
     total: Number(r.total),
     done: Number(r.done),
     created: Number(r.created),
-    skipped: skipped.filter((s): s is Skipped => 'reason' in s),
-    warnings: skipped.filter((s): s is Warned => 'warning' in s),
+    skipped: skipped.filter((s): s is RunEntry<Skipped> => 'reason' in s),
+    warnings: skipped.filter((s): s is RunEntry<Warned> => 'warning' in s),
     error: (r.error as string | null) ?? null,
     createdAt: new Date(r.created_at as string).toISOString(),
     finishedAt: r.finished_at ? new Date(r.finished_at as string).toISOString() : null,
@@ -150,7 +156,16 @@ async function readRun(trx: Ctx['trx'], id: string): Promise<AgreementRun | null
     .leftJoin('users as u', 'u.id', 'r.create_user_id')
     .where('r.id', id)
     .first('r.*', trx.raw('r.until_date::text as until_text'), 'u.name as user_name');
-  return r ? toRun(r) : null;
+  if (!r) return null;
+  // the report links each line to its object: looked up once the run is over (not on every poll)
+  const ids = [...new Set(((r.skipped ?? []) as { objectAgreementId: string }[]).map((s) => s.objectAgreementId))];
+  const objectOf = new Map<string, string>();
+  if (ids.length && (r.status === 'done' || r.status === 'failed'))
+    for (const o of (await trx('object_agreements')
+      .whereRaw('id in (select value::uuid from json_array_elements_text(cast(? as json)))', [JSON.stringify(ids)])
+      .select('id', 'business_object_id')) as Row[])
+      objectOf.set(o.id as string, o.business_object_id as string);
+  return toRun(r, objectOf);
 }
 
 /** Runs a queued bulk run to its end (the job's body; also what a test calls directly). */

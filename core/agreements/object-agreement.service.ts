@@ -111,7 +111,6 @@ const ZAgreementFields = z.object({
   version: z.coerce.number().int().optional(),
   confirmDoubleInvoicing: z.boolean().default(false),
 });
-const ZPutAgreement = z.object({ agreement: ZAgreementFields });
 
 async function readType(ctx: Ctx, id: string): Promise<Row | undefined> {
   return ctx
@@ -238,7 +237,8 @@ export async function putObjectAgreement(
 ): Promise<{ agreement: ObjectAgreement }> {
   requireAccess(ctx.auth, EDIT);
   const bo = await requireBo(ctx, boId);
-  const { agreement: input } = parseInput(ZPutAgreement, raw);
+  // the fields are checked as the body's `agreement`, so field errors name them plainly (validFrom)
+  const input = parseInput(ZAgreementFields, (raw as { agreement?: unknown } | null)?.agreement ?? {});
   const existing: Row | undefined = await ctx
     .trx('object_agreements')
     .where({ business_object_id: bo.id })

@@ -9,6 +9,7 @@ import { userCalls } from './calls/user.calls';
 import { articlesCalls } from './calls/articles.calls';
 import { businessObjectCalls } from './calls/business-objects.calls';
 import { modelCalls } from './calls/models.calls';
+import { agreementTypeCalls } from './calls/agreements.calls';
 import { customerCalls } from './calls/customers.calls';
 import { supplierCalls } from './calls/suppliers.calls';
 import { importExportCalls } from './calls/import-export.calls';
@@ -28,6 +29,8 @@ import { checklistCalls } from './calls/checklists.calls';
 import { fileCalls } from './calls/files.calls';
 import { proposalCalls } from './calls/proposals.calls';
 import { proposalDocumentCalls } from './calls/proposal-documents.calls';
+import { contractCalls } from './calls/contracts.calls';
+import { agreementCalls } from './calls/agreement-invoices.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -43,12 +46,16 @@ export const API_CALLS: ApiCall[] = [
   ...oidcCalls,
   // fixed /instance/invoicerules, like the other /instance/… settings
   ...invoiceRuleCalls,
+  // fixed /invoice/agreement/…, /agreements/invoices/… and /bo/agreement/… before /invoice/:id, /agreements/:id, /bo/:id
+  ...agreementCalls,
   // fixed /articles/erp before /articles/:id
   ...invoiceCalls,
   // registers: articles, customers, objects and models, suppliers, import and export
   ...articlesCalls,
   ...businessObjectCalls,
   ...modelCalls,
+  // agreement types: calls with fixed paths under /agreements/… go before these (/agreements/:id)
+  ...agreementTypeCalls,
   ...customerCalls,
   ...supplierCalls,
   ...importExportCalls,
@@ -67,5 +74,7 @@ export const API_CALLS: ApiCall[] = [
   // fixed /proposals/pdf, /salesorders/word … paths before /proposals/:id and /salesorders/:id
   ...proposalDocumentCalls,
   ...proposalCalls,
+  // contracts: the fixed /contracts/id/propose before /contracts/:id (within the file)
+  ...contractCalls,
   ...workOrderCalls,
 ];

@@ -6,6 +6,7 @@ import { loadRegistry } from '~/core/extension-points/registry';
 import type { Permission } from '~/core/permissions/permissions';
 import { getTenantBySlug } from '~/tenants/registry';
 import { provisionTenant } from '~/tenants/provision';
+import { insertAgreementType } from '~/tests/helpers/agreements';
 import { openTestDatabase, uniqueSlug } from '~/tests/helpers/db';
 import { getDashboardKpis } from './kpi.service';
 
@@ -55,6 +56,7 @@ describe('[dashboard] key figures', () => {
         toInvoice: { count: 0, total: '0.00' },
         leadTimeDays: null,
         newObjects: 0,
+        agreementInvoicing: { due: { count: 0, amount: '0.00' }, invoiced: { count: 0, amount: '0.00' } },
       });
 
       const [status] = await trx('work_order_statuses').where({ is_default: true }).select('id');
@@ -86,6 +88,61 @@ describe('[dashboard] key figures', () => {
         toInvoice: { count: 1, total: '1250.50' },
         leadTimeDays: 2.5,
         newObjects: 1,
+        agreementInvoicing: { due: { count: 0, amount: '0.00' }, invoiced: { count: 0, amount: '0.00' } },
+      });
+
+      // agreement invoicing this month (November): a monthly agreement due on the 1st and one held
+      // back (inactive object), October's invoice made on 1 November, a void one not counted
+      const agreementId = await insertAgreementType(trx, { code: 'KPI-M', invoiceInterval: 'month_1', invoiceDay: 1 });
+      const [customer] = await trx('customers').insert({ customer_id: 'K1', name: 'Kund' }).returning('id');
+      const objects = await trx('business_objects')
+        .insert([
+          { serial_code: 'KPI-A', customer_id: customer.id },
+          { serial_code: 'KPI-B', customer_id: customer.id, status: 'inactive' },
+        ])
+        .returning('id');
+      const agreements = await trx('object_agreements')
+        .insert(
+          objects.map((o: { id: string }) => ({
+            business_object_id: o.id,
+            agreement_id: agreementId,
+            valid_from: '2026-10-01',
+            invoice_scheduled_to: '2026-11-01',
+            invoice_period_from: '2026-10-01',
+            total_price: '395.00',
+          })),
+        )
+        .returning('id');
+      await trx('object_agreement_rows').insert({
+        object_agreement_id: agreements[0].id,
+        kind: 'invoice',
+        title: 'Larmcentral',
+        amount: '2',
+        price: '100',
+        discount_type: 'PERCENTAGE',
+        discount_value: '10',
+      });
+      await trx('invoices').insert([
+        {
+          object_agreement_id: agreements[0].id,
+          status: 'finalized',
+          invoice_date: '2026-11-01',
+          period_from: '2026-10-01',
+          period_to: '2026-10-31',
+          total_price: '395.00',
+        },
+        {
+          object_agreement_id: agreements[1].id,
+          status: 'void',
+          invoice_date: '2026-11-02',
+          period_from: '2026-10-01',
+          period_to: '2026-10-31',
+          total_price: '395.00',
+        },
+      ]);
+      expect((await getDashboardKpis(ctx)).agreementInvoicing).toEqual({
+        due: { count: 1, amount: '575.00' },
+        invoiced: { count: 1, amount: '395.00' },
       });
       await expect(getDashboardKpis({ ...ctx, auth: auth(['dashboard:read'], []) })).rejects.toMatchObject({
         status: 403,

@@ -1,3 +1,4 @@
+import { agreementInvoicingThisMonth } from '~/core/agreements/agreement-invoices.service';
 import type { Ctx } from '~/core/context';
 import { requireAccess } from '~/core/permissions/access';
 
@@ -10,9 +11,11 @@ export interface DashboardKpis {
   leadTimeDays: number | null;
   /** Objects added in the last 12 months. */
   newObjects: number;
+  /** Agreement invoicing this month: still to make (with what it comes to) and made, excl. VAT. */
+  agreementInvoicing: { due: { count: number; amount: string }; invoiced: { count: number; amount: string } };
 }
 
-/** The company's figures (not limited to the person's own orders), in one statement. */
+/** The company's figures (not limited to the person's own orders): one statement, and the agreements' card. */
 export async function getDashboardKpis(ctx: Ctx): Promise<DashboardKpis> {
   requireAccess(ctx.auth, { permission: 'dashboard:read', module: 'dashboard' });
   const since = new Date(ctx.now.getTime() - 365 * 86_400_000);
@@ -28,10 +31,12 @@ export async function getDashboardKpis(ctx: Ctx): Promise<DashboardKpis> {
     [since, since],
   )) as { rows: Record<string, unknown>[] };
   const r = rows[0]!;
+  const agreementInvoicing = await agreementInvoicingThisMonth(ctx);
   return {
     openWorkOrders: Number(r.open_orders),
     toInvoice: { count: Number(r.draft_count), total: String(r.draft_total) },
     leadTimeDays: r.lead_days === null ? null : Number(r.lead_days),
     newObjects: Number(r.new_objects),
+    agreementInvoicing,
   };
 }

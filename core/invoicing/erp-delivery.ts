@@ -456,10 +456,9 @@ async function deliverOne(
     );
     return 'delivered';
   } catch (err) {
-    const e =
-      isErpError(err)
-        ? err
-        : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });
+    const e = isErpError(err)
+      ? err
+      : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });
     const giveUp = !e.retryable || attempts >= MAX_DELIVERY_ATTEMPTS;
     log.warn({ err, tenant: tenant.slug, invoiceId: claimed.invoice_id, attempts, giveUp }, 'ERP delivery failed');
     await record(

@@ -53,6 +53,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'article_groups',
   'broadcast',
   'checklists',
+  'contracts',
   'copy',
   'crm',
   'customerzone',

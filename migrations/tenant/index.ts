@@ -26,6 +26,7 @@ import m0024 from './0024-erp-mapping-fingerprint';
 import m0025 from './0025-peppol';
 import m0026 from './0026-invoice-apply-types';
 import m0027 from './0027-agreements';
+import m0028 from './0028-contracts';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -59,4 +60,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0025,
   m0026,
   m0027,
+  m0028,
 ];

@@ -1,11 +1,15 @@
 import type { Auth } from '~/core/context';
 import { hasAccess, type Access } from '~/core/permissions/access';
 
+/** A count the top bar shows beside a link (app-layout's loader counts it; red, 99+ above 99). */
+export type NavBadge = 'agreementInvoices';
+
 export interface NavLink {
   to: string;
   /** i18n key (common namespace) of the label. */
   labelKey: string;
   access: Access;
+  badge?: NavBadge;
 }
 
 /**
@@ -14,6 +18,14 @@ export interface NavLink {
  */
 export const NAV_LINKS: NavLink[] = [
   { to: '/drive', labelKey: 'nav.drive', access: { permission: 'drive:read', module: 'drive' } },
+  { to: '/contracts', labelKey: 'nav.contracts', access: { permission: 'contracts:read', module: 'contracts' } },
+  {
+    to: '/agreements',
+    labelKey: 'nav.agreements',
+    access: { permission: 'agreements:read' },
+    // agreement invoices due by today and not yet made
+    badge: 'agreementInvoices',
+  },
   { to: '/proposals', labelKey: 'nav.proposals', access: { permission: 'proposal:read', module: 'crm' } },
   { to: '/sales', labelKey: 'nav.sales', access: { permission: 'salesorder:read', module: 'crm' } },
   { to: '/invoices', labelKey: 'nav.invoices', access: { permission: 'invoices:read' } },
@@ -23,6 +35,8 @@ export const NAV_LINKS: NavLink[] = [
   { to: '/dashboard', labelKey: 'nav.dashboard', access: { permission: 'dashboard:read', module: 'dashboard' } },
 ];
 
-export function visibleLinks(auth: Auth, links: NavLink[]): { to: string; labelKey: string }[] {
-  return links.filter((l) => hasAccess(auth, l.access)).map(({ to, labelKey }) => ({ to, labelKey }));
+export function visibleLinks(auth: Auth, links: NavLink[]): { to: string; labelKey: string; badge?: NavBadge }[] {
+  return links
+    .filter((l) => hasAccess(auth, l.access))
+    .map(({ to, labelKey, badge }) => (badge ? { to, labelKey, badge } : { to, labelKey }));
 }

@@ -8,7 +8,23 @@ export interface TopBarProps {
   user: { fullName: string; initials: string; email: string };
   company: string;
   logoUrl: string | null;
-  links: { to: string; labelKey: string }[];
+  /** `count`: a red badge beside the link (its `badge` names what it counts), none at 0. */
+  links: { to: string; labelKey: string; badge?: string; count?: number }[];
+}
+
+/** A link's count: red, 99+ above 99; a screen reader hears what it counts (`label`). */
+export function CountBadge({ count, label }: { count: number; label: string }) {
+  return (
+    <>
+      <span
+        aria-hidden="true"
+        className="ms-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs leading-5 font-semibold text-white"
+      >
+        {count > 99 ? '99+' : count}
+      </span>
+      <span className="sr-only">{` (${label})`}</span>
+    </>
+  );
 }
 
 /**
@@ -40,6 +56,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
               {t(l.labelKey)}
+              {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
             </NavLink>
           ))}
         </nav>
@@ -73,6 +90,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
               {t(l.labelKey)}
+              {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
             </NavLink>
           ))}
         </nav>

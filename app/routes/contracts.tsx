@@ -1,0 +1,208 @@
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import type { Route } from './+types/contracts';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { useCan } from '~/app/lib/can';
+import { formatMoney } from '~/app/components/articles/format';
+import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
+import {
+  Button,
+  DateTime,
+  LinkButton,
+  ListPager,
+  pageFromUrl,
+  Select,
+  SortableTable,
+  Spinner,
+  TextField,
+  type SortDescriptor,
+} from '~/app/components/ui';
+import {
+  CONTRACT_LIST_STATUSES,
+  CONTRACT_SCOPES,
+  CONTRACT_SORTS,
+  type ContractListStatus,
+  type ContractScope,
+  type ContractSort,
+} from '~/core/contracts/contract-constants';
+import { contractOptions, contractSeesAll, listContracts, type Contract } from '~/core/contracts/contract.service';
+import { isUuid } from '~/core/errors/validation';
+
+/**
+ * Contracts (spec section 2: /contracts, the CONTRACTS module): open ones unless the filter says
+ * otherwise, one's own (sales user or creator) unless one may read all — then all, or only one's
+ * own with the toggle; searched, by customer and sales user, those ending first, with each
+ * contract's total value, cost and margin.
+ */
+export const middleware = guard({ permission: 'contracts:read', module: 'contracts' });
+
+const oneOf = <T extends string>(list: readonly T[], value: string | null, fallback: T): T =>
+  (list as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAuth(context);
+  const params = new URL(request.url).searchParams;
+  const page = pageFromUrl(params);
+  const uuid = (key: string) => (isUuid(params.get(key)) ? (params.get(key) as string) : undefined);
+  const filter = {
+    q: params.get('q')?.trim().slice(0, 200) || undefined,
+    status: oneOf<ContractListStatus>(CONTRACT_LIST_STATUSES, params.get('status'), 'open'),
+    scope: oneOf<ContractScope>(CONTRACT_SCOPES, params.get('scope'), 'all'),
+    customerId: uuid('customerId'),
+    salesUserId: uuid('salesUserId'),
+    sort: oneOf<ContractSort>(CONTRACT_SORTS, params.get('sort'), 'stopDate'),
+    desc: params.get('desc') === 'true',
+  };
+  return run(context, async (ctx) => {
+    const seesAll = contractSeesAll(ctx);
+    const list = await listContracts(ctx, { ...filter, offset: page.offset, limit: page.limit });
+    const options = await contractOptions(ctx, { customerId: filter.customerId });
+    return { ...list, ...options, ...page, ...filter, scope: seesAll ? filter.scope : 'mine', seesAll };
+  });
+}
+
+const ANY = 'any';
+
+export default function Contracts({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('contracts');
+  const can = useCan();
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const loading = useNavigation().state === 'loading';
+  const { contracts, totalCount, offset, limit, users, customer, seesAll } = loaderData;
+  const resubmit = (key: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    next.delete('offset');
+    void submit(next, { method: 'get', replace: true });
+  };
+  const sort: SortDescriptor = {
+    column: loaderData.sort,
+    direction: loaderData.desc ? 'descending' : 'ascending',
+  };
+  const columns = [
+    {
+      id: 'number',
+      header: t('col.number'),
+      isRowHeader: true,
+      allowsSorting: true,
+      render: (c: Contract) => <span className="tabular-nums">{c.number}</span>,
+    },
+    { id: 'title', header: t('col.title'), render: (c: Contract) => c.title },
+    { id: 'customer', header: t('col.customer'), allowsSorting: true, render: (c: Contract) => c.customerName },
+    { id: 'salesUser', header: t('col.salesUser'), render: (c: Contract) => c.salesUserName ?? '—' },
+    {
+      id: 'stopDate',
+      header: t('col.stopDate'),
+      allowsSorting: true,
+      render: (c: Contract) => (c.stopDate ? <DateTime iso={c.stopDate} withTime={false} /> : '—'),
+    },
+    { id: 'status', header: t('col.status'), render: (c: Contract) => t(`status.${c.status}`) },
+    {
+      id: 'totalValue',
+      header: t('col.totalValue'),
+      align: 'end' as const,
+      render: (c: Contract) => <span className="tabular-nums">{formatMoney(c.totalValue)}</span>,
+    },
+    {
+      id: 'totalCost',
+      header: t('col.totalCost'),
+      align: 'end' as const,
+      render: (c: Contract) => <span className="tabular-nums">{formatMoney(c.totalCost)}</span>,
+    },
+    {
+      id: 'margin',
+      header: t('col.margin'),
+      align: 'end' as const,
+      render: (c: Contract) => <span className="tabular-nums">{formatMoney(c.margin)}</span>,
+    },
+  ];
+  const filtered =
+    Boolean(loaderData.q || loaderData.customerId || loaderData.salesUserId) ||
+    loaderData.status !== 'open' ||
+    (seesAll && loaderData.scope === 'mine');
+  return (
+    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t('title')}</h1>
+        {can('contracts:create', 'contracts') ? (
+          <LinkButton href="/contracts/new" variant="primary">
+            {t('new')}
+          </LinkButton>
+        ) : null}
+      </div>
+      {params.get('deleted') ? (
+        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
+          {t('deleted')}
+        </p>
+      ) : null}
+      <Form method="get" role="search" className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {params.get('sort') ? <input type="hidden" name="sort" value={params.get('sort')!} /> : null}
+        {params.get('desc') ? <input type="hidden" name="desc" value={params.get('desc')!} /> : null}
+        {params.get('limit') ? <input type="hidden" name="limit" value={params.get('limit')!} /> : null}
+        <TextField
+          name="q"
+          type="search"
+          label={t('filter.search')}
+          description={t('filter.search.help')}
+          defaultValue={loaderData.q ?? ''}
+        />
+        <Select
+          name="status"
+          label={t('filter.status')}
+          defaultSelectedKey={loaderData.status}
+          onSelectionChange={(key) => resubmit('status', key === 'open' ? null : String(key))}
+          items={CONTRACT_LIST_STATUSES.map((s) => ({ id: s, label: t(`filter.status.${s}`) }))}
+        />
+        {seesAll ? (
+          <Select
+            name="scope"
+            label={t('filter.scope')}
+            defaultSelectedKey={loaderData.scope}
+            onSelectionChange={(key) => resubmit('scope', key === 'all' ? null : String(key))}
+            items={CONTRACT_SCOPES.map((s) => ({ id: s, label: t(`filter.scope.${s}`) }))}
+          />
+        ) : null}
+        <CustomerPicker
+          key={customer?.id ?? 'none'}
+          name="customerId"
+          label={t('filter.customer')}
+          defaultSelected={customer}
+          onSelectionChange={(o) => o?.id !== loaderData.customerId && resubmit('customerId', o?.id ?? null)}
+        />
+        <Select
+          name="salesUserId"
+          label={t('filter.salesUser')}
+          defaultSelectedKey={loaderData.salesUserId ?? ANY}
+          onSelectionChange={(key) => resubmit('salesUserId', key === ANY ? null : String(key))}
+          items={[{ id: ANY, label: t('filter.anyone') }, ...users.map((u) => ({ id: u.id, label: u.name }))]}
+        />
+        <div className="flex items-end gap-2">
+          <Button type="submit" variant="secondary">
+            {t('filter.apply')}
+          </Button>
+          {loading ? <Spinner /> : null}
+        </div>
+      </Form>
+      <SortableTable
+        aria-label={t('title')}
+        className="mt-4"
+        columns={columns}
+        rows={contracts}
+        sortDescriptor={sort}
+        onSortChange={(d) => {
+          const next = new URLSearchParams(params);
+          next.set('sort', String(d.column));
+          if (d.direction === 'descending') next.set('desc', 'true');
+          else next.delete('desc');
+          next.delete('offset');
+          void submit(next, { method: 'get', replace: true });
+        }}
+        getRowHref={(c) => `/contracts/${c.id}`}
+        emptyState={filtered ? t('empty.filtered') : t('empty')}
+      />
+      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import {
+  addAgreementArticle,
+  createAgreementType,
+  deleteAgreementType,
+  getAgreementPricing,
+  getAgreementType,
+  listAgreementArticles,
+  listAgreementTypes,
+  removeAgreementArticle,
+  updateAgreementArticle,
+  updateAgreementPricing,
+  updateAgreementType,
+} from '~/core/agreements/agreement-type.service';
+import { defineCall, type ApiCall } from '../define-call';
+
+const id = z.object({ id: z.string() });
+const READ = { permission: 'agreements:read' } as const;
+const EDIT = { permission: 'agreements:edit' } as const;
+
+/**
+ * The agreement-type calls of the catalogue (api-calls.md "Agreements"). Services validate their
+ * input. `/agreements/:id` takes any one segment: the catalogue lists calls with fixed paths under
+ * /agreements (…/invoices/upcoming and the like) before these.
+ */
+export const agreementTypeCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/agreements',
+    access: READ,
+    input: z.unknown(),
+    summary:
+      'Agreement types by title {agreements, totalCount}, each with objectCount (object agreements using it); ' +
+      '?q searches code, title and description; ?status, ?type, ?offset, ?limit',
+    handler: (ctx, input) => listAgreementTypes(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/agreements/:id',
+    access: READ,
+    input: id,
+    summary:
+      'One agreement type {agreement}: code, title, description, status, type, validFrom/validTo, woDay/woInterval/' +
+      'workTypeId, invoiceDay/invoiceInterval (day 0 = last day of the month), pricing, configuration, objectCount',
+    handler: (ctx, input) => getAgreementType(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/agreements',
+    access: EDIT,
+    input: z.unknown(),
+    summary:
+      'Creates an agreement type from {title} or {agreement: {…}}; the code is made from the title and validFrom is ' +
+      'today when left out; returns {id}; 409 DUPLICATE_AGREEMENT_TYPE; 400 with field errors',
+    handler: (ctx, input) => createAgreementType(ctx, input),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/agreements',
+    access: EDIT,
+    input: z.unknown(),
+    summary:
+      'Changes an agreement type {agreement: {id, code, title, …}} (all fields but pricing); validFrom required and ' +
+      'not after validTo; 409 DUPLICATE_AGREEMENT_TYPE',
+    async handler(ctx, input) {
+      await updateAgreementType(ctx, input);
+      return {};
+    },
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/agreements/:id',
+    access: { permission: 'agreements:delete' },
+    input: id,
+    summary: 'Deletes an agreement type no object agreement uses; 409 IN_USE {usedBy: {objects}} otherwise',
+    async handler(ctx, input) {
+      await deleteAgreementType(ctx, input.id);
+      return {};
+    },
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/agreements/:id/pricing',
+    access: READ,
+    input: id,
+    summary:
+      "A type's default pricing {priceModel: fixed|articles, price, priceArticleId, priceArticle: {id, articleNumber, title}}",
+    handler: (ctx, input) => getAgreementPricing(ctx, input.id),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/agreements/:id/pricing',
+    access: EDIT,
+    input: z.unknown(),
+    summary: "Sets a type's pricing {priceModel, price, priceArticleId}; the article must exist",
+    async handler(ctx, input) {
+      await updateAgreementPricing(ctx, input);
+      return {};
+    },
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/agreements/:id/articles',
+    access: READ,
+    input: id,
+    summary:
+      "A type's included articles {articles: [{articleId, articleNumber, title, unit, listPrice, discountType, discountValue}]}",
+    handler: (ctx, input) => listAgreementArticles(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/agreements/articles',
+    access: EDIT,
+    input: z.unknown(),
+    summary:
+      'Includes an article {agreementId, articleId, discountType: PERCENTAGE|REGULAR|NONE, discountValue}; ' +
+      '409 DUPLICATE_AGREEMENT_ARTICLE when already included',
+    async handler(ctx, input) {
+      await addAgreementArticle(ctx, input);
+      return {};
+    },
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/agreements/articles',
+    access: EDIT,
+    input: z.unknown(),
+    summary: "Changes an included article's discount {agreementId, articleId, discountType, discountValue}",
+    async handler(ctx, input) {
+      await updateAgreementArticle(ctx, input);
+      return {};
+    },
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/agreements/:id/articles',
+    access: EDIT,
+    input: z.object({ id: z.string(), articleId: z.unknown() }),
+    summary: 'Removes an included article ?articleId from the type',
+    async handler(ctx, input) {
+      await removeAgreementArticle(ctx, input.id, input.articleId);
+      return {};
+    },
+  }),
+];

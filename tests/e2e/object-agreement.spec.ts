@@ -1,0 +1,77 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+import { hydrated, pick, signIn } from './helpers';
+
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+/** Types a `YYYY-MM-DD` into a date field's segments, whatever their order in the locale. */
+async function fillDate(page: Page, group: Locator, iso: string) {
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  const segments = group.getByRole('spinbutton');
+  for (let i = 0; i < (await segments.count()); i++) {
+    const segment = segments.nth(i);
+    const name = (await segment.getAttribute('aria-label')) ?? '';
+    const value = /år|year/i.test(name) ? year : /månad|month/i.test(name) ? month : /dag|day/i.test(name) ? day : null;
+    if (!value) continue;
+    await segment.click();
+    await page.keyboard.type(value);
+  }
+}
+
+test('[objects] an agreement put on an object: type, valid from, an invoice row, the next invoice period', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, app, '/inventory/objects');
+  await page.waitForURL((u) => u.pathname === '/inventory/objects');
+  // an object of our own at the demo's Brf Solrosen, so no seeded agreement is in the way
+  const customers = await page.request.get(`${app.url}/api/customers?q=Solrosen`);
+  expect(customers.status()).toBe(200);
+  const customerId = ((await customers.json()).customers as { id: string }[])[0]!.id;
+  const created = await page.request.post(`${app.url}/api/bo`, {
+    data: { bo: { serialCode: `E2E-AVTAL-${Date.now()}`, customerId } },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const bo = (await created.json()).id as string;
+
+  await page.goto(`${app.url}/inventory/objects/${bo}`);
+  await hydrated(page);
+  await page.getByRole('tab', { name: 'Avtal' }).click();
+  await expect(page.getByRole('heading', { name: 'Inget avtal på objektet' })).toBeVisible();
+
+  // the type proposes its price per period (SERV-Q: 1 950 kr a quarter) and says when it invoices
+  await pick(page, page.getByRole('combobox', { name: 'Avtalstyp' }), 'SERV', /SERV-Q/);
+  await expect(page.getByLabel('Pris per faktureringsperiod')).toHaveValue('1950,00');
+  await expect(page.getByTestId('agreement-type-schedule')).toContainText('Fakturor: ');
+  const year = new Date().getFullYear();
+  await fillDate(page, page.getByRole('group', { name: 'Giltigt från' }).first(), `${year}-01-15`);
+  await page.getByRole('button', { name: 'Lägg avtal på objektet' }).click();
+  await expect(page.getByText('Avtalet är lagt på objektet.')).toBeVisible();
+
+  // invoiced each quarter from the first quarter after 15 January
+  await expect(page.getByTestId('agreement-fact-next-invoice')).toContainText(`Q2 ${year}`);
+  await expect(page.getByTestId('agreement-fact-type')).toContainText('SERV-Q');
+
+  const invoiceRows = page.getByTestId('agreement-rows-invoice');
+  await expect(invoiceRows).toContainText('Inga rader ännu.');
+  await invoiceRows.getByRole('button', { name: 'Lägg till fakturarad' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Lägg till fakturarad' });
+  await pick(page, dialog.getByRole('combobox', { name: 'Artikel' }), '90002', /90002/);
+  await dialog.getByLabel('Antal').fill('2');
+  await dialog.getByRole('button', { name: 'Spara rad' }).click();
+  await expect(dialog).toBeHidden();
+  // title and price come from the article: 2 × 1 150,00
+  await expect(invoiceRows).toContainText('Arbetstid tekniker, jour');
+  await expect(invoiceRows).toContainText('2 300,00');
+
+  // the year of invoices lists the quarters still to come
+  await expect(page.getByTestId('agreement-invoices')).toContainText('Inte fakturerad ännu');
+});
