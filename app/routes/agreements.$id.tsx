@@ -406,7 +406,8 @@ export default function AgreementPage({ loaderData }: Route.ComponentProps) {
                   size="sm"
                   variant="ghost"
                   onPress={() => setEditing(a)}
-                  aria-label={t('articles.editNamed', { name: `${a.articleNumber} ${a.title}` })}
+                  // the name starts with the visible text (axe: label-content-name-mismatch)
+                  aria-label={`${t('articles.edit')}: ${a.articleNumber} ${a.title}`}
                 >
                   {t('articles.edit')}
                 </Button>
@@ -414,7 +415,7 @@ export default function AgreementPage({ loaderData }: Route.ComponentProps) {
                   size="sm"
                   variant="ghost"
                   onPress={() => setRemoving(a)}
-                  aria-label={t('articles.removeNamed', { name: `${a.articleNumber} ${a.title}` })}
+                  aria-label={`${t('articles.remove')}: ${a.articleNumber} ${a.title}`}
                 >
                   {t('articles.remove')}
                 </Button>

@@ -121,7 +121,9 @@ export interface AgreementRun {
   status: 'queued' | 'running' | 'done' | 'failed';
   total: number;
   done: number;
+  /** Invoices made. */
   created: number;
+  workOrders: number;
   skipped: RunEntry<Skipped>[];
   warnings: RunEntry<Warned>[];
   error: string | null;
@@ -142,6 +144,7 @@ const toRun = (r: Row, objectOf: Map<string, string>): AgreementRun => {
     total: Number(r.total),
     done: Number(r.done),
     created: Number(r.created),
+    workOrders: Number(r.work_orders ?? 0),
     skipped: skipped.filter((s): s is RunEntry<Skipped> => 'reason' in s),
     warnings: skipped.filter((s): s is RunEntry<Warned> => 'warning' in s),
     error: (r.error as string | null) ?? null,
@@ -182,14 +185,22 @@ export async function executeRun(tenant: Tenant, runId: string, log: Logger = lo
   try {
     await generateDue(tenant, {
       until: run.until_text as string,
-      kinds: ['invoice'],
-      async onBatch(ctx, _kind, batch) {
-        const report = [...batch.skipped, ...batch.warnings];
+      // the period's service visits first, then its invoices (the sweep's order)
+      kinds: ['wo', 'invoice'],
+      async onBatch(ctx, kind, batch) {
+        // a work order held back is the invoice's reason again: the report lists invoices' reasons
+        const report = kind === 'invoice' ? [...batch.skipped, ...batch.warnings] : [];
         await ctx.trx.raw(
           `update agreement_runs set done = least(total, done + ?), created = created + ?,
-                  skipped = skipped || cast(? as jsonb)
+                  work_orders = work_orders + ?, skipped = skipped || cast(? as jsonb)
             where id = ?`,
-          [batch.claimed, batch.created.length, JSON.stringify(report), runId],
+          [
+            batch.claimed,
+            kind === 'invoice' ? batch.created.length : 0,
+            kind === 'wo' ? batch.created.length : 0,
+            JSON.stringify(report),
+            runId,
+          ],
         );
       },
     });
@@ -231,8 +242,8 @@ const ZStartRun = z.object({
 });
 
 /**
- * POST /agreements/invoices/run {until}: starts invoicing every agreement whose invoice is due by
- * `until` (agreements:edit). One run at a time per tenant: while one is queued or running its id is
+ * POST /agreements/invoices/run {until}: starts making every agreement's service work orders and
+ * invoices due by `until` (agreements:edit). One run at a time per tenant: while one is queued or running its id is
  * answered again (409 AGREEMENT_RUN_IN_PROGRESS would lose the bar a second tab wants to show).
  */
 export async function startInvoiceRun(ctx: Ctx, raw: unknown): Promise<{ run: AgreementRun }> {
@@ -246,15 +257,23 @@ export async function startInvoiceRun(ctx: Ctx, raw: unknown): Promise<{ run: Ag
     .where('created_at', '>', new Date(ctx.now.getTime() - 6 * 3600_000))
     .first('id');
   if (live) return { run: (await readRun(ctx.trx, live.id as string))! };
-  const [{ n }] = (await ctx
-    .trx('object_agreements as oa')
-    .join('agreements as a', 'a.id', 'oa.agreement_id')
-    .where('oa.invoice_scheduled_to', '<=', until)
-    .whereNotNull('a.invoice_interval')
-    .count({ n: '*' })) as { n: string | number }[];
+  // what the run will go through: agreements with a work order or an invoice period starting by then
+  const [{ wo, inv }] = (
+    await ctx.trx.raw(
+      `select count(*) filter (where oa.wo_scheduled_to <= ? and a.wo_interval is not null) as wo,
+              count(*) filter (where oa.invoice_scheduled_to <= ? and a.invoice_interval is not null) as inv
+         from object_agreements oa join agreements a on a.id = oa.agreement_id`,
+      [until, until],
+    )
+  ).rows as { wo: string | number; inv: string | number }[];
   const [row] = await ctx
     .trx('agreement_runs')
-    .insert({ until_date: until, total: Number(n), create_user_id: ctx.auth!.user.id, created_at: ctx.now })
+    .insert({
+      until_date: until,
+      total: Number(wo) + Number(inv),
+      create_user_id: ctx.auth!.user.id,
+      created_at: ctx.now,
+    })
     .returning('id');
   const runId = (row as Row).id as string;
   const tenant = ctx.tenant;

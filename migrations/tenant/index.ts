@@ -27,6 +27,7 @@ import m0025 from './0025-peppol';
 import m0026 from './0026-invoice-apply-types';
 import m0027 from './0027-agreements';
 import m0028 from './0028-contracts';
+import m0029 from './0029-agreement-run-work-orders';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -61,4 +62,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0026,
   m0027,
   m0028,
+  m0029,
 ];

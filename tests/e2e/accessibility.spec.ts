@@ -77,6 +77,8 @@ const SIGNED_IN = [
   '/inventory/objects/new',
   '/inventory/objects/security-log',
   '/inventory/objects/{object}',
+  // the first object has the demo's service agreement: the Agreement tab with its facts, rows and year
+  '/inventory/objects/{object}?tab=agreement',
   '/inventory/objects/{object}/label',
   '/inventory/models',
   '/inventory/articles',

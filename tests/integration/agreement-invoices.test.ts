@@ -231,7 +231,7 @@ describe('[agreements] agreement invoices', () => {
     expect(['queued', 'running', 'done']).toContain(first.status);
 
     const done = await waitForRun(first.id);
-    expect(done).toMatchObject({ status: 'done', total: 3, done: 3, created: 2, warnings: [] });
+    expect(done).toMatchObject({ status: 'done', total: 3, done: 3, created: 2, workOrders: 0, warnings: [] });
     expect(done.skipped).toEqual([
       {
         objectAgreementId: expect.any(String),

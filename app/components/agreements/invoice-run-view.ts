@@ -17,6 +17,8 @@ export interface InvoiceRunView {
   total: number;
   done: number;
   created: number;
+  /** Service work orders the run made (periods due by the same day). */
+  workOrders: number;
   error: string | null;
   createdAt: string;
   finishedAt: string | null;

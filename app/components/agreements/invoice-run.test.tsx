@@ -18,6 +18,7 @@ const run = (over: Partial<InvoiceRunView> = {}): InvoiceRunView => ({
   total: 40,
   done: 10,
   created: 9,
+  workOrders: 2,
   error: null,
   createdAt: '2026-11-25T10:00:00.000Z',
   finishedAt: null,
@@ -72,6 +73,7 @@ describe('[agreements] the invoicing run on the page', () => {
     );
     expect(html).not.toContain('role="progressbar"');
     expect(html).toContain('Invoices created: 38');
+    expect(html).toContain('Service work orders created: 2');
     expect(html).toContain('Skipped agreements: 1');
     expect(html).toContain('href="/inventory/objects/bo1?tab=agreement"');
     expect(html).toContain('the object is inactive');

@@ -67,9 +67,12 @@ export function InvoiceRunPanel({ run }: { run: InvoiceRunView }) {
                 : 'rounded-md bg-green-50 p-3 text-sm font-medium text-green-900'
             }
           >
-            {run.status === 'failed'
-              ? t('run.failed', { count: run.created })
-              : t('run.created', { count: run.created })}
+            <span>
+              {run.status === 'failed'
+                ? t('run.failed', { count: run.created })
+                : t('run.created', { count: run.created })}
+            </span>
+            <span>{` · ${t('run.workOrders', { count: run.workOrders })}`}</span>
           </p>
           <p className="text-sm text-slate-600">
             {run.finishedAt ? <DateTime iso={run.finishedAt} /> : null}
