@@ -408,6 +408,23 @@ export async function proposeAgreementCode(ctx: Ctx, title: string): Promise<str
 /** Today in the tenant's time zone (a new type is valid from today unless told). */
 const today = (ctx: Ctx) => dateIn(ctx.now, tenantTimeZone(ctx.tenant.config?.country));
 
+/** The columns create and update both write from the form's fields (not code, pricing or configuration). */
+function typeColumns(input: TCreateAgreement | TUpdateAgreement) {
+  return {
+    title: input.title,
+    description: input.description,
+    status: input.status,
+    type: input.type,
+    valid_from: input.validFrom,
+    valid_to: input.validTo,
+    wo_day: input.woDay,
+    wo_interval: input.woInterval,
+    work_type_id: input.workTypeId,
+    invoice_day: input.invoiceDay,
+    invoice_interval: input.invoiceInterval,
+  };
+}
+
 /**
  * POST /agreements {title} or {agreement}: a new agreement type. The code is made from the title
  * when left out, the validity starts today when left out (spec section 5: it must be set), and
@@ -424,17 +441,7 @@ export async function createAgreementType(ctx: Ctx, raw: unknown): Promise<{ id:
     .trx('agreements')
     .insert({
       code,
-      title: input.title,
-      description: input.description,
-      status: input.status,
-      type: input.type,
-      valid_from: input.validFrom,
-      valid_to: input.validTo,
-      wo_day: input.woDay,
-      wo_interval: input.woInterval,
-      work_type_id: input.workTypeId,
-      invoice_day: input.invoiceDay,
-      invoice_interval: input.invoiceInterval,
+      ...typeColumns(input),
       price_model: input.priceModel ?? 'fixed',
       price: input.price ?? '0',
       price_article_id: input.priceArticleId ?? null,
@@ -460,17 +467,7 @@ export async function updateAgreementType(ctx: Ctx, raw: unknown): Promise<void>
     .where({ id: input.id })
     .update({
       code: input.code,
-      title: input.title,
-      description: input.description,
-      status: input.status,
-      type: input.type,
-      valid_from: input.validFrom,
-      valid_to: input.validTo,
-      wo_day: input.woDay,
-      wo_interval: input.woInterval,
-      work_type_id: input.workTypeId,
-      invoice_day: input.invoiceDay,
-      invoice_interval: input.invoiceInterval,
+      ...typeColumns(input),
       ...(input.configuration ? { configuration: JSON.stringify(input.configuration) } : {}),
       updated_at: ctx.now,
     })

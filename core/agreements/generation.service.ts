@@ -284,18 +284,17 @@ async function insertChunked(ctx: Ctx, table: string, rows: Row[]): Promise<void
   for (let i = 0; i < rows.length; i += ROW_CHUNK) await ctx.trx(table).insert(rows.slice(i, i + ROW_CHUNK));
 }
 
-/**
- * One batch of agreement invoices: every due period (generation day on or before `until`) of up to
- * `limit` agreements after `afterId`, or of `ids` only.
- */
-export async function generateInvoiceBatch(
+/** Claims a batch (see `claim`) and the empty result it fills. */
+async function claimBatch(
   ctx: Ctx,
-  options: { until: string; afterId?: string | null; limit?: number; ids?: readonly string[] | null },
-): Promise<BatchResult> {
+  kind: Kind,
+  until: string,
+  options: { afterId?: string | null; limit?: number; ids?: readonly string[] | null },
+): Promise<{ candidates: Candidate[]; result: BatchResult }> {
   const candidates = await claim(
     ctx,
-    'invoice',
-    options.until,
+    kind,
+    until,
     options.afterId ?? NO_ID,
     options.limit ?? GENERATION_BATCH,
     options.ids ?? null,
@@ -307,6 +306,25 @@ export async function generateInvoiceBatch(
     skipped: [],
     warnings: [],
   };
+  return { candidates, result };
+}
+
+/** A stored row's discount as invoice and work-order rows take it: null for NONE. */
+function rowDiscount(r: Row): { type: 'PERCENTAGE' | 'REGULAR'; value: string } | null {
+  return r.discount_type === 'PERCENTAGE' || r.discount_type === 'REGULAR'
+    ? { type: r.discount_type, value: String(r.discount_value) }
+    : null;
+}
+
+/**
+ * One batch of agreement invoices: every due period (generation day on or before `until`) of up to
+ * `limit` agreements after `afterId`, or of `ids` only.
+ */
+export async function generateInvoiceBatch(
+  ctx: Ctx,
+  options: { until: string; afterId?: string | null; limit?: number; ids?: readonly string[] | null },
+): Promise<BatchResult> {
+  const { candidates, result } = await claimBatch(ctx, 'invoice', options.until, options);
   if (!candidates.length) return result;
 
   const oaIds = candidates.map((c) => c.id);
@@ -426,7 +444,7 @@ async function writeInvoices(ctx: Ctx, making: Planned[], rowsOf: Map<string, Ro
           userId: null,
         });
       for (const r of rowsOf.get(c.id) ?? []) {
-        const discountType = r.discount_type === 'PERCENTAGE' || r.discount_type === 'REGULAR' ? r.discount_type : null;
+        const discount = rowDiscount(r);
         lines.push({
           kind: r.article_id ? 'article' : 'text',
           articleId: (r.article_id as string) ?? null,
@@ -436,8 +454,8 @@ async function writeInvoices(ctx: Ctx, making: Planned[], rowsOf: Map<string, Ro
           unit: (r.article_unit as string) ?? null,
           amount: String(r.amount),
           price: String(r.price),
-          discountType,
-          discountValue: discountType ? String(r.discount_value) : null,
+          discountType: discount?.type ?? null,
+          discountValue: discount?.value ?? null,
           vatPercent: vatRateOf(r.vat_percent, defaultVat),
           work: r.product_type === 'service' || r.house_work ? 'labour' : 'material',
           green: null,
@@ -563,21 +581,7 @@ export async function generateWorkOrderBatch(
     force?: boolean;
   },
 ): Promise<BatchResult> {
-  const candidates = await claim(
-    ctx,
-    'wo',
-    options.force ? '9999-12-31' : options.until,
-    options.afterId ?? NO_ID,
-    options.limit ?? GENERATION_BATCH,
-    options.ids ?? null,
-  );
-  const result: BatchResult = {
-    claimed: candidates.length,
-    lastId: candidates.at(-1)?.id ?? null,
-    created: [],
-    skipped: [],
-    warnings: [],
-  };
+  const { candidates, result } = await claimBatch(ctx, 'wo', options.force ? '9999-12-31' : options.until, options);
   if (!candidates.length) return result;
   const existing = await existingPeriods(ctx, 'wo', candidates);
   const planned = plan(candidates, 'wo', options.until, options.force === true, existing, result.skipped, () => null);
@@ -647,7 +651,7 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
       });
       if (assignee) assignees.push({ work_order_id: id, user_id: assignee });
       (rowsOf.get(c.id) ?? []).forEach((r, i) => {
-        const discountType = r.discount_type === 'PERCENTAGE' || r.discount_type === 'REGULAR' ? r.discount_type : null;
+        const discount = rowDiscount(r);
         articles.push({
           work_order_id: id,
           article_id: r.article_id,
@@ -655,12 +659,12 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
           description: r.description ?? null,
           amount: r.amount,
           price: r.price,
-          discount_type: discountType,
-          discount_value: discountType ? r.discount_value : null,
+          discount_type: discount?.type ?? null,
+          discount_value: discount?.value ?? null,
           total: rowTotal({
             amount: String(r.amount),
             price: String(r.price),
-            discount: discountType ? discountOf(discountType, String(r.discount_value)) : null,
+            discount: discount ? discountOf(discount.type, discount.value) : null,
           }),
           sort_order: i + 1,
         });

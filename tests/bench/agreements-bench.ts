@@ -10,15 +10,13 @@
  * Runs in-process on the bench database.
  */
 import pg from 'pg';
+import { benchAuth } from './bench-auth';
 import { upcomingInvoices } from '~/core/agreements/agreement-invoices.service';
 import { generateDue } from '~/core/agreements/agreement-runs';
 import { parseConfig, setConfig } from '~/core/config/env';
-import type { Auth } from '~/core/context';
 import { countQueries } from '~/core/db/query-counter';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
-import { PERMISSIONS } from '~/core/permissions/permissions';
-import { APP_MODULES } from '~/core/modules/app-modules';
 import { openRuntime } from '~/core/runtime/boot';
 import { inTenant } from '~/core/unit-of-work';
 import { provisionTenant } from '~/tenants/provision';
@@ -128,23 +126,7 @@ export async function agreementsBench(url: string): Promise<string[]> {
     // the upcoming list on 50,000 agreements (a new quarter due: reset the dates, keep the invoices)
     await withTenant(big, (trx) => trx('object_agreements').update({ invoice_scheduled_to: '2027-01-01' }));
     const admin = await withTenant(big, (trx) => trx('users').orderBy('created_at').first('id', 'email', 'name'));
-    const auth: Auth = {
-      sessionId: 'bench',
-      user: {
-        id: admin.id,
-        email: admin.email,
-        fullName: admin.name,
-        shortName: null,
-        initials: 'AB',
-        userType: 'super',
-        language: null,
-        startPage: 'workorders',
-      },
-      perms: new Set(PERMISSIONS),
-      modules: new Set(APP_MODULES),
-      limit: 'none',
-      mustEnrollMfa: false,
-    };
+    const auth = benchAuth(admin);
     const listMs: number[] = [];
     let shown = 0;
     for (let i = 0; i < LIST_REQUESTS; i++) {

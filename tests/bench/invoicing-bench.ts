@@ -10,16 +10,14 @@
  * Runs in-process on the bench database, in a tenant of its own made fresh each run.
  */
 import pg from 'pg';
+import { benchAuth } from './bench-auth';
 import { parseConfig, setConfig } from '~/core/config/env';
-import type { Auth } from '~/core/context';
 import { withTenant } from '~/core/db/with-tenant';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { getRegistry } from '~/core/extension-points/registry';
 import { saveErpCredentials } from '~/core/invoicing/erp-connection';
 import { deliverDue } from '~/core/invoicing/erp-delivery';
 import { buildInvoiceDocumentModel, invoiceHtml, invoicePdf } from '~/core/invoicing/invoice-documents.service';
-import { PERMISSIONS } from '~/core/permissions/permissions';
-import { APP_MODULES } from '~/core/modules/app-modules';
 import { openRuntime } from '~/core/runtime/boot';
 import { inTenant } from '~/core/unit-of-work';
 import { closeWorkOrder } from '~/core/work-orders/close.service';
@@ -99,23 +97,7 @@ export async function invoicingBench(url: string): Promise<string[]> {
         .where({ email: `admin@${slug}.se` })
         .first('id', 'email', 'name');
     });
-    const auth: Auth = {
-      sessionId: 'bench',
-      user: {
-        id: admin.id,
-        email: admin.email,
-        fullName: admin.name,
-        shortName: null,
-        initials: 'AB',
-        userType: 'super',
-        language: null,
-        startPage: 'workorders',
-      },
-      perms: new Set(PERMISSIONS),
-      modules: new Set(APP_MODULES),
-      limit: 'none',
-      mustEnrollMfa: false,
-    };
+    const auth = benchAuth(admin);
     const orders = await withTenant(tenant, (trx) => trx('work_orders').orderBy('number').pluck('id'));
 
     // closing: each order in its own transaction, as a person closing them one after the other

@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, hydrated, pick, signIn } from './helpers';
+import { ADMIN, fillDate, hydrated, pick, signIn } from './helpers';
 
 /*
  * Issue 16's browser test, as an office person does it on the demo company: put an agreement on an
@@ -48,19 +48,6 @@ function period(): { from: string; to: string; name: string } {
     to: `${y}-${pad(m)}-${pad(new Date(Date.UTC(y, m, 0)).getUTCDate())}`,
     name: `${MONTHS[m - 1]} ${y}`,
   };
-}
-
-async function fillDate(page: Page, group: Locator, iso: string) {
-  const [year, month, day] = iso.split('-') as [string, string, string];
-  const segments = group.getByRole('spinbutton');
-  for (let i = 0; i < (await segments.count()); i++) {
-    const segment = segments.nth(i);
-    const name = (await segment.getAttribute('aria-label')) ?? '';
-    const value = /år|year/i.test(name) ? year : /månad|month/i.test(name) ? month : /dag|day/i.test(name) ? day : null;
-    if (!value) continue;
-    await segment.click();
-    await page.keyboard.type(value);
-  }
 }
 
 test('[agreements] an agreement on an object, the period run: its work order and invoice, and a second run makes nothing', async ({

@@ -33,3 +33,17 @@ export async function pick(page: Page, combobox: Locator, text: string, option: 
   await combobox.fill(text);
   await page.getByRole('option', { name: option }).first().click();
 }
+
+/** Types a `YYYY-MM-DD` into a date field's segments (React Aria), whatever their order in the locale. */
+export async function fillDate(page: Page, group: Locator, iso: string) {
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  const segments = group.getByRole('spinbutton');
+  for (let i = 0; i < (await segments.count()); i++) {
+    const segment = segments.nth(i);
+    const name = (await segment.getAttribute('aria-label')) ?? '';
+    const value = /år|year/i.test(name) ? year : /månad|month/i.test(name) ? month : /dag|day/i.test(name) ? day : null;
+    if (!value) continue;
+    await segment.click();
+    await page.keyboard.type(value);
+  }
+}

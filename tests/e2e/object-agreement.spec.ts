@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, pick, signIn } from './helpers';
+import { fillDate, hydrated, pick, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -11,20 +11,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await app?.stop();
 });
-
-/** Types a `YYYY-MM-DD` into a date field's segments, whatever their order in the locale. */
-async function fillDate(page: Page, group: Locator, iso: string) {
-  const [year, month, day] = iso.split('-') as [string, string, string];
-  const segments = group.getByRole('spinbutton');
-  for (let i = 0; i < (await segments.count()); i++) {
-    const segment = segments.nth(i);
-    const name = (await segment.getAttribute('aria-label')) ?? '';
-    const value = /år|year/i.test(name) ? year : /månad|month/i.test(name) ? month : /dag|day/i.test(name) ? day : null;
-    if (!value) continue;
-    await segment.click();
-    await page.keyboard.type(value);
-  }
-}
 
 test('[objects] an agreement put on an object: type, valid from, an invoice row, the next invoice period', async ({
   page,
