@@ -298,12 +298,14 @@ function Upcoming({ data }: { data: Route.ComponentProps['loaderData'] }) {
     },
   ];
   const filtered = Boolean(data.q);
+  // the list counts up to its cap (10,000); beyond it, "10000+"
+  const shownCount = upcoming.more ? `${upcoming.totalCount}+` : upcoming.totalCount;
   return (
     <div className="space-y-4">
       <PeriodFilter from={upcoming.from} to={upcoming.to} q={data.q} presets={data.presets} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-700" aria-live="polite">
-          {t('upcoming.count', { count: upcoming.totalCount, date: day(upcoming.to, dateFormat) })}
+          {t('upcoming.count', { count: shownCount, date: day(upcoming.to, dateFormat) })}
         </p>
         {data.canRun ? (
           <Button
@@ -329,7 +331,7 @@ function Upcoming({ data }: { data: Route.ComponentProps['loaderData'] }) {
         isOpen={confirming}
         onOpenChange={setConfirming}
         title={t('run.confirmTitle')}
-        message={t('run.confirm', { date: day(upcoming.to, dateFormat), count: upcoming.totalCount })}
+        message={t('run.confirm', { date: day(upcoming.to, dateFormat), count: shownCount })}
         confirmLabel={t('run.confirmButton')}
         isPending={starter.state !== 'idle'}
         onConfirm={() => starter.submit({ until: upcoming.to }, { method: 'post' })}
