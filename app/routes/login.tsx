@@ -206,7 +206,9 @@ function LoginScreen({ company, sso }: { company: string; sso?: Sso }) {
   const result = useActionData<ActionResult>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
-  const busy = navigation.state !== 'idle' && navigation.formAction === '/login';
+  // pending while the form is on its way only: after a refusal the page reloads its data, and a
+  // pending button then would swallow an Enter pressed in the corrected form
+  const busy = navigation.state === 'submitting' && navigation.formAction === '/login';
   const fieldError = (name: string) => result?.fields?.[name]?.map((k) => t(k));
   const msg = params.get('msg');
   // Spec: error=MS_AUTH means Microsoft sign-in failed; any other error code is a generic failure.

@@ -8,7 +8,8 @@ import { ADMIN, hydrated, signIn } from './helpers';
  * period", confirmed, runs with a progress bar and reports what it made, kept after a reload, and
  * the invoice is in the history tab; then a price adjustment from next year is previewed and
  * left waiting. The agreement's invoice day is the month's last, so the every-ten-minutes sweep
- * (which makes what is due by today) leaves it for the run (except on the last day of a month).
+ * (which makes what is due by today) leaves it for the run; on a month's last day the test uses the
+ * next month.
  */
 
 let app: RunningApp;
@@ -21,8 +22,15 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-/** Today in the demo company's zone, `YYYY-MM-DD`. */
-const today = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
+/** The month the test invoices: this one, or the next on a month's last day (the sweep's day). */
+function period(): { from: string; to: string } {
+  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
+  let [y, m] = today.split('-').map(Number) as [number, number];
+  if (Number(today.slice(8, 10)) === new Date(Date.UTC(y, m, 0)).getUTCDate())
+    [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { from: `${y}-${pad(m)}-01`, to: `${y}-${pad(m)}-${pad(new Date(Date.UTC(y, m, 0)).getUTCDate())}` };
+}
 
 async function seedAgreement(request: APIRequestContext) {
   const auth = await request.post(`${app.url}/api/authenticate`, { data: ADMIN });
@@ -45,7 +53,7 @@ async function seedAgreement(request: APIRequestContext) {
   const customer = await post('post', '/customers', { customer: { name: 'Brf Avtalsgården', customerId: '88101' } });
   const object = await post('post', '/bo', { bo: { serialCode: 'E2E-AVTAL-1', customerId: customer.id } });
   await post('put', `/bo/${object.id}/agreement`, {
-    agreement: { agreementId: type.id, validFrom: `${today().slice(0, 8)}01`, totalPrice: '450' },
+    agreement: { agreementId: type.id, validFrom: period().from, totalPrice: '450' },
   });
 }
 
@@ -56,7 +64,7 @@ test('[agreements] invoice this period: the bar runs to its end and reports the 
   test.setTimeout(300_000);
   await seedAgreement(request);
 
-  await signIn(page, app, '/agreements/invoices');
+  await signIn(page, app, `/agreements/invoices?from=${period().from}&to=${period().to}`);
   await expect(page.getByRole('heading', { name: 'Avtalsfakturor', level: 1 })).toBeVisible({ timeout: 60_000 });
   await hydrated(page);
   const list = page.getByRole('table', { name: 'Avtalsfakturor att göra' });
@@ -111,7 +119,8 @@ test('[agreements] a price adjustment from next year is previewed and waits for 
   await hydrated(page);
   await page.getByRole('checkbox', { name: /E2E-M – E2E Larmövervakning/ }).check();
   await page.getByRole('textbox', { name: /Förändring/ }).fill('5');
-  const nextYear = `${Number(today().slice(0, 4)) + 1}-01-01`;
+  const year = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', year: 'numeric' }).format(new Date());
+  const nextYear = `${Number(year) + 1}-01-01`;
   await expect(page.getByLabel('Gäller från')).toHaveValue(nextYear);
   await page.getByRole('button', { name: 'Förhandsgranska' }).click();
 
@@ -132,7 +141,7 @@ test('[agreements] a price adjustment from next year is previewed and waits for 
 
 test('[agreements] the agreement invoice page fits a phone', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await signIn(page, app, '/agreements/invoices');
+  await signIn(page, app, `/agreements/invoices?from=${period().from}&to=${period().to}`);
   await expect(page.getByRole('heading', { name: 'Avtalsfakturor', level: 1 })).toBeVisible({ timeout: 60_000 });
   await hydrated(page);
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

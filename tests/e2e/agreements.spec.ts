@@ -91,8 +91,13 @@ test('[agreements] an agreement on an object, the period run: its work order and
   await hydrated(page);
   await expect(page.getByRole('heading', { name: 'Inget avtal på objektet' })).toBeVisible({ timeout: 30_000 });
   await pick(page, page.getByRole('combobox', { name: 'Avtalstyp' }), 'E2E', /E2E-SERV/);
-  await fillDate(page, page.getByRole('group', { name: 'Giltigt från' }).first(), p.from);
+  // the type's schedule and price arrive (and set the price field) before the rest is typed
+  await expect(page.getByTestId('agreement-type-schedule')).toContainText('Fakturor: ');
+  const validFrom = page.getByRole('group', { name: 'Giltigt från' }).first();
+  await fillDate(page, validFrom, p.from);
+  await expect(validFrom.getByRole('spinbutton', { name: /^år/ })).toHaveAttribute('aria-valuenow', p.from.slice(0, 4));
   await page.getByLabel('Pris per faktureringsperiod').fill('750');
+  await expect(page.getByLabel('Pris per faktureringsperiod')).toHaveValue('750');
   await page.getByRole('button', { name: 'Lägg avtal på objektet' }).click();
   await expect(page.getByText('Avtalet är lagt på objektet.')).toBeVisible();
   await expect(page.getByTestId('agreement-fact-next-invoice')).toContainText(p.name);
