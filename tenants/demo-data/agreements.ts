@@ -104,9 +104,10 @@ const DEMO_OBJECT_AGREEMENTS: { serial: string; code: string; totalPrice: string
 ];
 
 /**
- * Agreements on demo objects: valid since last year; the service visit of this year and this
- * quarter's invoice due now (the first generation run at start makes them, so the history has
- * something), this month's monitoring due on its last day (the upcoming list has something).
+ * Agreements on demo objects: valid since last year; this quarter's invoice due now (the first
+ * generation run at start makes it, so the history has something), this month's monitoring due on
+ * its last day (the upcoming list has something), the next service visit on 1 January (this year's
+ * is among the demo's work orders: a visit made at start would be the newest open order).
  */
 export async function seedDemoObjectAgreements(trx: Trx, today = new Date()): Promise<void> {
   const y = today.getFullYear();
@@ -130,7 +131,8 @@ export async function seedDemoObjectAgreements(trx: Trx, today = new Date()): Pr
     total_price: o.totalPrice,
     invoice_period_from: `${y - 1}-01-01`,
     invoice_scheduled_to: o.code === 'SERV-Q' ? quarterStart : monthStart,
-    wo_scheduled_to: o.code === 'SERV-Q' ? `${y}-01-01` : null,
+    // this year's visit is among the demo's history; the next one is made on 1 January
+    wo_scheduled_to: o.code === 'SERV-Q' ? `${y + 1}-01-01` : null,
   }));
   if (rows.length) await trx('object_agreements').insert(rows).onConflict('business_object_id').ignore();
 }
