@@ -14,7 +14,9 @@ import {
   putObjectAgreement,
   saveAgreementRow,
   scheduleWorkOrders,
+  includedArticlesOf,
   type AgreementRow,
+  type IncludedArticleView,
   type ObjectAgreement,
 } from '~/core/agreements/object-agreement.service';
 import { getBusinessObject } from '~/core/business-objects/business-object.service';
@@ -61,6 +63,8 @@ export interface AgreementPanelData {
   agreement: ObjectAgreement | null;
   woRows: AgreementRow[];
   invoiceRows: AgreementRow[];
+  /** The articles the agreement includes at a discount: the object's own, then its type's. */
+  included: IncludedArticleView[];
   /** The current year's invoice periods (null without an agreement or invoices:read). */
   year: AgreementYear | null;
   /** The tenant's date. */
@@ -139,6 +143,7 @@ async function panel(ctx: Ctx, boId: string): Promise<AgreementPanelData> {
     agreement,
     woRows: agreement ? (await listAgreementRows(ctx, boId, 'wo')).rows : [],
     invoiceRows: agreement ? (await listAgreementRows(ctx, boId, 'invoice')).rows : [],
+    included: agreement ? await includedArticlesOf(ctx, agreement) : [],
     year: agreement && flags.canReadInvoices ? await yearOf(ctx, agreement.id) : null,
     today: tenantToday(ctx),
     addresses: await addressesOf(ctx, invoiceCustomerId),

@@ -383,6 +383,51 @@ export async function deleteObjectAgreement(ctx: Ctx, boId: unknown): Promise<vo
   });
 }
 
+export interface IncludedArticleView extends IncludedArticle {
+  articleNumber: string;
+  title: string;
+  /** object: the object's own discount; type: its agreement type's (applies unless the object has its own). */
+  source: 'object' | 'type';
+}
+
+/**
+ * The articles the object's agreement includes, as pricing sees them (decision 007, source 3): the
+ * object's own discounts, then its type's for articles the object does not name. One statement.
+ */
+export async function includedArticlesOf(ctx: Ctx, agreement: ObjectAgreement): Promise<IncludedArticleView[]> {
+  requireAccess(ctx.auth, READ);
+  const own = agreement.articles;
+  const rows = (await ctx.trx.raw(
+    `select a.id, a.article_id as number, a.title, i.discount_type, i.discount_value::text as discount_value
+       from articles a left join agreement_articles i on i.article_id = a.id and i.agreement_id = ?
+      where a.id in (select cast(jsonb_array_elements_text(cast(? as jsonb)) as uuid))
+         or i.agreement_id is not null
+      order by a.article_id, a.id`,
+    [agreement.agreementId, JSON.stringify(own.map((x) => x.articleId))],
+  )) as { rows: Row[] };
+  const byId = new Map(rows.rows.map((r) => [r.id as string, r]));
+  const mine = new Set(own.map((x) => x.articleId));
+  const views: IncludedArticleView[] = own
+    .filter((x) => byId.has(x.articleId))
+    .map((x) => ({
+      ...x,
+      articleNumber: byId.get(x.articleId)!.number as string,
+      title: byId.get(x.articleId)!.title as string,
+      source: 'object',
+    }));
+  for (const r of rows.rows)
+    if (r.discount_type && !mine.has(r.id as string))
+      views.push({
+        articleId: r.id as string,
+        articleNumber: r.number as string,
+        title: r.title as string,
+        discountType: r.discount_type as DiscountType,
+        discountValue: formatDecimal(String(r.discount_value)),
+        source: 'type',
+      });
+  return views;
+}
+
 // ---- work-order and invoice rows ----
 
 export type RowKind = 'wo' | 'invoice';

@@ -253,7 +253,10 @@ test('[proposals] settings: a standard text, a required custom field and a price
     .click();
   // the spec's tiers are there from the start
   await expect(templates.getByRole('textbox', { name: 'Pris nivå 2' })).toHaveValue('4400.00');
+  // the texts' "Sparat" may still be showing: wait for this save's own answer before reloading
+  const saved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/settings/proposals'));
   await templates.getByRole('button', { name: 'Spara prismallar' }).click();
+  expect((await saved).ok()).toBe(true);
   await expect(page.getByText('Sparat').first()).toBeVisible();
   await page.reload();
   await hydrated(page);

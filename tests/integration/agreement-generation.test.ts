@@ -4,6 +4,10 @@ import { withTenant } from '~/core/db/with-tenant';
 import { loadRegistry } from '~/core/extension-points/registry';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
+import { includedArticlesOf } from '~/core/agreements/object-agreement.service';
+import type { Auth } from '~/core/context';
+import { PERMISSIONS } from '~/core/permissions/permissions';
+import { inTenant } from '~/core/unit-of-work';
 import { insertAgreementType } from '~/tests/helpers/agreements';
 import { testApi } from '~/tests/helpers/api';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
@@ -42,6 +46,25 @@ const ref = {} as Record<
 const now = new Date('2026-11-25T09:00:00Z');
 
 const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
+
+/** The tenant's admin as a service sees them (for core calls made without HTTP). */
+const adminAuth = (): Auth => ({
+  sessionId: 'test',
+  user: {
+    id: ref.techId,
+    email: a.adminEmail,
+    fullName: 'Admin',
+    shortName: null,
+    initials: 'AD',
+    userType: 'normal',
+    language: null,
+    startPage: 'workorders',
+  },
+  perms: new Set(PERMISSIONS),
+  modules: new Set(),
+  limit: 'none',
+  mustEnrollMfa: false,
+});
 
 beforeAll(async () => {
   srv = await startTestServer();
@@ -165,6 +188,29 @@ describe('[agreements] generation', () => {
     });
     const elsewhere = await call('GET', `/api/articles/${ref.extra}?customerId=${ref.customer}`, admin);
     expect(elsewhere.json()).toMatchObject({ priceType: 'ARTICLE_PRICE' });
+    // the object's own discount for the article comes before its type's
+    const current = (await call('GET', `/api/bo/${ref.object}/agreement`, admin)).json().agreement;
+    const own = await call('PUT', `/api/bo/${ref.object}/agreement`, admin, {
+      agreement: {
+        agreementId: ref.type,
+        validFrom: '2026-01-01',
+        totalPrice: '1500',
+        version: current.version,
+        articles: [{ articleId: ref.extra, discountType: 'REGULAR', discountValue: '50' }],
+      },
+    });
+    expect(own.status, own.text).toBe(200);
+    expect(own.json().agreement.articles).toEqual([
+      { articleId: ref.extra, discountType: 'REGULAR', discountValue: '50.00' },
+    ]);
+    const ownPrice = await call('GET', `/api/articles/${ref.extra}?businessObjectId=${ref.object}`, admin);
+    expect(ownPrice.json()).toMatchObject({ priceType: 'AGREEMENT', discountType: 'REGULAR', discountValue: '50.00' });
+    const views = await inTenant({ tenant, auth: adminAuth(), lang: 'sv' }, (ctx) =>
+      includedArticlesOf(ctx, own.json().agreement),
+    );
+    expect(views.map((v) => [v.articleNumber, v.source, v.discountType, v.discountValue])).toEqual([
+      ['LARMC', 'object', 'REGULAR', '50.00'],
+    ]);
     const woRow = await call('POST', `/api/bo/${ref.object}/agreement/wo`, admin, {
       row: { articleId: ref.extra, amount: 1, price: 0 },
     });

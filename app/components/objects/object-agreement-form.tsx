@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { useAgreementWords } from '~/app/components/agreements/agreement-words';
 import { moneyInput } from '~/app/components/articles/format';
+import { IncludedArticles } from './object-agreement-included';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { Button, ConfirmDialog, DatePicker, Select, TextField, useToast } from '~/app/components/ui';
 import { EntityPicker, type PickerOption } from '~/app/components/ui/entity-picker';
@@ -14,7 +15,7 @@ import type {
   AgreementPanelData,
   AgreementTypeFacts,
 } from '~/app/routes/inventory.objects.$id.agreement';
-import type { ObjectAgreement } from '~/core/agreements/object-agreement.service';
+import type { ObjectAgreement, IncludedArticleView } from '~/core/agreements/object-agreement.service';
 import { agreementUrl, Notice, toDateValue, useAgreementDates } from './object-agreement-shared';
 import { TextArea, useFieldErrors } from './shared';
 
@@ -36,6 +37,9 @@ export interface AgreementFormProps {
   invoiceCustomer: AgreementPanelData['invoiceCustomer'];
   canEdit: boolean;
   canReadCustomers: boolean;
+  canPickArticles: boolean;
+  /** The articles the agreement includes at a discount (the object's own, then its type's). */
+  included: IncludedArticleView[];
   /** Loads the tab again (after AGREEMENT_CHANGED). */
   onReload: () => void;
 }
@@ -150,6 +154,8 @@ function AgreementFields({
   invoiceCustomer,
   canEdit,
   canReadCustomers,
+  canPickArticles,
+  included,
   saver,
   errors,
   onSubmitForm,
@@ -221,7 +227,6 @@ function AgreementFields({
     >
       <input type="hidden" name="intent" value="save" />
       {agreement ? <input type="hidden" name="version" value={agreement.version} /> : null}
-      <input type="hidden" name="articles" value={JSON.stringify(agreement?.articles ?? [])} />
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1 sm:col-span-2">
           <EntityPicker
@@ -353,6 +358,8 @@ function AgreementFields({
           className="sm:col-span-2"
         />
       </fieldset>
+
+      <IncludedArticles included={included} canEdit={canEdit} canPickArticles={canPickArticles} />
 
       <details className="group rounded-md border border-slate-200" open={moreHasError || undefined}>
         <summary className="flex min-h-11 cursor-pointer items-center px-3 text-sm font-medium text-slate-900 select-none focus-visible:outline-2 focus-visible:outline-blue-600">

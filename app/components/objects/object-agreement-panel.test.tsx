@@ -74,6 +74,7 @@ const data = (over: Partial<AgreementPanelData> = {}): AgreementPanelData => ({
   agreement,
   woRows: [],
   invoiceRows: [row({})],
+  included: [],
   year: {
     year: 2026,
     periods: [
@@ -196,6 +197,45 @@ describe('[objects] agreement tab', () => {
     );
     expect(none).toContain('Ask someone who may edit agreements on objects');
     expect(none).not.toContain('Put agreement on object');
+  });
+
+  it('lists the articles included at a discount: the object’s own to change, the type’s for what they are', () => {
+    const html = render(
+      <AgreementPanelContent
+        object={object}
+        data={data({
+          included: [
+            {
+              articleId: 'a1',
+              articleNumber: '90001',
+              title: 'Arbetstid tekniker',
+              discountType: 'PERCENTAGE',
+              discountValue: '100.00',
+              source: 'object',
+            },
+            {
+              articleId: 'a3',
+              articleNumber: '90003',
+              title: 'Restid',
+              discountType: 'REGULAR',
+              discountValue: '50.00',
+              source: 'type',
+            },
+          ],
+        })}
+        onReload={() => {}}
+      />,
+    );
+    expect(html).toContain('Articles included at a discount');
+    expect(html).toContain('90001 Arbetstid tekniker · 100%');
+    expect(html).toContain('90003 Restid · 50 · from the agreement type');
+    expect(html).toContain('aria-label="Remove: 90001 Arbetstid tekniker"');
+    expect(html).not.toContain('aria-label="Remove: 90003 Restid"');
+    // only the object's own travel with the form: the type's apply without being copied
+    expect(html).toContain(
+      `name="articles" value="${JSON.stringify([{ articleId: 'a1', discountType: 'PERCENTAGE', discountValue: '100.00' }]).replaceAll('"', '&quot;')}"`,
+    );
+    expect(html).toContain('Add article');
   });
 
   it('offers the years from the agreement’s first to the one after this', () => {

@@ -103,6 +103,8 @@ export function AgreementPanelContent({ object, data, onReload }: AgreementPanel
             invoiceCustomer={data.invoiceCustomer}
             canEdit={flags.canEdit}
             canReadCustomers={flags.canReadCustomers}
+            canPickArticles={flags.canReadArticles}
+            included={data.included}
             onReload={onReload}
           />
         </section>
