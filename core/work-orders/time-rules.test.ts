@@ -85,6 +85,23 @@ describe('[time] the locked period (spec section 4: locks on a day of the next m
     expect(lockedBefore('2026-01-03', 5)).toBe('2025-12-01');
     expect(lockedBefore('2026-01-05', 5)).toBe('2026-01-01');
   });
+  it.each<[string, number, string]>([
+    // a lock day past the month's end is its last day: February still locks January
+    ['2027-02-27', 30, '2027-01-01'],
+    ['2027-02-28', 30, '2027-02-01'],
+    ['2028-02-28', 30, '2028-01-01'],
+    ['2028-02-29', 30, '2028-02-01'],
+    ['2028-02-29', 31, '2028-02-01'],
+    ['2027-04-30', 31, '2027-04-01'],
+    ['2027-04-29', 31, '2027-03-01'],
+    ['2027-03-30', 31, '2027-02-01'],
+    ['2027-03-31', 31, '2027-03-01'],
+    // across New Year
+    ['2027-01-01', 1, '2027-01-01'],
+    ['2026-12-31', 1, '2026-12-01'],
+  ])('on %s with lock day %i, days before %s are locked', (today, lockDay, first) => {
+    expect(lockedBefore(today, lockDay)).toBe(first);
+  });
   it('locks nothing by date without a lock day', () => {
     expect(lockedBefore('2026-11-22', null)).toBeNull();
   });

@@ -98,11 +98,14 @@ export function isoToWallClock(iso: string | null, timeZone: string): string {
 /**
  * The first day not yet locked, for time reports that lock on day `lockDay` of the next month
  * (spec section 4): from that day of this month on, everything before this month is locked;
- * before it, everything before last month. Null when nothing locks by date.
+ * before it, everything before last month. A lock day past the month's end is its last day (a lock
+ * day of 30 locks January on 28 February, or the 29th in a leap year), so every month locks. Null
+ * when nothing locks by date.
  */
 export function lockedBefore(today: string, lockDay: number | null): string | null {
   if (!lockDay) return null;
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-  const first = new Date(Date.UTC(y, m - 1 - (d >= lockDay ? 0 : 1), 1));
+  const lastDay = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const first = new Date(Date.UTC(y, m - 1 - (d >= Math.min(lockDay, lastDay) ? 0 : 1), 1));
   return first.toISOString().slice(0, 10);
 }
