@@ -52,15 +52,6 @@ export type SkipReason =
   | 'NOTHING_TO_INVOICE'
   | 'ALREADY_GENERATED';
 
-export const SKIP_REASONS: readonly SkipReason[] = [
-  'OBJECT_INACTIVE',
-  'AGREEMENT_TYPE_INACTIVE',
-  'AGREEMENT_ENDED',
-  'CUSTOMER_MISSING',
-  'NOTHING_TO_INVOICE',
-  'ALREADY_GENERATED',
-];
-
 export interface Skipped {
   objectAgreementId: string;
   serialCode: string;

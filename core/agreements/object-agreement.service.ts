@@ -431,7 +431,6 @@ export async function includedArticlesOf(ctx: Ctx, agreement: ObjectAgreement): 
 // ---- work-order and invoice rows ----
 
 export type RowKind = 'wo' | 'invoice';
-export const ROW_KINDS: readonly RowKind[] = ['wo', 'invoice'];
 
 export interface AgreementRow {
   id: string;

@@ -8,7 +8,6 @@ import {
   nextPeriodStart,
   periodEnd,
   periodLabel,
-  periodStartHolding,
   periodsGeneratedBetween,
   weekOf,
 } from './periods';
@@ -90,16 +89,6 @@ describe('[agreements] period arithmetic', () => {
     ['year_2', '2027-05-20', '2027-06-01'],
   ])('%s: the first period on or after %s starts %s', (interval, date, start) => {
     expect(firstPeriodStart(interval, date)).toBe(start);
-  });
-
-  it.each<[AgreementInterval, string, string]>([
-    ['quarter', '2027-05-31', '2027-04-01'],
-    ['quarter', '2027-12-31', '2027-10-01'],
-    ['half_year', '2027-06-30', '2027-01-01'],
-    ['half_year', '2027-07-01', '2027-07-01'],
-    ['month_1', '2027-02-28', '2027-02-01'],
-  ])('%s: the period holding %s starts %s', (interval, date, start) => {
-    expect(periodStartHolding(interval, date)).toBe(start);
   });
 
   it('catches up every missed period up to the day, each exactly once, in order', () => {

@@ -80,13 +80,6 @@ export function firstPeriodStart(interval: AgreementInterval, date: string): str
   return start;
 }
 
-/** The period start that holds `date` (for "this quarter" and the like). */
-export function periodStartHolding(interval: AgreementInterval, date: string): string {
-  let start = addMonthsToFirst(date, 0);
-  while (!isPeriodStart(interval, start)) start = addMonthsToFirst(start, -1);
-  return start;
-}
-
 /** The start of the period after the one starting at `start`. */
 export function nextPeriodStart(interval: AgreementInterval, start: string): string {
   return addMonthsToFirst(start, INTERVAL_MONTHS[interval]);
