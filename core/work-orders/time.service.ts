@@ -5,7 +5,9 @@ import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { dateIn, lockedBefore, spanMinutes, toMinutes } from './time-rules';
+import { dateIn, spanMinutes, toMinutes } from './time-rules';
+import { lockedSql, type LockState } from '~/core/time-reports/period-lock';
+import { assertTimeOpen, timeLockState } from '~/core/time-reports/period-lock.service';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { activeUserChoices } from '~/core/users/active-users';
 
@@ -64,17 +66,7 @@ function toTimeRow(r: Row): TimeRow {
   };
 }
 
-/**
- * The first day whose time may still change (null: nothing locks by date): time reports lock on
- * the settings' day of the next month (spec section 4). Rows before it count as locked.
- */
-export async function timeLockBoundary(ctx: Ctx): Promise<string | null> {
-  const row = await ctx.trx('work_order_settings').first('time_lock_day');
-  const day = row?.time_lock_day === null || row?.time_lock_day === undefined ? null : Number(row.time_lock_day);
-  return lockedBefore(dateIn(ctx.now, tenantTimeZone(ctx.tenant.config?.country)), day);
-}
-
-const timeColumns = (ctx: Ctx, boundary: string | null) => [
+const timeColumns = (ctx: Ctx, lock: LockState) => [
   't.id',
   't.user_id',
   'u.name as user_name',
@@ -86,7 +78,7 @@ const timeColumns = (ctx: Ctx, boundary: string | null) => [
   ctx.trx.raw('t.distance_km::text as distance_km'),
   't.comment',
   // a row is locked by its own flag or by lying in a locked period
-  ctx.trx.raw(`(t.locked or t.date < coalesce(cast(? as date), '-infinity'::date)) as locked`, [boundary]),
+  ctx.trx.raw(`(t.locked or ${lockedSql(lock, 't.date').sql}) as locked`, lockedSql(lock, 't.date').bindings),
   't.work_order_id',
 ];
 
@@ -96,7 +88,7 @@ async function panelOf(ctx: Ctx, wo: WorkOrder): Promise<TimePanelData> {
     .join('users as u', 'u.id', 't.user_id')
     .where('t.work_order_id', wo.id)
     .orderBy([{ column: 't.date' }, { column: 't.start_ts' }, { column: 't.created_at' }, { column: 't.id' }])
-    .select(timeColumns(ctx, await timeLockBoundary(ctx)));
+    .select(timeColumns(ctx, await timeLockState(ctx)));
   const timeRows = rows.map(toTimeRow);
   const me = ctx.auth!.user;
   const users: { id: string; name: string }[] = canSelect(ctx)
@@ -194,7 +186,7 @@ async function readTimeRow(ctx: Ctx, id: unknown): Promise<TimeRow & { workOrder
     .trx('work_order_time as t')
     .join('users as u', 'u.id', 't.user_id')
     .where('t.id', id)
-    .first(timeColumns(ctx, await timeLockBoundary(ctx)));
+    .first(timeColumns(ctx, await timeLockState(ctx)));
   if (!row) throw notFound();
   return { ...toTimeRow(row), workOrderId: row.work_order_id as string };
 }
@@ -255,8 +247,7 @@ export async function saveWorkOrderTime(ctx: Ctx, raw: unknown): Promise<{ id: s
 
   const date = input.date ?? dateIn(startTs ?? ctx.now, tenantTimeZone(ctx.tenant.config?.country));
   // nobody reports new time into a locked period either
-  const boundary = await timeLockBoundary(ctx);
-  if (boundary && date < boundary) throw new AppError('TIME_REPORT_LOCKED', 409);
+  await assertTimeOpen(ctx, date);
   const values = {
     user_id: userId,
     date,

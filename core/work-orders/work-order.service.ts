@@ -7,7 +7,7 @@ import { getWorkOrderSettings, nextWorkOrderNumber } from '~/core/work-orders/se
 import { z } from 'zod';
 import { dispatchTarget } from './dispatch-rules.service';
 import { placeWorkOrder } from './geocode';
-import { timeLockBoundary } from './time.service';
+import { lockedExpr, timeLockState } from '~/core/time-reports/period-lock.service';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { assigneeError, changedFields, requiredFieldErrors } from './work-order-rules';
 import { planFromOrderFields, scheduledUserIds } from './schedule.service';
@@ -494,14 +494,11 @@ export async function listWorkOrderHistory(
 export async function deleteWorkOrder(ctx: Ctx, id: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'workorders:delete' });
   const wo = await loadActive(ctx, id);
-  const boundary = await timeLockBoundary(ctx);
+  const lock = await timeLockState(ctx);
   const locked = await ctx
     .trx('work_order_time')
     .where({ work_order_id: wo.id })
-    .andWhere((q) => {
-      void q.where('locked', true);
-      if (boundary) void q.orWhere('date', '<', boundary);
-    })
+    .andWhere((q) => void q.where('locked', true).orWhere(lockedExpr(ctx, lock, 'date')))
     .first('id');
   if (locked) throw new AppError('WORK_ORDER_HAS_LOCKED_TIME_REPORTS', 409);
   await ctx.trx('work_orders').where({ id: wo.id }).update({ deleted_at: ctx.now, update_ts: ctx.now });

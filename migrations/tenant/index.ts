@@ -28,6 +28,7 @@ import m0026 from './0026-invoice-apply-types';
 import m0027 from './0027-agreements';
 import m0028 from './0028-contracts';
 import m0029 from './0029-agreement-run-work-orders';
+import m0030 from './0030-time-reports';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -63,4 +64,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0027,
   m0028,
   m0029,
+  m0030,
 ];
