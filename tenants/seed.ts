@@ -38,8 +38,8 @@ export const DEFAULT_ACCESS_LEVELS: {
       'bo:files:read',
       'customers:files:read',
       'articles:read',
+      // their own week, mileage and expenses; timereports:edit (anyone's time, unlocking months) is the office's
       'timereports:read_own',
-      'timereports:edit',
       'drive:read',
     ],
     limit: 'user',

@@ -30,6 +30,7 @@ import { fileCalls } from './calls/files.calls';
 import { proposalCalls } from './calls/proposals.calls';
 import { proposalDocumentCalls } from './calls/proposal-documents.calls';
 import { contractCalls } from './calls/contracts.calls';
+import { timeReportCalls } from './calls/time-reports.calls';
 import { agreementCalls } from './calls/agreement-invoices.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
@@ -76,5 +77,6 @@ export const API_CALLS: ApiCall[] = [
   ...proposalCalls,
   // contracts: the fixed /contracts/id/propose before /contracts/:id (within the file)
   ...contractCalls,
+  ...timeReportCalls,
   ...workOrderCalls,
 ];

@@ -7,7 +7,8 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { dateIn, spanMinutes, toMinutes } from './time-rules';
 import { lockedSql, type LockState } from '~/core/time-reports/period-lock';
-import { assertTimeOpen, timeLockState } from '~/core/time-reports/period-lock.service';
+import { timeLockState } from '~/core/time-reports/period-lock.service';
+import { assertTimeChangeable } from '~/core/time-reports/time-guard.service';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { activeUserChoices } from '~/core/users/active-users';
 
@@ -247,7 +248,7 @@ export async function saveWorkOrderTime(ctx: Ctx, raw: unknown): Promise<{ id: s
 
   const date = input.date ?? dateIn(startTs ?? ctx.now, tenantTimeZone(ctx.tenant.config?.country));
   // nobody reports new time into a locked period either
-  await assertTimeOpen(ctx, date);
+  await assertTimeChangeable(ctx, userId, date, ...(existing ? [existing.date] : []));
   const values = {
     user_id: userId,
     date,
@@ -293,6 +294,7 @@ export async function deleteWorkOrderTime(ctx: Ctx, raw: unknown): Promise<TimeP
   const existing = await readTimeRow(ctx, id);
   const wo = await loadChangeable(ctx, existing.workOrderId);
   checkRowAccess(ctx, existing);
+  await assertTimeChangeable(ctx, existing.userId, existing.date);
   await ctx.trx('work_order_time').where({ id: existing.id }).delete();
   await ctx.trx('work_orders').where({ id: wo.id }).update({ update_ts: ctx.now });
   await recordHistory(ctx, {

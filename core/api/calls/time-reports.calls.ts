@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { listLockMonths, setMonthLocked } from '~/core/time-reports/period-lock.service';
+import {
+  copyPreviousWeek,
+  createTimeParent,
+  deleteTimeParent,
+  getTimeParent,
+  setMonthApproval,
+  updateTimeParent,
+} from '~/core/time-reports/time-parent.service';
+import { deleteTimeReport, listTimeReports, saveTimeReport } from '~/core/time-reports/time-report.service';
+import {
+  timeMonth,
+  timeWeek,
+  timeWeekByType,
+  timeWeekWorkOrders,
+  timeWeekWorkOrdersAll,
+  listPersonWorkOrderTime,
+} from '~/core/time-reports/time-week.service';
+import { defineCall, type ApiCall } from '../define-call';
+
+/*
+ * A person's own time (api-calls.md "Time, distance and compensation reports"): the week and its
+ * variants, the month, own reports by tag, the office's parent reports (approval) and month locks.
+ * Reading your own needs timereports:read_own (or :read), anyone's :read; writing anyone's :edit —
+ * the services check whose time it is, so the calls declare signed-in.
+ */
+
+const pass = z.object({}).passthrough();
+type Input = Record<string, unknown>;
+const SIGNED_IN = { permission: 'signed-in' } as const;
+const REPORT_FIELDS =
+  'tagId, userId, date, comment, startTime, endTime, reportedHours, reportedMinutes, reportedDistanceKm';
+
+export const timeReportCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/timereports/week/:year/:week',
+    access: SIGNED_IN,
+    input: pass,
+    summary:
+      "A person's ISO week ?userId (yourself by default): {year, week, weeksInYear, user, mode, days: [{date, weekday, holiday, scheduledMinutes, locked, approved, reports, workOrderTime, totals}], totals, users, canEdit}",
+    handler: (ctx, input: Input) => timeWeek(ctx, input as { year: unknown; week: unknown; userId?: unknown }),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/week/wo/all/:year/:week',
+    access: { permission: 'timereports:read' },
+    input: pass,
+    summary: "Everyone's work-order time in an ISO week: {workOrderTime: [...]}",
+    handler: (ctx, input: Input) => timeWeekWorkOrdersAll(ctx, input as { year: unknown; week: unknown }),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/week/wo/:year/:week',
+    access: SIGNED_IN,
+    input: pass,
+    summary:
+      "A person's work-order time in an ISO week ?userId: {workOrderTime: [{workOrderId, workOrderNumber, date, workMinutes, travelMinutes, distanceKm}]}",
+    handler: (ctx, input: Input) => timeWeekWorkOrders(ctx, input as { year: unknown; week: unknown }),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/week/absence/:year/:week',
+    access: SIGNED_IN,
+    input: pass,
+    summary: "A person's absence in an ISO week ?userId: {timeReports}",
+    handler: (ctx, input: Input) => timeWeekByType(ctx, 'absence', input as { year: unknown; week: unknown }),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/week/attend/:year/:week',
+    access: SIGNED_IN,
+    input: pass,
+    summary: "A person's attendance in an ISO week ?userId: {timeReports}",
+    handler: (ctx, input: Input) => timeWeekByType(ctx, 'attend', input as { year: unknown; week: unknown }),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/timereports/week/copy',
+    access: SIGNED_IN,
+    input: pass,
+    summary:
+      "Copies last week's own work and attendance reports onto this week {year, week, userId?}; days with reports, holidays, locked and approved days are skipped → {copied}",
+    handler: (ctx, input) => copyPreviousWeek(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/month/:year/:month',
+    access: SIGNED_IN,
+    input: pass,
+    summary:
+      'A month per person ?userId (everyone with timereports:read): {year, month, dates, locked, people: [{userId, name, days: {date: {total, absence}}, totals, parent}]}',
+    handler: (ctx, input: Input) => timeMonth(ctx, input as { year: unknown; month: unknown; userId?: unknown }),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/timereports/month/approval',
+    access: { permission: 'timereports:read' },
+    input: pass,
+    summary: "Approves (or reopens) a person's month {userId, year, month, approved} → {parent}",
+    handler: (ctx, input: Input) =>
+      setMonthApproval(ctx, {
+        userId: input.userId,
+        year: input.year,
+        month: input.month,
+        approved: input.approved === true,
+      }),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports',
+    access: SIGNED_IN,
+    input: pass,
+    summary: "A person's own time reports ?userId&startTime&endTime (at most 60 days): {timeReports}",
+    handler: (ctx, input: Input) => listTimeReports(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/wo',
+    access: SIGNED_IN,
+    input: pass,
+    summary: "A person's work-order time ?userId&startTime&endTime (at most 60 days): {workOrderTime}",
+    handler: (ctx, input: Input) => listPersonWorkOrderTime(ctx, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/timereports',
+    access: SIGNED_IN,
+    input: pass,
+    summary: `Reports own time {${REPORT_FIELDS}} → {timeReport}; 409 TIME_REPORT_LOCKED / TIME_REPORT_APPROVED`,
+    handler: (ctx, input) => saveTimeReport(ctx, { ...(input as Input), id: undefined }),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/timereports',
+    access: SIGNED_IN,
+    input: pass,
+    summary: `Changes a time report {id, ${REPORT_FIELDS}} → {timeReport}`,
+    handler: (ctx, input: Input) => saveTimeReport(ctx, input, { update: true }),
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/timereports/:id',
+    access: SIGNED_IN,
+    input: pass,
+    summary: 'Deletes a time report; 409 in a locked or approved period',
+    handler: async (ctx, input: Input) => {
+      await deleteTimeReport(ctx, input.id);
+      return { ok: true };
+    },
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/parent/:id',
+    access: SIGNED_IN,
+    input: pass,
+    summary: 'A parent report (a person’s period as the office approves it): {parent}',
+    handler: (ctx, input: Input) => getTimeParent(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/timereports/parent',
+    access: { permission: 'timereports:read' },
+    input: pass,
+    summary:
+      'Creates a parent report {userId, periodStart, periodEnd, status?: open|approved, comment?} → {parent}; 409 DUPLICATE_TIME_REPORT_PARENT',
+    handler: (ctx, input) => createTimeParent(ctx, input),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/timereports/parent',
+    access: { permission: 'timereports:read' },
+    input: pass,
+    summary: 'Approves, reopens or comments a parent report {id, status?, comment?} → {parent}',
+    handler: (ctx, input) => updateTimeParent(ctx, input),
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/timereports/parent/:id',
+    access: { permission: 'timereports:read' },
+    input: pass,
+    summary: 'Deletes a parent report (and its approval)',
+    handler: async (ctx, input: Input) => {
+      await deleteTimeParent(ctx, input.id);
+      return { ok: true };
+    },
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/lock',
+    access: { permission: 'timereports:read' },
+    input: pass,
+    summary:
+      "A year's months and their lock ?year: {year, lockDay, months: [{month, locked, byHand, lockDate, changedBy, changedAt}]}",
+    handler: (ctx, input: Input) => listLockMonths(ctx, input.year),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/timereports/lock',
+    access: { permission: 'timereports:edit' },
+    input: pass,
+    summary: 'Locks a month now {month: YYYY-MM} → the month',
+    handler: (ctx, input) => setMonthLocked(ctx, input, true),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/timereports/unlock',
+    access: { permission: 'timereports:edit' },
+    input: pass,
+    summary: 'Opens a locked month again {month: YYYY-MM} → the month',
+    handler: (ctx, input) => setMonthLocked(ctx, input, false),
+  }),
+];

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { dayTotals, reportTime, type ReportTimeInput } from './time-report.rules';
+
+const base: ReportTimeInput = { tagType: 'work', scheduledMinutes: 480 };
+
+describe('reportTime', () => {
+  it.each([
+    // a span, a span past midnight, an unreadable start (09:00)
+    [
+      { startTime: '07:00', endTime: '16:00' },
+      { startTime: '07:00', endTime: '16:00', minutes: 540 },
+    ],
+    [
+      { startTime: '22:00', endTime: '06:00' },
+      { startTime: '22:00', endTime: '06:00', minutes: 480 },
+    ],
+    [
+      { startTime: '23:30', endTime: '00:15' },
+      { startTime: '23:30', endTime: '00:15', minutes: 45 },
+    ],
+    [
+      { startTime: 'soon', endTime: '11:00' },
+      { startTime: '09:00', endTime: '11:00', minutes: 120 },
+    ],
+    [
+      { startTime: '', endTime: '10:30' },
+      { startTime: '09:00', endTime: '10:30', minutes: 90 },
+    ],
+    [
+      { startTime: '730', endTime: '1200' },
+      { startTime: '07:30', endTime: '12:00', minutes: 270 },
+    ],
+    // hours and minutes
+    [
+      { hours: 7, minutes: 30 },
+      { startTime: null, endTime: null, minutes: 450 },
+    ],
+    [
+      { hours: 0, minutes: 15 },
+      { startTime: null, endTime: null, minutes: 15 },
+    ],
+    [
+      { hours: 24, minutes: 0 },
+      { startTime: null, endTime: null, minutes: 1440 },
+    ],
+  ] as const)('%j → %j', (input, expected) => {
+    expect(reportTime({ ...base, ...input })).toEqual({ ok: true, ...expected });
+  });
+
+  it.each([
+    [{ startTime: '08:00', endTime: '08:00' }, { endTime: ['ERROR_RANGE_START_EQUALS_END'] }],
+    [{ startTime: '08:00', endTime: '' }, { endTime: ['ERROR_REQUIRED_FIELD'] }],
+    [{ startTime: '08:00', endTime: '25:00' }, { endTime: ['ERROR_INVALID_TIME'] }],
+    [{ hours: 24, minutes: 1 }, { reportedHours: ['ERROR_INVALID_VALUE'] }],
+    [{}, { reportedHours: ['ERROR_REQUIRED_FIELD'] }],
+  ] as const)('refuses %j', (input, fields) => {
+    expect(reportTime({ ...base, ...input })).toEqual({ ok: false, fields });
+  });
+
+  it('an absence without time is the scheduled day; on a day without schedule it needs hours', () => {
+    expect(reportTime({ tagType: 'absence', scheduledMinutes: 480 })).toEqual({
+      ok: true,
+      startTime: null,
+      endTime: null,
+      minutes: 480,
+    });
+    expect(reportTime({ tagType: 'absence', scheduledMinutes: 0 }).ok).toBe(false);
+    expect(reportTime({ tagType: 'absence', scheduledMinutes: 480, hours: 4 })).toMatchObject({ minutes: 240 });
+  });
+
+  it("an attendance without time takes its tag's default time, also past midnight", () => {
+    expect(
+      reportTime({ tagType: 'attend', scheduledMinutes: 480, defaultStart: '17:00', defaultEnd: '07:00' }),
+    ).toEqual({
+      ok: true,
+      startTime: '17:00',
+      endTime: '07:00',
+      minutes: 840,
+    });
+  });
+});
+
+describe('dayTotals', () => {
+  it('counts work-order time, own work and absence against the schedule, attendance apart', () => {
+    expect(
+      dayTotals(
+        [
+          { tagType: 'work', minutes: 60 },
+          { tagType: 'absence', minutes: 120 },
+          { tagType: 'attend', minutes: 540 },
+        ],
+        300,
+      ),
+    ).toEqual({ workOrder: 300, work: 60, absence: 120, attend: 540, total: 480 });
+  });
+});
