@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { payrollExport, payrollPreview } from '~/core/time-reports/payroll/payroll.service';
+import { defineCall, type ApiCall } from '../define-call';
+import { fileReply } from './work-order-documents.calls';
+
+/*
+ * The payroll export of a locked month (issue 17 part 5; "Time reports"): its preview and the
+ * file, PAXml 2.0 or CSV. Fixed paths under /timereports/payroll, registered before any
+ * /timereports/:id.
+ */
+
+const pass = z.object({}).passthrough();
+const READ = { permission: 'timereports:read' } as const;
+
+export const payrollCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/timereports/payroll',
+    access: READ,
+    input: pass,
+    summary:
+      "A month's payroll figures ?month=YYYY-MM → {month, from, to, locked, people: [{userId, name, employeeNumber, employeeNumberMissing, work: [{code, hours}], absence: [{code, hours}], compensation: [{code, kind: compensation|distance, unit: h|km|day|pcs, quantity, amount}], totals: {workHours, absenceHours, amount, distanceKm}}], totals, missingEmployeeNumbers}",
+    handler: (ctx, input) => payrollPreview(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/timereports/payroll/export',
+    access: READ,
+    input: pass,
+    summary:
+      'A locked month for the payroll system ?month=YYYY-MM&format=paxml|csv → PAXml 2.0 (application/xml, paxml-<month>.xml: tidtrans for time under PAXml time codes, lonetrans for compensation, mileage and other codes) or CSV (semicolons, UTF-8 with BOM, decimal comma: employeeNumber;name;type;code;date;quantity;unit;unitPrice;amount;comment); 409 PAYROLL_MONTH_NOT_LOCKED',
+    handler: async (ctx, input) => fileReply(await payrollExport(ctx, input)),
+  }),
+];
