@@ -297,7 +297,8 @@ export interface AgreementInvoice {
   erpState: string | null;
 }
 
-function historyQuery(ctx: Ctx) {
+/** Agreement invoices (`invoices as i`) with their object agreement, type, object and customer (also the reports'). */
+export function historyQuery(ctx: Ctx) {
   return ctx
     .trx('invoices as i')
     .leftJoin('object_agreements as oa', 'oa.id', 'i.object_agreement_id')
