@@ -56,6 +56,19 @@ export default [
     route('invoices/:id', 'routes/invoices.$id.tsx'),
     route('invoices/:id/document', 'routes/invoices.$id.document.tsx'),
     route('invoices/:id/history', 'routes/invoices.$id.history.tsx'),
+    // time: the payroll export of a locked month (PAXml 2.0 or CSV) and its preview
+    // time (issue 17): a person's week, the office's month and locks
+    route('time', 'routes/time.tsx'),
+    route('time/office', 'routes/time.office.tsx'),
+    route('time/payroll', 'routes/time.payroll.tsx'),
+    route('time/payroll/export', 'routes/time.payroll.export.tsx'),
+    // time: the on-call schedule (the ONCALL module)
+    route('time/on-call', 'routes/time.on-call.tsx'),
+    // time: the week page's mileage and compensation panels post here
+    route('time/expenses', 'routes/time.expenses.tsx'),
+    // reports: closed work orders, agreement invoices and time, and their CSV/XLSX downloads
+    route('reports', 'routes/reports.tsx'),
+    route('reports/export', 'routes/reports.export.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),
@@ -72,6 +85,8 @@ export default [
     route('settings/erp', 'routes/settings.erp.tsx'),
     route('settings/erp/callback', 'routes/settings.erp.callback.tsx'),
     route('settings/holidays', 'routes/settings.holidays.tsx'),
+    route('settings/compensation-types', 'routes/settings.compensation-types.tsx'),
+    route('settings/time-reports', 'routes/settings.time-reports.tsx'),
     route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
     route('settings/checklists', 'routes/settings.checklists.tsx'),
     // settings: articles (groups, price lists)

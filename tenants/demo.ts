@@ -11,6 +11,8 @@ import { seedDemoSuppliers } from './demo-data/suppliers';
 import { seedDemoFiles } from './demo-data/files';
 import { seedDemoProposals } from './demo-data/proposals';
 import { seedDemoContracts } from './demo-data/contracts';
+import { seedDemoOnCall } from './demo-data/on-call';
+import { seedDemoTime } from './demo-data/time';
 import { provisionTenant } from './provision';
 import { getTenantBySlug, setInstanceConfig } from './registry';
 
@@ -87,6 +89,9 @@ export async function ensureDemoTenant(
       await seedDemoFiles(trx, tenant!.schemaName);
       await seedDemoProposals(trx);
       await seedDemoContracts(trx);
+      // the on-call rota: Erik and Sara a week at a time, this month and the next (the oncall module is on by default)
+      await seedDemoOnCall(trx);
+      await seedDemoTime(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
     // The company details documents print as their sender.

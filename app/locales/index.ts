@@ -32,6 +32,12 @@ import svAgreementInvoices from './sv/agreementinvoices.json';
 import svObjectAgreement from './sv/objectagreement.json';
 import svAgreements from './sv/agreements.json';
 import svContracts from './sv/contracts.json';
+import svExpenses from './sv/expenses.json';
+import svReports from './sv/reports.json';
+import svOncall from './sv/oncall.json';
+import svTimeTags from './sv/timetags.json';
+import svPayroll from './sv/payroll.json';
+import svTime from './sv/time.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -65,6 +71,12 @@ import enAgreementInvoices from './en/agreementinvoices.json';
 import enObjectAgreement from './en/objectagreement.json';
 import enAgreements from './en/agreements.json';
 import enContracts from './en/contracts.json';
+import enExpenses from './en/expenses.json';
+import enReports from './en/reports.json';
+import enOncall from './en/oncall.json';
+import enTimeTags from './en/timetags.json';
+import enPayroll from './en/payroll.json';
+import enTime from './en/time.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -98,6 +110,12 @@ import etAgreementInvoices from './et/agreementinvoices.json';
 import etObjectAgreement from './et/objectagreement.json';
 import etAgreements from './et/agreements.json';
 import etContracts from './et/contracts.json';
+import etExpenses from './et/expenses.json';
+import etReports from './et/reports.json';
+import etOncall from './et/oncall.json';
+import etTimeTags from './et/timetags.json';
+import etPayroll from './et/payroll.json';
+import etTime from './et/time.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -131,6 +149,12 @@ import lvAgreementInvoices from './lv/agreementinvoices.json';
 import lvObjectAgreement from './lv/objectagreement.json';
 import lvAgreements from './lv/agreements.json';
 import lvContracts from './lv/contracts.json';
+import lvExpenses from './lv/expenses.json';
+import lvReports from './lv/reports.json';
+import lvOncall from './lv/oncall.json';
+import lvTimeTags from './lv/timetags.json';
+import lvPayroll from './lv/payroll.json';
+import lvTime from './lv/time.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -164,6 +188,12 @@ import ruAgreementInvoices from './ru/agreementinvoices.json';
 import ruObjectAgreement from './ru/objectagreement.json';
 import ruAgreements from './ru/agreements.json';
 import ruContracts from './ru/contracts.json';
+import ruExpenses from './ru/expenses.json';
+import ruReports from './ru/reports.json';
+import ruOncall from './ru/oncall.json';
+import ruTimeTags from './ru/timetags.json';
+import ruPayroll from './ru/payroll.json';
+import ruTime from './ru/time.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -207,6 +237,12 @@ export const resources = {
     objectagreement: svObjectAgreement,
     agreements: svAgreements,
     contracts: svContracts,
+    expenses: svExpenses,
+    reports: svReports,
+    oncall: svOncall,
+    timetags: svTimeTags,
+    payroll: svPayroll,
+    time: svTime,
   },
   en: {
     common: enCommon,
@@ -242,6 +278,12 @@ export const resources = {
     objectagreement: enObjectAgreement,
     agreements: enAgreements,
     contracts: enContracts,
+    expenses: enExpenses,
+    reports: enReports,
+    oncall: enOncall,
+    timetags: enTimeTags,
+    payroll: enPayroll,
+    time: enTime,
   },
   et: {
     common: etCommon,
@@ -277,6 +319,12 @@ export const resources = {
     objectagreement: etObjectAgreement,
     agreements: etAgreements,
     contracts: etContracts,
+    expenses: etExpenses,
+    reports: etReports,
+    oncall: etOncall,
+    timetags: etTimeTags,
+    payroll: etPayroll,
+    time: etTime,
   },
   lv: {
     common: lvCommon,
@@ -312,6 +360,12 @@ export const resources = {
     objectagreement: lvObjectAgreement,
     agreements: lvAgreements,
     contracts: lvContracts,
+    expenses: lvExpenses,
+    reports: lvReports,
+    oncall: lvOncall,
+    timetags: lvTimeTags,
+    payroll: lvPayroll,
+    time: lvTime,
   },
   ru: {
     common: ruCommon,
@@ -347,6 +401,12 @@ export const resources = {
     objectagreement: ruObjectAgreement,
     agreements: ruAgreements,
     contracts: ruContracts,
+    expenses: ruExpenses,
+    reports: ruReports,
+    oncall: ruOncall,
+    timetags: ruTimeTags,
+    payroll: ruPayroll,
+    time: ruTime,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

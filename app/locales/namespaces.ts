@@ -38,5 +38,11 @@ export const NAMESPACES = [
   'agreementinvoices',
   'agreements',
   'contracts',
+  'expenses',
+  'oncall',
+  'timetags',
   'objectagreement',
+  'payroll',
+  'time',
+  'reports',
 ] as const;

@@ -66,6 +66,16 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     { to: '/settings/holidays', labelKey: 'settings.holidays', access: { permission: 'settings:read' as const } },
     {
+      to: '/settings/time-reports',
+      labelKey: 'settings.timeReports',
+      access: { permission: 'settings:read' as const },
+    },
+    {
+      to: '/settings/compensation-types',
+      labelKey: 'settings.compensationTypes',
+      access: { permission: 'settings:read' as const },
+    },
+    {
       to: '/settings/import-export',
       labelKey: 'settings.importExport',
       access: { permission: 'settings:import_export' as const },

@@ -2,6 +2,7 @@ import type { ApiCall } from './define-call';
 import { accessLevelCalls } from './calls/access-level.calls';
 import { appModuleCalls } from './calls/app-module.calls';
 import { oidcCalls } from './calls/oidc.calls';
+import { payrollCalls } from './calls/payroll.calls';
 import { recoveryCalls } from './calls/recovery.calls';
 import { authenticateCall, authenticateMfaCall, keepaliveCall, logoutCall, userConfCall } from './calls/session.calls';
 import { userCalls } from './calls/user.calls';
@@ -24,6 +25,8 @@ import { workOrderDocumentCalls } from './calls/work-order-documents.calls';
 import { workOrderRowCalls } from './calls/work-order-rows.calls';
 import { workOrderScheduleCalls } from './calls/work-order-schedule.calls';
 import { holidayCalls } from './calls/holidays.calls';
+import { onCallCalls } from './calls/on-call.calls';
+import { timeTagCalls } from './calls/time-tags.calls';
 import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
 import { fileCalls } from './calls/files.calls';
@@ -31,7 +34,9 @@ import { proposalCalls } from './calls/proposals.calls';
 import { proposalDocumentCalls } from './calls/proposal-documents.calls';
 import { contractCalls } from './calls/contracts.calls';
 import { timeReportCalls } from './calls/time-reports.calls';
+import { timeExpenseCalls } from './calls/time-expenses.calls';
 import { agreementCalls } from './calls/agreement-invoices.calls';
+import { reportCalls } from './calls/reports.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -45,6 +50,8 @@ export const API_CALLS: ApiCall[] = [
   ...accessLevelCalls,
   ...appModuleCalls,
   ...oidcCalls,
+  // fixed /timereports/payroll… before any /timereports/:id
+  ...payrollCalls,
   // fixed /instance/invoicerules, like the other /instance/… settings
   ...invoiceRuleCalls,
   // fixed /invoice/agreement/…, /agreements/invoices/… and /bo/agreement/… before /invoice/:id, /agreements/:id, /bo/:id
@@ -67,6 +74,8 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderRowCalls,
   ...workOrderScheduleCalls,
   ...holidayCalls,
+  ...onCallCalls,
+  ...timeTagCalls,
   ...workOrderReminderCalls,
   ...workOrderDocumentCalls,
   // fixed /wo/checklist paths before the order's /wo/:id
@@ -77,6 +86,10 @@ export const API_CALLS: ApiCall[] = [
   ...proposalCalls,
   // contracts: the fixed /contracts/id/propose before /contracts/:id (within the file)
   ...contractCalls,
+  // distance and compensation: /timereports/distance…, /timereports/compensation…, /timereports/week/compensation/…
+  ...timeExpenseCalls,
   ...timeReportCalls,
+  // reports: the fixed /wo/history/closed before the order's /wo/history/:id
+  ...reportCalls,
   ...workOrderCalls,
 ];

@@ -17,7 +17,8 @@ import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { rangeSetError } from './range-set';
 import { assertTimeChangeable } from './time-guard.service';
-import { reportTime, type TagType, type TimeReportMode } from './time-report.rules';
+import { reportTime, type TagType } from './time-report.rules';
+import { timeReportSettings } from './time-settings.service';
 
 /** History entity of a person's own time report. */
 export const TIME_REPORT_ENTITY = 'time_report';
@@ -111,15 +112,6 @@ async function findUser(ctx: Ctx, id: unknown): Promise<{ id: string; name: stri
   const user = await ctx.trx('users').where({ id }).first('id', 'name');
   if (!user) throw notFound();
   return user as { id: string; name: string };
-}
-
-/** The tenant's time-report mode and scheduled minutes per weekday (Monday first). */
-export async function timeSchedule(ctx: Ctx): Promise<{ mode: TimeReportMode; scheduledMinutes: number[] }> {
-  const row = await ctx.trx('work_order_settings').first('time_report_mode', 'scheduled_minutes');
-  return {
-    mode: (row?.time_report_mode as TimeReportMode) ?? 'default',
-    scheduledMinutes: ((row?.scheduled_minutes as number[] | undefined) ?? [480, 480, 480, 480, 480, 0, 0]).map(Number),
-  };
 }
 
 const zDate = (field = 'ERROR_REQUIRED_FIELD') =>
@@ -247,7 +239,7 @@ export async function saveTimeReport(
   await assertTimeChangeable(ctx, user.id, input.date);
   if (existing) await assertTimeChangeable(ctx, existing.userId, existing.date);
 
-  const { scheduledMinutes } = await timeSchedule(ctx);
+  const { scheduledMinutes } = await timeReportSettings(ctx);
   const defaults =
     tag.type === 'attend'
       ? await ctx

@@ -5,6 +5,7 @@ import { isoDayOfWeek, isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/ca
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
 import { isDateLocked } from './period-lock';
+import { timeReportSettings } from './time-settings.service';
 import { timeLockState } from './period-lock.service';
 import {
   addTotals,
@@ -18,7 +19,6 @@ import {
   parsePeriod,
   reportColumns,
   requireTimeReader,
-  timeSchedule,
   toTimeReport,
   weekDates,
   type TimeReport,
@@ -149,7 +149,7 @@ async function personDays(ctx: Ctx, userId: string, dates: string[]) {
   const from = dates[0]!;
   const to = dates[dates.length - 1]!;
   const lock = await timeLockState(ctx);
-  const { mode, scheduledMinutes } = await timeSchedule(ctx);
+  const { mode, scheduledMinutes } = await timeReportSettings(ctx);
   const holidays = await holidaysBetween(ctx, from, to);
   const rows: Row[] = await ctx
     .trx('time_reports as r')
@@ -304,7 +304,7 @@ export async function timeMonth(
   const from = dates[0]!;
   const to = dates[dates.length - 1]!;
   const lock = await timeLockState(ctx);
-  const { scheduledMinutes } = await timeSchedule(ctx);
+  const { scheduledMinutes } = await timeReportSettings(ctx);
   const holidays = await holidaysBetween(ctx, from, to);
   const dayInfo = dates.map((date) => {
     const weekday = isoDayOfWeek(parsePlainDate(date)!);

@@ -143,6 +143,9 @@ export default {
       create index on_call_shifts_range_idx on on_call_shifts (start_ts, end_ts);
       create index on_call_shifts_user_idx on on_call_shifts (user_id, start_ts);
 
+      -- the month for everyone, payroll and reports read work-order time by date alone
+      create index work_order_time_date_idx on work_order_time (date);
+
       alter table work_order_settings
         add column time_report_mode text not null default 'default' check (time_report_mode in ('default', 'hours', 'multi')),
         -- scheduled minutes Monday to Sunday, what a week's totals are measured against

@@ -25,6 +25,9 @@
  *   (50,000) objects in one tenant and over BENCH_AGREEMENT_TENANTS (200) tenants of 1,000 (seeded
  *   once), invoices per minute and statements per invoice beside a bare set-based insert, and the
  *   upcoming list's p95 beside its bare SQL (tests/bench/agreements-bench.ts; also in the full run)
+ *   BENCH_ONLY=time: issue 17 on BENCH_TIME_PEOPLE (100) technicians × BENCH_TIME_YEARS (3) of daily
+ *   reports (seeded once): a person's week, the month for everyone and a month's PAXml payroll export,
+ *   each beside its raw SQL (tests/bench/time-bench.ts; also in the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +43,7 @@ import { filesBench } from './files-bench';
 import { proposalsBench, seedProposalVolume } from './proposals-bench';
 import { invoicingBench } from './invoicing-bench';
 import { agreementsBench } from './agreements-bench';
+import { timeBench } from './time-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -245,6 +249,12 @@ async function main() {
   if (!ONLY || ONLY === 'agreements') {
     // in-process: generation throughput over one big and many small tenants, the upcoming list
     const lines = await agreementsBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'time') {
+    // in-process: a person's week, the month for everyone and the payroll export on 100 × 3 years
+    const lines = await timeBench(url);
     for (const line of lines) console.log(line);
     if (ONLY) return;
   }

@@ -514,7 +514,7 @@ describe('[work order rows] time', () => {
 
   it('locks time before the locked period on the settings day; the order cannot be deleted with it', async () => {
     const settings = (body: Record<string, unknown>) => call('PATCH', '/api/instance/wo', tok.admin, body);
-    const tooLate = await settings({ timeLockDay: 29 });
+    const tooLate = await settings({ timeLockDay: 32 });
     expect(tooLate.status).toBe(400);
     expect(tooLate.json<{ fields: Record<string, string[]> }>().fields.timeLockDay).toEqual(['ERROR_INVALID_VALUE']);
     // day 1: from the first of every month, everything before it is locked

@@ -29,10 +29,12 @@ export const NAV_LINKS: NavLink[] = [
   { to: '/proposals', labelKey: 'nav.proposals', access: { permission: 'proposal:read', module: 'crm' } },
   { to: '/sales', labelKey: 'nav.sales', access: { permission: 'salesorder:read', module: 'crm' } },
   { to: '/invoices', labelKey: 'nav.invoices', access: { permission: 'invoices:read' } },
+  { to: '/time', labelKey: 'nav.time', access: { permission: 'timereports:read_own' } },
   { to: '/', labelKey: 'nav.workOrders', access: { permission: 'workorders:read' } },
   // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
   { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' } },
   { to: '/dashboard', labelKey: 'nav.dashboard', access: { permission: 'dashboard:read', module: 'dashboard' } },
+  { to: '/reports', labelKey: 'nav.reports', access: { permission: 'reports:read' } },
 ];
 
 export function visibleLinks(auth: Auth, links: NavLink[]): { to: string; labelKey: string; badge?: NavBadge }[] {

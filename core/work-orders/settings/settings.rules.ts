@@ -74,7 +74,7 @@ export const ZWorkOrderSettingsPatch = z
       .min(1, 'ERROR_INVALID_VALUE')
       .max(Number.MAX_SAFE_INTEGER, 'ERROR_INVALID_VALUE')
       .optional(),
-    /** Day 1–28 of the next month on which time reports lock; empty or null: never by date. */
+    /** Day 1–31 of the next month on which time reports lock (past a month's end: its last day); empty or null: never by date. */
     timeLockDay: z
       .preprocess(
         (v) => (v === '' ? null : v),
@@ -82,7 +82,7 @@ export const ZWorkOrderSettingsPatch = z
           .number({ error: 'ERROR_INVALID_VALUE' })
           .int('ERROR_INVALID_VALUE')
           .min(1, 'ERROR_INVALID_VALUE')
-          .max(28, 'ERROR_INVALID_VALUE')
+          .max(31, 'ERROR_INVALID_VALUE')
           .nullable(),
       )
       .optional(),

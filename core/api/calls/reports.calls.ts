@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { agreementInvoiceReport } from '~/core/reports/agreement-invoices-report.service';
+import { closedWorkOrderHistory, REPORTS } from '~/core/reports/closed-work-orders.service';
+import { REPORT_KINDS, type ReportKind } from '~/core/reports/report-constants';
+import { exportReport } from '~/core/reports/report-export';
+import { timeReport } from '~/core/reports/time-report.service';
+import { defineCall, type ApiCall } from '../define-call';
+import { fileReply } from './work-order-documents.calls';
+
+/*
+ * Reports (spec section 2 /reports, REPORTS_READ; api-calls.md GET /wo/history/closed): the closed
+ * work orders of a period, the agreement invoices and the time of a period, each also as CSV or
+ * XLSX. Registered before the work-order calls, whose `/wo/history/:id` would take "closed" for an
+ * id. Services check access and validate.
+ */
+
+const pass = z.object({}).passthrough();
+type Input = Record<string, unknown>;
+const PERIOD =
+  'startTime, endTime: YYYY-MM-DD, both included, at most 366 days (400 ERROR_REPORT_PERIOD_REVERSED, ERROR_REPORT_PERIOD_TOO_LONG on endTime)';
+
+export const reportCalls: ApiCall[] = [
+  defineCall({
+    method: 'GET',
+    path: '/wo/history/closed',
+    access: REPORTS,
+    input: pass,
+    summary: `Work orders closed in a period (default: this ISO week; ${PERIOD}) ?customerId&workType&title&createUserId&scheduledUserId&offset&limit, newest first, within the user's work-order limit {startTime, endTime, workOrders: [{id, number, title, customerName, workType, closedAt, assignees, totalPrice, workMinutes, travelMinutes}], totalCount, totals: {totalPrice, workMinutes, travelMinutes}}`,
+    handler: (ctx, input) => closedWorkOrderHistory(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/reports/agreement-invoices',
+    access: REPORTS,
+    input: pass,
+    summary: `Agreement invoices whose period starts in ?startTime..endTime (default: this month; ${PERIOD}), void ones left out, summed per agreement type and month {startTime, endTime, count, totalPrice, totalPriceVat, months: [{month, count, totalPrice, totalPriceVat}], types, rows: [{agreementId, code, title, month, count, totalPrice, totalPriceVat}]}`,
+    handler: (ctx, input) => agreementInvoiceReport(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/reports/time',
+    access: REPORTS,
+    input: pass,
+    summary: `Time reported in a period (default: this month; ${PERIOD}) ?groupBy=person|project|workType (default person): work-order work and travel minutes and own time (by tag: ownMinutes, absenceMinutes) {startTime, endTime, groupBy, rows: [{id, kind: person|project|noProject|workType|tag, key, label, tagType, workMinutes, travelMinutes, ownMinutes, absenceMinutes, totalMinutes}], totals}`,
+    handler: (ctx, input) => timeReport(ctx, input),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/reports/:report/export',
+    access: REPORTS,
+    input: z.object({ report: z.enum(REPORT_KINDS, { error: 'ERROR_INVALID_VALUE' }) }).passthrough(),
+    summary: `A report as a file: report closed-work-orders|agreement-invoices|time with its own query and ?format=csv|xlsx → text/csv (semicolons, UTF-8 with BOM) or an XLSX workbook, attachment; 409 REPORT_EXPORT_TOO_LARGE beyond 50,000 closed work orders`,
+    handler: async (ctx, input: Input) => fileReply(await exportReport(ctx, input.report as ReportKind, input)),
+  }),
+];
