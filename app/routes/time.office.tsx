@@ -127,7 +127,7 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
                     <th
                       key={day.date}
                       scope="col"
-                      className={`px-1 py-2 text-center font-normal tabular-nums ${day.scheduledMinutes === 0 ? 'text-slate-400' : ''}`}
+                      className={`px-1 py-2 text-center font-normal tabular-nums ${day.scheduledMinutes === 0 ? 'text-slate-500' : ''}`}
                       title={day.holiday ?? undefined}
                     >
                       {Number(day.date.slice(8))}

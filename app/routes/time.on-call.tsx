@@ -213,9 +213,10 @@ export default function OnCallPage({ loaderData: d }: Route.ComponentProps) {
         type="button"
         className={cx(className, 'min-h-9 cursor-pointer hover:brightness-95')}
         onClick={() => openEdit(s)}
-        aria-label={t('editLabel', { label: label(s) })}
         title={label(s)}
       >
+        {/* the visible name and time, said as an edit (axe: the name holds what is seen) */}
+        <span className="sr-only">{t('edit')} </span>
         {body}
       </button>
     ) : (

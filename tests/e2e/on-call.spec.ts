@@ -34,7 +34,7 @@ test('[on-call] the admin adds a shift and sees it on the calendar; on a phone t
   const calendar = page.getByRole('table', { name: /Jourschema för/ });
   await expect(calendar).toContainText('Erik Johansson');
 
-  await page.getByRole('button', { name: 'Lägg till jourpass' }).click();
+  await page.getByRole('button', { name: 'Lägg till jourpass', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Nytt jourpass' });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: /Person/ }).click();
@@ -53,7 +53,7 @@ test('[on-call] the admin adds a shift and sees it on the calendar; on a phone t
   await expect(page.getByRole('region', { name: 'Jourpass' })).toContainText('E2E-jour');
 
   // the same person cannot be on call twice at once
-  await page.getByRole('button', { name: 'Lägg till jourpass' }).click();
+  await page.getByRole('button', { name: 'Lägg till jourpass', exact: true }).click();
   await dialog.getByRole('button', { name: /Person/ }).click();
   await page.getByRole('option', { name: 'Anna Berg' }).click();
   await dialog.getByLabel('Start').fill(`${today}T22:00`);

@@ -37,6 +37,15 @@ test('[payroll] the admin previews a locked month and downloads it as PAXml', as
   const headers = { authorization: `Bearer ${session.token}` };
   const open = await page.request.patch(`${app.url}/api/instance/wo`, { headers, data: { timeLockDay: null } });
   expect(open.ok(), await open.text()).toBe(true);
+  // the demo already has time last month (its closed orders): the export must grow by exactly three hours
+  type Preview = { people: { userId: string; totals: { workHours: number } }[] };
+  const workHours = async () => {
+    const res = await page.request.get(`${app.url}/api/timereports/payroll?month=${previous}`, { headers });
+    expect(res.ok(), await res.text()).toBe(true);
+    const me = ((await res.json()) as Preview).people.find((p) => p.userId === session.user.id);
+    return me?.totals.workHours ?? 0;
+  };
+  const before = await workHours();
   const order = await page.request.post(`${app.url}/api/wo`, { headers, data: { workOrder: { title: 'E2E lön' } } });
   expect(order.ok(), await order.text()).toBe(true);
   const workOrderId = ((await order.json()) as { workOrder: { id: string } }).workOrder.id;
@@ -47,6 +56,7 @@ test('[payroll] the admin previews a locked month and downloads it as PAXml', as
   expect(time.ok(), await time.text()).toBe(true);
   const locked = await page.request.patch(`${app.url}/api/instance/wo`, { headers, data: { timeLockDay: 1 } });
   expect(locked.ok(), await locked.text()).toBe(true);
+  expect(Math.round((await workHours()) * 100) - Math.round(before * 100)).toBe(300);
 
   // This month is still open: the export says why it is off.
   await signIn(page, app, `/time/payroll?month=${current}`);
@@ -61,7 +71,7 @@ test('[payroll] the admin previews a locked month and downloads it as PAXml', as
   await expect(page.getByText(/är låst/)).toBeVisible();
   const row = page.getByTestId('payroll-person').filter({ hasText: 'Maria Lindqvist' });
   await expect(row).toBeVisible();
-  await expect(row).toContainText('3 h');
+  await expect(row).toContainText('ARB');
 
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Ladda ner PAXml' }).click();

@@ -22,7 +22,7 @@ test('[time settings] mode, scheduled hours and lock day survive a reload', asyn
   test.setTimeout(180_000);
   await signIn(page, app, '/settings');
   await expect(page.getByRole('heading', { name: 'Inställningar', level: 1 })).toBeVisible({ timeout: SLOW });
-  await page.getByRole('link', { name: 'Tidrapportering' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Tidrapportering' }).click();
   await expect(page.getByRole('heading', { name: 'Tidrapportering', level: 1 })).toBeVisible({ timeout: SLOW });
   await hydrated(page);
 
@@ -32,7 +32,7 @@ test('[time settings] mode, scheduled hours and lock day survive a reload', asyn
   await page.getByRole('textbox', { name: 'fredag' }).fill('6:30');
   await page.getByRole('textbox', { name: 'Låsdag' }).fill('31');
   await page.getByRole('button', { name: 'Spara', exact: true }).click();
-  await expect(page.getByText('Sparat', { exact: true })).toBeVisible();
+  await expect(page.getByRole('status').getByText('Sparat')).toBeVisible();
 
   await page.reload();
   await hydrated(page);
@@ -61,11 +61,11 @@ test('[time settings] time codes: add, refuse a bad code, change, set inactive, 
 
   await absence.getByRole('button', { name: 'Lägg till tidkod' }).click();
   const dialog = page.getByRole('dialog', { name: 'Ny tidkod' });
-  await dialog.getByRole('textbox', { name: 'Kod' }).fill('x');
+  await dialog.getByRole('textbox', { name: 'Kod', exact: true }).fill('x');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(dialog.getByText('Koden ska vara 2–10 versaler eller siffror')).toBeVisible();
-  await dialog.getByRole('textbox', { name: 'Kod' }).fill('frisk');
-  await expect(dialog.getByRole('textbox', { name: 'Kod' })).toHaveValue('FRISK');
+  await dialog.getByRole('textbox', { name: 'Kod', exact: true }).fill('frisk');
+  await expect(dialog.getByRole('textbox', { name: 'Kod', exact: true })).toHaveValue('FRISK');
   await dialog.getByRole('textbox', { name: 'Namn' }).fill('Friskvård');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(dialog).toBeHidden();
@@ -73,7 +73,7 @@ test('[time settings] time codes: add, refuse a bad code, change, set inactive, 
 
   // a code that exists already
   await absence.getByRole('button', { name: 'Lägg till tidkod' }).click();
-  await dialog.getByRole('textbox', { name: 'Kod' }).fill('SEM');
+  await dialog.getByRole('textbox', { name: 'Kod', exact: true }).fill('SEM');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByText('Det finns redan en tidkod med den koden.').first()).toBeVisible();
   await dialog.getByRole('button', { name: 'Avbryt' }).click();
@@ -86,9 +86,9 @@ test('[time settings] time codes: add, refuse a bad code, change, set inactive, 
   await expect(absence).toContainText('Friskvårdstimme');
 
   // a seeded code set inactive and active again
-  await absence.getByRole('button', { name: 'Gör OS5 Övrig frånvaro 5 inaktiv' }).click();
+  await absence.getByRole('button', { name: 'Gör inaktiv: OS5 Övrig frånvaro 5' }).click();
   await expect(absence.getByRole('listitem').filter({ hasText: 'OS5' })).toContainText('Inaktiv');
-  await absence.getByRole('button', { name: 'Gör OS5 Övrig frånvaro 5 aktiv' }).click();
+  await absence.getByRole('button', { name: 'Gör aktiv: OS5 Övrig frånvaro 5' }).click();
   await expect(absence.getByRole('listitem').filter({ hasText: 'OS5' })).not.toContainText('Inaktiv');
 
   await absence.getByRole('button', { name: 'Ta bort FRISK Friskvårdstimme' }).click();

@@ -113,8 +113,8 @@ test('[time] the office locks the month; the technician can change it neither on
   await hydrated(page);
   // Erik's month is in the grid
   await expect(page.getByRole('rowheader', { name: 'Erik Johansson' })).toBeVisible();
-  await page.getByRole('button', { name: `Lås ${capitalized} nu` }).click();
-  await expect(page.getByText('Månaden är låst', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: `Lås nu: ${capitalized}` }).click();
+  await expect(page.getByRole('status').getByText('Månaden är låst')).toBeVisible();
   await expect(page.getByRole('button', { name: `Lås upp ${capitalized}` })).toBeVisible();
 
   // the technician's week: today's card is locked, nothing can be added or changed
@@ -152,6 +152,9 @@ test('[time] the office locks the month; the technician can change it neither on
   await signIn(page, app, `/time/office?year=${year}&month=${month}`);
   await hydrated(page);
   await page.getByRole('button', { name: `Lås upp ${capitalized}` }).click();
-  await page.getByRole('dialog', { name: 'Låsa upp månaden?' }).getByRole('button', { name: 'Lås upp' }).click();
-  await expect(page.getByText('Månaden är upplåst', { exact: true })).toBeVisible();
+  await page
+    .getByRole('alertdialog', { name: 'Låsa upp månaden?' })
+    .getByRole('button', { name: 'Lås upp', exact: true })
+    .click();
+  await expect(page.getByRole('status').getByText('Månaden är upplåst')).toBeVisible();
 });
