@@ -6,7 +6,7 @@ import type { loader as rootLoader } from '~/app/root';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
-import { Button, ConfirmDialog, formatDate, useToast, type DateFormat } from '~/app/components/ui';
+import { Button, ConfirmDialog, DateTime, formatDate, useToast, type DateFormat } from '~/app/components/ui';
 import { TimeNav } from '~/app/components/time/time-nav';
 import { isoWeek, parsePlainDate } from '~/core/calendar/iso-week';
 import { tenantToday } from '~/core/calendar/tenant-today';
@@ -270,6 +270,24 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
             );
           })}
         </ul>
+        {d.locks.history.length ? (
+          <>
+            <h3 className="mt-4 text-sm font-semibold">{t('locks.history')}</h3>
+            <ul className="mt-1 grid gap-1 text-sm text-slate-700">
+              {d.locks.history.map((h) => (
+                <li key={`${h.month}-${h.at}`}>
+                  {t(h.action === 'lock' ? 'locks.historyLock' : 'locks.historyUnlock', {
+                    month: monthName(Number(h.month.slice(5, 7))),
+                    name: h.userName ?? '–',
+                  })}{' '}
+                  <span className="text-slate-600">
+                    <DateTime iso={h.at} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </section>
 
       <ConfirmDialog

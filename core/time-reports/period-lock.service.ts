@@ -57,14 +57,22 @@ export interface LockMonth {
   changedAt: string | null;
 }
 
+/** A lock or unlock by hand, as the history keeps it. */
+export interface LockChange {
+  month: string;
+  action: 'lock' | 'unlock';
+  userName: string | null;
+  at: string;
+}
+
 /**
  * GET /timereports/lock?year: the year's months with their lock state, how it came about and who
- * set it by hand (timereports:read).
+ * set it by hand, and the year's locks and unlocks by hand, newest first (timereports:read).
  */
 export async function listLockMonths(
   ctx: Ctx,
   rawYear: unknown,
-): Promise<{ year: number; lockDay: number | null; months: LockMonth[] }> {
+): Promise<{ year: number; lockDay: number | null; months: LockMonth[]; history: LockChange[] }> {
   requireAccess(ctx.auth, { permission: 'timereports:read' });
   const year = Number(rawYear ?? tenantToday(ctx).slice(0, 4));
   if (!Number.isInteger(year) || year < 2000 || year > 2100)
@@ -88,7 +96,24 @@ export async function listLockMonths(
       changedAt: hand?.changed_at ? new Date(hand.changed_at).toISOString() : null,
     };
   });
-  return { year, lockDay: day, months };
+  const changes: { entity_id: string; action: 'lock' | 'unlock'; name: string | null; at: Date }[] = await ctx
+    .trx('history as h')
+    .leftJoin('users as u', 'u.id', 'h.user_id')
+    .where('h.entity', TIME_PERIOD_ENTITY)
+    .andWhere('h.entity_id', 'like', `${year}-%`)
+    .orderBy([
+      { column: 'h.at', order: 'desc' },
+      { column: 'h.id', order: 'desc' },
+    ])
+    .limit(50)
+    .select('h.entity_id', 'h.action', 'u.name', 'h.at');
+  const history = changes.map((c) => ({
+    month: c.entity_id,
+    action: c.action,
+    userName: c.name,
+    at: new Date(c.at).toISOString(),
+  }));
+  return { year, lockDay: day, months, history };
 }
 
 const ZMonth = z.object({

@@ -192,7 +192,7 @@ export const timeReportCalls: ApiCall[] = [
     access: { permission: 'timereports:read' },
     input: pass,
     summary:
-      "A year's months and their lock ?year: {year, lockDay, months: [{month, locked, byHand, lockDate, changedBy, changedAt}]}",
+      "A year's months and their lock ?year: {year, lockDay, months: [{month, locked, byHand, lockDate, changedBy, changedAt}], history: [{month, action: lock|unlock, userName, at}]}",
     handler: (ctx, input: Input) => listLockMonths(ctx, input.year),
   }),
   defineCall({
