@@ -7,7 +7,8 @@ const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * The demo's time (issue 17): the two technicians' own time for the two months before today and
  * this month up to yesterday — Erik in two ranges a day (multi), Sara in hours — with a week of
  * vacation, a day caring for a sick child and a sick day; mileage in the service van; a lock day
- * of the 10th, so the month before last (and last month after the 10th) is locked for payroll.
+ * of the 10th, so the month before last (and last month after the 10th) is locked for payroll; and
+ * their employee numbers.
  */
 export async function seedDemoTime(trx: Trx, now = new Date()): Promise<void> {
   const users: { id: string; email: string }[] = await trx('users')
@@ -56,4 +57,7 @@ export async function seedDemoTime(trx: Trx, now = new Date()): Promise<void> {
   if (rows.length) await trx('time_reports').insert(rows);
   if (trips.length) await trx('distance_reports').insert(trips);
   await trx('work_order_settings').update({ time_lock_day: 10 });
+  // their employee numbers in the payroll system (the payroll export's anstid)
+  await trx('users').where({ id: erik }).whereNull('erp_employee_id').update({ erp_employee_id: '1001' });
+  await trx('users').where({ id: sara }).whereNull('erp_employee_id').update({ erp_employee_id: '1002' });
 }

@@ -86,6 +86,9 @@ test('[shell] the bar’s menus work from the keyboard: arrows open them on an i
   await page.keyboard.press('ArrowUp');
   await expect(page.getByRole('menuitem', { name: /Logga ut|Log out/ })).toBeFocused();
   await page.keyboard.press('Escape');
+  // Enter reopens it once it has closed and focus is back on the button (not while it closes)
+  await expect(menu).toBeHidden();
+  await expect(trigger).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: /Redigera profil|Edit profile/ })).toBeFocused();
   await page.keyboard.press('ArrowDown');

@@ -81,10 +81,7 @@ beforeAll(async () => {
     ids.tech = await idOf(trx, 'users', { email: a.technicianEmail });
     await trx('users').where({ id: ids.admin }).update({ name: 'Anna Admin' });
     // Tess has an employee number; Anna has none (the file names her by her user id).
-    await trx.raw(
-      `update users set configuration = configuration || '{"employeeNumber": "1001"}'::jsonb where id = ?`,
-      [ids.tech],
-    );
+    await trx.raw(`update users set erp_employee_id = '1001' where id = ?`, [ids.tech]);
     const t = await tagIds(trx, 'time_report_tags');
     const c = await tagIds(trx, 'compensation_tags');
     const own = (user: string, tag: string, date: string, minutes: number, extra: Json = {}) => ({

@@ -205,7 +205,12 @@ async function loadMonth(ctx: Ctx, from: string, to: string): Promise<MonthData>
   const users: { id: string; name: string; employee_number: unknown }[] = ids.length
     ? await trx('users')
         .whereIn('id', ids)
-        .select('id', 'name', trx.raw(`configuration -> 'employeeNumber' as employee_number`))
+        // the user's ERP employee id (Settings → Users), else an employeeNumber set in the configuration
+        .select(
+          'id',
+          'name',
+          trx.raw(`coalesce(nullif(trim(erp_employee_id), ''), configuration ->> 'employeeNumber') as employee_number`),
+        )
     : [];
   const people = users
     .map((u) => {
