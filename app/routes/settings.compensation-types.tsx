@@ -1,13 +1,22 @@
-import { useRef, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, Link, useFetcher } from 'react-router';
+import { data, Link } from 'react-router';
 import type { Route } from './+types/settings.compensation-types';
-import { actionError, type ActionError } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { useFetcherResult } from '~/app/lib/use-fetcher-result';
+import {
+  CodeDeleteDialogs,
+  CodeDialog,
+  CodeFields,
+  CodeList,
+  CodeListHeader,
+  postedCode,
+  useCodeList,
+  type CodeDraft,
+  type CodeListResult,
+} from '~/app/components/settings/code-list';
 import { formatAmount, typedOf, useTagLabel } from '~/app/components/time/expense-shared';
-import { Button, ConfirmDialog, Dialog, Select, TextField, useToast } from '~/app/components/ui';
-import { cx } from '~/app/components/ui/class-names';
+import { TextField } from '~/app/components/ui';
 import { hasAccess } from '~/core/permissions/access';
 import { COMPENSATION_TYPES, type CompensationType } from '~/core/time-reports/compensation.rules';
 import {
@@ -36,7 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   }));
 }
 
-type Result = { ok: true; intent: string } | ActionError;
+type Result = CodeListResult;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const f = Object.fromEntries(await request.formData()) as Record<string, string>;
@@ -46,15 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       else if (f.intent === 'activate' || f.intent === 'deactivate')
         await setCompensationTagActive(ctx, f.id, f.intent === 'activate');
       else {
-        const tag = {
-          code: f.code,
-          name: f.name,
-          type: f.type,
-          unitPrice: f.unitPrice,
-          payrollCode: f.payrollCode,
-          active: f.active,
-          sortOrder: f.sortOrder || undefined,
-        };
+        const tag = { ...postedCode(f), unitPrice: f.unitPrice };
         if (f.id) await editCompensationTag(ctx, { ...tag, id: f.id });
         else await addCompensationTag(ctx, tag);
       }
@@ -65,15 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-interface Draft {
-  id: string | null;
-  code: string;
-  name: string;
-  type: CompensationType;
+interface Draft extends CodeDraft<CompensationType> {
   unitPrice: string;
-  payrollCode: string;
-  active: boolean;
-  sortOrder: string;
 }
 
 const toDraft = (tag: CompensationTag): Draft => ({
@@ -90,45 +84,16 @@ const toDraft = (tag: CompensationTag): Draft => ({
 export default function CompensationTypesPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('expenses');
   const { t: tc } = useTranslation();
-  const toast = useToast();
   const tagLabel = useTagLabel();
-  const fetcher = useFetcher<Result>();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<CompensationTag | null>(null);
-  /** The type whose delete is on its way: a 409 IN_USE offers to set it inactive instead. */
-  const deleted = useRef<CompensationTag | null>(null);
-  const [inUse, setInUse] = useState<CompensationTag | null>(null);
-  const [fields, setFields] = useState<Record<string, string[]>>({});
-  useFetcherResult(fetcher, (result) => {
-    const wasDeleting = deleted.current;
-    deleted.current = null;
-    if ('ok' in result) {
-      setDraft(null);
-      setDeleting(null);
-      setInUse(null);
-      toast.show({
-        kind: 'success',
-        message: tc(result.intent === 'delete' ? 'SUCCESSFULLY_DELETED' : 'SUCCESSFULLY_SAVED'),
-      });
-    } else if (result.code === 'IN_USE' && wasDeleting) {
-      setDeleting(null);
-      setInUse(wasDeleting);
-    } else {
-      setFields(result.fields ?? {});
-      if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
-    }
-  });
-  const busy = fetcher.state !== 'idle';
-  const err = (k: string) => fields[k]?.map((c) => tc(c));
-  const set = (patch: Partial<Draft>) => setDraft((x) => (x ? { ...x, ...patch } : x));
+  const { fetcher, busy, draft, setDraft, deleting, setDeleting, inUse, setInUse, err, set, openDraft, confirmDelete } =
+    useCodeList<Draft, CompensationTag, CompensationTag>({ toInUse: (tag) => tag, closeDeleteOnInUse: true });
   const price = (tag: CompensationTag) =>
     tag.type === 'expense' || tag.unitPrice === null
       ? t('settings.noUnitPrice')
       : t(tag.type === 'distance' ? 'settings.perKm' : 'settings.perDay', { price: formatAmount(tag.unitPrice) });
 
   function openNew(type: CompensationType) {
-    setFields({});
-    setDraft({ id: null, code: '', name: '', type, unitPrice: '', payrollCode: '', active: true, sortOrder: '' });
+    openDraft({ id: null, code: '', name: '', type, unitPrice: '', payrollCode: '', active: true, sortOrder: '' });
   }
   function save(e: FormEvent) {
     e.preventDefault();
@@ -158,131 +123,93 @@ export default function CompensationTypesPage({ loaderData: d }: Route.Component
         {d.canEdit ? null : <p className="mt-2 text-sm text-slate-600">{t('settings.readOnly')}</p>}
       </div>
 
-      {COMPENSATION_TYPES.map((type) => {
-        const tags = d.tags.filter((tag) => tag.type === type);
-        return (
-          <section
-            key={type}
-            aria-labelledby={`compensation-${type}`}
-            data-testid={`compensation-${type}`}
-            className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
-          >
-            <div className="flex flex-wrap items-center justify-between gap-2">
+      {COMPENSATION_TYPES.map((type) => (
+        <section
+          key={type}
+          aria-labelledby={`compensation-${type}`}
+          data-testid={`compensation-${type}`}
+          className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+        >
+          <CodeListHeader
+            heading={
               <h2 id={`compensation-${type}`} className="text-lg font-semibold">
                 {t(`type.${type}`)}
               </h2>
-              {d.canEdit ? (
-                <Button size="sm" variant="secondary" onPress={() => openNew(type)}>
-                  {t('settings.add')}
-                </Button>
-              ) : null}
-            </div>
-            <p className="mt-1 text-sm text-slate-600">{t(`settings.help.${type}`)}</p>
-            {tags.length === 0 ? (
-              <p className="mt-3 rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
-                {t('settings.empty')}
-              </p>
-            ) : (
-              <ul className="mt-3 divide-y divide-slate-100" aria-label={t(`type.${type}`)}>
-                {tags.map((tag) => (
-                  <li
-                    key={tag.id}
-                    className={cx(
-                      'flex flex-wrap items-center justify-between gap-2 py-2',
-                      !tag.active && 'text-slate-500',
-                    )}
-                  >
-                    <div className="min-w-0">
-                      <span className="font-medium break-words">{tagLabel(tag)}</span>
-                      <span className="ms-2 text-sm tabular-nums text-slate-600">{price(tag)}</span>
-                      {tag.payrollCode ? (
-                        <span className="ms-2 text-sm text-slate-600">
-                          {t('settings.payrollCode')}: {tag.payrollCode}
-                        </span>
-                      ) : null}
-                      {!tag.active ? (
-                        <span className="ms-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
-                          {t('settings.inactive')}
-                        </span>
-                      ) : null}
-                    </div>
-                    {d.canEdit ? (
-                      <div className="flex flex-wrap gap-1">
-                        <Button
-                          size="sm"
-                          variant="secondary"
-                          onPress={() => {
-                            setFields({});
-                            setDraft(toDraft(tag));
-                          }}
-                          aria-label={t('settings.editLabel', { label: tagLabel(tag) })}
-                        >
-                          {t('settings.edit')}
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          isDisabled={busy}
-                          onPress={() => setActive(tag, !tag.active)}
-                          aria-label={t(tag.active ? 'settings.deactivateLabel' : 'settings.activateLabel', {
-                            label: tagLabel(tag),
-                          })}
-                        >
-                          {t(tag.active ? 'settings.deactivate' : 'settings.activate')}
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onPress={() => setDeleting(tag)}
-                          aria-label={t('settings.deleteLabel', { label: tagLabel(tag) })}
-                        >
-                          {t('settings.delete')}
-                        </Button>
-                      </div>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
+            }
+            canEdit={d.canEdit}
+            addLabel={t('settings.add')}
+            onAdd={() => openNew(type)}
+          />
+          <p className="mt-1 text-sm text-slate-600">{t(`settings.help.${type}`)}</p>
+          <CodeList
+            codes={d.tags.filter((tag) => tag.type === type)}
+            label={t(`type.${type}`)}
+            empty={t('settings.empty')}
+            spacing="mt-3"
+            canEdit={d.canEdit}
+            busy={busy}
+            editText={t('settings.edit')}
+            deleteText={t('settings.delete')}
+            actions={(tag) => ({
+              editLabel: t('settings.editLabel', { label: tagLabel(tag) }),
+              toggleLabel: t(tag.active ? 'settings.deactivateLabel' : 'settings.activateLabel', {
+                label: tagLabel(tag),
+              }),
+              toggleText: t(tag.active ? 'settings.deactivate' : 'settings.activate'),
+              deleteLabel: t('settings.deleteLabel', { label: tagLabel(tag) }),
+            })}
+            onEdit={(tag) => openDraft(toDraft(tag))}
+            onToggle={(tag) => setActive(tag, !tag.active)}
+            onDelete={setDeleting}
+          >
+            {(tag) => (
+              <>
+                <span className="font-medium break-words">{tagLabel(tag)}</span>
+                <span className="ms-2 text-sm tabular-nums text-slate-600">{price(tag)}</span>
+                {tag.payrollCode ? (
+                  <span className="ms-2 text-sm text-slate-600">
+                    {t('settings.payrollCode')}: {tag.payrollCode}
+                  </span>
+                ) : null}
+                {!tag.active ? (
+                  <span className="ms-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+                    {t('settings.inactive')}
+                  </span>
+                ) : null}
+              </>
             )}
-          </section>
-        );
-      })}
+          </CodeList>
+        </section>
+      ))}
 
-      <Dialog
+      <CodeDialog
         title={draft?.id ? t('settings.editTitle', { code: draft.code }) : t('settings.addTitle')}
-        isOpen={draft !== null}
-        onOpenChange={(open) => (open ? undefined : setDraft(null))}
-        isDismissable={!busy}
+        draft={draft}
+        onClose={() => setDraft(null)}
+        busy={busy}
+        onSubmit={save}
+        cancelLabel={t('cancel')}
+        saveLabel={t('save')}
       >
-        {draft ? (
-          <form className="grid gap-3" onSubmit={save} noValidate>
-            <div className="grid gap-3 sm:grid-cols-2">
-              <TextField
-                label={t('settings.code')}
-                value={draft.code}
-                onChange={(v) => set({ code: v })}
-                errorMessage={err('code')}
-                isRequired
-                autoFocus
-              />
-              <Select
-                label={t('settings.type')}
-                items={COMPENSATION_TYPES.map((type) => ({ id: type, label: t(`type.${type}`) }))}
-                selectedKey={draft.type}
-                onSelectionChange={(k) => k && set({ type: k as CompensationType })}
-                errorMessage={err('type')}
-              />
-            </div>
-            <TextField
-              label={t('settings.name')}
-              value={draft.name}
-              onChange={(v) => set({ name: v })}
-              placeholder={draft.code ? t(`code.${draft.code}`, { defaultValue: '' }) : undefined}
-              description={t('settings.nameHelp')}
-              errorMessage={err('name')}
-            />
-            <div className="grid gap-3 sm:grid-cols-2">
-              {draft.type === 'expense' ? null : (
+        {(draft) => (
+          <CodeFields
+            draft={draft}
+            set={set}
+            err={err}
+            labels={{
+              code: t('settings.code'),
+              type: t('settings.type'),
+              name: t('settings.name'),
+              nameHelp: t('settings.nameHelp'),
+              payrollCode: t('settings.payrollCode'),
+              payrollCodeHelp: t('settings.payrollCodeHelp'),
+              sortOrder: t('settings.sortOrder'),
+              active: t('settings.active'),
+            }}
+            types={COMPENSATION_TYPES.map((type) => ({ id: type, label: t(`type.${type}`) }))}
+            namePlaceholder={draft.code ? t(`code.${draft.code}`, { defaultValue: '' }) : undefined}
+            leading={
+              draft.type === 'expense' ? null : (
                 <TextField
                   label={t(draft.type === 'distance' ? 'settings.unitPriceKm' : 'settings.unitPriceDay')}
                   value={draft.unitPrice}
@@ -291,66 +218,26 @@ export default function CompensationTypesPage({ loaderData: d }: Route.Component
                   description={t('settings.unitPriceHelp')}
                   errorMessage={err('unitPrice')}
                 />
-              )}
-              <TextField
-                label={t('settings.payrollCode')}
-                value={draft.payrollCode}
-                onChange={(v) => set({ payrollCode: v })}
-                description={t('settings.payrollCodeHelp')}
-                errorMessage={err('payrollCode')}
-              />
-              <TextField
-                label={t('settings.sortOrder')}
-                value={draft.sortOrder}
-                onChange={(v) => set({ sortOrder: v })}
-                inputMode="numeric"
-                errorMessage={err('sortOrder')}
-              />
-            </div>
-            <label className="flex min-h-11 items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={draft.active}
-                onChange={(e) => set({ active: e.target.checked })}
-                className="h-5 w-5"
-              />
-              {t('settings.active')}
-            </label>
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onPress={() => setDraft(null)} isDisabled={busy}>
-                {t('cancel')}
-              </Button>
-              <Button type="submit" variant="primary" isPending={busy}>
-                {t('save')}
-              </Button>
-            </div>
-          </form>
-        ) : null}
-      </Dialog>
+              )
+            }
+          />
+        )}
+      </CodeDialog>
 
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        onOpenChange={(open) => (open ? undefined : setDeleting(null))}
-        title={t('settings.deleteTitle')}
-        message={deleting ? t('settings.deleteMessage', { label: tagLabel(deleting) }) : undefined}
-        variant="danger"
-        confirmLabel={t('settings.delete')}
-        isPending={busy}
-        onConfirm={() => {
-          if (!deleting) return;
-          deleted.current = deleting;
-          void fetcher.submit({ intent: 'delete', id: deleting.id }, { method: 'post' });
-        }}
-      />
-
-      <ConfirmDialog
-        isOpen={inUse !== null}
-        onOpenChange={(open) => (open ? undefined : setInUse(null))}
-        title={t('settings.inUseTitle')}
-        message={inUse ? t('settings.inUseMessage', { label: tagLabel(inUse) }) : undefined}
-        confirmLabel={t('settings.deactivate')}
-        isPending={busy}
-        onConfirm={() => {
+      <CodeDeleteDialogs
+        busy={busy}
+        deleteOpen={deleting !== null}
+        onDeleteClose={() => setDeleting(null)}
+        deleteTitle={t('settings.deleteTitle')}
+        deleteMessage={deleting ? t('settings.deleteMessage', { label: tagLabel(deleting) }) : undefined}
+        deleteLabel={t('settings.delete')}
+        onDelete={confirmDelete}
+        inUseOpen={inUse !== null}
+        onInUseClose={() => setInUse(null)}
+        inUseTitle={t('settings.inUseTitle')}
+        inUseMessage={inUse ? t('settings.inUseMessage', { label: tagLabel(inUse) }) : undefined}
+        deactivateLabel={t('settings.deactivate')}
+        onDeactivate={() => {
           if (inUse) setActive(inUse, false);
         }}
       />

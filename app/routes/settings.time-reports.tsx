@@ -1,15 +1,24 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, useActionData, useFetcher, useNavigation } from 'react-router';
+import { data, Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/settings.time-reports';
-import { actionError, type ActionError } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import { tagLabel } from '~/app/lib/time-tag-label';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
-import { Button, ConfirmDialog, Dialog, Select, TextField, useToast } from '~/app/components/ui';
+import {
+  CodeDeleteDialogs,
+  CodeDialog,
+  CodeFields,
+  CodeList,
+  CodeListHeader,
+  postedCode,
+  useCodeList,
+  type CodeDraft,
+  type CodeListResult,
+} from '~/app/components/settings/code-list';
+import { Button, Select, TextField } from '~/app/components/ui';
 import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
-import { cx } from '~/app/components/ui/class-names';
 import { hasAccess } from '~/core/permissions/access';
 import {
   createTimeReportTag,
@@ -43,7 +52,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   }));
 }
 
-type Result = { ok: true; intent: string } | ActionError;
+type Result = CodeListResult;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -58,16 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         });
       else if (f.intent === 'delete') await deleteTimeReportTag(ctx, f.id);
       else {
-        const tag = {
-          code: f.code,
-          name: f.name,
-          type: f.type,
-          defaultStart: f.defaultStart,
-          defaultEnd: f.defaultEnd,
-          payrollCode: f.payrollCode,
-          active: f.active,
-          sortOrder: f.sortOrder || undefined,
-        };
+        const tag = { ...postedCode(f), defaultStart: f.defaultStart, defaultEnd: f.defaultEnd };
         if (f.id) await updateTimeReportTag(ctx, { ...tag, id: f.id });
         else await createTimeReportTag(ctx, tag);
       }
@@ -78,16 +78,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-interface Draft {
-  id: string | null;
-  code: string;
-  name: string;
-  type: TimeTagType;
+interface Draft extends CodeDraft<TimeTagType> {
   defaultStart: string;
   defaultEnd: string;
-  payrollCode: string;
-  active: boolean;
-  sortOrder: string;
 }
 
 const toDraft = (tag: TimeReportTag): Draft => ({
@@ -109,52 +102,27 @@ const TYPE_ORDER: readonly TimeTagType[] = ['work', 'attend', 'absence'];
 export default function TimeReportSettingsPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('timetags');
   const { t: tc } = useTranslation();
-  const toast = useToast();
   const navigation = useNavigation();
   const settingsResult = useActionData<Result>();
   useActionToast(settingsResult);
-  const fetcher = useFetcher<Result>();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<TimeReportTag | null>(null);
-  /** The tag whose delete is on its way: a 409 IN_USE offers to set it inactive instead. */
-  const deleted = useRef<TimeReportTag | null>(null);
-  const [inUse, setInUse] = useState<{ tag: TimeReportTag; count: number } | null>(null);
-  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const { fetcher, busy, draft, setDraft, deleting, setDeleting, inUse, setInUse, err, set, openDraft, confirmDelete } =
+    useCodeList<Draft, TimeReportTag, { tag: TimeReportTag; count: number }>({
+      toInUse: (tag, result) => ({ tag, count: result.usedBy?.timeReports ?? 0 }),
+      closeDeleteOnInUse: false,
+    });
   const [mode, setMode] = useState(d.settings.mode);
-  useFetcherResult(fetcher, (result) => {
-    const wasDeleting = deleted.current;
-    deleted.current = null;
-    if ('ok' in result) {
-      setDraft(null);
-      setDeleting(null);
-      setInUse(null);
-      toast.show({
-        kind: 'success',
-        message: tc(result.intent === 'delete' ? 'SUCCESSFULLY_DELETED' : 'SUCCESSFULLY_SAVED'),
-      });
-    } else if (result.code === 'IN_USE' && wasDeleting) {
-      setInUse({ tag: wasDeleting, count: result.usedBy?.timeReports ?? 0 });
-    } else {
-      setFields(result.fields ?? {});
-      if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
-    }
-  });
-  const busy = fetcher.state !== 'idle';
   const saving = navigation.state === 'submitting';
-  const err = (k: string) => fields[k]?.map((c) => tc(c));
   const settingsFields = settingsResult && !('ok' in settingsResult) ? (settingsResult.fields ?? {}) : {};
   const settingsErr = (k: string) => settingsFields[k]?.map((c) => tc(c));
   const disabled = !d.canEdit;
   const label = (tag: { code: string; name: string | null }) => tagLabel(t, tag);
-  const set = (patch: Partial<Draft>) => setDraft((x) => (x ? { ...x, ...patch } : x));
   const weekday = (i: number) =>
     new Intl.DateTimeFormat(t('locale'), { weekday: 'long', timeZone: 'UTC' }).format(
       new Date(Date.UTC(2024, 0, 1 + i, 12)), // 1 January 2024 was a Monday
     );
 
   function openNew(type: TimeTagType) {
-    setFields({});
-    setDraft({
+    openDraft({
       id: null,
       code: '',
       name: '',
@@ -249,215 +217,136 @@ export default function TimeReportSettingsPage({ loaderData: d }: Route.Componen
           {t('tags.title')}
         </h2>
         <p className="mt-1 text-sm text-slate-600">{t('tags.intro')}</p>
-        {TYPE_ORDER.map((type) => {
-          const tags = d.tags.filter((tag) => tag.type === type);
-          return (
-            <div key={type} className="mt-5" data-testid={`tags-${type}`}>
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 className="font-medium">{t(`type.${type}`)}</h3>
-                {d.canEdit ? (
-                  <Button size="sm" variant="secondary" onPress={() => openNew(type)}>
-                    {t('tags.add')}
-                  </Button>
-                ) : null}
-              </div>
-              {tags.length === 0 ? (
-                <p className="mt-2 rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
-                  {t('tags.empty')}
-                </p>
-              ) : (
-                <ul className="mt-2 divide-y divide-slate-100" aria-label={t(`type.${type}`)}>
-                  {tags.map((tag) => (
-                    <li
-                      key={tag.id}
-                      className={cx(
-                        'flex flex-wrap items-center justify-between gap-2 py-2',
-                        !tag.active && 'text-slate-500',
-                      )}
-                    >
-                      <div className="min-w-0">
-                        <span className="inline-block min-w-12 font-mono text-sm font-semibold">{tag.code}</span>{' '}
-                        <span>{label(tag)}</span>
-                        {tag.type === 'attend' && tag.defaultStart && tag.defaultEnd ? (
-                          <span className="ml-2 text-sm tabular-nums text-slate-600">
-                            {t('tags.defaultTimes', { start: tag.defaultStart, end: tag.defaultEnd })}
-                          </span>
-                        ) : null}
-                        {tag.payrollCode ? (
-                          <span className="ml-2 text-sm text-slate-600">
-                            {t('tags.payrollCode')}: {tag.payrollCode}
-                          </span>
-                        ) : null}
-                        {!tag.active ? (
-                          <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
-                            {t('tags.inactive')}
-                          </span>
-                        ) : null}
-                      </div>
-                      {d.canEdit ? (
-                        <div className="flex flex-wrap gap-1">
-                          <Button
-                            size="sm"
-                            variant="secondary"
-                            onPress={() => {
-                              setFields({});
-                              setDraft(toDraft(tag));
-                            }}
-                            aria-label={t('tags.editLabel', { label: `${tag.code} ${label(tag)}` })}
-                          >
-                            {t('tags.edit')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            isDisabled={busy}
-                            onPress={() => setActive(tag, !tag.active)}
-                            aria-label={t(tag.active ? 'tags.setInactiveLabel' : 'tags.setActiveLabel', {
-                              label: `${tag.code} ${label(tag)}`,
-                            })}
-                          >
-                            {t(tag.active ? 'tags.setInactive' : 'tags.setActive')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            onPress={() => setDeleting(tag)}
-                            aria-label={t('tags.deleteLabel', { label: `${tag.code} ${label(tag)}` })}
-                          >
-                            {t('tags.delete')}
-                          </Button>
-                        </div>
-                      ) : null}
-                    </li>
-                  ))}
-                </ul>
+        {TYPE_ORDER.map((type) => (
+          <div key={type} className="mt-5" data-testid={`tags-${type}`}>
+            <CodeListHeader
+              heading={<h3 className="font-medium">{t(`type.${type}`)}</h3>}
+              canEdit={d.canEdit}
+              addLabel={t('tags.add')}
+              onAdd={() => openNew(type)}
+            />
+            <CodeList
+              codes={d.tags.filter((tag) => tag.type === type)}
+              label={t(`type.${type}`)}
+              empty={t('tags.empty')}
+              spacing="mt-2"
+              canEdit={d.canEdit}
+              busy={busy}
+              editText={t('tags.edit')}
+              deleteText={t('tags.delete')}
+              actions={(tag) => ({
+                editLabel: t('tags.editLabel', { label: `${tag.code} ${label(tag)}` }),
+                toggleLabel: t(tag.active ? 'tags.setInactiveLabel' : 'tags.setActiveLabel', {
+                  label: `${tag.code} ${label(tag)}`,
+                }),
+                toggleText: t(tag.active ? 'tags.setInactive' : 'tags.setActive'),
+                deleteLabel: t('tags.deleteLabel', { label: `${tag.code} ${label(tag)}` }),
+              })}
+              onEdit={(tag) => openDraft(toDraft(tag))}
+              onToggle={(tag) => setActive(tag, !tag.active)}
+              onDelete={setDeleting}
+            >
+              {(tag) => (
+                <>
+                  <span className="inline-block min-w-12 font-mono text-sm font-semibold">{tag.code}</span>{' '}
+                  <span>{label(tag)}</span>
+                  {tag.type === 'attend' && tag.defaultStart && tag.defaultEnd ? (
+                    <span className="ml-2 text-sm tabular-nums text-slate-600">
+                      {t('tags.defaultTimes', { start: tag.defaultStart, end: tag.defaultEnd })}
+                    </span>
+                  ) : null}
+                  {tag.payrollCode ? (
+                    <span className="ml-2 text-sm text-slate-600">
+                      {t('tags.payrollCode')}: {tag.payrollCode}
+                    </span>
+                  ) : null}
+                  {!tag.active ? (
+                    <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+                      {t('tags.inactive')}
+                    </span>
+                  ) : null}
+                </>
               )}
-            </div>
-          );
-        })}
+            </CodeList>
+          </div>
+        ))}
       </section>
 
-      <Dialog
+      <CodeDialog
         title={draft?.id ? t('tags.editTitle', { code: draft.code }) : t('tags.addTitle')}
-        isOpen={draft !== null}
-        onOpenChange={(open) => (open ? undefined : setDraft(null))}
-        isDismissable={!busy}
+        draft={draft}
+        onClose={() => setDraft(null)}
+        busy={busy}
+        onSubmit={saveTag}
+        cancelLabel={t('tags.cancel')}
+        saveLabel={t('tags.save')}
       >
-        {draft ? (
-          <form className="grid gap-3" onSubmit={saveTag} noValidate>
-            <div className="grid gap-3 sm:grid-cols-2">
-              <TextField
-                label={t('tags.code')}
-                value={draft.code}
-                onChange={(v) => set({ code: v.toUpperCase() })}
-                description={t('tags.codeHelp')}
-                errorMessage={err('code')}
-                isRequired
-                autoFocus
-              />
-              <Select
-                label={t('tags.type')}
-                items={TIME_TAG_TYPES.map((type) => ({ id: type, label: t(`type.${type}`) }))}
-                selectedKey={draft.type}
-                onSelectionChange={(k) => k && set({ type: k as TimeTagType })}
-                errorMessage={err('type')}
-              />
-            </div>
-            <TextField
-              label={t('tags.name')}
-              value={draft.name}
-              onChange={(v) => set({ name: v })}
-              placeholder={draft.code ? t(`code.${draft.code}`, { defaultValue: '' }) : undefined}
-              description={t('tags.nameHelp')}
-              errorMessage={err('name')}
-            />
-            {draft.type === 'attend' ? (
-              <div className="grid grid-cols-2 gap-3">
-                {(['defaultStart', 'defaultEnd'] as const).map((field) => (
-                  <NativeField key={field} label={t(`tags.${field}`)}>
-                    {(id) => (
-                      <>
-                        <input
-                          id={id}
-                          type="time"
-                          required
-                          value={draft[field]}
-                          onChange={(e) => set({ [field]: e.target.value })}
-                          aria-invalid={err(field) ? true : undefined}
-                          aria-describedby={err(field) ? `${id}-err` : undefined}
-                          className={NATIVE_INPUT_CLASS}
-                        />
-                        {err(field) ? (
-                          <span id={`${id}-err`} className="text-sm text-red-700">
-                            {err(field)!.join(' ')}
-                          </span>
-                        ) : null}
-                      </>
-                    )}
-                  </NativeField>
-                ))}
-              </div>
-            ) : null}
-            <div className="grid gap-3 sm:grid-cols-2">
-              <TextField
-                label={t('tags.payrollCode')}
-                value={draft.payrollCode}
-                onChange={(v) => set({ payrollCode: v })}
-                description={t('tags.payrollCodeHelp')}
-                errorMessage={err('payrollCode')}
-              />
-              <TextField
-                label={t('tags.sortOrder')}
-                value={draft.sortOrder}
-                onChange={(v) => set({ sortOrder: v })}
-                inputMode="numeric"
-                errorMessage={err('sortOrder')}
-              />
-            </div>
-            <label className="flex min-h-11 items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={draft.active}
-                onChange={(e) => set({ active: e.target.checked })}
-                className="h-5 w-5"
-              />
-              {t('tags.active')}
-            </label>
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onPress={() => setDraft(null)} isDisabled={busy}>
-                {t('tags.cancel')}
-              </Button>
-              <Button type="submit" variant="primary" isPending={busy}>
-                {t('tags.save')}
-              </Button>
-            </div>
-          </form>
-        ) : null}
-      </Dialog>
+        {(draft) => (
+          <CodeFields
+            draft={draft}
+            set={set}
+            err={err}
+            labels={{
+              code: t('tags.code'),
+              codeHelp: t('tags.codeHelp'),
+              type: t('tags.type'),
+              name: t('tags.name'),
+              nameHelp: t('tags.nameHelp'),
+              payrollCode: t('tags.payrollCode'),
+              payrollCodeHelp: t('tags.payrollCodeHelp'),
+              sortOrder: t('tags.sortOrder'),
+              active: t('tags.active'),
+            }}
+            types={TIME_TAG_TYPES.map((type) => ({ id: type, label: t(`type.${type}`) }))}
+            namePlaceholder={draft.code ? t(`code.${draft.code}`, { defaultValue: '' }) : undefined}
+            normalizeCode={(v) => v.toUpperCase()}
+            middle={
+              draft.type === 'attend' ? (
+                <div className="grid grid-cols-2 gap-3">
+                  {(['defaultStart', 'defaultEnd'] as const).map((field) => (
+                    <NativeField key={field} label={t(`tags.${field}`)}>
+                      {(id) => (
+                        <>
+                          <input
+                            id={id}
+                            type="time"
+                            required
+                            value={draft[field]}
+                            onChange={(e) => set({ [field]: e.target.value })}
+                            aria-invalid={err(field) ? true : undefined}
+                            aria-describedby={err(field) ? `${id}-err` : undefined}
+                            className={NATIVE_INPUT_CLASS}
+                          />
+                          {err(field) ? (
+                            <span id={`${id}-err`} className="text-sm text-red-700">
+                              {err(field)!.join(' ')}
+                            </span>
+                          ) : null}
+                        </>
+                      )}
+                    </NativeField>
+                  ))}
+                </div>
+              ) : null
+            }
+          />
+        )}
+      </CodeDialog>
 
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        onOpenChange={(open) => (open ? undefined : setDeleting(null))}
-        title={t('tags.deleteTitle')}
-        message={deleting ? t('tags.deleteMessage', { code: deleting.code, label: label(deleting) }) : undefined}
-        variant="danger"
-        confirmLabel={t('tags.delete')}
-        isPending={busy}
-        onConfirm={() => {
-          if (!deleting) return;
-          deleted.current = deleting;
-          void fetcher.submit({ intent: 'delete', id: deleting.id }, { method: 'post' });
-        }}
-      />
-
-      <ConfirmDialog
-        isOpen={inUse !== null}
-        onOpenChange={(open) => (open ? undefined : setInUse(null))}
-        title={t('tags.inUseTitle')}
-        message={inUse ? t('tags.inUseMessage', { code: inUse.tag.code, count: inUse.count }) : undefined}
-        confirmLabel={t('tags.setInactive')}
-        isPending={busy}
-        onConfirm={() => {
+      <CodeDeleteDialogs
+        busy={busy}
+        deleteOpen={deleting !== null}
+        onDeleteClose={() => setDeleting(null)}
+        deleteTitle={t('tags.deleteTitle')}
+        deleteMessage={deleting ? t('tags.deleteMessage', { code: deleting.code, label: label(deleting) }) : undefined}
+        deleteLabel={t('tags.delete')}
+        onDelete={confirmDelete}
+        inUseOpen={inUse !== null}
+        onInUseClose={() => setInUse(null)}
+        inUseTitle={t('tags.inUseTitle')}
+        inUseMessage={inUse ? t('tags.inUseMessage', { code: inUse.tag.code, count: inUse.count }) : undefined}
+        deactivateLabel={t('tags.setInactive')}
+        onDeactivate={() => {
           if (inUse) setActive(inUse.tag, false);
         }}
       />

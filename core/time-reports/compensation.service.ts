@@ -10,7 +10,7 @@ import { deleteAfterCommit } from '~/core/files/store';
 import { recordHistory } from '~/core/history/history';
 import { compensationAmount, hasTwoDecimals, MAX_AMOUNT, MAX_QUANTITY, totalAmount } from './compensation.rules';
 import { toCompensationTag, type CompensationTag } from './compensation-tags.service';
-import { parseSpan, weekDays } from './distance.service';
+import { expensesInSpan, expensesOfWeek, fieldError, zComment, zOptionalId, zTypedNumber } from './expense-common';
 import { requireExpenseReader, requireExpenseWriter, requireRowWriter } from './expense-access';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
@@ -153,9 +153,7 @@ export async function listCompensationReports(
   ctx: Ctx,
   raw: Record<string, unknown>,
 ): Promise<{ compensationReports: CompensationReport[]; totalAmount: number }> {
-  const user = await requireExpenseReader(ctx, 'compensation', raw.userId);
-  const { from, to } = parseSpan(raw);
-  const compensationReports = await reportsBetween(ctx, user.id, from, to);
+  const compensationReports = await expensesInSpan(ctx, 'compensation', raw, reportsBetween);
   return { compensationReports, totalAmount: totalAmount(compensationReports) };
 }
 
@@ -170,24 +168,11 @@ export async function weekCompensationReports(
   compensationReports: CompensationReport[];
   totalAmount: number;
 }> {
-  const user = await requireExpenseReader(ctx, 'compensation', raw.userId);
-  const { year, week, days } = weekDays(raw.year, raw.week);
-  const compensationReports = await reportsBetween(ctx, user.id, days[0]!, days[6]!);
-  return { year, week, days, compensationReports, totalAmount: totalAmount(compensationReports) };
+  const { year, week, days, reports } = await expensesOfWeek(ctx, 'compensation', raw, reportsBetween);
+  return { year, week, days, compensationReports: reports, totalAmount: totalAmount(reports) };
 }
 
-const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-const zNumber = (max: number) =>
-  z.preprocess(
-    (v) =>
-      typeof v === 'string' && v.trim() !== '' ? Number(v.replace(/\s/g, '').replace(',', '.')) : emptyToUndefined(v),
-    z
-      .number({ error: 'ERROR_INVALID_NUMBER' })
-      .min(0, 'ERROR_NEGATIVE_AMOUNT')
-      .max(max, 'ERROR_INVALID_VALUE')
-      .refine(hasTwoDecimals, 'ERROR_INVALID_VALUE')
-      .optional(),
-  );
+const zNumber = (max: number) => zTypedNumber(max, hasTwoDecimals);
 
 /** What else a report may carry (places, purpose …): short plain values, a handful of them. */
 const zExtra = z.union([z.string().max(500, 'ERROR_MAX_LENGTH'), z.number(), z.boolean(), z.null()]);
@@ -205,21 +190,18 @@ const ZData = z
   .refine((d) => Object.keys(d).length <= 20, 'ERROR_INVALID_VALUE');
 
 const ZCompensation = z.object({
-  id: z.preprocess(emptyToUndefined, z.string().optional()),
-  userId: z.preprocess(emptyToUndefined, z.string().optional()),
+  id: zOptionalId(),
+  userId: zOptionalId(),
   tagId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD'),
   date: z
     .string({ error: 'ERROR_REQUIRED_FIELD' })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'ERROR_INVALID_VALUE'),
-  comment: z.preprocess(emptyToUndefined, z.string().trim().max(2000, 'ERROR_MAX_LENGTH').optional()),
+  comment: zComment(),
   data: z.preprocess((v) => v ?? {}, ZData),
 });
 
 type CompensationInput = z.infer<typeof ZCompensation>;
-
-const fieldError = (field: string, code: string) =>
-  new AppError('VALIDATION_FAILED', 400, { fields: { [field]: [code] } });
 
 /** The tag named: it must exist, and be active unless the report already had it. */
 async function checkTag(ctx: Ctx, tagId: string, keep: string | null): Promise<CompensationTag> {

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
-import { addDays, formatPlainDate, isoWeekStart, isoWeeksInYear, parsePlainDate } from '~/core/calendar/iso-week';
-import { AppError, notFound } from '~/core/errors/app-error';
+import { notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
-import { MAX_SPAN_DAYS } from '~/core/work-orders/time-rules';
 import { hasOneDecimal, nextTripDistance, totalKm, tripDistance } from './distance.rules';
+import {
+  expensesInSpan,
+  expensesOfWeek,
+  fieldError,
+  zDate,
+  zComment,
+  zOptionalId,
+  zTypedNumber,
+} from './expense-common';
 import { requireExpenseReader, requireExpenseWriter, requireRowWriter } from './expense-access';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
@@ -51,7 +58,6 @@ export interface LastReading {
 }
 
 type Row = Record<string, unknown>;
-const DAY_MS = 86_400_000;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** A trip's position in its vehicle's chain: date, when entered, id. */
@@ -131,47 +137,15 @@ async function reportsBetween(ctx: Ctx, userId: string, from: string, to: string
   return withLocks(ctx, rows.map(toReport));
 }
 
-const zDate = () =>
-  z.string({ error: 'ERROR_REQUIRED_FIELD' }).refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_VALUE');
-
-/**
- * startTime and endTime (dates, or moments whose date counts) of at most 60 days: 400 with
- * ERROR_TIME_SPAN_TOO_LONG on endTime beyond it, ERROR_END_BEFORE_START before it starts.
- */
-export function parseSpan(raw: { startTime?: unknown; endTime?: unknown }): { from: string; to: string } {
-  const day = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v).slice(0, 10));
-  const { startTime, endTime } = parseInput(z.object({ startTime: zDate(), endTime: zDate() }), {
-    startTime: day(raw.startTime),
-    endTime: day(raw.endTime),
-  });
-  const days = (Date.parse(`${endTime}T00:00:00Z`) - Date.parse(`${startTime}T00:00:00Z`)) / DAY_MS;
-  if (days < 0) throw new AppError('VALIDATION_FAILED', 400, { fields: { endTime: ['ERROR_END_BEFORE_START'] } });
-  if (days + 1 > MAX_SPAN_DAYS)
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { endTime: ['ERROR_TIME_SPAN_TOO_LONG'] } });
-  return { from: startTime, to: endTime };
-}
-
-/** The seven dates (Monday first) of ISO week `week` of `year`; 400 for a week the year lacks. */
-export function weekDays(rawYear: unknown, rawWeek: unknown): { year: number; week: number; days: string[] } {
-  const year = Number(rawYear);
-  const week = Number(rawWeek);
-  const fields: Record<string, string[]> = {};
-  if (!Number.isInteger(year) || year < 2000 || year > 2100) fields.year = ['ERROR_INVALID_VALUE'];
-  else if (!Number.isInteger(week) || week < 1 || week > isoWeeksInYear(year)) fields.week = ['ERROR_INVALID_VALUE'];
-  if (Object.keys(fields).length) throw new AppError('VALIDATION_FAILED', 400, { fields });
-  const monday = isoWeekStart(year, week);
-  return { year, week, days: Array.from({ length: 7 }, (_, i) => formatPlainDate(addDays(monday, i))) };
-}
+const tripsKm = (reports: DistanceReport[]) => totalKm(reports.map((r) => ({ distanceKm: r.reportedDistanceKm })));
 
 /** GET /timereports/distance?userId&startTime&endTime: a person's trips over at most 60 days. */
 export async function listDistanceReports(
   ctx: Ctx,
   raw: Record<string, unknown>,
 ): Promise<{ distanceReports: DistanceReport[]; totalKm: number }> {
-  const user = await requireExpenseReader(ctx, 'distance', raw.userId);
-  const { from, to } = parseSpan(raw);
-  const distanceReports = await reportsBetween(ctx, user.id, from, to);
-  return { distanceReports, totalKm: totalKm(distanceReports.map((r) => ({ distanceKm: r.reportedDistanceKm }))) };
+  const distanceReports = await expensesInSpan(ctx, 'distance', raw, reportsBetween);
+  return { distanceReports, totalKm: tripsKm(distanceReports) };
 }
 
 /** The latest reading of a person (on one vehicle, or on any when none is named). */
@@ -228,41 +202,28 @@ export async function weekDistanceReports(
   totalKm: number;
   lastReading: LastReading | null;
 }> {
-  const user = await requireExpenseReader(ctx, 'distance', raw.userId);
-  const { year, week, days } = weekDays(raw.year, raw.week);
-  const distanceReports = await reportsBetween(ctx, user.id, days[0]!, days[6]!);
+  const { year, week, days, userId, reports } = await expensesOfWeek(ctx, 'distance', raw, reportsBetween);
   return {
     year,
     week,
     days,
-    distanceReports,
-    totalKm: totalKm(distanceReports.map((r) => ({ distanceKm: r.reportedDistanceKm }))),
-    lastReading: await latestReading(ctx, user.id, undefined),
+    distanceReports: reports,
+    totalKm: tripsKm(reports),
+    lastReading: await latestReading(ctx, userId, undefined),
   };
 }
 
-const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-const zKm = (max: number) =>
-  z.preprocess(
-    (v) =>
-      typeof v === 'string' && v.trim() !== '' ? Number(v.replace(/\s/g, '').replace(',', '.')) : emptyToUndefined(v),
-    z
-      .number({ error: 'ERROR_INVALID_NUMBER' })
-      .min(0, 'ERROR_NEGATIVE_AMOUNT')
-      .max(max, 'ERROR_INVALID_VALUE')
-      .refine(hasOneDecimal, 'ERROR_INVALID_VALUE')
-      .optional(),
-  );
+const zKm = (max: number) => zTypedNumber(max, hasOneDecimal);
 
 const ZTrip = z.object({
-  id: z.preprocess(emptyToUndefined, z.string().optional()),
-  userId: z.preprocess(emptyToUndefined, z.string().optional()),
+  id: zOptionalId(),
+  userId: zOptionalId(),
   date: zDate(),
   vehicle: zVehicle,
   readingKm: zKm(999_999_999),
   reportedDistanceKm: zKm(9_999_999),
-  tagId: z.preprocess(emptyToUndefined, z.string().optional()),
-  comment: z.preprocess(emptyToUndefined, z.string().trim().max(2000, 'ERROR_MAX_LENGTH').optional()),
+  tagId: zOptionalId(),
+  comment: zComment(),
 });
 
 type TripInput = z.infer<typeof ZTrip>;
@@ -273,10 +234,8 @@ async function checkTag(ctx: Ctx, tagId: string | undefined, keep: string | null
   const tag = isUuid(tagId)
     ? ((await ctx.trx('compensation_tags').where({ id: tagId }).first('type', 'active')) as Row | undefined)
     : undefined;
-  if (!tag || tag.type !== 'distance')
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { tagId: ['ERROR_INVALID_VALUE'] } });
-  if (!tag.active && tagId !== keep)
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { tagId: ['ERROR_TAG_INACTIVE'] } });
+  if (!tag || tag.type !== 'distance') throw fieldError('tagId', 'ERROR_INVALID_VALUE');
+  if (!tag.active && tagId !== keep) throw fieldError('tagId', 'ERROR_TAG_INACTIVE');
   return tagId;
 }
 
@@ -334,8 +293,7 @@ async function rechainAfter(ctx: Ctx, at: Position): Promise<{ id: string; old: 
     )) as Row | undefined;
   if (!next || next.previous_reading_km === null) return null;
   const km = nextTripDistance(Number(next.reading_km), Number(next.previous_reading_km));
-  if (km === null)
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { readingKm: ['ERROR_READING_ABOVE_NEXT'] } });
+  if (km === null) throw fieldError('readingKm', 'ERROR_READING_ABOVE_NEXT');
   const old = Number(next.distance_km);
   if (km === old) return null;
   await assertTimeChangeable(ctx, at.userId, next.date_text as string);
@@ -374,9 +332,19 @@ async function tripKm(
   const previousReadingKm =
     readingKm === null ? null : await previousReading(ctx, { ...at, vehicle: input.vehicle, date: input.date });
   const trip = tripDistance({ readingKm, reportedDistanceKm: input.reportedDistanceKm ?? null, previousReadingKm });
-  if (!trip.ok) throw new AppError('VALIDATION_FAILED', 400, { fields: { [trip.field]: [trip.error] } });
+  if (!trip.ok) throw fieldError(trip.field, trip.error);
   return trip.distanceKm;
 }
+
+/** A trip's columns as typed, with its kilometres and tag checked. */
+const rowValues = (input: TripInput, km: number, tagId: string | null) => ({
+  date: input.date,
+  vehicle: input.vehicle,
+  reading_km: input.readingKm ?? null,
+  distance_km: km,
+  tag_id: tagId,
+  comment: input.comment ?? null,
+});
 
 /**
  * POST /timereports/distance {userId?, date, vehicle?, readingKm?, reportedDistanceKm?, tagId?,
@@ -390,15 +358,7 @@ export async function addDistanceReport(ctx: Ctx, raw: unknown): Promise<{ dista
   const km = await tripKm(ctx, input, { userId: user.id, createdAt: null, id: null });
   const [{ id }] = (await ctx
     .trx('distance_reports')
-    .insert({
-      user_id: user.id,
-      date: input.date,
-      vehicle: input.vehicle,
-      reading_km: input.readingKm ?? null,
-      distance_km: km,
-      tag_id: tagId,
-      comment: input.comment ?? null,
-    })
+    .insert({ user_id: user.id, ...rowValues(input, km, tagId) })
     .returning('id')) as { id: string }[];
   const { report, position } = await readRow(ctx, id);
   const changed = input.readingKm === undefined ? null : await rechainAfter(ctx, position);
@@ -423,14 +383,7 @@ export async function editDistanceReport(ctx: Ctx, raw: unknown): Promise<{ dist
   await ctx
     .trx('distance_reports')
     .where({ id: before.id })
-    .update({
-      date: input.date,
-      vehicle: input.vehicle,
-      reading_km: input.readingKm ?? null,
-      distance_km: km,
-      tag_id: tagId,
-      comment: input.comment ?? null,
-    });
+    .update(rowValues(input, km, tagId));
   const { report, position } = await readRow(ctx, before.id);
   const changed = [];
   // the old place first: the reading that followed it measures from the one before it now

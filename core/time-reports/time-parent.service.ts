@@ -8,6 +8,7 @@ import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/c
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { requireTimeReader, weekDates } from './time-report.service';
+import { zDate as zPlainDate } from './period-input';
 
 /** History entity of a parent report (the office's approval of a person's period). */
 export const TIME_PARENT_ENTITY = 'time_report_parent';
@@ -71,9 +72,7 @@ export async function getTimeParent(ctx: Ctx, id: unknown): Promise<{ parent: Ti
   return { parent };
 }
 
-const zDate = z
-  .string({ error: 'ERROR_REQUIRED_FIELD' })
-  .refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_VALUE');
+const zDate = zPlainDate();
 const zStatus = z.enum(['open', 'approved'], { error: 'ERROR_INVALID_VALUE' });
 const zComment = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),

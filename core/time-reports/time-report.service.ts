@@ -4,20 +4,15 @@ import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import {
-  addDays,
-  formatPlainDate,
-  isoDayOfWeek,
-  isoWeekStart,
-  isoWeeksInYear,
-  parsePlainDate,
-} from '~/core/calendar/iso-week';
-import { MAX_SPAN_DAYS } from '~/core/work-orders/time-rules';
+import { isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { rangeSetError } from './range-set';
 import { assertTimeChangeable } from './time-guard.service';
 import { reportTime, type TagType } from './time-report.rules';
+import { parsePeriod, weekDates, zDate } from './period-input';
+
+export { parsePeriod, weekDates };
 import { timeReportSettings } from './time-settings.service';
 
 /** History entity of a person's own time report. */
@@ -43,7 +38,6 @@ export interface TimeReport {
 }
 
 type Row = Record<string, unknown>;
-const DAY_MS = 86_400_000;
 
 const hhmm = (v: unknown) => (v === null || v === undefined ? null : String(v).slice(0, 5));
 
@@ -112,25 +106,6 @@ async function findUser(ctx: Ctx, id: unknown): Promise<{ id: string; name: stri
   const user = await ctx.trx('users').where({ id }).first('id', 'name');
   if (!user) throw notFound();
   return user as { id: string; name: string };
-}
-
-const zDate = (field = 'ERROR_REQUIRED_FIELD') =>
-  z.string({ error: field }).refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_VALUE');
-
-/**
- * A period of at most 60 days (spec section 5): 400 with ERROR_TIME_SPAN_TOO_LONG on endTime
- * beyond it, ERROR_END_BEFORE_START when it ends before it starts.
- */
-export function parsePeriod(raw: { startTime?: unknown; endTime?: unknown }): { from: string; to: string } {
-  const { startTime, endTime } = parseInput(z.object({ startTime: zDate(), endTime: zDate() }), {
-    startTime: String(raw.startTime ?? '').slice(0, 10) || undefined,
-    endTime: String(raw.endTime ?? '').slice(0, 10) || undefined,
-  });
-  const days = (Date.parse(`${endTime}T00:00:00Z`) - Date.parse(`${startTime}T00:00:00Z`)) / DAY_MS;
-  if (days < 0) throw new AppError('VALIDATION_FAILED', 400, { fields: { endTime: ['ERROR_END_BEFORE_START'] } });
-  if (days + 1 > MAX_SPAN_DAYS)
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { endTime: ['ERROR_TIME_SPAN_TOO_LONG'] } });
-  return { from: startTime, to: endTime };
 }
 
 async function reportsOf(ctx: Ctx, userIds: string[] | null, from: string, to: string): Promise<TimeReport[]> {
@@ -317,17 +292,3 @@ export async function deleteTimeReport(ctx: Ctx, id: unknown): Promise<void> {
     data: { userId: existing.userId, old: historyOf(existing) },
   });
 }
-
-/** The seven dates of an ISO week; 400 for a week the year does not have. */
-export function weekDates(rawYear: unknown, rawWeek: unknown): { year: number; week: number; dates: string[] } {
-  const year = Number(rawYear);
-  const week = Number(rawWeek);
-  const fields: Record<string, string[]> = {};
-  if (!Number.isInteger(year) || year < 2000 || year > 2100) fields.year = ['ERROR_INVALID_VALUE'];
-  else if (!Number.isInteger(week) || week < 1 || week > isoWeeksInYear(year)) fields.week = ['ERROR_INVALID_VALUE'];
-  if (Object.keys(fields).length) throw new AppError('VALIDATION_FAILED', 400, { fields });
-  const monday = isoWeekStart(year, week);
-  return { year, week, dates: Array.from({ length: 7 }, (_, i) => formatPlainDate(addDays(monday, i))) };
-}
-
-export { MAX_SPAN_DAYS };

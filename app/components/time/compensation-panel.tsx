@@ -1,23 +1,18 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFetcher, useRouteLoaderData } from 'react-router';
-import { Button, ConfirmDialog, Dialog, formatDate, TextField, useToast, type DateFormat } from '~/app/components/ui';
+import { Button, TextField } from '~/app/components/ui';
 import { FileCallError, uploadFile } from '~/app/components/files/files-api';
-import type { loader as rootLoader } from '~/app/root';
-import type { ExpensesActionResult } from '~/app/routes/time.expenses';
-import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type { CompensationTag } from '~/core/time-reports/compensation-tags.service';
 import type { CompensationReport, Receipt } from '~/core/time-reports/compensation.service';
 import {
-  ExpenseField,
-  formatAmount,
-  formatQuantity,
-  LockIcon,
-  parseTyped,
-  typedOf,
-  useTagLabel,
-  weekdayOf,
-} from './expense-shared';
+  defaultDay,
+  ExpenseDeleteDialog,
+  ExpenseDialog,
+  ExpenseRow,
+  ExpenseSection,
+  useExpensePanel,
+} from './expense-panel';
+import { DecimalField, ExpenseField, formatAmount, formatQuantity, parseTyped, typedOf } from './expense-shared';
 
 export interface CompensationPanelProps {
   year: number;
@@ -45,12 +40,6 @@ interface Draft {
 
 /** Receipts: photos from a phone's camera, or PDFs. */
 const RECEIPT_ACCEPT = 'image/*,application/pdf,.heic';
-
-function defaultDay(days: string[]): string {
-  const now = new Date();
-  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-  return days.includes(today) ? today : days[0]!;
-}
 
 function draftOf(row: CompensationReport | null, days: string[]): Draft {
   if (!row) return { id: null, date: defaultDay(days), tagId: '', quantity: '', amount: '', comment: '', receipts: [] };
@@ -81,44 +70,17 @@ function priced(quantity: number | null, unitPrice: number | null): number | nul
  */
 export function CompensationPanel({ userId, days, rows, tags, canEdit }: CompensationPanelProps) {
   const { t } = useTranslation('expenses');
-  const { t: tc } = useTranslation();
-  const toast = useToast();
-  const tagLabel = useTagLabel();
-  const dateFormat = (useRouteLoaderData<typeof rootLoader>('root')?.dateFormat as DateFormat) ?? 'YYYY-MM-DD';
-  const fetcher = useFetcher<ExpensesActionResult>();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<CompensationReport | null>(null);
-  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const panel = useExpensePanel<Draft, CompensationReport>('deleteCompensation');
+  const { tc, toast, tagLabel, busy } = panel;
+  const { draft, setDraft, setDeleting, err, dayLabel, set, openDraft, submit } = panel;
   const [uploading, setUploading] = useState<{ name: string; progress: number } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const busy = fetcher.state !== 'idle';
-
-  useFetcherResult(fetcher, (result) => {
-    if (result.ok) {
-      toast.show({
-        kind: 'success',
-        message: tc(result.intent === 'deleteCompensation' ? 'SUCCESSFULLY_DELETED' : 'SUCCESSFULLY_SAVED'),
-      });
-      setDraft(null);
-      setDeleting(null);
-    } else {
-      setFields(result.fields ?? {});
-      if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
-    }
-  });
 
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
-  const err = (...keys: string[]) => {
-    const list = keys.flatMap((k) => fields[k] ?? []).map((k) => tc(k));
-    return list.length ? list : undefined;
-  };
-  const dayLabel = (date: string) => `${t(`weekday.${weekdayOf(date)}`)} ${formatDate(date, dateFormat)}`;
-  const set = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
   const nameOf = (row: CompensationReport) => tagLabel({ code: row.tagCode, name: row.tagName });
 
   function open(row: CompensationReport | null) {
-    setFields({});
-    setDraft(draftOf(row, days));
+    openDraft(draftOf(row, days));
   }
 
   function save(d: Draft) {
@@ -133,7 +95,7 @@ export function CompensationPanel({ userId, days, rows, tags, canEdit }: Compens
     form.set('quantity', tag?.type === 'expense' ? '' : d.quantity);
     form.set('amount', tag && tag.type !== 'expense' && tag.unitPrice !== null ? '' : d.amount);
     for (const r of d.receipts) form.append('receiptFileIds', r.id);
-    void fetcher.submit(form, { method: 'post', action: '/time/expenses' });
+    submit(form);
   }
 
   async function uploadReceipts(files: readonly File[]) {
@@ -182,130 +144,67 @@ export function CompensationPanel({ userId, days, rows, tags, canEdit }: Compens
         : null;
 
   return (
-    <section
-      aria-labelledby="expenses-compensation"
-      className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
+    <ExpenseSection
+      headingId="expenses-compensation"
+      title={t('compensation.title')}
+      addLabel={t('compensation.add')}
+      onAdd={() => open(null)}
+      canEdit={canEdit}
+      empty={t('compensation.empty')}
+      isEmpty={rows.length === 0}
+      rows={rows.map((row) => (
+        <ExpenseRow
+          key={row.id}
+          locked={row.locked}
+          head={
+            <>
+              <span>{dayLabel(row.date)}</span>
+              <span className="tabular-nums">{formatAmount(row.amount)}</span>
+            </>
+          }
+          canEdit={canEdit}
+          editLabel={t('compensation.editRow', { name: nameOf(row), date: dayLabel(row.date) })}
+          deleteLabel={t('compensation.deleteRow', { name: nameOf(row), date: dayLabel(row.date) })}
+          onEdit={() => open(row)}
+          onDelete={() => setDeleting(row)}
+        >
+          <div className="break-words text-slate-700">
+            {nameOf(row)}
+            {quantityText(row) ? <span className="ms-2 tabular-nums text-slate-600">{quantityText(row)}</span> : null}
+          </div>
+          {row.comment ? <div className="break-words text-slate-600">{row.comment}</div> : null}
+          {row.receipts.length ? (
+            <ul className="mt-1 flex flex-wrap gap-x-3" aria-label={t('compensation.receipts')}>
+              {row.receipts.map((r) => (
+                <li key={r.id}>
+                  <a
+                    href={`/api/timereports/compensation/receipt/${r.id}`}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="inline-flex min-h-10 items-center text-brand-700 underline"
+                  >
+                    {r.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </ExpenseRow>
+      ))}
+      totalLabel={t('compensation.total')}
+      total={formatAmount(totalAmount)}
     >
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="expenses-compensation" className="text-base font-semibold">
-          {t('compensation.title')}
-        </h2>
-        {canEdit ? (
-          <Button size="sm" onPress={() => open(null)}>
-            {t('compensation.add')}
-          </Button>
-        ) : null}
-      </div>
-
-      {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">{t('compensation.empty')}</p>
-      ) : (
-        <ul className="mt-3 divide-y divide-slate-100">
-          {rows.map((row) => (
-            <li key={row.id} className="flex flex-wrap items-start justify-between gap-2 py-2">
-              <div className="min-w-0 text-sm">
-                <div className="flex flex-wrap items-center gap-x-2 font-medium">
-                  {row.locked ? (
-                    <span className="text-slate-600" title={t('locked')}>
-                      <LockIcon />
-                      <span className="sr-only">{t('locked')}</span>
-                    </span>
-                  ) : null}
-                  <span>{dayLabel(row.date)}</span>
-                  <span className="tabular-nums">{formatAmount(row.amount)}</span>
-                </div>
-                <div className="break-words text-slate-700">
-                  {nameOf(row)}
-                  {quantityText(row) ? (
-                    <span className="ms-2 tabular-nums text-slate-600">{quantityText(row)}</span>
-                  ) : null}
-                </div>
-                {row.comment ? <div className="break-words text-slate-600">{row.comment}</div> : null}
-                {row.receipts.length ? (
-                  <ul className="mt-1 flex flex-wrap gap-x-3" aria-label={t('compensation.receipts')}>
-                    {row.receipts.map((r) => (
-                      <li key={r.id}>
-                        <a
-                          href={`/api/timereports/compensation/receipt/${r.id}`}
-                          target="_blank"
-                          rel="noreferrer"
-                          className="inline-flex min-h-10 items-center text-brand-700 underline"
-                        >
-                          {r.name}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-              </div>
-              {canEdit && !row.locked ? (
-                <div className="flex gap-1">
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    aria-label={t('compensation.editRow', { name: nameOf(row), date: dayLabel(row.date) })}
-                    onPress={() => open(row)}
-                  >
-                    {t('edit')}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label={t('compensation.deleteRow', { name: nameOf(row), date: dayLabel(row.date) })}
-                    onPress={() => setDeleting(row)}
-                  >
-                    {t('delete')}
-                  </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <dl className="mt-3 flex gap-2 border-t border-slate-200 pt-2 text-sm">
-        <dt className="text-slate-600">{t('compensation.total')}</dt>
-        <dd className="font-medium tabular-nums">{formatAmount(totalAmount)}</dd>
-      </dl>
-
-      <Dialog
+      <ExpenseDialog
         title={draft?.id ? t('compensation.editTitle') : t('compensation.addTitle')}
-        isOpen={draft !== null}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setDraft(null);
-        }}
+        panel={panel}
+        days={days}
+        dateLabel={t('compensation.date')}
         isDismissable={!busy && !uploading}
-        footer={({ close }) => (
-          <>
-            <Button variant="secondary" onPress={close} isDisabled={busy}>
-              {t('cancel')}
-            </Button>
-            <Button isPending={busy} isDisabled={uploading !== null} onPress={() => draft && save(draft)}>
-              {t('save')}
-            </Button>
-          </>
-        )}
+        isSaveDisabled={uploading !== null}
+        onSave={save}
       >
-        {draft ? (
-          <form
-            className="grid gap-3"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (!uploading) save(draft);
-            }}
-          >
-            <ExpenseField label={t('compensation.date')} errors={err('date')}>
-              {(props) => (
-                <select {...props} value={draft.date} onChange={(e) => set({ date: e.target.value })}>
-                  {days.map((day) => (
-                    <option key={day} value={day}>
-                      {dayLabel(day)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </ExpenseField>
+        {(draft) => (
+          <>
             <ExpenseField label={t('compensation.tag')} errors={err('tagId')}>
               {(props) => (
                 <select {...props} value={draft.tagId} onChange={(e) => set({ tagId: e.target.value })}>
@@ -323,20 +222,13 @@ export function CompensationPanel({ userId, days, rows, tags, canEdit }: Compens
               )}
             </ExpenseField>
             {draftTag && draftTag.type !== 'expense' ? (
-              <ExpenseField
+              <DecimalField
                 label={t(draftTag.type === 'distance' ? 'compensation.quantityKm' : 'compensation.quantityDays')}
                 errors={err('data.quantity')}
-              >
-                {(props) => (
-                  <input
-                    {...props}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={draft.quantity}
-                    onChange={(e) => set({ quantity: e.target.value })}
-                  />
-                )}
-              </ExpenseField>
+                autoComplete="off"
+                value={draft.quantity}
+                onChange={(v) => set({ quantity: v })}
+              />
             ) : null}
             {draftTag && draftTag.type !== 'expense' && draftTag.unitPrice !== null ? (
               <p className="text-sm font-medium tabular-nums" role="status" aria-live="polite">
@@ -350,20 +242,13 @@ export function CompensationPanel({ userId, days, rows, tags, canEdit }: Compens
               </p>
             ) : null}
             {draftTag && (draftTag.type === 'expense' || draftTag.unitPrice === null) ? (
-              <ExpenseField
+              <DecimalField
                 label={t(draftTag.type === 'expense' ? 'compensation.amount' : 'compensation.amountOptional')}
                 errors={err('data.amount')}
-              >
-                {(props) => (
-                  <input
-                    {...props}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={draft.amount}
-                    onChange={(e) => set({ amount: e.target.value })}
-                  />
-                )}
-              </ExpenseField>
+                autoComplete="off"
+                value={draft.amount}
+                onChange={(v) => set({ amount: v })}
+              />
             ) : null}
             <TextField
               label={t('compensation.comment')}
@@ -433,38 +318,21 @@ export function CompensationPanel({ userId, days, rows, tags, canEdit }: Compens
                 </div>
               </div>
             ) : null}
-            {/* Enter in a field saves */}
-            <button type="submit" hidden />
-          </form>
-        ) : null}
-      </Dialog>
+          </>
+        )}
+      </ExpenseDialog>
 
-      <ConfirmDialog
+      <ExpenseDeleteDialog
+        panel={panel}
         title={t('compensation.deleteTitle')}
-        message={
-          deleting
-            ? t('compensation.deleteMessage', {
-                name: nameOf(deleting),
-                date: dayLabel(deleting.date),
-                amount: formatAmount(deleting.amount),
-              })
-            : undefined
+        message={(row) =>
+          t('compensation.deleteMessage', {
+            name: nameOf(row),
+            date: dayLabel(row.date),
+            amount: formatAmount(row.amount),
+          })
         }
-        confirmLabel={t('delete')}
-        variant="danger"
-        isOpen={deleting !== null}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setDeleting(null);
-        }}
-        isPending={busy}
-        onConfirm={() => {
-          if (deleting)
-            void fetcher.submit(
-              { intent: 'deleteCompensation', id: deleting.id },
-              { method: 'post', action: '/time/expenses' },
-            );
-        }}
       />
-    </section>
+    </ExpenseSection>
   );
 }

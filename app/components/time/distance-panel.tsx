@@ -1,13 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFetcher, useRouteLoaderData } from 'react-router';
-import { Button, ConfirmDialog, Dialog, formatDate, TextField, useToast, type DateFormat } from '~/app/components/ui';
-import type { loader as rootLoader } from '~/app/root';
-import type { ExpensesActionResult } from '~/app/routes/time.expenses';
-import { useFetcherResult } from '~/app/lib/use-fetcher-result';
+import { useFetcher } from 'react-router';
+import { TextField } from '~/app/components/ui';
 import type { CompensationTag } from '~/core/time-reports/compensation-tags.service';
 import type { DistanceReport, LastReading } from '~/core/time-reports/distance.service';
-import { ExpenseField, formatKm, LockIcon, parseTyped, typedOf, useTagLabel, weekdayOf } from './expense-shared';
+import {
+  defaultDay,
+  ExpenseDeleteDialog,
+  ExpenseDialog,
+  ExpenseRow,
+  ExpenseSection,
+  useExpensePanel,
+} from './expense-panel';
+import { DecimalField, ExpenseField, formatKm, parseTyped, typedOf } from './expense-shared';
 
 export interface DistancePanelProps {
   year: number;
@@ -40,13 +45,6 @@ interface Draft {
   previousReadingKm: number | null;
   /** The vehicle whose last reading `previousReadingKm` is (a new trip only). */
   previousFor: string | null;
-}
-
-/** Today when it lies in the week, else the week's Monday. */
-function defaultDay(days: string[]): string {
-  const now = new Date();
-  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-  return days.includes(today) ? today : days[0]!;
 }
 
 function draftOf(row: DistanceReport | null, days: string[], last: LastReading | null | undefined): Draft {
@@ -86,30 +84,9 @@ function draftOf(row: DistanceReport | null, days: string[], last: LastReading |
  */
 export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }: DistancePanelProps) {
   const { t } = useTranslation('expenses');
-  const { t: tc } = useTranslation();
-  const toast = useToast();
-  const tagLabel = useTagLabel();
-  const dateFormat = (useRouteLoaderData<typeof rootLoader>('root')?.dateFormat as DateFormat) ?? 'YYYY-MM-DD';
-  const fetcher = useFetcher<ExpensesActionResult>();
+  const panel = useExpensePanel<Draft, DistanceReport>('deleteDistance');
+  const { tagLabel, busy, draft, setDraft, setDeleting, err, dayLabel, set, openDraft, submit } = panel;
   const lastFetcher = useFetcher<{ lastReading: LastReading | null }>();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<DistanceReport | null>(null);
-  const [fields, setFields] = useState<Record<string, string[]>>({});
-  const busy = fetcher.state !== 'idle';
-
-  useFetcherResult(fetcher, (result) => {
-    if (result.ok) {
-      toast.show({
-        kind: 'success',
-        message: tc(result.intent === 'deleteDistance' ? 'SUCCESSFULLY_DELETED' : 'SUCCESSFULLY_SAVED'),
-      });
-      setDraft(null);
-      setDeleting(null);
-    } else {
-      setFields(result.fields ?? {});
-      if (result.code !== 'VALIDATION_FAILED' || !draft) toast.show({ kind: 'error', message: tc(result.code) });
-    }
-  });
 
   // another vehicle typed on a new trip: its own last reading is what the trip is measured from
   const fetched = lastFetcher.state === 'idle' ? lastFetcher.data : undefined;
@@ -126,19 +103,12 @@ export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }
         readingKm: untouched ? typedOf(reading) : d.readingKm,
       };
     });
-  }, [fetched]);
+  }, [fetched, setDraft]);
 
   const distanceTags = tags.filter((tag) => tag.type === 'distance');
-  const err = (...keys: string[]) => {
-    const list = keys.flatMap((k) => fields[k] ?? []).map((k) => tc(k));
-    return list.length ? list : undefined;
-  };
-  const dayLabel = (date: string) => `${t(`weekday.${weekdayOf(date)}`)} ${formatDate(date, dateFormat)}`;
-  const set = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
 
   function open(row: DistanceReport | null) {
-    setFields({});
-    setDraft(draftOf(row, days, lastReading));
+    openDraft(draftOf(row, days, lastReading));
   }
 
   function vehicleChanged(d: Draft) {
@@ -148,21 +118,18 @@ export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }
   }
 
   function save(d: Draft) {
-    void fetcher.submit(
-      {
-        intent: 'saveDistance',
-        id: d.id ?? '',
-        userId,
-        date: d.date,
-        mode: d.mode,
-        vehicle: d.vehicle,
-        readingKm: d.mode === 'reading' ? d.readingKm : '',
-        reportedDistanceKm: d.reportedDistanceKm,
-        tagId: d.tagId,
-        comment: d.comment,
-      },
-      { method: 'post', action: '/time/expenses' },
-    );
+    submit({
+      intent: 'saveDistance',
+      id: d.id ?? '',
+      userId,
+      date: d.date,
+      mode: d.mode,
+      vehicle: d.vehicle,
+      readingKm: d.mode === 'reading' ? d.readingKm : '',
+      reportedDistanceKm: d.reportedDistanceKm,
+      tagId: d.tagId,
+      comment: d.comment,
+    });
   }
 
   const totalKm = rows.reduce((s, r) => s + Math.round(r.reportedDistanceKm * 10), 0) / 10;
@@ -178,127 +145,63 @@ export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }
       : err('readingKm');
 
   return (
-    <section
-      aria-labelledby="expenses-distance"
-      className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
-    >
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="expenses-distance" className="text-base font-semibold">
-          {t('distance.title')}
-        </h2>
-        {canEdit ? (
-          <Button size="sm" onPress={() => open(null)}>
-            {t('distance.add')}
-          </Button>
-        ) : null}
-      </div>
-
-      {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">{t('distance.empty')}</p>
-      ) : (
-        <ul className="mt-3 divide-y divide-slate-100">
-          {rows.map((row) => {
-            const tag = row.tagId ? tags.find((x) => x.id === row.tagId) : undefined;
-            return (
-              <li key={row.id} className="flex flex-wrap items-start justify-between gap-2 py-2">
-                <div className="min-w-0 text-sm">
-                  <div className="flex flex-wrap items-center gap-x-2 font-medium">
-                    {row.locked ? (
-                      <span className="text-slate-600" title={t('locked')}>
-                        <LockIcon />
-                        <span className="sr-only">{t('locked')}</span>
-                      </span>
-                    ) : null}
-                    <span>{dayLabel(row.date)}</span>
-                    <span className="tabular-nums">
-                      {t('distance.km', { value: formatKm(row.reportedDistanceKm) })}
-                    </span>
-                  </div>
-                  <div className="text-slate-700">
-                    {row.vehicle ? <span className="me-2">{row.vehicle}</span> : null}
-                    {row.readingKm !== null ? (
-                      <span className="tabular-nums">
-                        {row.previousReadingKm !== null
-                          ? t('distance.reading', {
-                              from: formatKm(row.previousReadingKm),
-                              to: formatKm(row.readingKm),
-                            })
-                          : t('distance.readingOnly', { to: formatKm(row.readingKm) })}
-                      </span>
-                    ) : null}
-                  </div>
-                  {tag ? <div className="text-slate-600">{tagLabel(tag)}</div> : null}
-                  {row.comment ? <div className="break-words text-slate-600">{row.comment}</div> : null}
-                </div>
-                {canEdit && !row.locked ? (
-                  <div className="flex gap-1">
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      aria-label={t('distance.editRow', { date: dayLabel(row.date) })}
-                      onPress={() => open(row)}
-                    >
-                      {t('edit')}
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-label={t('distance.deleteRow', { date: dayLabel(row.date) })}
-                      onPress={() => setDeleting(row)}
-                    >
-                      {t('delete')}
-                    </Button>
-                  </div>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      )}
-
-      <dl className="mt-3 flex gap-2 border-t border-slate-200 pt-2 text-sm">
-        <dt className="text-slate-600">{t('distance.total')}</dt>
-        <dd className="font-medium tabular-nums">{t('distance.km', { value: formatKm(totalKm) })}</dd>
-      </dl>
-
-      <Dialog
-        title={draft?.id ? t('distance.editTitle') : t('distance.addTitle')}
-        isOpen={draft !== null}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setDraft(null);
-        }}
-        isDismissable={!busy}
-        footer={({ close }) => (
-          <>
-            <Button variant="secondary" onPress={close} isDisabled={busy}>
-              {t('cancel')}
-            </Button>
-            <Button isPending={busy} onPress={() => draft && save(draft)}>
-              {t('save')}
-            </Button>
-          </>
-        )}
-      >
-        {draft ? (
-          <form
-            className="grid gap-3"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              save(draft);
-            }}
+    <ExpenseSection
+      headingId="expenses-distance"
+      title={t('distance.title')}
+      addLabel={t('distance.add')}
+      onAdd={() => open(null)}
+      canEdit={canEdit}
+      empty={t('distance.empty')}
+      isEmpty={rows.length === 0}
+      rows={rows.map((row) => {
+        const tag = row.tagId ? tags.find((x) => x.id === row.tagId) : undefined;
+        return (
+          <ExpenseRow
+            key={row.id}
+            locked={row.locked}
+            head={
+              <>
+                <span>{dayLabel(row.date)}</span>
+                <span className="tabular-nums">{t('distance.km', { value: formatKm(row.reportedDistanceKm) })}</span>
+              </>
+            }
+            canEdit={canEdit}
+            editLabel={t('distance.editRow', { date: dayLabel(row.date) })}
+            deleteLabel={t('distance.deleteRow', { date: dayLabel(row.date) })}
+            onEdit={() => open(row)}
+            onDelete={() => setDeleting(row)}
           >
-            <ExpenseField label={t('distance.date')} errors={err('date')}>
-              {(props) => (
-                <select {...props} value={draft.date} onChange={(e) => set({ date: e.target.value })}>
-                  {days.map((day) => (
-                    <option key={day} value={day}>
-                      {dayLabel(day)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </ExpenseField>
+            <div className="text-slate-700">
+              {row.vehicle ? <span className="me-2">{row.vehicle}</span> : null}
+              {row.readingKm !== null ? (
+                <span className="tabular-nums">
+                  {row.previousReadingKm !== null
+                    ? t('distance.reading', {
+                        from: formatKm(row.previousReadingKm),
+                        to: formatKm(row.readingKm),
+                      })
+                    : t('distance.readingOnly', { to: formatKm(row.readingKm) })}
+                </span>
+              ) : null}
+            </div>
+            {tag ? <div className="text-slate-600">{tagLabel(tag)}</div> : null}
+            {row.comment ? <div className="break-words text-slate-600">{row.comment}</div> : null}
+          </ExpenseRow>
+        );
+      })}
+      totalLabel={t('distance.total')}
+      total={t('distance.km', { value: formatKm(totalKm) })}
+    >
+      <ExpenseDialog
+        title={draft?.id ? t('distance.editTitle') : t('distance.addTitle')}
+        panel={panel}
+        days={days}
+        dateLabel={t('distance.date')}
+        isDismissable={!busy}
+        onSave={save}
+      >
+        {(draft) => (
+          <>
             <fieldset className="grid gap-2">
               <legend className="text-sm font-medium text-gray-900">{t('distance.mode')}</legend>
               <div className="flex flex-wrap gap-4 text-sm">
@@ -327,7 +230,7 @@ export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }
             />
             {draft.mode === 'reading' ? (
               <>
-                <ExpenseField
+                <DecimalField
                   label={t('distance.readingKm')}
                   errors={readingErrors}
                   description={
@@ -335,49 +238,31 @@ export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }
                       ? t('distance.previous', { value: formatKm(draft.previousReadingKm) })
                       : t('distance.noPrevious')
                   }
-                >
-                  {(props) => (
-                    <input
-                      {...props}
-                      inputMode="decimal"
-                      autoComplete="off"
-                      value={draft.readingKm}
-                      onChange={(e) => set({ readingKm: e.target.value })}
-                    />
-                  )}
-                </ExpenseField>
+                  autoComplete="off"
+                  value={draft.readingKm}
+                  onChange={(v) => set({ readingKm: v })}
+                />
                 {liveKm !== null ? (
                   <p className="text-sm font-medium tabular-nums" role="status" aria-live="polite">
                     {t('distance.computed', { value: formatKm(liveKm) })}
                   </p>
                 ) : null}
                 {draft.previousReadingKm === null ? (
-                  <ExpenseField
+                  <DecimalField
                     label={t('distance.firstKm')}
                     errors={draft.readingKm.trim() === '' ? undefined : err('reportedDistanceKm')}
-                  >
-                    {(props) => (
-                      <input
-                        {...props}
-                        inputMode="decimal"
-                        value={draft.reportedDistanceKm}
-                        onChange={(e) => set({ reportedDistanceKm: e.target.value })}
-                      />
-                    )}
-                  </ExpenseField>
+                    value={draft.reportedDistanceKm}
+                    onChange={(v) => set({ reportedDistanceKm: v })}
+                  />
                 ) : null}
               </>
             ) : (
-              <ExpenseField label={t('distance.reportedDistanceKm')} errors={err('reportedDistanceKm')}>
-                {(props) => (
-                  <input
-                    {...props}
-                    inputMode="decimal"
-                    value={draft.reportedDistanceKm}
-                    onChange={(e) => set({ reportedDistanceKm: e.target.value })}
-                  />
-                )}
-              </ExpenseField>
+              <DecimalField
+                label={t('distance.reportedDistanceKm')}
+                errors={err('reportedDistanceKm')}
+                value={draft.reportedDistanceKm}
+                onChange={(v) => set({ reportedDistanceKm: v })}
+              />
             )}
             {distanceTags.length ? (
               <ExpenseField label={t('distance.tag')} errors={err('tagId')}>
@@ -401,34 +286,17 @@ export function DistancePanel({ userId, days, rows, tags, lastReading, canEdit }
               onChange={(v) => set({ comment: v })}
               errorMessage={err('comment')}
             />
-            {/* Enter in a field saves */}
-            <button type="submit" hidden />
-          </form>
-        ) : null}
-      </Dialog>
+          </>
+        )}
+      </ExpenseDialog>
 
-      <ConfirmDialog
+      <ExpenseDeleteDialog
+        panel={panel}
         title={t('distance.deleteTitle')}
-        message={
-          deleting
-            ? t('distance.deleteMessage', { date: dayLabel(deleting.date), km: formatKm(deleting.reportedDistanceKm) })
-            : undefined
+        message={(row) =>
+          t('distance.deleteMessage', { date: dayLabel(row.date), km: formatKm(row.reportedDistanceKm) })
         }
-        confirmLabel={t('delete')}
-        variant="danger"
-        isOpen={deleting !== null}
-        onOpenChange={(isOpen) => {
-          if (!isOpen) setDeleting(null);
-        }}
-        isPending={busy}
-        onConfirm={() => {
-          if (deleting)
-            void fetcher.submit(
-              { intent: 'deleteDistance', id: deleting.id },
-              { method: 'post', action: '/time/expenses' },
-            );
-        }}
       />
-    </section>
+    </ExpenseSection>
   );
 }

@@ -110,3 +110,65 @@ export function LockIcon() {
     </svg>
   );
 }
+
+/** A select of the week's days. */
+export function DayField({
+  label,
+  errors,
+  days,
+  dayLabel,
+  value,
+  onChange,
+}: {
+  label: string;
+  errors?: string[];
+  days: string[];
+  dayLabel: (date: string) => string;
+  value: string;
+  onChange: (date: string) => void;
+}) {
+  return (
+    <ExpenseField label={label} errors={errors}>
+      {(props) => (
+        <select {...props} value={value} onChange={(e) => onChange(e.target.value)}>
+          {days.map((day) => (
+            <option key={day} value={day}>
+              {dayLabel(day)}
+            </option>
+          ))}
+        </select>
+      )}
+    </ExpenseField>
+  );
+}
+
+/** A number typed as text ("1 234,5"), with the phone's decimal keyboard. */
+export function DecimalField({
+  label,
+  errors,
+  description,
+  autoComplete,
+  value,
+  onChange,
+}: {
+  label: string;
+  errors?: string[];
+  description?: string;
+  autoComplete?: string;
+  value: string;
+  onChange: (typed: string) => void;
+}) {
+  return (
+    <ExpenseField label={label} errors={errors} description={description}>
+      {(props) => (
+        <input
+          {...props}
+          inputMode="decimal"
+          autoComplete={autoComplete}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </ExpenseField>
+  );
+}
