@@ -143,6 +143,12 @@ export default {
       create index on_call_shifts_range_idx on on_call_shifts (start_ts, end_ts);
       create index on_call_shifts_user_idx on on_call_shifts (user_id, start_ts);
 
+      -- timereports:edit now means anyone's time and unlocking months (issue 17); nothing used it
+      -- before, and the Technician level had it by default: technicians keep their own time
+      -- (timereports:read_own) without it
+      update access_levels set permissions = array_remove(permissions, 'timereports:edit')
+        where lower(display_name) = 'technician';
+
       -- the month for everyone, payroll and reports read work-order time by date alone
       create index work_order_time_date_idx on work_order_time (date);
 
