@@ -5,7 +5,8 @@ import { Button, ConfirmDialog, Dialog, formatDate, useToast, type DateFormat } 
 import type { loader as rootLoader } from '~/app/root';
 import type { ExpensesActionResult } from '~/app/routes/time.expenses';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
-import { DayField, LockIcon, useTagLabel, weekdayOf } from './expense-shared';
+import { LockIcon } from '~/app/components/ui/icons';
+import { DayField, useTagLabel, weekdayOf } from './expense-shared';
 
 /**
  * The frame the mileage and compensation panels share: the state of the add/change dialog and the

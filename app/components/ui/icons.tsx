@@ -98,3 +98,9 @@ export const SuccessIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M5.25 8.25l2 2 3.5-4" />
   </Icon>
 );
+export const LockIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <rect x="3" y="7" width="10" height="7" rx="1.5" />
+    <path d="M5.5 7V5a2.5 2.5 0 015 0v2" />
+  </Icon>
+);

@@ -11,6 +11,7 @@ import {
   useToast,
   type DateFormat,
 } from '~/app/components/ui';
+import { LockIcon } from '~/app/components/ui/icons';
 import type { TimeActionResult } from '~/app/routes/work-orders.$id.time';
 import type { loader as rootLoader } from '~/app/root';
 import { formatDuration, isoToWallClock, splitMinutes } from '~/core/work-orders/time-rules';
@@ -88,23 +89,6 @@ function draftOf(row: TimeRow | null, userId: string, timeZone: string): Draft {
 
 const INPUT =
   'w-full min-w-0 rounded-md border border-gray-300 bg-white px-2 text-base text-gray-900 shadow-xs min-h-11 sm:min-h-9 sm:text-sm focus:border-blue-600 focus:ring-2 focus:ring-blue-600/30 focus:outline-none aria-invalid:border-red-600';
-
-function LockIcon() {
-  return (
-    <svg
-      viewBox="0 0 16 16"
-      width="16"
-      height="16"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.75"
-      aria-hidden="true"
-    >
-      <rect x="3" y="7" width="10" height="7" rx="1.5" />
-      <path d="M5.5 7V5a2.5 2.5 0 015 0v2" />
-    </svg>
-  );
-}
 
 /**
  * Each person's time on a work order (issue 5 item 6): who, which day, start–end or hours, travel
