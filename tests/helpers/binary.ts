@@ -46,6 +46,30 @@ export function postBinary(
   });
 }
 
+/** A GET whose answer is kept as bytes (the JSON helper decodes text as UTF-8): downloads. */
+export function getBinary(baseUrl: string, path: string, host: string, token: string): Promise<BinaryResponse> {
+  const url = new URL(path, baseUrl);
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          headers: { host, authorization: `Bearer ${token}` },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        },
+      )
+      .on('error', reject);
+  });
+}
+
 /** The /Title of a PDF's info dictionary, as a literal or a UTF-16BE hex string. */
 export function pdfTitle(pdf: Buffer): string | null {
   const head = pdf.subarray(0, 4000).toString('latin1');

@@ -1,18 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authContext, requestContext, tenantContext } from '~/app/context';
-import { i18nextMiddleware } from '~/app/middleware/i18n.server';
 import * as exportRoute from '~/app/routes/time.payroll.export';
-import { validateSession } from '~/core/auth/session.service';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
-import { sessionPolicy } from '~/core/unit-of-work';
 import { PAYROLL_CSV_COLUMNS } from '~/core/time-reports/payroll/payroll-csv';
 import { parseCsv } from '~/core/import-export/csv';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
 import { testApi } from '~/tests/helpers/api';
+import { runLoaderAs } from '~/tests/helpers/route-loader';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { readPaxml } from '~/tests/helpers/paxml-reader';
 
@@ -184,27 +180,8 @@ async function validateAgainstXsd(xml: string) {
   });
 }
 
-/** The page's download route as React Router runs it, with the admin's session. */
-async function runExportRoute(url: string): Promise<Response> {
-  const auth = await withTenant(tenantA, (trx) => validateSession(trx, tok.admin, new Date(), sessionPolicy()));
-  const context = new RouterContextProvider();
-  context.set(tenantContext, tenantA);
-  context.set(authContext, auth);
-  context.set(requestContext, { ip: null, requestId: 'test', token: tok.admin });
-  const full = new URL(url, `http://${a.host}`);
-  const request = new Request(full);
-  let answer: unknown;
-  await i18nextMiddleware({ request, context, params: {}, url: full, pattern: '' } as never, async () => {
-    try {
-      answer = await exportRoute.loader({ request, context, params: {} } as never);
-    } catch (e) {
-      answer = e;
-    }
-    return new Response(null);
-  });
-  if (answer instanceof Response) return answer;
-  throw answer;
-}
+const runExportRoute = (url: string) =>
+  runLoaderAs(exportRoute.loader, { tenant: tenantA, host: a.host, token: tok.admin }, url);
 
 describe('payroll export', () => {
   it('previews the month per person while it is open, and refuses to export it (409)', async () => {

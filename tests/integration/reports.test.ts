@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authContext, requestContext, tenantContext } from '~/app/context';
@@ -14,6 +13,7 @@ import { ensureUser } from '~/core/users/create-user';
 import { getTenantBySlug } from '~/tenants/registry';
 import { insertAgreementType, insertObjectsWithAgreements } from '~/tests/helpers/agreements';
 import { testApi } from '~/tests/helpers/api';
+import { getBinary } from '~/tests/helpers/binary';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { unzipEntry } from '~/tests/helpers/zip';
 
@@ -266,32 +266,7 @@ const get = async (path: string, token = tok.admin!, host?: string) => {
 };
 const numbers = (r: { workOrders: { number: string }[] }) => r.workOrders.map((w) => w.number);
 
-/** A GET whose answer is kept as bytes. */
-function download(
-  path: string,
-  token: string,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const url = new URL(path, srv.url);
-  return new Promise((resolve, reject) => {
-    http
-      .get(
-        {
-          hostname: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
-          headers: { host: a.host, authorization: `Bearer ${token}` },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-        },
-      )
-      .on('error', reject);
-  });
-}
+const download = (path: string, token: string) => getBinary(srv.url, path, a.host, token);
 
 describe('[reports] closed work orders', () => {
   it('lists the period’s closed orders newest first, in the tenant’s days, with their sums', async () => {

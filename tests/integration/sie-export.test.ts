@@ -1,15 +1,12 @@
 import http from 'node:http';
-import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authContext, requestContext, tenantContext } from '~/app/context';
-import { i18nextMiddleware } from '~/app/middleware/i18n.server';
 import * as sieRoute from '~/app/routes/invoices.sie';
-import { validateSession } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
-import { sessionPolicy } from '~/core/unit-of-work';
 import { getTenantBySlug } from '~/tenants/registry';
 import { testApi } from '~/tests/helpers/api';
+import { getBinary } from '~/tests/helpers/binary';
+import { runLoaderAs } from '~/tests/helpers/route-loader';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { formatOre, readSie } from '~/tests/helpers/sie-reader';
 
@@ -36,32 +33,7 @@ const left = {} as Record<'void' | 'draft' | 'december', Json>;
 
 const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
 
-/** A GET whose answer is kept as bytes (the JSON helper decodes text as UTF-8). */
-function getBytes(
-  path: string,
-  token: string,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const url = new URL(path, srv.url);
-  return new Promise((resolve, reject) => {
-    http
-      .get(
-        {
-          hostname: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
-          headers: { host: a.host, authorization: `Bearer ${token}` },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-        },
-      )
-      .on('error', reject);
-  });
-}
+const getBytes = (path: string, token: string) => getBinary(srv.url, path, a.host, token);
 
 interface RowInput {
   kind?: string;
@@ -341,27 +313,8 @@ describe('[invoicing] SIE 4I export of a period', () => {
   });
 });
 
-/** The web route's loader as React Router runs it, with the admin's session. */
-async function runSieRoute(url: string): Promise<Response> {
-  const auth = await withTenant(tenantA, (trx) => validateSession(trx, tok.admin, new Date(), sessionPolicy()));
-  const context = new RouterContextProvider();
-  context.set(tenantContext, tenantA);
-  context.set(authContext, auth);
-  context.set(requestContext, { ip: null, requestId: 'test', token: tok.admin });
-  const full = new URL(url, `http://${a.host}`);
-  const request = new Request(full);
-  let answer: unknown;
-  await i18nextMiddleware({ request, context, params: {}, url: full, pattern: '' } as never, async () => {
-    try {
-      answer = await sieRoute.loader({ request, context, params: {} } as never);
-    } catch (e) {
-      answer = e;
-    }
-    return new Response(null);
-  });
-  if (answer instanceof Response) return answer;
-  throw answer;
-}
+const runSieRoute = (url: string) =>
+  runLoaderAs(sieRoute.loader, { tenant: tenantA, host: a.host, token: tok.admin }, url);
 
 describe('[invoicing] SIE export from the invoice list', () => {
   it('downloads the same file as the API', async () => {
