@@ -36,6 +36,15 @@ export const ENGINE_SENSITIVE = [
   'tests/integration/time-reports.test.ts',
   // the month's payroll aggregated in SQL (group by with filters over four tables)
   'tests/integration/payroll-export.test.ts',
+  // project invoicing: any(uuid[]) over grouped sums, lateral time sums, for update on the project and invoice
+  'tests/integration/project-invoices.test.ts',
+  // a project's costs grouped by grouping sets, at time zone days, lateral counts (issue 18)
+  'tests/integration/project-costs.test.ts',
+  // row locks on links and orders (extra-work answers); window functions inside an update (activity order)
+  'tests/integration/project-extra-work.test.ts',
+  'tests/integration/project-activities.test.ts',
+  // resource plans: any(uuid[]) over people, date-range self joins, the board's plans joined by day (issue 18)
+  'tests/integration/project-resources.test.ts',
 ];
 
 const engines = process.env.ORDO_TEST_SET === 'engines';

@@ -14,6 +14,8 @@ export default [
   route('microsoft/success', 'routes/oidc-success.tsx', { id: 'microsoft-success' }),
   route('google/success', 'routes/oidc-success.tsx', { id: 'google-success' }),
   route('language', 'routes/language.tsx'),
+  // the customer's answer to an e-mailed extra-work (ATA) approval link, signed out
+  route('extra-work/:token', 'routes/extra-work.$token.tsx'),
   layout('routes/app-layout.tsx', [
     // the work-order screen is the start page: the list tab, and one tab per opened order
     layout('routes/work-orders.tsx', [
@@ -33,6 +35,22 @@ export default [
     route('contracts', 'routes/contracts.tsx'),
     route('contracts/new', 'routes/contracts.new.tsx'),
     route('contracts/:id', 'routes/contracts.$id.tsx'),
+    // projects (the PROJECTS module): the list, a new project and one project with its menus as tabs
+    route('projects', 'routes/projects.tsx'),
+    route('projects/new', 'routes/projects.new.tsx'),
+    // projects: the resource planning calendar and its data (fixed paths before projects/:id)
+    route('projects/planning', 'routes/projects.planning.tsx'),
+    route('projects/resources', 'routes/projects.resources.tsx'),
+    route('projects/:id', 'routes/projects.$id.tsx'),
+    // projects: the activities and extra-work (ATA approval links) panels load and post here
+    route('projects/:id/activities', 'routes/projects.$id.activities.tsx'),
+    route('projects/:id/extra-work', 'routes/projects.$id.extra-work.tsx'),
+    // projects: the costs and statistics tabs' data, and the project report as PDF
+    route('projects/:id/costs', 'routes/projects.$id.costs.tsx'),
+    route('projects/:id/statistics', 'routes/projects.$id.statistics.tsx'),
+    route('projects/:id/pdf', 'routes/projects.$id.pdf.tsx'),
+    // projects: the invoicing tab's rows, part invoices and totals load and post here
+    route('projects/:id/invoicing', 'routes/projects.$id.invoicing.tsx'),
     route('proposals', 'routes/proposals.tsx'),
     route('proposals/:id', 'routes/proposals.$id.tsx'),
     route('proposals/:id/history', 'routes/proposals.$id.history.tsx'),
@@ -87,6 +105,7 @@ export default [
     route('settings/holidays', 'routes/settings.holidays.tsx'),
     route('settings/compensation-types', 'routes/settings.compensation-types.tsx'),
     route('settings/time-reports', 'routes/settings.time-reports.tsx'),
+    route('settings/projects', 'routes/settings.projects.tsx'),
     route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
     route('settings/checklists', 'routes/settings.checklists.tsx'),
     // settings: articles (groups, price lists)

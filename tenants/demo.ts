@@ -13,6 +13,7 @@ import { seedDemoProposals } from './demo-data/proposals';
 import { seedDemoContracts } from './demo-data/contracts';
 import { seedDemoOnCall } from './demo-data/on-call';
 import { seedDemoTime } from './demo-data/time';
+import { seedDemoProjects } from './demo-data/projects';
 import { provisionTenant } from './provision';
 import { getTenantBySlug, setInstanceConfig } from './registry';
 
@@ -92,6 +93,7 @@ export async function ensureDemoTenant(
       // the on-call rota: Erik and Sara a week at a time, this month and the next (the oncall module is on by default)
       await seedDemoOnCall(trx);
       await seedDemoTime(trx);
+      await seedDemoProjects(trx);
       for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
     });
     // The company details documents print as their sender.

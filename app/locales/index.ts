@@ -32,6 +32,7 @@ import svAgreementInvoices from './sv/agreementinvoices.json';
 import svObjectAgreement from './sv/objectagreement.json';
 import svAgreements from './sv/agreements.json';
 import svContracts from './sv/contracts.json';
+import svProjects from './sv/projects.json';
 import svExpenses from './sv/expenses.json';
 import svReports from './sv/reports.json';
 import svOncall from './sv/oncall.json';
@@ -71,6 +72,7 @@ import enAgreementInvoices from './en/agreementinvoices.json';
 import enObjectAgreement from './en/objectagreement.json';
 import enAgreements from './en/agreements.json';
 import enContracts from './en/contracts.json';
+import enProjects from './en/projects.json';
 import enExpenses from './en/expenses.json';
 import enReports from './en/reports.json';
 import enOncall from './en/oncall.json';
@@ -110,6 +112,7 @@ import etAgreementInvoices from './et/agreementinvoices.json';
 import etObjectAgreement from './et/objectagreement.json';
 import etAgreements from './et/agreements.json';
 import etContracts from './et/contracts.json';
+import etProjects from './et/projects.json';
 import etExpenses from './et/expenses.json';
 import etReports from './et/reports.json';
 import etOncall from './et/oncall.json';
@@ -149,6 +152,7 @@ import lvAgreementInvoices from './lv/agreementinvoices.json';
 import lvObjectAgreement from './lv/objectagreement.json';
 import lvAgreements from './lv/agreements.json';
 import lvContracts from './lv/contracts.json';
+import lvProjects from './lv/projects.json';
 import lvExpenses from './lv/expenses.json';
 import lvReports from './lv/reports.json';
 import lvOncall from './lv/oncall.json';
@@ -188,6 +192,7 @@ import ruAgreementInvoices from './ru/agreementinvoices.json';
 import ruObjectAgreement from './ru/objectagreement.json';
 import ruAgreements from './ru/agreements.json';
 import ruContracts from './ru/contracts.json';
+import ruProjects from './ru/projects.json';
 import ruExpenses from './ru/expenses.json';
 import ruReports from './ru/reports.json';
 import ruOncall from './ru/oncall.json';
@@ -237,6 +242,7 @@ export const resources = {
     objectagreement: svObjectAgreement,
     agreements: svAgreements,
     contracts: svContracts,
+    projects: svProjects,
     expenses: svExpenses,
     reports: svReports,
     oncall: svOncall,
@@ -278,6 +284,7 @@ export const resources = {
     objectagreement: enObjectAgreement,
     agreements: enAgreements,
     contracts: enContracts,
+    projects: enProjects,
     expenses: enExpenses,
     reports: enReports,
     oncall: enOncall,
@@ -319,6 +326,7 @@ export const resources = {
     objectagreement: etObjectAgreement,
     agreements: etAgreements,
     contracts: etContracts,
+    projects: etProjects,
     expenses: etExpenses,
     reports: etReports,
     oncall: etOncall,
@@ -360,6 +368,7 @@ export const resources = {
     objectagreement: lvObjectAgreement,
     agreements: lvAgreements,
     contracts: lvContracts,
+    projects: lvProjects,
     expenses: lvExpenses,
     reports: lvReports,
     oncall: lvOncall,
@@ -401,6 +410,7 @@ export const resources = {
     objectagreement: ruObjectAgreement,
     agreements: ruAgreements,
     contracts: ruContracts,
+    projects: ruProjects,
     expenses: ruExpenses,
     reports: ruReports,
     oncall: ruOncall,

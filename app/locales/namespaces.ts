@@ -38,6 +38,7 @@ export const NAMESPACES = [
   'agreementinvoices',
   'agreements',
   'contracts',
+  'projects',
   'expenses',
   'oncall',
   'timetags',

@@ -71,6 +71,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'settings:read' as const },
     },
     {
+      to: '/settings/projects',
+      labelKey: 'settings.projects',
+      access: { permission: 'settings:read' as const, module: 'projects' as const },
+    },
+    {
       to: '/settings/compensation-types',
       labelKey: 'settings.compensationTypes',
       access: { permission: 'settings:read' as const },

@@ -13,6 +13,7 @@ import { dispatchTarget } from '~/core/work-orders/dispatch-rules.service';
 import { workOrderPrefill } from '~/core/work-orders/object-work-orders';
 import { createWorkOrder } from '~/core/work-orders/work-order.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
+import { projectForNewOrder } from '~/core/projects/project.service';
 
 /** A new work order (spec sections 3 and 5): defaults from the settings, required fields checked on the server. */
 export const middleware = guard({ permission: 'workorders:create' });
@@ -29,11 +30,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(await run(context, async (ctx) => {
       const options = await getWorkOrderOptions(ctx);
       const target = await dispatchTarget(ctx);
+      const project = await projectForNewOrder(ctx, url.searchParams.get('projectId'));
       const prefill = await workOrderPrefill(ctx, {
         businessObjectId: url.searchParams.get('businessObjectId'),
-        customerId: url.searchParams.get('customerId'),
+        customerId: url.searchParams.get('customerId') ?? project?.customerId,
       });
-      return { options, prefill: { ...prefill, assignees: target ? [target] : [] } };
+      const extra = project !== null && url.searchParams.get('extra') === '1';
+      return { options, prefill: { ...prefill, assignees: target ? [target] : [] }, project, extra };
     })),
     timeZone: tenantTimeZone(tenant.config.country),
   };
@@ -66,7 +69,16 @@ export default function NewWorkOrder({ loaderData }: Route.ComponentProps) {
         ← {t('order.backToList')}
       </Link>
       <h2 className="mt-2 text-xl font-semibold">{t('new.title')}</h2>
+      {loaderData.project ? (
+        <p className="mt-3 rounded-md bg-blue-50 p-3 text-sm text-blue-950">
+          {t(loaderData.extra ? 'new.inProjectExtra' : 'new.inProject', {
+            project: `${loaderData.project.number} · ${loaderData.project.title}`,
+          })}
+        </p>
+      ) : null}
       <Form method="post" noValidate className="mt-6 grid gap-6">
+        {loaderData.project ? <input type="hidden" name="projectId" value={loaderData.project.id} /> : null}
+        {loaderData.extra ? <input type="hidden" name="projectExtra" value="1" /> : null}
         <WorkOrderForm
           workOrder={null}
           options={loaderData.options}

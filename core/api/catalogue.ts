@@ -33,6 +33,12 @@ import { fileCalls } from './calls/files.calls';
 import { proposalCalls } from './calls/proposals.calls';
 import { proposalDocumentCalls } from './calls/proposal-documents.calls';
 import { contractCalls } from './calls/contracts.calls';
+import { projectCalls } from './calls/projects.calls';
+import { projectResourceCalls } from './calls/project-resources.calls';
+import { projectActivityCalls } from './calls/project-activities.calls';
+import { projectExtraWorkCalls } from './calls/project-extra-work.calls';
+import { projectCostCalls } from './calls/project-costs.calls';
+import { projectInvoiceCalls } from './calls/project-invoices.calls';
 import { timeReportCalls } from './calls/time-reports.calls';
 import { timeExpenseCalls } from './calls/time-expenses.calls';
 import { agreementCalls } from './calls/agreement-invoices.calls';
@@ -70,6 +76,8 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderSettingsCalls,
   ...objectSettingsCalls,
   ...dispatchRuleCalls,
+  // fixed /wo/projectextra/link before the order's /wo/:id paths
+  ...projectExtraWorkCalls,
   ...workOrderCloseCalls,
   ...workOrderRowCalls,
   ...workOrderScheduleCalls,
@@ -86,6 +94,16 @@ export const API_CALLS: ApiCall[] = [
   ...proposalCalls,
   // contracts: the fixed /contracts/id/propose before /contracts/:id (within the file)
   ...contractCalls,
+  // before projectCalls: /projects/resources is not a project id
+  ...projectResourceCalls,
+  ...projectActivityCalls,
+  // /projects/:id/costs, /snapshot, /timereports, /statistics, /pdf
+  ...projectCostCalls,
+  // project invoicing: the fixed /projects/invoices… before /projects/:id; /projects/:id/articles, /invoices
+  ...projectInvoiceCalls,
+  // projects: fixed /projects/ongoing, /q, /month, /settings before /projects/:id (within the file);
+  // other files' fixed /projects/… paths (resources, invoices) go above this line
+  ...projectCalls,
   // distance and compensation: /timereports/distance…, /timereports/compensation…, /timereports/week/compensation/…
   ...timeExpenseCalls,
   ...timeReportCalls,

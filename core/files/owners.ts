@@ -56,8 +56,8 @@ const CORE: FileOwnerKind[] = [
   record('article', 'articles', 'articles:files', ['articles:files:read']),
   record('wo', 'work_orders', 'workorders:files', ['workorders:read'], 'customer_id'),
   { ...record('proposal', 'proposals', 'proposal:files', ['proposal:read'], 'customer_id'), module: 'crm' },
-  // the screens of projects are still to come: their files answer once they exist
-  record('project', null, 'projects:files', ['projects:read']),
+  // a project's files: the project must exist here, and the PROJECTS module be on
+  { ...record('project', 'projects', 'projects:files', ['projects:read']), recordModule: 'projects' },
   {
     kind: 'drive',
     table: null,

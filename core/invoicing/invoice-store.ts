@@ -22,6 +22,8 @@ type Row = Record<string, unknown>;
 export interface InvoiceHeader {
   workOrderId?: string | null;
   salesOrderId?: string | null;
+  /** A project's part invoice (core/projects/project-invoice.service.ts). */
+  projectId?: string | null;
   customerId: string;
   invoiceDate: string;
   deliveryDate: string | null;
@@ -75,6 +77,7 @@ export async function insertInvoice(ctx: Ctx, header: InvoiceHeader, lines: Invo
       status: 'draft',
       work_order_id: header.workOrderId ?? null,
       sales_order_id: header.salesOrderId ?? null,
+      project_id: header.projectId ?? null,
       customer_id: header.customerId,
       invoice_date: header.invoiceDate,
       delivery_date: header.deliveryDate,

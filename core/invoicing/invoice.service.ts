@@ -6,6 +6,8 @@ import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { formatDecimal } from '~/core/pricing';
 import { addDays } from '~/core/work-orders/close.rules';
+import { PROJECT_ACCESS } from '~/core/projects/project-access';
+import { closeProjectInvoice } from '~/core/projects/project-invoice.service';
 import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';
 import { tenantErp } from './erp-connection';
 import { queueDelivery, toDelivery, type Delivery } from './erp-delivery';
@@ -102,7 +104,12 @@ export interface InvoiceView {
   erpState: string | null;
   externalInvoiceNr: string | null;
   delivery: Delivery | null;
-  source: { type: 'workOrder' | 'salesOrder' | null; id: string | null; number: string | null; title: string | null };
+  source: {
+    type: 'workOrder' | 'salesOrder' | 'project' | null;
+    id: string | null;
+    number: string | null;
+    title: string | null;
+  };
   customer: {
     id: string | null;
     customerId: string | null;
@@ -148,14 +155,18 @@ function toRowView(r: Row): InvoiceRowView {
   };
 }
 
-/** The permission that edits and applies an invoice: the one that closes its order. */
+/** The permission that edits and applies an invoice: the one that closes its order (a project's: projects:edit). */
 function editAccess(invoice: Row): Access {
+  if (invoice.project_id) return PROJECT_ACCESS.edit;
   return invoice.sales_order_id ? { permission: 'salesorder:edit', module: 'crm' } : { permission: 'workorders:close' };
 }
 
 /** The same permission from an invoice as read (the document services check it before an e-mail leaves). */
 export function invoiceEditAccess(invoice: Pick<InvoiceView, 'source'>): Access {
-  return editAccess({ sales_order_id: invoice.source.type === 'salesOrder' ? invoice.source.id : null });
+  return editAccess({
+    sales_order_id: invoice.source.type === 'salesOrder' ? invoice.source.id : null,
+    project_id: invoice.source.type === 'project' ? invoice.source.id : null,
+  });
 }
 
 async function loadInvoiceRow(ctx: Ctx, id: unknown): Promise<Row> {
@@ -165,6 +176,7 @@ async function loadInvoiceRow(ctx: Ctx, id: unknown): Promise<Row> {
     .leftJoin('customers as c', 'c.id', 'invoices.customer_id')
     .leftJoin('work_orders as w', 'w.id', 'invoices.work_order_id')
     .leftJoin('sales_orders as s', 's.id', 'invoices.sales_order_id')
+    .leftJoin('projects as p', 'p.id', 'invoices.project_id')
     .where('invoices.id', id)
     .first(
       ...invoiceColumns(ctx.trx),
@@ -176,6 +188,8 @@ async function loadInvoiceRow(ctx: Ctx, id: unknown): Promise<Row> {
       'w.title as w_title',
       's.number as s_number',
       's.title as s_title',
+      'p.number as p_number',
+      'p.title as p_title',
     );
   if (!row) throw notFound();
   return row;
@@ -252,7 +266,9 @@ export async function getInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
       ? { type: 'workOrder', id: r.work_order_id as string, number: str(r.w_number), title: str(r.w_title) }
       : r.sales_order_id
         ? { type: 'salesOrder', id: r.sales_order_id as string, number: str(r.s_number), title: str(r.s_title) }
-        : { type: null, id: null, number: null, title: null },
+        : r.project_id
+          ? { type: 'project', id: r.project_id as string, number: str(r.p_number), title: str(r.p_title) }
+          : { type: null, id: null, number: null, title: null },
     customer: {
       id: str(r.customer_id),
       customerId: str(r.c_number),
@@ -265,7 +281,8 @@ export async function getInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
     createTs: new Date(r.create_ts as string).toISOString(),
     version: Number(r.version),
     unlinked: Boolean(r.unlinked_at),
-    canEdit: mayEdit && status === 'draft' && !r.unlinked_at,
+    // a project invoice's draft changes on the project's invoicing tab (its rows are the project's)
+    canEdit: mayEdit && status === 'draft' && !r.unlinked_at && !r.project_id,
     canApply: mayEdit && status !== 'void',
     applyTypes,
     erpName: erp.displayName,
@@ -371,13 +388,14 @@ export async function listInvoices(ctx: Ctx, raw: unknown): Promise<{ invoices: 
   const { rows } = (await ctx.trx.raw(
     `select i.id, i.status, i.invoice_nr, i.invoice_date::text as date_text, i.payment_due_date::text as due_text,
             c.name as customer_name, c.customer_id as customer_number,
-            coalesce('#' || w.number::text, 'S' || s.number::text) as source,
+            coalesce('#' || w.number::text, 'S' || s.number::text, 'P' || p.number::text) as source,
             i.total_price::text as total_price, i.total_price_vat::text as total_price_vat, i.to_pay::text as to_pay,
             ${erpState} as erp, i.external_invoice_nr, d.error_code
        from invoices i
        left join customers c on c.id = i.customer_id
        left join work_orders w on w.id = i.work_order_id
        left join sales_orders s on s.id = i.sales_order_id
+       left join projects p on p.id = i.project_id
        left join lateral (select status, error_code from erp_deliveries x where x.invoice_id = i.id
                            order by x.created_at desc limit 1) d on true
       where ${where.map((w) => `(${w})`).join(' and ')}
@@ -508,6 +526,7 @@ export async function updateInvoice(ctx: Ctx, raw: unknown): Promise<InvoiceView
   const input = parseInput(ZUpdateInvoice, raw);
   const current = await loadInvoiceRow(ctx, input.id);
   requireAccess(ctx.auth, editAccess(current));
+  if (current.project_id) throw new AppError('PROJECT_INVOICE_EDIT_IN_PROJECT', 409);
   const locked: Row = await ctx
     .trx('invoices')
     .where({ id: current.id })
@@ -590,8 +609,12 @@ export async function finalizeDraft(ctx: Ctx, id: unknown): Promise<InvoiceView>
   const current = await loadInvoiceRow(ctx, id);
   requireAccess(ctx.auth, editAccess(current));
   if (current.unlinked_at) throw new AppError('INVOICE_NOT_DRAFT', 409);
-  checkTaxReduction(current);
-  await finalizeInvoice(ctx, current.id as string);
+  // a project invoice is closed as the project closes it: its rows become invoiced, the ERP gets it
+  if (current.project_id) await closeProjectInvoice(ctx, current.id);
+  else {
+    checkTaxReduction(current);
+    await finalizeInvoice(ctx, current.id as string);
+  }
   return getInvoice(ctx, current.id);
 }
 
@@ -653,6 +676,16 @@ export async function applyErp(
   requireAccess(ctx.auth, editAccess(current));
   await requireApplyTypeOn(ctx, 'erp');
   if (current.status === 'void') throw new AppError('INVOICE_VOID', 409);
+  if (current.status === 'draft' && current.project_id) {
+    // the project's close finalizes it, marks its rows invoiced and queues it for the ERP
+    const closed = await closeProjectInvoice(ctx, current.id);
+    const delivery = closed.queued
+      ? toDelivery(
+          await ctx.trx('erp_deliveries').where({ invoice_id: current.id }).orderBy('created_at', 'desc').first(),
+        )
+      : null;
+    return { invoice: await getInvoice(ctx, current.id), delivery };
+  }
   if (current.status === 'draft') {
     checkTaxReduction(current);
     await finalizeInvoice(ctx, current.id as string);
@@ -684,7 +717,13 @@ export async function applyErp(
 export async function finalizeForDocument(ctx: Ctx, invoiceId: unknown): Promise<InvoiceView> {
   requireAccess(ctx.auth, INVOICE_READ);
   const current = await loadInvoiceRow(ctx, invoiceId);
-  if (current.status === 'draft' && hasAccess(ctx.auth, editAccess(current)) && !current.unlinked_at) {
+  // a project's draft is closed on the project (its rows become invoiced); its document shows the draft
+  if (
+    current.status === 'draft' &&
+    hasAccess(ctx.auth, editAccess(current)) &&
+    !current.unlinked_at &&
+    !current.project_id
+  ) {
     checkTaxReduction(current);
     await finalizeInvoice(ctx, current.id as string);
   }

@@ -69,6 +69,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'mfa',
   'microsoft_auth',
   'oncall',
+  'projects',
   'reminders',
   'security',
   'supplier_tags',

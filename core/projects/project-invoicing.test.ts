@@ -122,3 +122,50 @@ describe('projectTotals', () => {
     expect(totals).toMatchObject({ invoiced: 0, contractLeft: SUM, contractUnplanned: 50_000_00, leftToInvoice: SUM });
   });
 });
+
+describe('gaps the service relies on', () => {
+  it('33,33 % twice and the rest make 100 000,00 exactly; nothing is left for a fourth part', () => {
+    const third = percentOf(SUM, 33.33);
+    const rest = newPart({
+      contractSum: SUM,
+      invoices: [final(third), { status: 'draft', contractAmount: third, backlogAmount: 0 }],
+      rows: [],
+      percent: 'rest',
+      withBacklog: false,
+    });
+    expect(rest).toMatchObject({ ok: true, contractAmount: 33_340_00 });
+    const all = [final(third), final(third), final(33_340_00)];
+    expect(all.reduce((s, i) => s + i.contractAmount, 0)).toBe(SUM);
+    expect(newPart({ contractSum: SUM, invoices: all, rows: [], percent: 0.01, withBacklog: false })).toEqual({
+      ok: false,
+      error: 'PROJECT_INVOICE_EXCEEDS_CONTRACT',
+    });
+  });
+
+  it('a project without a contract sum invoices its backlog only; a percentage of nothing is empty', () => {
+    const rows: BacklogRow[] = [{ id: 'a', amount: 1_250_00, status: 'open' }];
+    expect(newPart({ contractSum: 0, invoices: [], rows, percent: 50, withBacklog: false })).toEqual({
+      ok: false,
+      error: 'PROJECT_INVOICE_EMPTY',
+    });
+    expect(newPart({ contractSum: 0, invoices: [], rows, percent: null, withBacklog: true })).toMatchObject({
+      ok: true,
+      contractAmount: 0,
+      backlogAmount: 1_250_00,
+    });
+  });
+
+  it('a credit row lowers the backlog; extra work that is declined stays out even when open', () => {
+    const rows: BacklogRow[] = [
+      { id: 'credit', amount: -500_00, status: 'open' },
+      { id: 'ata', amount: 900_00, status: 'open', extraWork: 'declined' },
+      { id: 'ok', amount: 200_00, status: 'open', extraWork: 'accepted' },
+    ];
+    expect(backlogOf(rows)).toBe(-300_00);
+    expect(newPart({ contractSum: 0, invoices: [], rows, withBacklog: true })).toMatchObject({
+      ok: true,
+      backlogAmount: -300_00,
+      rowIds: ['credit', 'ok'],
+    });
+  });
+});

@@ -23,9 +23,8 @@ export type ReportsT = (key: string, vars?: Record<string, unknown>) => string;
 export type TagLabel = (tag: { code: string; name: string | null }) => string;
 
 /**
- * A time row's name as the page and the exports write it: the person's or work type's name, "No
- * project", "Project 5a2f0e1c" (there is no projects table yet: the id's first part), or the tag as
- * "Own time: Work" / "Absence: Vacation".
+ * A time row's name as the page and the exports write it: the person's, project's or work type's
+ * name, "No project", or the tag as "Own time: Work" / "Absence: Vacation".
  */
 export function timeRowLabel(
   r: { kind: TimeRowKind; key: string | null; label: string | null; tagType: string | null; tagCode: string | null },
@@ -33,7 +32,7 @@ export function timeRowLabel(
   tagLabel: TagLabel,
 ): string {
   if (r.kind === 'noProject') return t('time.noProject');
-  if (r.kind === 'project') return t('time.project', { id: (r.key ?? '').slice(0, 8) });
+  if (r.kind === 'project') return r.label ?? t('time.project', { id: (r.key ?? '').slice(0, 8) });
   if (r.kind === 'tag') {
     const name = tagLabel({ code: r.tagCode ?? '', name: r.label });
     return t(r.tagType === 'absence' ? 'time.absenceTag' : 'time.ownTag', { name });

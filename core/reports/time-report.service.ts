@@ -15,8 +15,8 @@ import { monthOf, reportPeriod, zReportDay, type Period } from './report-period'
  * absence tags as absence). Orders in the recycle bin are left out.
  *
  * By person, each row holds all four. Own time belongs to no order, so by project or work type it
- * is shown by its tag, in rows of its own after the orders' groups. There is no projects table yet:
- * a project group is its id (`key`), and the orders without a project are one group, `noProject`.
+ * is shown by its tag, in rows of its own after the orders' groups. A project group is its id
+ * (`key`) named "1001 · Title", and the orders without a project are one group, `noProject`.
  */
 
 export const ZTimeReport = z.object({
@@ -47,7 +47,7 @@ export interface TimeReportRow extends TimeMinutes {
   kind: TimeRowKind;
   /** The user, project, work type or tag id; null for the orders without a project. */
   key: string | null;
-  /** The person's or work type's name, the tag's name (null when it has none); null for projects. */
+  /** The person's, project's ("1001 · Title") or work type's name, the tag's name (null when it has none). */
   label: string | null;
   /** A tag row's type: work, attend or absence. */
   tagType: string | null;
@@ -74,8 +74,9 @@ const ORDER_GROUP: Record<TimeGrouping, { columns: string; join: string }> = {
     join: 'join users u on u.id = tm.user_id',
   },
   project: {
-    columns: `case when w.project_id is null then 'noProject' else 'project' end as kind, w.project_id::text as key, null::text as label`,
-    join: '',
+    columns: `case when w.project_id is null then 'noProject' else 'project' end as kind, w.project_id::text as key,
+              case when pj.id is null then null else pj.number::text || ' · ' || pj.title end as label`,
+    join: 'left join projects pj on pj.id = w.project_id',
   },
   workType: {
     columns: `'workType' as kind, wt.id::text as key, wt.name as label`,

@@ -208,7 +208,11 @@ export interface CloseResult {
     /** The invoice is on its way to the tenant's ERP. */
     erpQueued: boolean;
   } | null;
-  warnings: 'CUSTOMER_SET_NOT_TO_SEND_TO_ERP'[];
+  /**
+   * CUSTOMER_SET_NOT_TO_SEND_TO_ERP; WORK_ORDER_INVOICED_WITH_PROJECT: a project's order gets no
+   * invoice of its own, the project invoices it (core/projects/project-invoice.service.ts).
+   */
+  warnings: ('CUSTOMER_SET_NOT_TO_SEND_TO_ERP' | 'WORK_ORDER_INVOICED_WITH_PROJECT')[];
 }
 
 /** Locks the order's row for the rest of the transaction and reads its state afresh. */
@@ -224,7 +228,8 @@ async function lockOrder(ctx: Ctx, id: string): Promise<{ closed_at: Date | null
  * WORK_ORDER_LOCKED, 404), and its customer must have a customer number (409
  * CANNOT_CLOSE_WORK_ORDER_CUSTOMER_NUMBER_MISSING). Sets the closing status (the first one unless
  * told) and closed_at, and makes the draft invoice: the order's article rows, the invoice fee row
- * (effectiveInvoiceFee), VAT at the tenant's percentage or reverse VAT. History: close.
+ * (effectiveInvoiceFee), VAT at the tenant's percentage or reverse VAT. A project's order gets no
+ * invoice (the project invoices it) and the warning WORK_ORDER_INVOICED_WITH_PROJECT. History: close.
  */
 export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResult> {
   requireAccess(ctx.auth, { permission: 'workorders:close' });
@@ -269,6 +274,20 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
     .where({ id: wo.id })
     .update({ status_id: status.id, closed_at: ctx.now, update_ts: ctx.now });
   await detachOrderInvoices(ctx, { work_order_id: wo.id });
+  if (wo.projectId) {
+    // the project invoices its orders (its part invoices carry their labour and articles)
+    await recordHistory(ctx, {
+      entity: WO_ENTITY,
+      entityId: wo.id,
+      action: 'close',
+      data: { status: { old: wo.statusName, new: status.name }, invoicedWithProject: wo.projectId },
+    });
+    return {
+      workOrder: await loadUnlimited(ctx, wo.id),
+      invoice: null,
+      warnings: ['WORK_ORDER_INVOICED_WITH_PROJECT'],
+    };
+  }
   const made = await createWorkOrderInvoice(ctx, {
     wo,
     customer,
@@ -549,24 +568,44 @@ export async function setProjectExtraStatus(
     permission: status === 'pending' ? 'workorders:create_project_extra_work' : 'workorders:accept_project_extra_work',
   });
   const wo = await loadActive(ctx, workOrderId);
+  await changeProjectExtraStatus(ctx, wo.id, status);
+  return { workOrder: await loadUnlimited(ctx, wo.id), projectExtraStatus: status };
+}
+
+/**
+ * The ATA rules and the change itself, shared by a staff user (setProjectExtraStatus, who was
+ * checked already) and a customer answering an e-mailed approval link (no user: `answeredBy`
+ * names them in the history). The order row is locked, so two answers do not cross.
+ */
+export async function changeProjectExtraStatus(
+  ctx: Ctx,
+  workOrderId: string,
+  status: ProjectExtraStatus,
+  answeredBy?: { name: string; via: string },
+): Promise<{ before: ProjectExtraStatus | null }> {
   const row: Row | undefined = await ctx
     .trx('work_orders')
-    .where({ id: wo.id })
+    .where({ id: workOrderId })
+    .forUpdate()
     .first('project_id', 'project_extra_status');
   if (!row) throw notFound();
   if (!row.project_id) throw new AppError('WORK_ORDER_NOT_IN_PROJECT', 409);
   const before = (row.project_extra_status as ProjectExtraStatus | null) ?? null;
   if (status !== 'pending' && before === null) throw new AppError('WORK_ORDER_NOT_EXTRA_WORK', 409);
   if (before !== status) {
-    await ctx.trx('work_orders').where({ id: wo.id }).update({ project_extra_status: status, update_ts: ctx.now });
+    await ctx
+      .trx('work_orders')
+      .where({ id: workOrderId })
+      .update({ project_extra_status: status, update_ts: ctx.now });
     await recordHistory(ctx, {
       entity: WO_ENTITY,
-      entityId: wo.id,
+      entityId: workOrderId,
       action: 'edit',
       data: {
         changes: changedFields({ projectExtraStatus: before }, { projectExtraStatus: status }, ['projectExtraStatus']),
+        ...(answeredBy ? { answeredBy: answeredBy.name, via: answeredBy.via } : {}),
       },
     });
   }
-  return { workOrder: await loadUnlimited(ctx, wo.id), projectExtraStatus: status };
+  return { before };
 }

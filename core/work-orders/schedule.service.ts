@@ -77,11 +77,20 @@ export interface UnscheduledOrder {
   city: string | null;
 }
 
+/** A project the board's plans belong to, for the project perspective's rows ("1001 · Title"). */
+export interface BoardProject {
+  id: string;
+  number: number;
+  title: string;
+}
+
 export interface Board {
   from: string;
   to: string;
   users: BoardUser[];
   items: BoardItem[];
+  /** The projects of `items`, by number (one statement for all of them, not one per plan). */
+  projects: BoardProject[];
   unscheduled: UnscheduledOrder[];
   unscheduledCount: number;
   /** A full page: there are more than the count (search narrows them). */
@@ -214,6 +223,7 @@ export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): 
   // one after another: a transaction is one connection
   const users = await activeUserChoices(ctx.trx);
   const items = await plansBetween(ctx, range.from, range.to);
+  const projects = await projectsOf(ctx, items);
   const unscheduled = await unscheduledOrders(ctx, view.q ?? '');
   const holidays = await ctx
     .trx('company_holidays')
@@ -227,6 +237,7 @@ export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): 
     to: formatPlainDate(range.to),
     users,
     items: items.map(({ startTs: _s, endTs: _e, status: _st, ...item }) => item),
+    projects,
     unscheduled: unscheduled.rows,
     unscheduledCount: unscheduled.count,
     unscheduledCountCapped: unscheduled.capped,
@@ -235,6 +246,18 @@ export async function loadBoard(ctx: Ctx, view: CalendarView & { q?: string }): 
     version,
     canPlan: Boolean(ctx.auth?.perms.has('workorders:edit')),
   };
+}
+
+/** The number and title of the projects the plans belong to, in one statement (none: no statement). */
+async function projectsOf(ctx: Ctx, items: { projectId: string | null }[]): Promise<BoardProject[]> {
+  const ids = [...new Set(items.map((i) => i.projectId).filter((id): id is string => id !== null))];
+  if (!ids.length) return [];
+  const rows = (await ctx
+    .trx('projects')
+    .whereRaw('id = any(?::uuid[])', [ids])
+    .orderBy('number')
+    .select('id', 'number', 'title')) as BoardProject[];
+  return rows.map((p) => ({ id: p.id, number: Number(p.number), title: p.title }));
 }
 
 async function plansBetween(ctx: Ctx, from: PlainDate, to: PlainDate, userId?: string): Promise<ScheduleItem[]> {

@@ -58,6 +58,8 @@ export interface WorkOrder {
   isLocked: boolean;
   deletedAt: string | null;
   projectId: string | null;
+  /** "1001 · Title" of its project. */
+  projectName: string | null;
   locationLat: number | null;
   locationLng: number | null;
   createUserId: string | null;
@@ -85,6 +87,7 @@ export function workOrderSelect(knex: Knex | Knex.Transaction): (string | Knex.R
     's.name as status_name',
     't.name as work_type_name',
     'cu.name as create_user_name',
+    knex.raw(`case when pj.id is null then null else pj.number::text || ' · ' || pj.title end as project_name`),
     knex.raw(`coalesce((select json_agg(json_build_object('id', u.id, 'name', u.name) order by lower(u.name), u.id)
         from work_order_assignees a join users u on u.id = a.user_id where a.work_order_id = w.id), '[]') as assignee_list`),
     knex.raw(`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color) order by g.sort_order, lower(g.name))
@@ -119,7 +122,8 @@ export function withNames(qb: Knex.QueryBuilder): Knex.QueryBuilder {
     .leftJoin('business_objects as b', 'b.id', 'w.business_object_id')
     .join('work_order_statuses as s', 's.id', 'w.status_id')
     .join('work_types as t', 't.id', 'w.work_type_id')
-    .leftJoin('users as cu', 'cu.id', 'w.create_user_id');
+    .leftJoin('users as cu', 'cu.id', 'w.create_user_id')
+    .leftJoin('projects as pj', 'pj.id', 'w.project_id');
 }
 
 export function toWorkOrder(r: Row): WorkOrder {
@@ -163,6 +167,7 @@ export function toWorkOrder(r: Row): WorkOrder {
     isLocked: Boolean(r.is_locked),
     deletedAt: iso(r.deleted_at),
     projectId: str(r.project_id),
+    projectName: str(r.project_name),
     locationLat: num(r.location_lat),
     locationLng: num(r.location_lng),
     createUserId: str(r.create_user_id),

@@ -63,6 +63,10 @@ const fields = {
   customerOrderNumber: text(100),
   invoiceMarking: text(200),
   id06Code: text(100),
+  /** The project the order belongs to (null: none). */
+  projectId: optionalUuid(),
+  /** Created as the project's extra work (ATA, pending): needs workorders:create_project_extra_work. */
+  projectExtra: z.boolean({ error: 'ERROR_INVALID_VALUE' }),
   /** User ids; at least one, nobody twice (checked by the service for its messages). */
   assignees: z.array(uuid(), { error: 'ERROR_INVALID_VALUE' }).max(100),
   tags: z.array(uuid(), { error: 'ERROR_INVALID_VALUE' }).max(50),

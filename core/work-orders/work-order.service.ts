@@ -1,3 +1,4 @@
+import { setWorkOrderProject } from '~/core/projects/project.service';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
@@ -66,6 +67,7 @@ const EDIT_FIELDS = [
   'customerOrderNumber',
   'invoiceMarking',
   'id06Code',
+  'projectId',
   'assignees',
   'tags',
 ] as const;
@@ -213,7 +215,19 @@ export async function createWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrd
       postIndex: input.postIndex ?? null,
       city: input.city ?? null,
     });
-  await recordHistory(ctx, { entity: WO_ENTITY, entityId: id, action: 'create', data: { number, title: input.title } });
+  if (input.projectId) {
+    if (input.projectExtra) {
+      requireAccess(ctx.auth, { permission: 'workorders:create_project_extra_work' });
+      await ctx.trx('work_orders').where({ id }).update({ project_extra_status: 'pending' });
+    }
+    await setWorkOrderProject(ctx, id, input.projectId);
+  }
+  await recordHistory(ctx, {
+    entity: WO_ENTITY,
+    entityId: id,
+    action: 'create',
+    data: { number, title: input.title, ...(input.projectId ? { projectId: input.projectId } : {}) },
+  });
   return { workOrder: await loadUnlimited(ctx, id) };
 }
 
@@ -309,6 +323,10 @@ export async function editWorkOrder(
     .update({ ...columns, update_ts: ctx.now });
   if (wo.assignees) await replaceAssignees(ctx, before.id, wo.assignees);
   if (wo.tags) await replaceTags(ctx, before.id, wo.tags);
+  if (wo.projectId !== undefined && wo.projectId !== before.projectId) {
+    requireAccess(ctx.auth, { permission: 'projects:edit', module: 'projects' });
+    await setWorkOrderProject(ctx, before.id, wo.projectId);
+  }
   if (replan)
     await planFromOrderFields(
       ctx,

@@ -29,6 +29,7 @@ import m0027 from './0027-agreements';
 import m0028 from './0028-contracts';
 import m0029 from './0029-agreement-run-work-orders';
 import m0030 from './0030-time-reports';
+import m0031 from './0031-projects';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -65,4 +66,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0028,
   m0029,
   m0030,
+  m0031,
 ];

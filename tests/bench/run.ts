@@ -28,6 +28,10 @@
  *   BENCH_ONLY=time: issue 17 on BENCH_TIME_PEOPLE (100) technicians × BENCH_TIME_YEARS (3) of daily
  *   reports (seeded once): a person's week, the month for everyone and a month's PAXml payroll export,
  *   each beside its raw SQL (tests/bench/time-bench.ts; also in the full run)
+ *   BENCH_ONLY=projects: issue 18 on 2,000 projects of 50 orders, 50 people planned over four years
+ *   and one project of 5,000 cost rows (seeded once): the project screen, that project's cost
+ *   summary and the resource calendar of the 50 over 6 months, each beside its raw SQL
+ *   (tests/bench/project-bench.ts; also in the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +48,7 @@ import { proposalsBench, seedProposalVolume } from './proposals-bench';
 import { invoicingBench } from './invoicing-bench';
 import { agreementsBench } from './agreements-bench';
 import { timeBench } from './time-bench';
+import { projectBench } from './project-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -255,6 +260,12 @@ async function main() {
   if (!ONLY || ONLY === 'time') {
     // in-process: a person's week, the month for everyone and the payroll export on 100 × 3 years
     const lines = await timeBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'projects') {
+    // in-process: the project screen, a 5,000-row cost summary and the resource calendar of 50 people
+    const lines = await projectBench(url);
     for (const line of lines) console.log(line);
     if (ONLY) return;
   }

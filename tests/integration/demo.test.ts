@@ -56,7 +56,8 @@ describe('[demo] Nordlarm Säkerhet AB', () => {
     expect(numbers.length).toBeGreaterThan(100);
     expect(numbers.every((n: number, k: number) => k === 0 || n === numbers[k - 1]! + 1)).toBe(true);
     expect(
-      await count(`select count(*) as n from work_orders w where closed_at is not null
+      // a project's orders are invoiced by the project, not one by one
+      await count(`select count(*) as n from work_orders w where closed_at is not null and project_id is null
                     and not exists (select 1 from invoices i where i.work_order_id = w.id)`),
     ).toBe(0);
     expect(
@@ -103,7 +104,7 @@ describe('[demo] Nordlarm Säkerhet AB', () => {
   it('has about 40 customers, 150 objects and 1,500 work orders over a year', async () => {
     expect(await count(`select count(*) as n from customers`)).toBeGreaterThanOrEqual(40);
     expect(await count(`select count(*) as n from business_objects`)).toBe(150);
-    expect(await count(`select count(*) as n from work_orders`)).toBe(1500);
+    expect(await count(`select count(*) as n from work_orders where project_id is null`)).toBe(1500);
     expect(
       await count(`select count(*) as n from work_orders where intake_ts < now() - interval '300 days'`),
     ).toBeGreaterThan(50);
@@ -171,5 +172,24 @@ describe('[demo] Nordlarm Säkerhet AB', () => {
     expect(await count(`select count(*) as n from price_lists`)).toBeGreaterThan(0);
     expect(await count(`select count(*) as n from articles`)).toBeGreaterThan(20);
     expect(tenant.config.company).toMatchObject({ companyName: DEMO.name, companyNr: expect.any(String) });
+  });
+  it('has an ongoing project with contract work, an extra work waiting for approval, activities and plans', async () => {
+    const [project] = await withTenant(tenant, (trx) =>
+      trx('projects').where({ status: 'ongoing' }).select('id', 'contract_sum'),
+    );
+    expect(Number(project.contract_sum)).toBeGreaterThan(0);
+    const of = (sql: string) => count(sql.replace('$p', `'${project.id as string}'`));
+    expect(await of(`select count(*) as n from work_orders where project_id = $p`)).toBe(3);
+    expect(
+      await of(`select count(*) as n from work_orders where project_id = $p and project_extra_status = 'pending'`),
+    ).toBe(1);
+    expect(
+      await of(
+        `select count(*) as n from work_order_time t join work_orders w on w.id = t.work_order_id where w.project_id = $p`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(await of(`select count(*) as n from project_activities where project_id = $p`)).toBe(4);
+    expect(await of(`select count(*) as n from project_resources where project_id = $p`)).toBeGreaterThan(0);
+    expect(await count(`select count(*) as n from projects where status = 'closed'`)).toBe(1);
   });
 });

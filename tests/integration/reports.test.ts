@@ -74,7 +74,10 @@ beforeAll(async () => {
     const [article] = (await trx('articles').insert({ article_id: 'R-1', title: 'Detektor' }).returning('id')) as {
       id: string;
     }[];
-    id.project = '5a2f0e1c-7b3d-4c8e-9f10-2a3b4c5d6e7f';
+    const [project] = (await trx('projects').insert({ number: 1001, title: 'Nybygge' }).returning('id')) as {
+      id: string;
+    }[];
+    id.project = project!.id;
     const order = async (key: string, o: Record<string, unknown>, assignees: string[]) => {
       const [row] = (await trx('work_orders')
         .insert({ number: `R-${key}`, status_id: status.id, create_user_id: id.admin, ...o })
@@ -431,6 +434,8 @@ describe('[reports] time', () => {
 
   it('groups work-order time by project, the orders without one together', async () => {
     const r = await get(`/api/reports/time?groupBy=project&${MARCH}`);
+    // a project is named by its number and title
+    expect(r.rows[0].label).toBe('1001 · Nybygge');
     expect(r.rows.filter((x: TimeRow) => x.kind !== 'tag').map((x: TimeRow) => [x.kind, x.key, ...minutes(x)])).toEqual(
       [
         ['project', id.project, 135, 15, 0, 0, 150],

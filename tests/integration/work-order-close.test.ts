@@ -665,9 +665,10 @@ describe('[work orders] ATA (project extra work)', () => {
     const noProject = await post('pending', tok.ata);
     expect(noProject.status).toBe(409);
     expect(noProject.json().code).toBe('WORK_ORDER_NOT_IN_PROJECT');
-    await withTenant(tenantA, (trx) =>
-      trx('work_orders').where({ id: wo.id }).update({ project_id: '00000000-0000-4000-8000-000000000001' }),
-    );
+    await withTenant(tenantA, async (trx) => {
+      const [project] = await trx('projects').insert({ number: 7001, title: 'Nytt larm' }).returning('id');
+      await trx('work_orders').where({ id: wo.id }).update({ project_id: project.id });
+    });
     const early = await post('accepted', tok.admin);
     expect(early.status).toBe(409);
     expect(early.json().code).toBe('WORK_ORDER_NOT_EXTRA_WORK');
@@ -691,6 +692,22 @@ describe('[work orders] ATA (project extra work)', () => {
     const bad = await post('maybe', tok.office);
     expect(bad.status).toBe(400);
     expect(bad.json().fields).toEqual({ status: ['ERROR_INVALID_VALUE'] });
+  });
+});
+
+describe('[work orders] close of a project order', () => {
+  it('makes no invoice of its own: the project invoices it, and the answer says so', async () => {
+    const wo = await create({ customerId: ref.cOk });
+    await addArticle(wo.id, '2', '50.00', { total: '100.00' });
+    await withTenant(tenantA, async (trx) => {
+      const [project] = await trx('projects').insert({ number: 7002, title: 'Passersystem' }).returning('id');
+      await trx('work_orders').where({ id: wo.id }).update({ project_id: project.id });
+    });
+    const closed = await closeOk(wo.id, { invoiceFee: '40' });
+    expect(closed.invoice).toBeNull();
+    expect(closed.warnings).toEqual(['WORK_ORDER_INVOICED_WITH_PROJECT']);
+    expect(closed.workOrder.isClosed).toBe(true);
+    expect(await invoicesOf(wo.id)).toEqual([]);
   });
 });
 

@@ -205,7 +205,13 @@ describe('[work-order lists] filters', () => {
     expect(await ours('scheduleStatus=both')).toEqual(named('o1', 'o2', 'o3', 'o6'));
   });
   it('includeScheduled, showRegular, showPotential, project', async () => {
-    const project = '7f1c7a0e-5b55-4c61-9d0f-3b1f6a2b9c01';
+    const project = await withTenant(tenantA, async (trx) =>
+      String(
+        (
+          (await trx('projects').insert({ number: 1001, title: 'Filterprojekt' }).returning('id')) as { id: string }[]
+        )[0]!.id,
+      ),
+    );
     await withTenant(tenantA, async (trx) => {
       await trx('customers').where({ id: id.priv }).update({ potential: true });
       await trx('work_orders').where({ id: id.o3 }).update({ project_id: project });

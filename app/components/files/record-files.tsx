@@ -13,6 +13,7 @@ const READ: Record<string, { perms: Permission[]; module: AppModuleId }> = {
   article: { perms: ['articles:files', 'articles:files:read'], module: 'files' },
   wo: { perms: ['workorders:files', 'workorders:read'], module: 'files' },
   proposal: { perms: ['proposal:files', 'proposal:read'], module: 'crm' },
+  project: { perms: ['projects:files', 'projects:read'], module: 'files' },
   // a plugin's record: its own page is already gated by the plugin's module
   doorautomatic: { perms: ['doorautomatics:files', 'doorautomatics:files:read'], module: 'files' },
 };

@@ -63,11 +63,12 @@ export function orderInvoiceSummary(invoice: InvoiceView): OrderInvoiceSummary {
 
 export const invoiceHref = (id: string) => `/invoices/${encodeURIComponent(id)}`;
 
-/** The order an invoice was made from, as a link target. */
-export function sourceHref(source: { type: 'workOrder' | 'salesOrder' | null; id: string | null }): string | null {
+/** The order or project an invoice was made from, as a link target. */
+export function sourceHref(source: { type: InvoiceView['source']['type']; id: string | null }): string | null {
   if (!source.id) return null;
   if (source.type === 'workOrder') return `/work-orders/${encodeURIComponent(source.id)}`;
   if (source.type === 'salesOrder') return `/sales/${encodeURIComponent(source.id)}`;
+  if (source.type === 'project') return `/projects/${encodeURIComponent(source.id)}`;
   return null;
 }
 

@@ -56,12 +56,18 @@ export async function invoiceListPage(
     size: INVOICE_PAGE_SIZE,
   });
   const ids = invoices.map((i) => i.id);
-  const orders: { id: string; work_order_id: string | null; sales_order_id: string | null }[] = ids.length
-    ? await ctx.trx('invoices').whereIn('id', ids).select('id', 'work_order_id', 'sales_order_id')
+  const orders: {
+    id: string;
+    work_order_id: string | null;
+    sales_order_id: string | null;
+    project_id: string | null;
+  }[] = ids.length
+    ? await ctx.trx('invoices').whereIn('id', ids).select('id', 'work_order_id', 'sales_order_id', 'project_id')
     : [];
   const byId = new Map(orders.map((o) => [o.id, o]));
   const readsOrders = hasAccess(ctx.auth, { permission: 'workorders:read' });
   const readsSales = hasAccess(ctx.auth, { permission: 'salesorder:read', module: 'crm' });
+  const readsProjects = hasAccess(ctx.auth, { permission: 'projects:read', module: 'projects' });
   const erp = await tenantErp(ctx);
   return {
     hasMore,
@@ -73,7 +79,9 @@ export async function invoiceListPage(
           ? `/work-orders/${o.work_order_id}`
           : o?.sales_order_id && readsSales
             ? `/sales/${o.sales_order_id}`
-            : null;
+            : o?.project_id && readsProjects
+              ? `/projects/${o.project_id}`
+              : null;
       return { ...i, sourceHref };
     }),
   };

@@ -118,7 +118,9 @@ export function InvoiceScreen({ invoice }: { invoice: InvoiceView }) {
       ? t('source.workOrder', { number: invoice.source.number ?? '' })
       : invoice.source.type === 'salesOrder'
         ? t('source.salesOrder', { number: invoice.source.number ?? '' })
-        : null;
+        : invoice.source.type === 'project'
+          ? t('source.project', { number: invoice.source.number ?? '' })
+          : null;
   const date = (v: string | null) => (v ? formatDate(v, dateFormat) : '—');
   const customer = [invoice.customer.customerId, invoice.customer.name].filter(Boolean).join(' · ') || '—';
   const facts: [string, ReactNode][] = [

@@ -19,6 +19,7 @@ export interface NavLink {
 export const NAV_LINKS: NavLink[] = [
   { to: '/drive', labelKey: 'nav.drive', access: { permission: 'drive:read', module: 'drive' } },
   { to: '/contracts', labelKey: 'nav.contracts', access: { permission: 'contracts:read', module: 'contracts' } },
+  { to: '/projects', labelKey: 'nav.projects', access: { permission: 'projects:read', module: 'projects' } },
   {
     to: '/agreements',
     labelKey: 'nav.agreements',

@@ -24,6 +24,7 @@ import { emailInvoice, invoicePdf } from '~/core/invoicing/invoice-documents.ser
 import { invoiceFileOf } from '~/core/invoicing/invoice-file.service';
 import { peppolInvoiceOf } from '~/core/invoicing/peppol.service';
 import { exportSie } from '~/core/invoicing/sie-export.service';
+import { listProjectInvoices } from '~/core/projects/project-invoice.service';
 import { parseInput } from '~/core/errors/validation';
 import { defineCall, type ApiCall } from '../define-call';
 import { fileReply } from './work-order-documents.calls';
@@ -100,6 +101,15 @@ export const invoiceCalls: ApiCall[] = [
     input: pass,
     summary: `A sales order's current invoice → ${INVOICE}`,
     handler: (ctx, input: Input) => getInvoiceOf(ctx, 'salesOrder', input.id),
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/invoice/project/:id',
+    access: READ,
+    input: pass,
+    summary:
+      "A project's invoices, oldest first → {invoices: [{id, status, invoiceNr, invoiceDate, percent, rest, contractAmount, backlogAmount, totalPrice, totalPriceVat, erp, …}]}",
+    handler: (ctx, input: Input) => listProjectInvoices(ctx, input.id, READ),
   }),
   defineCall({
     method: 'GET',

@@ -44,7 +44,7 @@ export const workOrderScheduleCalls: ApiCall[] = [
     access: { permission: 'workorders:read' },
     input: pass,
     summary:
-      'The planning board for ?period=month|week|day|quarter|half_year|year&perspective=technician|project&date=YYYY-MM-DD&step=1|3|6|12&q= → {from, to, users, items, unscheduled, unscheduledCount, holidays, version, canPlan}',
+      'The planning board for ?period=month|week|day|quarter|half_year|year&perspective=technician|project&date=YYYY-MM-DD&step=1|3|6|12&q= → {from, to, users, items, projects: [{id, number, title}] (those of the items), unscheduled, unscheduledCount, holidays, version, canPlan}',
     handler: (ctx, input: Input) => loadBoard(ctx, parseView(ctx, input)),
   }),
   defineCall({

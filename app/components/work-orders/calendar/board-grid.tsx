@@ -26,6 +26,8 @@ interface Row {
   userId: string | null;
 }
 
+/** The project perspective's row of plans on orders of no project. */
+const NO_PROJECT = 'no-project';
 const PLAN_TYPE = 'application/x-ordo-plan';
 const ORDER_TYPE = 'application/x-ordo-order';
 const DAY_MINUTES = (DAY_LAST_HOUR - DAY_FIRST_HOUR) * 60;
@@ -71,16 +73,24 @@ export function BoardGrid({
 
   const rows: Row[] = useMemo(() => {
     if (technician) return board.users.map((u) => ({ key: u.id, label: u.name, userId: u.id }));
-    const projects = [...new Set(board.items.map((i) => i.projectId).filter((p): p is string => p !== null))];
-    return projects.map((p) => ({ key: p, label: t('project.row', { id: p.slice(0, 8) }), userId: null }));
-  }, [technician, board.users, board.items, t]);
+    // a row per project the period's plans belong to, by number ("1001 · Title"), then the plans of none
+    const used = new Set(board.items.map((i) => i.projectId ?? NO_PROJECT));
+    const rows: Row[] = (board.projects ?? [])
+      .filter((p) => used.has(p.id))
+      .map((p) => ({ key: p.id, label: t('project.row', { number: p.number, title: p.title }), userId: null }));
+    // a plan whose project the board was not told about still gets a row
+    for (const id of used)
+      if (id !== NO_PROJECT && !rows.some((r) => r.key === id))
+        rows.push({ key: id, label: t('project.unknown'), userId: null });
+    if (used.has(NO_PROJECT)) rows.push({ key: NO_PROJECT, label: t('project.none'), userId: null });
+    return rows;
+  }, [technician, board.users, board.items, board.projects, t]);
 
   /** rowKey → column index → plans */
   const cells = useMemo(() => {
     const m = new Map<string, Map<number, BoardItem[]>>();
     for (const item of board.items) {
-      const rowKey = technician ? item.userId : item.projectId;
-      if (!rowKey) continue;
+      const rowKey = technician ? item.userId : (item.projectId ?? NO_PROJECT);
       const col = columnIndex(columns, item.date, item.startMinutes);
       if (col < 0) continue;
       const row = m.get(rowKey) ?? new Map<number, BoardItem[]>();

@@ -32,6 +32,14 @@ export function OrderSummary({ workOrder: wo, format }: { workOrder: WorkOrder; 
         )}
         {item(t('form.object'), wo.businessObjectSerialCode)}
         {item(
+          t('form.project'),
+          wo.projectId && wo.projectName ? (
+            <a href={`/projects/${wo.projectId}?tab=workorders`} className="text-blue-800 underline">
+              {wo.projectName}
+            </a>
+          ) : null,
+        )}
+        {item(
           t('form.address'),
           address ? (
             <a

@@ -1,0 +1,231 @@
+import { parseDate } from '@internationalized/date';
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation } from 'react-router';
+import { moneyInput } from '~/app/components/articles/format';
+import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
+import { TextArea } from '~/app/components/objects/shared';
+import { Button, DatePicker, Select, TextField } from '~/app/components/ui';
+import type { Project } from '~/core/projects/project.service';
+
+/** What the form starts from: a saved project, or the empty one of a new project. */
+export type ProjectDraft = Pick<
+  Project,
+  | 'title'
+  | 'name'
+  | 'description'
+  | 'startDate'
+  | 'endDate'
+  | 'responsibleUserId'
+  | 'responsibleUserName'
+  | 'salesUserId'
+  | 'salesUserName'
+  | 'region'
+  | 'estimatedHours'
+  | 'estimatedCost'
+  | 'contractSum'
+  | 'externalUrl'
+  | 'version'
+>;
+
+export const emptyProject = (responsibleUserId: string | null): ProjectDraft => ({
+  title: '',
+  name: null,
+  description: null,
+  startDate: null,
+  endDate: null,
+  responsibleUserId,
+  responsibleUserName: null,
+  salesUserId: null,
+  salesUserName: null,
+  region: null,
+  estimatedHours: null,
+  estimatedCost: null,
+  contractSum: '0.00',
+  externalUrl: null,
+  version: 0,
+});
+
+const NO_USER = 'none';
+
+/** The posted form as the project the services take (`{project: …}` without id and version). */
+export function projectFromForm(form: FormData) {
+  const text = (k: string) => String(form.get(k) ?? '');
+  const user = (k: string) => (text(k) === NO_USER ? '' : text(k));
+  return {
+    title: text('title'),
+    name: text('name'),
+    description: text('description'),
+    startDate: text('startDate'),
+    endDate: text('endDate'),
+    responsibleUserId: user('responsibleUserId'),
+    salesUserId: user('salesUserId'),
+    region: text('region'),
+    estimatedHours: text('estimatedHours'),
+    estimatedCost: text('estimatedCost'),
+    contractSum: text('contractSum'),
+    externalUrl: text('externalUrl'),
+  };
+}
+
+const safeDate = (v: string | null) => {
+  try {
+    return v ? parseDate(v) : null;
+  } catch {
+    return null;
+  }
+};
+
+export interface ProjectFormProps {
+  project: ProjectDraft;
+  users: { id: string; name: string }[];
+  errors: (field: string) => string[] | undefined;
+  canEdit: boolean;
+  /** A new project names its first customer here; an existing one manages its customers apart. */
+  withCustomer?: boolean;
+  submitLabel: string;
+  children?: React.ReactNode;
+}
+
+/**
+ * The project's general info (spec section 3: title, name, dates, responsible and sales user,
+ * region, estimated hours and cost, the fixed contract sum, external URL).
+ */
+export function ProjectForm({
+  project,
+  users,
+  errors,
+  canEdit,
+  withCustomer,
+  submitLabel,
+  children,
+}: ProjectFormProps) {
+  const { t } = useTranslation('projects');
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && (navigation.formData?.get('intent') ?? 'save') === 'save';
+  const disabled = !canEdit;
+  const userItems = (chosen: string | null, chosenName: string | null) => [
+    { id: NO_USER, label: t('field.user.none') },
+    ...users.map((u) => ({ id: u.id, label: u.name })),
+    ...(chosen && !users.some((u) => u.id === chosen) ? [{ id: chosen, label: chosenName ?? chosen }] : []),
+  ];
+  return (
+    <Form method="post" className="grid gap-6" noValidate>
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="version" value={project.version} />
+      <fieldset className="grid gap-4 sm:grid-cols-2">
+        <legend className="mb-2 text-lg font-medium">{t('section.general')}</legend>
+        <TextField
+          name="title"
+          label={t('field.title')}
+          defaultValue={project.title}
+          isRequired
+          isDisabled={disabled}
+          errorMessage={errors('title')}
+        />
+        <TextField
+          name="name"
+          label={t('field.name')}
+          description={t('field.name.help')}
+          defaultValue={project.name ?? ''}
+          isDisabled={disabled}
+          errorMessage={errors('name')}
+        />
+        {withCustomer ? (
+          <CustomerPicker
+            name="customerId"
+            label={t('field.customer')}
+            isDisabled={disabled}
+            errorMessage={errors('customerIds')}
+          />
+        ) : null}
+        <Select
+          name="responsibleUserId"
+          label={t('field.responsibleUser')}
+          defaultSelectedKey={project.responsibleUserId ?? NO_USER}
+          items={userItems(project.responsibleUserId, project.responsibleUserName)}
+          isDisabled={disabled}
+          errorMessage={errors('responsibleUserId')}
+        />
+        <Select
+          name="salesUserId"
+          label={t('field.salesUser')}
+          defaultSelectedKey={project.salesUserId ?? NO_USER}
+          items={userItems(project.salesUserId, project.salesUserName)}
+          isDisabled={disabled}
+          errorMessage={errors('salesUserId')}
+        />
+        <DatePicker
+          name="startDate"
+          label={t('field.startDate')}
+          defaultValue={safeDate(project.startDate)}
+          isDisabled={disabled}
+          errorMessage={errors('startDate')}
+        />
+        <DatePicker
+          name="endDate"
+          label={t('field.endDate')}
+          defaultValue={safeDate(project.endDate)}
+          isDisabled={disabled}
+          errorMessage={errors('endDate')}
+        />
+        <TextField
+          name="region"
+          label={t('field.region')}
+          defaultValue={project.region ?? ''}
+          isDisabled={disabled}
+          errorMessage={errors('region')}
+        />
+        <TextField
+          name="externalUrl"
+          type="url"
+          label={t('field.externalUrl')}
+          defaultValue={project.externalUrl ?? ''}
+          isDisabled={disabled}
+          errorMessage={errors('externalUrl')}
+        />
+      </fieldset>
+      <fieldset className="grid gap-4 sm:grid-cols-3">
+        <legend className="mb-2 text-lg font-medium">{t('section.economy')}</legend>
+        <TextField
+          name="contractSum"
+          label={t('field.contractSum')}
+          description={t('field.contractSum.help')}
+          defaultValue={moneyInput(project.contractSum)}
+          isDisabled={disabled}
+          errorMessage={errors('contractSum')}
+        />
+        <TextField
+          name="estimatedHours"
+          label={t('field.estimatedHours')}
+          defaultValue={project.estimatedHours ?? ''}
+          isDisabled={disabled}
+          errorMessage={errors('estimatedHours')}
+        />
+        <TextField
+          name="estimatedCost"
+          label={t('field.estimatedCost')}
+          defaultValue={project.estimatedCost ? moneyInput(project.estimatedCost) : ''}
+          isDisabled={disabled}
+          errorMessage={errors('estimatedCost')}
+        />
+      </fieldset>
+      <TextArea
+        name="description"
+        label={t('field.description')}
+        defaultValue={project.description ?? ''}
+        isDisabled={disabled}
+        errorMessage={errors('description')}
+      />
+      {canEdit || children ? (
+        <div className="flex flex-wrap gap-2">
+          {canEdit ? (
+            <Button type="submit" variant="primary" isPending={busy}>
+              {submitLabel}
+            </Button>
+          ) : null}
+          {children}
+        </div>
+      ) : null}
+    </Form>
+  );
+}

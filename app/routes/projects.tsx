@@ -1,0 +1,259 @@
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import type { Route } from './+types/projects';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { useCan } from '~/app/lib/can';
+import { formatMoney } from '~/app/components/articles/format';
+import {
+  Button,
+  DateTime,
+  LinkButton,
+  ListPager,
+  pageFromUrl,
+  Select,
+  SortableTable,
+  Spinner,
+  TextField,
+  type SortDescriptor,
+} from '~/app/components/ui';
+import { tenantToday } from '~/core/calendar/tenant-today';
+import { isUuid } from '~/core/errors/validation';
+import { shiftProjectPeriod } from '~/core/projects/project-period';
+import { PROJECT_LIST_TYPES, PROJECT_PERIODS, PROJECT_SORTS, type ProjectPeriod } from '~/core/projects/project.schema';
+import {
+  listProjectRegions,
+  listProjects,
+  projectOptions,
+  type ProjectListItem,
+} from '~/core/projects/project.service';
+
+/**
+ * Projects (spec section 2: /projects, the PROJECTS module and projects:read): ongoing or closed,
+ * the list state of section 3 (sort, region, responsible user, search, period and date — a
+ * quarter by default, section 9), each with its contract sum, what is invoiced and what is left.
+ */
+export const middleware = guard({ permission: 'projects:read', module: 'projects' });
+
+const oneOf = <T extends string>(list: readonly T[], value: string | null, fallback: T): T =>
+  (list as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAuth(context);
+  const params = new URL(request.url).searchParams;
+  const page = pageFromUrl(params);
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(params.get('date') ?? '') ? params.get('date')! : null;
+  const filter = {
+    activeType: oneOf(PROJECT_LIST_TYPES, params.get('activeType'), 'ongoing'),
+    sort: oneOf(PROJECT_SORTS, params.get('sort'), 'alphanumeric'),
+    desc: params.get('desc') === 'true',
+    activeRegion: params.get('activeRegion')?.trim().slice(0, 100) || null,
+    responsibleUserId: isUuid(params.get('responsibleUserId')) ? params.get('responsibleUserId') : null,
+    searchValue: params.get('searchValue')?.trim().slice(0, 200) || null,
+    period: oneOf<ProjectPeriod>(PROJECT_PERIODS, params.get('period'), 'quarter'),
+  };
+  return run(context, async (ctx) => {
+    const anchor = date ?? tenantToday(ctx);
+    const list = await listProjects(ctx, { ...filter, date: anchor, offset: page.offset, limit: page.limit });
+    const { users } = await projectOptions(ctx);
+    const regions = await listProjectRegions(ctx);
+    return { ...list, ...filter, ...page, range: list.period, date: anchor, users, regions };
+  });
+}
+
+const ANY = 'any';
+
+export default function Projects({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('projects');
+  const can = useCan();
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const loading = useNavigation().state === 'loading';
+  const { projects, totalCount, offset, limit, users, regions, range, date } = loaderData;
+  const resubmit = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    next.delete('offset');
+    void submit(next, { method: 'get', replace: true });
+  };
+  const sort: SortDescriptor = { column: loaderData.sort, direction: loaderData.desc ? 'descending' : 'ascending' };
+  const columns = [
+    {
+      id: 'alphanumeric',
+      header: t('col.number'),
+      isRowHeader: true,
+      allowsSorting: true,
+      render: (p: ProjectListItem) => <span className="tabular-nums">{p.number}</span>,
+    },
+    {
+      id: 'title',
+      header: t('col.title'),
+      render: (p: ProjectListItem) => (
+        <span>
+          {p.title}
+          {p.pendingExtraWork ? (
+            <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
+              {t('list.pendingExtra', { count: p.pendingExtraWork })}
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    { id: 'customer', header: t('col.customer'), render: (p: ProjectListItem) => p.customerName ?? '—' },
+    {
+      id: 'responsibleuser',
+      header: t('col.responsibleUser'),
+      allowsSorting: true,
+      render: (p: ProjectListItem) => p.responsibleUserName ?? '—',
+    },
+    {
+      id: 'time',
+      header: t('col.dates'),
+      allowsSorting: true,
+      render: (p: ProjectListItem) =>
+        p.startDate || p.endDate ? (
+          <span className="whitespace-nowrap">
+            {p.startDate ? <DateTime iso={p.startDate} withTime={false} /> : '…'} –{' '}
+            {p.endDate ? <DateTime iso={p.endDate} withTime={false} /> : '…'}
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      id: 'workOrders',
+      header: t('col.workOrders'),
+      align: 'end' as const,
+      render: (p: ProjectListItem) => (
+        <span className="tabular-nums">
+          {p.openWorkOrders} / {p.workOrders}
+        </span>
+      ),
+    },
+    {
+      id: 'contractSum',
+      header: t('col.contractSum'),
+      align: 'end' as const,
+      render: (p: ProjectListItem) => <span className="tabular-nums">{formatMoney(p.contractSum)}</span>,
+    },
+    {
+      id: 'invoiced',
+      header: t('col.invoiced'),
+      align: 'end' as const,
+      render: (p: ProjectListItem) => <span className="tabular-nums">{formatMoney(p.invoiced)}</span>,
+    },
+    {
+      id: 'leftToInvoice',
+      header: t('col.leftToInvoice'),
+      align: 'end' as const,
+      render: (p: ProjectListItem) => <span className="tabular-nums">{formatMoney(p.leftToInvoice)}</span>,
+    },
+  ];
+  const filtered = Boolean(loaderData.searchValue || loaderData.activeRegion || loaderData.responsibleUserId);
+  return (
+    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t('title')}</h1>
+        <div className="flex flex-wrap gap-2">
+          <LinkButton href="/projects/planning" variant="secondary">
+            {t('list.planningLink')}
+          </LinkButton>
+          {can('projects:edit', 'projects') ? (
+            <LinkButton href="/projects/new" variant="primary">
+              {t('new')}
+            </LinkButton>
+          ) : null}
+        </div>
+      </div>
+      {params.get('deleted') ? (
+        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
+          {t('deleted')}
+        </p>
+      ) : null}
+      <div role="group" aria-label={t('filter.activeType')} className="mt-4 flex gap-2">
+        {PROJECT_LIST_TYPES.map((type) => (
+          <Button
+            key={type}
+            variant={loaderData.activeType === type ? 'primary' : 'secondary'}
+            aria-pressed={loaderData.activeType === type}
+            onPress={() => resubmit({ activeType: type === 'ongoing' ? null : type })}
+          >
+            {t(`filter.activeType.${type}`)}
+          </Button>
+        ))}
+      </div>
+      <Form method="get" role="search" className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        {(['activeType', 'sort', 'desc', 'limit', 'period', 'date'] as const).map((k) =>
+          params.get(k) ? <input key={k} type="hidden" name={k} value={params.get(k)!} /> : null,
+        )}
+        <TextField
+          name="searchValue"
+          type="search"
+          label={t('filter.search')}
+          description={t('filter.search.help')}
+          defaultValue={loaderData.searchValue ?? ''}
+        />
+        <Select
+          name="responsibleUserId"
+          label={t('filter.responsibleUser')}
+          defaultSelectedKey={loaderData.responsibleUserId ?? ANY}
+          onSelectionChange={(key) => resubmit({ responsibleUserId: key === ANY ? null : String(key) })}
+          items={[{ id: ANY, label: t('filter.anyone') }, ...users.map((u) => ({ id: u.id, label: u.name }))]}
+        />
+        <Select
+          name="activeRegion"
+          label={t('filter.region')}
+          defaultSelectedKey={loaderData.activeRegion ?? ANY}
+          onSelectionChange={(key) => resubmit({ activeRegion: key === ANY ? null : String(key) })}
+          items={[{ id: ANY, label: t('filter.anyRegion') }, ...regions.map((r) => ({ id: r, label: r }))]}
+        />
+        <Select
+          name="period"
+          label={t('filter.period')}
+          defaultSelectedKey={loaderData.period}
+          onSelectionChange={(key) => resubmit({ period: key === 'quarter' ? null : String(key) })}
+          items={PROJECT_PERIODS.map((p) => ({ id: p, label: t(`filter.period.${p}`) }))}
+        />
+        <div className="flex items-end gap-2">
+          <Button type="submit" variant="secondary">
+            {t('filter.apply')}
+          </Button>
+          {loading ? <Spinner /> : null}
+        </div>
+      </Form>
+      {range ? (
+        <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+          <Button
+            variant="secondary"
+            onPress={() => resubmit({ date: shiftProjectPeriod(loaderData.period, date, -1) })}
+          >
+            ← {t('filter.previousPeriod')}
+          </Button>
+          <span>
+            {t('filter.periodRange')} <DateTime iso={range.from} withTime={false} /> –{' '}
+            <DateTime iso={range.to} withTime={false} />
+          </span>
+          <Button
+            variant="secondary"
+            onPress={() => resubmit({ date: shiftProjectPeriod(loaderData.period, date, 1) })}
+          >
+            {t('filter.nextPeriod')} →
+          </Button>
+        </div>
+      ) : null}
+      <SortableTable
+        aria-label={t('title')}
+        className="mt-4"
+        columns={columns}
+        rows={projects}
+        sortDescriptor={sort}
+        onSortChange={(d) => resubmit({ sort: String(d.column), desc: d.direction === 'descending' ? 'true' : null })}
+        getRowHref={(p) => `/projects/${p.id}`}
+        emptyState={filtered ? t('empty.filtered') : t('empty')}
+      />
+      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
+    </section>
+  );
+}

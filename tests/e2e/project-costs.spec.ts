@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+import { hydrated, signIn } from './helpers';
+
+/**
+ * Issue 18 in the browser: the demo's building project shows what it has cost (in all, since the
+ * reset day, per person), takes a cost snapshot, lists its time reports of a chosen period, downloads
+ * its report as PDF and shows its statistics against the estimate.
+ */
+const SLOW = 60_000;
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+test('[projects] costs: summary, snapshot, time reports of a period, the PDF and the statistics', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, app, '/projects');
+  await hydrated(page);
+  await page.getByText('Nybygge Kvarnen – larm och passage').first().click();
+  await hydrated(page);
+
+  await page.getByRole('tab', { name: 'Kostnader' }).click();
+  const costs = page.getByTestId('project-costs');
+  await expect(costs.getByText('Total kostnad').first()).toBeVisible({ timeout: SLOW });
+  await expect(costs.getByText('Löpande kostnad').first()).toBeVisible();
+  await expect(costs.getByRole('table', { name: 'Tid per person' })).toContainText('Erik Johansson');
+  await expect(costs.getByRole('img', { name: /Kostnad per månad/ })).toBeVisible();
+
+  // a snapshot of the ongoing cost
+  await costs.getByRole('button', { name: 'Ta ögonblicksbild' }).click();
+  await expect(page.getByText('Ögonblicksbilden är sparad')).toBeVisible();
+  await expect(costs.getByRole('table', { name: 'Ögonblicksbilder' }).getByRole('row')).toHaveCount(2);
+
+  // the time reports of the last 90 days
+  await costs.getByLabel('Från').fill(daysAgo(90));
+  await costs.getByLabel('Till').fill(daysAgo(0));
+  await costs.getByRole('button', { name: 'Visa' }).click();
+  await expect(costs.getByRole('table', { name: /^Tidrapporter/ })).toContainText('Erik Johansson');
+  await expect(costs.getByRole('table', { name: 'Summa per person under perioden' })).toContainText('Erik Johansson');
+
+  // the report as PDF
+  const download = page.waitForEvent('download');
+  await costs.getByRole('link', { name: 'Ladda ner rapport (PDF)' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^project-\d+\.pdf$/);
+
+  await page.getByRole('tab', { name: 'Statistik' }).click();
+  const stats = page.getByTestId('project-statistics');
+  await expect(stats.getByRole('progressbar', { name: 'Timmar mot beräknat' })).toBeVisible({ timeout: SLOW });
+  await expect(stats.getByText('Täckningsbidrag')).toBeVisible();
+});
