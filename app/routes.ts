@@ -38,6 +38,7 @@ export default [
     // projects (the PROJECTS module): the list, a new project and one project with its menus as tabs
     route('projects', 'routes/projects.tsx'),
     route('projects/new', 'routes/projects.new.tsx'),
+    route('projects/options', 'routes/projects.options.tsx'),
     // projects: the resource planning calendar and its data (fixed paths before projects/:id)
     route('projects/planning', 'routes/projects.planning.tsx'),
     route('projects/resources', 'routes/projects.resources.tsx'),

@@ -36,7 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         customerId: url.searchParams.get('customerId') ?? project?.customerId,
       });
       const extra = project !== null && url.searchParams.get('extra') === '1';
-      return { options, prefill: { ...prefill, assignees: target ? [target] : [] }, project, extra };
+      const start = project ? { id: project.id, label: `${project.number} · ${project.title}` } : null;
+      return { options, prefill: { ...prefill, assignees: target ? [target] : [], project: start }, project, extra };
     })),
     timeZone: tenantTimeZone(tenant.config.country),
   };
@@ -77,7 +78,9 @@ export default function NewWorkOrder({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <Form method="post" noValidate className="mt-6 grid gap-6">
-        {loaderData.project ? <input type="hidden" name="projectId" value={loaderData.project.id} /> : null}
+        {loaderData.project && !loaderData.options.canSetProject ? (
+          <input type="hidden" name="projectId" value={loaderData.project.id} />
+        ) : null}
         {loaderData.extra ? <input type="hidden" name="projectExtra" value="1" /> : null}
         <WorkOrderForm
           workOrder={null}

@@ -391,7 +391,9 @@ const projectColumns = (p: Omit<TCreateProject, 'customerIds' | 'supplierIds' | 
 export async function createProject(ctx: Ctx, raw: unknown): Promise<{ project: Project }> {
   requireAccess(ctx.auth, PROJECT_ACCESS.edit);
   const { project: input } = parseInput(ZCreateProject, raw);
-  const responsibleUserId = input.responsibleUserId ?? ctx.auth.user.id;
+  // left out: the asker; sent empty ("nobody"): none
+  const sent = (raw as { project?: Record<string, unknown> } | null)?.project ?? {};
+  const responsibleUserId = 'responsibleUserId' in sent ? input.responsibleUserId : ctx.auth.user.id;
   await checkReferences(ctx, { ...input, responsibleUserId }, input);
   const counter = (await ctx.trx.raw(
     `update project_settings set next_number = next_number + 1 returning next_number - 1 as n`,

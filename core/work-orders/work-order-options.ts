@@ -19,6 +19,8 @@ export interface WorkOrderOptions {
   users: OptionUser[];
   departments: { id: string; name: string }[];
   canEditInternal: boolean;
+  /** May put the order in a project or take it out (projects:edit, the PROJECTS module). */
+  canSetProject: boolean;
 }
 
 export async function getWorkOrderOptions(ctx: Ctx): Promise<WorkOrderOptions> {
@@ -45,6 +47,7 @@ export async function getWorkOrderOptions(ctx: Ctx): Promise<WorkOrderOptions> {
     users: row!.users,
     departments: row!.departments,
     canEditInternal: hasAccess(ctx.auth, { permission: 'workorders:edit_internal_info' }),
+    canSetProject: hasAccess(ctx.auth, { permission: 'projects:edit', module: 'projects' }),
   };
 }
 

@@ -1,19 +1,15 @@
-import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authContext, requestContext, tenantContext } from '~/app/context';
-import { i18nextMiddleware } from '~/app/middleware/i18n.server';
 import * as listRoute from '~/app/routes/contracts';
 import * as contractRoute from '~/app/routes/contracts.$id';
 import * as newRoute from '~/app/routes/contracts.new';
-import { validateSession } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
-import { sessionPolicy } from '~/core/unit-of-work';
 import { ensureUser } from '~/core/users/create-user';
 import { seedDemoContracts } from '~/tenants/demo-data/contracts';
 import { getTenantBySlug } from '~/tenants/registry';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
+import { runRouteAs } from '~/tests/helpers/route-loader';
 
 let srv: TestServer;
 let a: TestTenant;
@@ -440,43 +436,15 @@ describe('[contracts] demo data', () => {
   });
 });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Handler = (args: never) => unknown;
 
-/** A loader, action or guard run as React Router runs it: the session's auth, after the i18n middleware. */
-async function runRoute(
+/** A loader, action or guard run as React Router runs it, as `token` on tenant A. */
+const runRoute = (
   handler: Handler,
   token: string,
   url: string,
   init: { form?: Record<string, string | string[]>; params?: Record<string, string> } = {},
-): Promise<{ status: number; body: Json | undefined; location: string | null }> {
-  const auth = await withTenant(tenantA, (trx) => validateSession(trx, token, new Date(), sessionPolicy()));
-  const context = new RouterContextProvider();
-  context.set(tenantContext, tenantA);
-  context.set(authContext, auth);
-  context.set(requestContext, { ip: null, requestId: 'test', token });
-  const full = new URL(url, `http://${a.host}`);
-  let body: FormData | undefined;
-  if (init.form) {
-    body = new FormData();
-    for (const [k, v] of Object.entries(init.form)) for (const one of [v].flat()) body.append(k, one);
-  }
-  const request = new Request(full, { method: body ? 'POST' : 'GET', body });
-  let answer: unknown;
-  await i18nextMiddleware({ request, context, params: {}, url: full, pattern: '' } as never, async () => {
-    try {
-      answer = await handler({ request, context, params: init.params ?? {} } as never);
-    } catch (e) {
-      answer = e;
-    }
-    return new Response(null);
-  });
-  if (answer instanceof Response)
-    return { status: answer.status, body: undefined, location: answer.headers.get('Location') };
-  const r = answer as { type?: string; data?: Json; init?: { status?: number } | null };
-  if (r?.type === 'DataWithResponseInit') return { status: r.init?.status ?? 200, body: r.data, location: null };
-  return { status: 200, body: answer as Json, location: null };
-}
+) => runRouteAs(handler, { tenant: tenantA, host: a.host, token }, url, init);
 
 /** The route's guard: 200 when it lets the request through, else its status. */
 async function guardStatus(middleware: readonly unknown[], token: string, url: string) {

@@ -4,6 +4,12 @@ import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
+import { runRouteAs } from '~/tests/helpers/route-loader';
+import * as listRoute from '~/app/routes/projects';
+import * as newRoute from '~/app/routes/projects.new';
+import * as projectRoute from '~/app/routes/projects.$id';
+import * as optionsRoute from '~/app/routes/projects.options';
+import * as settingsRoute from '~/app/routes/settings.projects';
 
 /*
  * Projects (issue 18): the project itself through the API — create with the next number, the
@@ -419,5 +425,72 @@ describe('[projects] settings and access', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json<{ files: unknown[] }>().files).toEqual([]);
     await refused('GET', `/api/file/generic/project/${ids.kv}`, adminB, undefined, 404, undefined, b.host);
+  });
+});
+
+describe('[projects] the pages', () => {
+  const as = (token: string) => ({ tenant: tenantA, host: a.host, token });
+
+  it('the list loader keeps the list state from the URL and names the period', async () => {
+    const res = await runRouteAs(
+      listRoute.loader,
+      as(admin),
+      '/projects?period=all&activeType=ongoing&searchValue=kv-7&sort=bogus',
+    );
+    expect(res.body).toMatchObject({ sort: 'alphanumeric', period: 'all', range: null, totalCount: 1 });
+    expect(res.body!.projects.map((p: { number: number }) => p.number)).toEqual([1001]);
+    const quarter = await runRouteAs(listRoute.loader, as(admin), '/projects?date=2026-11-02');
+    expect(quarter.body!.range).toEqual({ from: '2026-10-01', to: '2026-12-31' });
+  });
+
+  it('a new project is made from the form with its first customer and opens; a bad one answers its fields', async () => {
+    const bad = await runRouteAs(newRoute.action, as(admin), '/projects/new', { form: { title: '' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body!.fields['project.title']).toEqual(['ERROR_REQUIRED_FIELD']);
+    const made = await runRouteAs(newRoute.action, as(admin), '/projects/new', {
+      form: { title: 'Formulärprojekt', contractSum: '12 500,50', customerId: solrosen, responsibleUserId: 'none' },
+    });
+    expect(made.status).toBe(302);
+    const id = /\/projects\/([0-9a-f-]{36})\?created=1/.exec(made.location ?? '')![1]!;
+    const page = await runRouteAs(projectRoute.loader, as(admin), `/projects/${id}`, { params: { id } });
+    expect(page.body!.project).toMatchObject({
+      title: 'Formulärprojekt',
+      contractSum: '12500.50',
+      responsibleUserId: null,
+      customers: [{ id: solrosen }],
+    });
+    expect(page.body!.can).toMatchObject({ edit: true, delete: true, createExtra: true });
+    // the page's close is refused while an order is open, with the reason
+    await newOrder(id, { title: 'Öppen' });
+    const close = await runRouteAs(projectRoute.action, as(admin), `/projects/${id}`, {
+      form: { intent: 'close' },
+      params: { id },
+    });
+    expect(close.status).toBe(409);
+    expect(close.body).toMatchObject({ code: 'PROJECT_HAS_OPEN_WORK_ORDERS', intent: 'close' });
+    // another tenant's project is the not-found page
+    const other = await runRouteAs(projectRoute.loader, as(admin), '/projects/x', {
+      params: { id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(other.status).toBe(404);
+  });
+
+  it('the work-order form finds projects by number or title, and the settings page saves', async () => {
+    const found = await runRouteAs(optionsRoute.loader, as(admin), '/projects/options?q=kameror');
+    expect(found.body!.options).toEqual([{ id: ids.cam, label: '1002 · Kameror Solrosen etapp 2' }]);
+    const saved = await runRouteAs(settingsRoute.action, as(admin), '/settings/projects', {
+      form: { costResetDay: '15', hourlyPrice: '700', hourlyCost: '400', extraWorkLinkDays: '10' },
+    });
+    expect(saved.body).toEqual({ ok: true });
+    expect((await ok('GET', '/api/projects/settings', admin)).settings).toMatchObject({
+      costResetDay: 15,
+      hourlyPrice: '700.00',
+      extraWorkLinkDays: 10,
+    });
+    const refused = await runRouteAs(settingsRoute.action, as(admin), '/settings/projects', {
+      form: { costResetDay: '0', hourlyPrice: '700', hourlyCost: '400', extraWorkLinkDays: '10' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body!.fields.costResetDay).toEqual(['ERROR_INVALID_VALUE']);
   });
 });

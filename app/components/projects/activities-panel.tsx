@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PanelSection, usePanelData } from './panel-shell';
 import { useFetcher } from 'react-router';
 import {
   Button,
@@ -8,7 +9,6 @@ import {
   formatDate,
   formatDateTime,
   NativeSelect,
-  Spinner,
   TextField,
   useToast,
   type DateFormat,
@@ -47,49 +47,23 @@ const panelUrl = (projectId: string) => `/projects/${projectId}/activities`;
  */
 export function ActivitiesPanel({ projectId, canEdit }: ActivitiesPanelProps) {
   const { t } = useTranslation('projects');
-  const { t: tc } = useTranslation();
-  const loader = useFetcher<ActivitiesLoaderResult>();
-  const url = panelUrl(projectId);
-  useEffect(() => {
-    void loader.load(url);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [url]);
-  const answer = loader.data;
-  if (answer && !('error' in answer)) {
+  const { data: answer, pending } = usePanelData<Exclude<ActivitiesLoaderResult, { error: string }>>(
+    panelUrl(projectId),
+    { loading: t('activities.loading'), retry: t('activities.retry') },
+  );
+  if (answer) {
     const { config, ...data } = answer;
     return <ActivitiesContent projectId={projectId} canEdit={canEdit} data={data} config={config} />;
   }
-  return (
-    <Section projectId={projectId}>
-      {answer && 'error' in answer && loader.state === 'idle' ? (
-        <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
-          {tc(answer.error)}
-          <Button size="sm" variant="secondary" onPress={() => void loader.load(url)}>
-            {t('activities.retry')}
-          </Button>
-        </p>
-      ) : (
-        <Spinner label={t('activities.loading')} className="mt-2" />
-      )}
-    </Section>
-  );
+  return <Section projectId={projectId}>{pending}</Section>;
 }
 
 function Section({ projectId, action, children }: { projectId: string; action?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation('projects');
   return (
-    <section
-      aria-labelledby={`project-activities-${projectId}`}
-      className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`project-activities-${projectId}`} className="text-base font-semibold">
-          {t('activities.title')}
-        </h2>
-        {action}
-      </div>
+    <PanelSection headingId={`project-activities-${projectId}`} title={t('activities.title')} action={action}>
       {children}
-    </section>
+    </PanelSection>
   );
 }
 

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePanelData } from './panel-shell';
 import { useFetcher } from 'react-router';
-import { Button, Dialog, formatDateTime, Spinner, TextField, useToast, type DateFormat } from '~/app/components/ui';
+import { Button, Dialog, formatDateTime, TextField, useToast, type DateFormat } from '~/app/components/ui';
 import { NATIVE_INPUT_CLASS } from '~/app/components/ui/native-field';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type { ExtraWorkActionResult, ExtraWorkLoaderResult } from '~/app/routes/projects.$id.extra-work';
@@ -46,30 +47,17 @@ const STATE_CLASS: Record<ExtraWorkLink['state'], string> = {
 export function ExtraWorkPanel(props: ExtraWorkPanelProps) {
   const { projectId, workOrder } = props;
   const { t } = useTranslation('projects');
-  const { t: tc } = useTranslation();
-  const loader = useFetcher<ExtraWorkLoaderResult>();
-  const url = panelUrl(projectId, workOrder.id);
-  useEffect(() => {
-    void loader.load(url);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [url]);
-  const answer = loader.data;
-  if (answer && !('error' in answer))
+  const { data: answer, pending } = usePanelData<Exclude<ExtraWorkLoaderResult, { error: string }>>(
+    panelUrl(projectId, workOrder.id),
+    { loading: t('extraWork.loading'), retry: t('extraWork.retry') },
+  );
+  if (answer)
     return (
       <ExtraWorkContent {...props} links={answer.links} status={answer.projectExtraStatus} config={answer.config} />
     );
   return (
     <Frame workOrder={workOrder} status={workOrder.projectExtraStatus}>
-      {answer && 'error' in answer && loader.state === 'idle' ? (
-        <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
-          {tc(answer.error)}
-          <Button size="sm" variant="secondary" onPress={() => void loader.load(url)}>
-            {t('extraWork.retry')}
-          </Button>
-        </p>
-      ) : (
-        <Spinner label={t('extraWork.loading')} className="mt-2" />
-      )}
+      {pending}
     </Frame>
   );
 }

@@ -1,19 +1,11 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PanelSection, usePanelData } from './panel-shell';
 import { Link, useFetcher } from 'react-router';
 import { formatMoney, formatQuantity } from '~/app/components/articles/format';
 import { ErpBadge, InvoiceStatusBadge } from '~/app/components/invoices/invoice-badges';
 import { invoiceHref } from '~/app/components/invoices/invoice-format';
-import {
-  Button,
-  ConfirmDialog,
-  Dialog,
-  formatDate,
-  Spinner,
-  TextField,
-  useTenantClock,
-  useToast,
-} from '~/app/components/ui';
+import { Button, ConfirmDialog, Dialog, formatDate, TextField, useTenantClock, useToast } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
 import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
@@ -81,46 +73,20 @@ export function partPreview(
  */
 export function InvoicingPanel({ projectId, canEdit }: InvoicingPanelProps) {
   const { t } = useTranslation('projects');
-  const { t: tc } = useTranslation();
-  const loader = useFetcher<InvoicingLoaderResult>();
-  const url = panelUrl(projectId);
-  useEffect(() => {
-    void loader.load(url);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [url]);
-  const answer = loader.data;
-  if (answer && !('error' in answer)) return <InvoicingContent projectId={projectId} canEdit={canEdit} data={answer} />;
-  return (
-    <Section projectId={projectId}>
-      {answer && 'error' in answer && loader.state === 'idle' ? (
-        <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
-          {tc(answer.error)}
-          <Button size="sm" variant="secondary" onPress={() => void loader.load(url)}>
-            {t('invoicing.retry')}
-          </Button>
-        </p>
-      ) : (
-        <Spinner label={t('invoicing.loading')} className="mt-2" />
-      )}
-    </Section>
-  );
+  const { data, pending } = usePanelData<Exclude<InvoicingLoaderResult, { error: string }>>(panelUrl(projectId), {
+    loading: t('invoicing.loading'),
+    retry: t('invoicing.retry'),
+  });
+  if (data) return <InvoicingContent projectId={projectId} canEdit={canEdit} data={data} />;
+  return <Section projectId={projectId}>{pending}</Section>;
 }
 
 function Section({ projectId, action, children }: { projectId: string; action?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation('projects');
   return (
-    <section
-      aria-labelledby={`project-invoicing-${projectId}`}
-      className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`project-invoicing-${projectId}`} className="text-base font-semibold">
-          {t('invoicing.title')}
-        </h2>
-        {action}
-      </div>
+    <PanelSection headingId={`project-invoicing-${projectId}`} title={t('invoicing.title')} action={action}>
       {children}
-    </section>
+    </PanelSection>
   );
 }
 

@@ -37,8 +37,8 @@ export function workOrderFromForm(form: FormData, fallbackTimeZone: string): Rec
     if (form.has(name)) wo[name] = wallClockToIso(String(form.get(name) ?? ''), timeZone);
   for (const name of ['assignees', 'tags'] as const)
     if (form.has(`${name}.sent`)) wo[name] = [...new Set(form.getAll(name).map(String))];
-  // a new order made from a project's screen: the project, and whether it is extra work (ATA)
-  if (form.get('projectId')) wo.projectId = String(form.get('projectId'));
+  // the project picker (empty: none), or a new order made from a project's screen; extra work (ATA)
+  if (form.has('projectId')) wo.projectId = String(form.get('projectId') ?? '');
   if (form.get('projectExtra') === '1') wo.projectExtra = true;
   return wo;
 }

@@ -4,6 +4,7 @@ import { useFetcher } from 'react-router';
 import { TextField } from '~/app/components/ui';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
+import { EntityPicker } from '~/app/components/ui/entity-picker';
 import type {
   CustomerAddressOption,
   CustomerContactOption,
@@ -24,7 +25,7 @@ export interface WorkOrderFormProps {
   /** Called with a field's name when the person changes it (marks the tab edited). */
   onEdit?: (field: string) => void;
   /** A new order's starting customer and object (opened from an object page) and assignees (a dispatch rule's person). */
-  prefill?: Partial<WorkOrderPrefill> & { assignees?: string[] };
+  prefill?: Partial<WorkOrderPrefill> & { assignees?: string[]; project?: { id: string; label: string } | null };
 }
 
 const SECTION = 'grid gap-4 sm:grid-cols-2';
@@ -260,6 +261,23 @@ export function WorkOrderForm({
           errorMessage={err('businessObjectId')}
           isDisabled={isDisabled}
         />
+        {options.canSetProject ? (
+          <EntityPicker
+            name="projectId"
+            label={t('form.project')}
+            source="/projects/options"
+            defaultSelected={
+              wo
+                ? wo.projectId
+                  ? { id: wo.projectId, label: wo.projectName ?? '' }
+                  : null
+                : (prefill?.project ?? null)
+            }
+            onSelectionChange={() => onEdit?.('projectId')}
+            errorMessage={err('projectId')}
+            isDisabled={isDisabled}
+          />
+        ) : null}
         {customerId && addresses.data?.addresses.length ? (
           <label className="flex flex-col gap-1 text-sm sm:col-span-2">
             <span className="font-medium text-slate-700">{t('form.customerAddress')}</span>
