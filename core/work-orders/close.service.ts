@@ -597,6 +597,13 @@ export async function changeProjectExtraStatus(
       .trx('work_orders')
       .where({ id: workOrderId })
       .update({ project_extra_status: status, update_ts: ctx.now });
+    // work that becomes extra work is beyond the contract sum: invoiced apart, unless already invoiced
+    if (before === null)
+      await ctx
+        .trx('work_orders')
+        .where({ id: workOrderId, project_invoice_status: 'included' })
+        .whereNull('project_invoice_id')
+        .update({ project_invoice_status: 'open' });
     await recordHistory(ctx, {
       entity: WO_ENTITY,
       entityId: workOrderId,

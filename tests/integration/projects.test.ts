@@ -320,6 +320,14 @@ describe('[projects] work orders, close, reopen and delete', () => {
     });
     await ok('PATCH', '/api/wo', admin, { workOrder: { id: wo3.id, projectId: null } });
     expect((await ok('GET', `/api/projects/${ids.undated}/workorders`, admin)).workOrders).toEqual([]);
+    // a contract order marked as extra work later leaves the contract sum: it waits to be invoiced
+    const later = await newOrder(ids.kv, { title: 'Tillägg i efterhand' });
+    await ok('POST', '/api/wo/projectextra', admin, { workOrderId: later.id, status: 'pending' });
+    const moved = (await ok('GET', `/api/projects/${ids.kv}/workorders`, admin)).workOrders.find(
+      (w: { id: string }) => w.id === later.id,
+    );
+    expect(moved).toMatchObject({ projectExtraStatus: 'pending', projectInvoiceStatus: 'open' });
+    await withTenant(tenantA, (trx) => trx('work_orders').where({ id: later.id }).update({ closed_at: new Date() }));
     // another tenant's project is not found
     await refused('POST', '/api/wo', adminB, { workOrder: { title: 'X', projectId: ids.kv } }, 404, undefined, b.host);
   });
