@@ -73,7 +73,8 @@ test('[calendar] plan an order by dragging it onto a technician, move it, and a 
   });
   await expect(page2.getByText('En kollega ändrade planeringen.')).toBeVisible();
 
-  // move it to Sara's Wednesday by dragging
+  // move it to Sara's Wednesday by dragging, once the first plan is saved (a busy board takes no drop)
+  await idle(page);
   const wednesday = cell(page, 'Sara Nilsson', 'onsdag 9 december 2026');
   await plan(page, number).dragTo(wednesday);
   await expect(wednesday.locator('[data-testid="plan"]', { hasText: number })).toBeVisible({ timeout: 30_000 });
