@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
 import { hydrated, signIn } from './helpers';
 
@@ -19,6 +19,9 @@ test.afterAll(async () => {
 });
 
 const PROJECT = /Nybygge Kvarnen/;
+/** The calendar takes no drag or key while a change is saving or the plan reloads: wait for it. */
+const idle = (page: Page) =>
+  expect(page.locator('[role="region"][aria-busy="true"]')).toHaveCount(0, { timeout: SLOW });
 const addDays = (iso: string, days: number) => {
   const d = new Date(`${iso}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
@@ -61,6 +64,7 @@ test('[projects] plan a person, drag the plan a week, stretch it, delete it', as
   await expect(bar).toHaveAttribute('aria-label', new RegExp(`${monday} – ${addDays(monday, 4)}, 6 h/dag`));
 
   // drag it one week to the right (a week column's width)
+  await idle(page);
   const week = await page.getByTestId('planner-week').first().boundingBox();
   const box = (await bar.boundingBox())!;
   await page.mouse.move(box.x + 8, box.y + box.height / 2);
@@ -73,7 +77,7 @@ test('[projects] plan a person, drag the plan a week, stretch it, delete it', as
   });
 
   // stretch it a week by the keyboard, once the move is saved (keys wait while a change is saving)
-  await page.waitForLoadState('networkidle');
+  await idle(page);
   await bar.focus();
   await page.keyboard.press('Shift+ArrowRight');
   await expect(bar).toHaveAttribute('aria-label', new RegExp(`${addDays(monday, 7)} – ${addDays(monday, 18)}`), {
@@ -81,7 +85,7 @@ test('[projects] plan a person, drag the plan a week, stretch it, delete it', as
   });
 
   // open it and delete it, after the question
-  await page.waitForLoadState('networkidle');
+  await idle(page);
   await bar.click();
   const edit = page.getByRole('dialog', { name: 'Ändra planeringen' });
   await expect(edit).toBeVisible();
