@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // the demo company's data directory, made once for every spec file's app to copy
+  globalSetup: './tests/e2e/global-setup.ts',
   // Spec files run side by side, each against its own app (started once per file, on the
   // production build that scripts/e2e.mjs makes first); each worker keeps one browser for all of
   // its files. Tests inside a file run in order: they build on each other's data.

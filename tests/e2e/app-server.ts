@@ -19,13 +19,46 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Where global-setup.ts leaves the demo company's data directory for every spec file to copy. */
+export const TEMPLATE_ENV = 'ORDO_E2E_DATA_TEMPLATE';
+
 /**
- * Starts the app exactly as a newcomer's `npm start` does: no DATABASE_URL, no REDIS_URL, a fresh
- * data directory. It runs in its own process group so stopping it stops the server too.
+ * Starts the app as a newcomer's `npm start` does: no DATABASE_URL, no REDIS_URL, its own data
+ * directory. It runs in its own process group so stopping it stops the server too.
+ *
+ * The data directory is a copy of the one global-setup.ts made by starting the app once on an empty
+ * directory (migrations and the demo company, as a newcomer's first start), so each spec file starts
+ * on the same fresh demo data without building it again. `fresh` starts on an empty directory, as
+ * the newcomer does (shell.spec), and so does every start when there is no template (a spec file run
+ * by Playwright without the global setup).
  */
-export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
-  const port = await freePort();
+export async function startApp(
+  extraEnv: Record<string, string> = {},
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<RunningApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-e2e-'));
+  const template = process.env[TEMPLATE_ENV];
+  if (!fresh && template) fs.cpSync(template, dataDir, { recursive: true });
+  return launch(dataDir, extraEnv);
+}
+
+/**
+ * Makes the data directory every spec file copies: the app started once on an empty directory and
+ * stopped again, so its database holds the migrated schema and the demo company.
+ */
+export async function makeDataTemplate(): Promise<{ dir: string; remove(): void }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-e2e-template-'));
+  const app = await launch(dir, {}, { keepDataDir: true });
+  await app.stop();
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function launch(
+  dataDir: string,
+  extraEnv: Record<string, string>,
+  { keepDataDir = false }: { keepDataDir?: boolean } = {},
+): Promise<RunningApp> {
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -66,7 +99,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
       await exited;
       clearTimeout(timer);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

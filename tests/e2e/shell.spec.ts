@@ -13,7 +13,8 @@ async function hydrated(page: Page) {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  app = await startApp();
+  // a newcomer's first start: an empty data directory, migrated and seeded with the demo company
+  app = await startApp({}, { fresh: true });
 });
 test.afterAll(async () => {
   await app?.stop();

@@ -103,58 +103,65 @@ export function ResourcePlanDialog({
     >
       {draft ? (
         <form className="grid gap-3" onSubmit={submit} noValidate data-testid="resource-dialog">
-          {!choices ? <Spinner label={t('planning.loading')} /> : null}
-          {projectId ? null : (
-            <ComboBox
-              label={t('planning.project')}
-              items={projectItems}
-              selectedKey={draft.projectId || null}
-              onSelectionChange={(k) => set({ projectId: k ? String(k) : '' })}
-              isRequired
-              isDisabled={locked}
-              autoFocus={!draft.id}
-              errorMessage={err('projectId')}
-            />
-          )}
-          <fieldset className="grid gap-1" disabled={locked}>
-            <legend className="text-sm font-medium text-gray-900">{t('planning.who')}</legend>
-            <div className="flex flex-wrap gap-4">
-              {(['user', 'supplier'] as const).map((kind) => (
-                <label key={kind} className="inline-flex min-h-9 items-center gap-2 text-sm">
-                  <input
-                    type="radio"
-                    name={kindName}
-                    value={kind}
-                    checked={draft.ownerKind === kind}
-                    onChange={() => set({ ownerKind: kind })}
-                    className="h-4 w-4"
-                  />
-                  {kind === 'user' ? t('planning.person') : t('planning.supplier')}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          {draft.ownerKind === 'user' ? (
-            <ComboBox
-              label={t('planning.person')}
-              items={userItems}
-              selectedKey={draft.userId || null}
-              onSelectionChange={(k) => set({ userId: k ? String(k) : '' })}
-              isRequired
-              isDisabled={locked}
-              autoFocus={Boolean(projectId && !draft.id)}
-              errorMessage={err('userId')}
-            />
+          {/* The pickers wait for what they choose from: typed into while it loads, a picker would
+              have nothing to list and stay closed when the choices arrive. */}
+          {!choices ? (
+            <Spinner label={t('planning.loading')} />
           ) : (
-            <ComboBox
-              label={t('planning.supplier')}
-              items={supplierItems}
-              selectedKey={draft.supplierId || null}
-              onSelectionChange={(k) => set({ supplierId: k ? String(k) : '' })}
-              isRequired
-              isDisabled={locked}
-              errorMessage={err('supplierId') ?? err('userId')}
-            />
+            <>
+              {projectId ? null : (
+                <ComboBox
+                  label={t('planning.project')}
+                  items={projectItems}
+                  selectedKey={draft.projectId || null}
+                  onSelectionChange={(k) => set({ projectId: k ? String(k) : '' })}
+                  isRequired
+                  isDisabled={locked}
+                  autoFocus={!draft.id}
+                  errorMessage={err('projectId')}
+                />
+              )}
+              <fieldset className="grid gap-1" disabled={locked}>
+                <legend className="text-sm font-medium text-gray-900">{t('planning.who')}</legend>
+                <div className="flex flex-wrap gap-4">
+                  {(['user', 'supplier'] as const).map((kind) => (
+                    <label key={kind} className="inline-flex min-h-9 items-center gap-2 text-sm">
+                      <input
+                        type="radio"
+                        name={kindName}
+                        value={kind}
+                        checked={draft.ownerKind === kind}
+                        onChange={() => set({ ownerKind: kind })}
+                        className="h-4 w-4"
+                      />
+                      {kind === 'user' ? t('planning.person') : t('planning.supplier')}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              {draft.ownerKind === 'user' ? (
+                <ComboBox
+                  label={t('planning.person')}
+                  items={userItems}
+                  selectedKey={draft.userId || null}
+                  onSelectionChange={(k) => set({ userId: k ? String(k) : '' })}
+                  isRequired
+                  isDisabled={locked}
+                  autoFocus={Boolean(projectId && !draft.id)}
+                  errorMessage={err('userId')}
+                />
+              ) : (
+                <ComboBox
+                  label={t('planning.supplier')}
+                  items={supplierItems}
+                  selectedKey={draft.supplierId || null}
+                  onSelectionChange={(k) => set({ supplierId: k ? String(k) : '' })}
+                  isRequired
+                  isDisabled={locked}
+                  errorMessage={err('supplierId') ?? err('userId')}
+                />
+              )}
+            </>
           )}
           <div className="grid gap-3 sm:grid-cols-2">
             {(['startDate', 'endDate'] as const).map((name) => (
