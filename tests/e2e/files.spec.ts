@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { startApp, type RunningApp } from './app-server';
+import { seriousViolations } from './axe';
 import { hydrated, signIn } from './helpers';
 
 /**
@@ -41,13 +41,7 @@ async function firstId(page: Page, api: string, key: string): Promise<string> {
 }
 
 async function noSeriousViolations(page: Page, selector: string) {
-  const result = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
-    [],
-  );
+  expect(await seriousViolations(page, selector)).toEqual([]);
 }
 
 test('[files] three photos onto a work order from a 360 px phone, with thumbnails', async ({ page }) => {
