@@ -18,6 +18,7 @@ import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
 import { setAgreementQueue } from '~/core/agreements/agreement-runs';
 import { logContext, logger } from '~/core/log/logger';
 import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
+import type { ModuleImporter } from '~/core/extension-points/registry';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { ensureDemoTenant } from '~/tenants/demo';
 import { migrateTenant } from '~/tenants/provision';
@@ -213,10 +214,16 @@ export interface Started {
  * configured, the job queue and its workers (unless RUN_WORKERS=0), then the HTTP server.
  */
 export async function startServer(
-  options: { devMiddleware?: express.RequestHandler; clientDir?: string; httpServer?: Server } = {},
+  options: {
+    devMiddleware?: express.RequestHandler;
+    clientDir?: string;
+    httpServer?: Server;
+    /** How plugins' TypeScript is imported when the process itself cannot (the production build). */
+    importModule?: ModuleImporter;
+  } = {},
 ): Promise<Started> {
   const config = getConfig();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { importModule: options.importModule });
   const tenants = await listTenants();
   await eachLimit(
     tenants.filter((t) => t.status !== 'provisioning'),

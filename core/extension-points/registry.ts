@@ -159,15 +159,26 @@ export function pluginApiCalls(registry: Registry): { pluginId: string; moduleId
   );
 }
 
+/**
+ * How a plugin's index.ts is imported. By default the process's own `import()`, which reads
+ * TypeScript under tsx or Vite; the production server passes tsx's scoped import instead, so only
+ * the plugins go through tsx and its built bundle loads as plain JavaScript (see server/index.ts).
+ */
+export type ModuleImporter = (file: string) => Promise<unknown>;
+const nativeImport: ModuleImporter = (file) => import(/* @vite-ignore */ file);
+
 /** Finds plugins: every folder under `dir` with an index.ts default-exporting a definition. */
-export async function discoverPlugins(dir: string): Promise<PluginDefinition[]> {
+export async function discoverPlugins(
+  dir: string,
+  importModule: ModuleImporter = nativeImport,
+): Promise<PluginDefinition[]> {
   if (!fs.existsSync(dir)) return [];
   const found: PluginDefinition[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory()) continue;
     const file = ['index.ts', 'index.js'].map((f) => path.join(dir, entry.name, f)).find((f) => fs.existsSync(f));
     if (!file) continue;
-    const mod = (await import(/* @vite-ignore */ file)) as { default?: unknown };
+    const mod = (await importModule(file)) as { default?: unknown };
     if (!isDefinition(mod.default))
       throw new PluginError(
         `plugins/${entry.name}/index.ts must default-export defineErpProvider, defineInvoiceTemplate, defineAppModule or defineGeocoder`,
@@ -181,8 +192,12 @@ export const PLUGINS_DIR = path.resolve(process.cwd(), 'plugins');
 
 let current: Registry | undefined;
 
-export async function loadRegistry(options: Record<string, unknown>, dir = PLUGINS_DIR): Promise<Registry> {
-  current = buildRegistry(await discoverPlugins(dir), options);
+export async function loadRegistry(
+  options: Record<string, unknown>,
+  dir = PLUGINS_DIR,
+  importModule?: ModuleImporter,
+): Promise<Registry> {
+  current = buildRegistry(await discoverPlugins(dir, importModule), options);
   return current;
 }
 

@@ -3,7 +3,7 @@ import { openDatabase, waitForDatabase, type Database } from '~/core/db/database
 import { CONTROL_SCHEMA } from '~/core/db/identifiers';
 import { migrateSchema } from '~/core/db/migrate';
 import { setDatabase } from '~/core/db/with-tenant';
-import { loadRegistry, type Registry } from '~/core/extension-points/registry';
+import { loadRegistry, PLUGINS_DIR, type ModuleImporter, type Registry } from '~/core/extension-points/registry';
 import { logger } from '~/core/log/logger';
 import { controlMigrations } from '~/migrations/control';
 import { closeRedis } from '~/core/redis/client';
@@ -20,8 +20,11 @@ export interface Runtime {
  * What every entry point (server, worker, CLI) needs first: the database (waiting for it when it
  * is not up yet), the control schema up to date, and the plugins loaded with valid options.
  */
-export async function openRuntime(config: Config, options: { waitAttempts?: number } = {}): Promise<Runtime> {
-  const registry = await loadRegistry(config.PLUGIN_OPTIONS);
+export async function openRuntime(
+  config: Config,
+  options: { waitAttempts?: number; importModule?: ModuleImporter } = {},
+): Promise<Runtime> {
+  const registry = await loadRegistry(config.PLUGIN_OPTIONS, PLUGINS_DIR, options.importModule);
   const db = await openDatabase(config);
   try {
     await waitForDatabase(db, options.waitAttempts ?? 30);

@@ -30,7 +30,7 @@ function startServer(dataDir: string, port: number) {
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.NODE_ENV;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: root, env, detached: true });
+  const child = spawn(process.execPath, ['server/index.ts'], { cwd: root, env, detached: true });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
