@@ -60,6 +60,8 @@ beforeAll(async () => {
 afterAll(() => srv.close());
 
 const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
+/** Another id of the same shape: its last digit changed (to 0, or to 1 when it was 0 already). */
+const otherId = (id: string) => id.slice(0, -1) + (id.endsWith('0') ? '1' : '0');
 
 const ok = async (method: string, path: string, token: string, body?: unknown) => {
   const res = await call(method, path, token, body);
@@ -193,7 +195,7 @@ describe('[articles] create, read, search', () => {
       productType: ['ERROR_INVALID_VALUE'],
     });
     const badGroup = await call('POST', '/api/articles', admin, {
-      article: { articleId: 'A1', title: 'T', articleGroupId: kam.id.replace(/.$/, '0') },
+      article: { articleId: 'A1', title: 'T', articleGroupId: otherId(kam.id) },
     });
     expect(badGroup.status).toBe(400);
     expect(badGroup.json().fields).toEqual({ articleGroupId: ['ERROR_INVALID_VALUE'] });
