@@ -16,7 +16,9 @@ export default defineConfig({
   use: {
     locale: 'sv-SE',
     timezoneId: 'Europe/Stockholm',
-    trace: 'retain-on-failure',
+    // a failed test keeps its trace (actions, network, DOM snapshots); no screencast, which kept
+    // Chromium's compositor and GPU process busy through every test of the run
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -69,6 +69,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // As the real server (server/app.ts): the test client keeps its sockets, and one closed by the
+  // server after 5 idle seconds (a long setup between two calls) could be taken just as it closed
+  // (ECONNRESET on the next call).
+  server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
