@@ -1,3 +1,4 @@
+import { tenantToday } from '~/core/calendar/tenant-today';
 import { withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
 import { getRegistry } from '~/core/extension-points/registry';
@@ -58,6 +59,8 @@ export async function ensureDemoTenant(
   });
   if (result.created) {
     const tenant = await getTenantBySlug(where.slug);
+    const now = new Date();
+    const today = tenantToday({ tenant: tenant!, now });
     await withTenant(tenant!, async (trx) => {
       // The demo shows the optional sign-in features too (spec: available when the instance enables them).
       await trx.raw(
@@ -74,7 +77,7 @@ export async function ensureDemoTenant(
       // The registers, in the order they refer to each other, then what app-module plugins add.
       await seedDemoSuppliers(trx);
       await seedDemoArticles(trx);
-      await seedDemoAgreementTypes(trx);
+      await seedDemoAgreementTypes(trx, today);
       // Invoice rules: technicians' hours at "Arbetstid tekniker", a quarter of an hour at a time,
       // and the kilometres at "Milersättning" (per Swedish mil of 10 km).
       await trx('invoice_settings').update({
@@ -84,9 +87,9 @@ export async function ensureDemoTenant(
       });
       await seedDemoCustomers(trx);
       await seedDemoObjects(trx);
-      await seedDemoObjectAgreements(trx);
+      await seedDemoObjectAgreements(trx, today);
       await seedDemoWorkOrders(trx);
-      await seedDemoInvoices({ trx, tenant: tenant!, auth: null, lang: 'sv', now: new Date() });
+      await seedDemoInvoices({ trx, tenant: tenant!, auth: null, lang: 'sv', now });
       await seedDemoFiles(trx, tenant!.schemaName);
       await seedDemoProposals(trx);
       await seedDemoContracts(trx);

@@ -51,11 +51,11 @@ export const DEMO_AGREEMENT_TYPES: DemoAgreementType[] = [
   },
 ];
 
-export async function seedDemoAgreementTypes(trx: Trx): Promise<void> {
+export async function seedDemoAgreementTypes(trx: Trx, today: string): Promise<void> {
   const workType = (await trx('work_types')
     .orderBy([{ column: 'is_default', order: 'desc' }, 'sort_order'])
     .first('id')) as { id: string } | undefined;
-  const validFrom = `${new Date().getFullYear() - 1}-01-01`;
+  const validFrom = `${Number(today.slice(0, 4)) - 1}-01-01`;
   for (const t of DEMO_AGREEMENT_TYPES) {
     if (await trx('agreements').whereRaw('lower(code) = lower(?)', [t.code]).first('id')) continue;
     const [row] = (await trx('agreements')
@@ -109,9 +109,11 @@ const DEMO_OBJECT_AGREEMENTS: { serial: string; code: string; totalPrice: string
  * its last day (the upcoming list has something), the next service visit on 1 January (this year's
  * is among the demo's work orders: a visit made at start would be the newest open order).
  */
-export async function seedDemoObjectAgreements(trx: Trx, today = new Date()): Promise<void> {
-  const y = today.getFullYear();
-  const m = today.getMonth() + 1;
+export async function seedDemoObjectAgreements(trx: Trx, today: string): Promise<void> {
+  // `today` is the company's day (YYYY-MM-DD in its time zone), the day generation reads: the
+  // server's own date is a day behind it from 23:00 UTC, which on 31 December is last year
+  const y = Number(today.slice(0, 4));
+  const m = Number(today.slice(5, 7));
   const pad = (n: number) => String(n).padStart(2, '0');
   const quarterStart = `${y}-${pad(Math.floor((m - 1) / 3) * 3 + 1)}-01`;
   const monthStart = `${y}-${pad(m)}-01`;

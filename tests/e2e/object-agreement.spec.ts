@@ -37,7 +37,9 @@ test('[objects] an agreement put on an object: type, valid from, an invoice row,
   await pick(page, page.getByRole('combobox', { name: 'Avtalstyp' }), 'SERV', /SERV-Q/);
   await expect(page.getByLabel('Pris per faktureringsperiod')).toHaveValue('1950,00');
   await expect(page.getByTestId('agreement-type-schedule')).toContainText('Fakturor: ');
-  const year = new Date().getFullYear();
+  const year = Number(
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', year: 'numeric' }).format(new Date()),
+  );
   await fillDate(page, page.getByRole('group', { name: 'Giltigt från' }).first(), `${year}-01-15`);
   await page.getByRole('button', { name: 'Lägg avtal på objektet' }).click();
   await expect(page.getByText('Avtalet är lagt på objektet.')).toBeVisible();

@@ -19,11 +19,15 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-/** YYYY-MM of this month and the previous one (the browser test runs in UTC like the app's clock). */
+/**
+ * YYYY-MM of this month and the previous one in the company's time zone, as the app's lock rule reads
+ * them (at 23:00 UTC on a month's last day it is the next month in Stockholm already).
+ */
 function months(): { current: string; previous: string } {
-  const now = new Date();
-  const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  return { current: now.toISOString().slice(0, 7), previous: previous.toISOString().slice(0, 7) };
+  const current = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date()).slice(0, 7);
+  const [y, m] = current.split('-').map(Number) as [number, number];
+  const previous = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
+  return { current, previous };
 }
 
 test('[payroll] the admin previews a locked month and downloads it as PAXml', async ({ page }) => {

@@ -6,6 +6,7 @@ import { action as articlesRouteAction } from '~/app/routes/work-orders.$id.arti
 import { action as timeRouteAction } from '~/app/routes/work-orders.$id.time';
 import { validateSession } from '~/core/auth/session.service';
 import { sessionPolicy } from '~/core/unit-of-work';
+import { tenantToday } from '~/core/calendar/tenant-today';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { ensureUser } from '~/core/users/create-user';
@@ -520,11 +521,12 @@ describe('[work order rows] time', () => {
     // day 1: from the first of every month, everything before it is locked
     expect((await settings({ timeLockDay: 1 })).status).toBe(200);
     try {
-      const today = new Date();
-      const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
-      const lastMonth = new Date(first.getTime() - 86_400_000).toISOString().slice(0, 10);
+      // the tenant's month, as the lock rule reads it: its first day in Stockholm, not in UTC (at
+      // 23:00 UTC on a month's last day Stockholm is in the next month already)
+      const first = `${tenantToday({ tenant: tenantA, now: new Date() }).slice(0, 7)}-01`;
+      const lastMonth = new Date(Date.parse(`${first}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
       const id = await newOrder();
-      const ok = await saveTime({ workOrderId: id, date: first.toISOString().slice(0, 10), hours: 1 });
+      const ok = await saveTime({ workOrderId: id, date: first, hours: 1 });
       const into = await putTime({ workOrderId: id, date: lastMonth, hours: 1 });
       expect(into.status).toBe(409);
       expect(into.json<{ code: string }>().code).toBe('TIME_REPORT_LOCKED');
