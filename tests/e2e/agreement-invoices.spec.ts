@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, hydrated, signIn } from './helpers';
+import { companyDay, ADMIN, hydrated, signIn } from './helpers';
 
 /*
  * Issue 16 items 4 and 5 in the browser, on the demo company: an agreement put on an object through
@@ -24,7 +24,7 @@ test.afterAll(async () => {
 
 /** The month the test invoices: this one, or the next on a month's last day (the sweep's day). */
 function period(): { from: string; to: string } {
-  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
+  const today = companyDay();
   let [y, m] = today.split('-').map(Number) as [number, number];
   if (Number(today.slice(8, 10)) === new Date(Date.UTC(y, m, 0)).getUTCDate())
     [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1];
@@ -119,7 +119,7 @@ test('[agreements] a price adjustment from next year is previewed and waits for 
   await hydrated(page);
   await page.getByRole('checkbox', { name: /E2E-M – E2E Larmövervakning/ }).check();
   await page.getByRole('textbox', { name: /Förändring/ }).fill('5');
-  const year = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', year: 'numeric' }).format(new Date());
+  const year = companyDay().slice(0, 4);
   const nextYear = `${Number(year) + 1}-01-01`;
   await expect(page.getByLabel('Gäller från')).toHaveValue(nextYear);
   await page.getByRole('button', { name: 'Förhandsgranska' }).click();

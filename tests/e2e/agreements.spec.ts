@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, fillDate, hydrated, pick, signIn } from './helpers';
+import { companyDay, ADMIN, fillDate, hydrated, pick, signIn } from './helpers';
 
 /*
  * Issue 16's browser test, as an office person does it on the demo company: put an agreement on an
@@ -38,7 +38,7 @@ const MONTHS = [
 
 /** The month the test invoices: this one, or the next on a month's last day (the sweep's day). */
 function period(): { from: string; to: string; name: string } {
-  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
+  const today = companyDay();
   let [y, m] = today.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
   if (Number(today.slice(8, 10)) === last) [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1];

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, hydrated, signIn } from './helpers';
+import { companyDay, ADMIN, hydrated, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -126,7 +126,7 @@ test('[calendar] opens on today, marked, even on a phone; an order planned in it
     data: { email: ADMIN.email, password: ADMIN.password },
   });
   const token = ((await auth.json()) as { token: string }).token;
-  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
+  const today = companyDay();
   const users = (await (
     await request.get(`${app.url}/api/users`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { users: { id: string; name: string }[] };

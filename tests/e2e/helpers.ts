@@ -3,6 +3,14 @@ import type { Locator, Page } from '@playwright/test';
 /** The demo company's administrator (tenants/demo.ts). */
 export const ADMIN = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026' };
 
+/**
+ * The demo company's day at `at` (YYYY-MM-DD in Europe/Stockholm), the day the app's rules read: from
+ * 23:00 UTC (22:00 in summer) it is already tomorrow there, so never take it from UTC's date.
+ */
+export function companyDay(at: Date = new Date()): string {
+  return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(at);
+}
+
 /** Waits until React has hydrated the page, so JS widgets (pickers, dialogs) answer. */
 export async function hydrated(page: Page) {
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });

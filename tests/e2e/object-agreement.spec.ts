@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { fillDate, hydrated, pick, signIn } from './helpers';
+import { companyDay, fillDate, hydrated, pick, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -37,9 +37,7 @@ test('[objects] an agreement put on an object: type, valid from, an invoice row,
   await pick(page, page.getByRole('combobox', { name: 'Avtalstyp' }), 'SERV', /SERV-Q/);
   await expect(page.getByLabel('Pris per faktureringsperiod')).toHaveValue('1950,00');
   await expect(page.getByTestId('agreement-type-schedule')).toContainText('Fakturor: ');
-  const year = Number(
-    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', year: 'numeric' }).format(new Date()),
-  );
+  const year = Number(companyDay().slice(0, 4));
   await fillDate(page, page.getByRole('group', { name: 'Giltigt från' }).first(), `${year}-01-15`);
   await page.getByRole('button', { name: 'Lägg avtal på objektet' }).click();
   await expect(page.getByText('Avtalet är lagt på objektet.')).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { companyDay, hydrated, signIn } from './helpers';
 
 /**
  * Issue 17 in the browser: the on-call schedule. The admin adds a shift for Anna (the demo's rota
@@ -18,14 +18,11 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-/** A day in the demo company's zone, as the page names its cells (YYYY-MM-DD). */
-const swedishDay = (at: Date) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(at);
-
 test('[on-call] the admin adds a shift and sees it on the calendar; on a phone the month is a day list', async ({
   page,
 }) => {
   test.setTimeout(180_000);
-  const today = swedishDay(new Date());
+  const today = companyDay(new Date());
   await signIn(page, app, '/time/on-call');
   await expect(page.getByRole('heading', { name: 'Jourschema', level: 1 })).toBeVisible({ timeout: SLOW });
   await hydrated(page);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, hydrated, signIn } from './helpers';
+import { companyDay, ADMIN, hydrated, signIn } from './helpers';
 
 /**
  * Issue 17 part 5 in the browser: the admin opens the payroll page for last month once it is
@@ -24,7 +24,7 @@ test.afterAll(async () => {
  * them (at 23:00 UTC on a month's last day it is the next month in Stockholm already).
  */
 function months(): { current: string; previous: string } {
-  const current = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date()).slice(0, 7);
+  const current = companyDay().slice(0, 7);
   const [y, m] = current.split('-').map(Number) as [number, number];
   const previous = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
   return { current, previous };

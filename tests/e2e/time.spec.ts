@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { companyDay, hydrated, signIn } from './helpers';
 import { addDays, formatPlainDate, isoWeek, isoWeekStart } from '~/core/calendar/iso-week';
 
 /**
@@ -20,7 +20,6 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-const stockholmToday = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
 const plain = (iso: string) => {
   const [year, month, day] = iso.split('-').map(Number) as [number, number, number];
   return { year, month, day };
@@ -35,7 +34,7 @@ test('[time] a technician reports a week on a phone: a work day, a vacation day 
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 360, height: 740 });
   // next week: nothing reported there yet (the demo fills up to yesterday)
-  const next = isoWeek(addDays(plain(stockholmToday()), 7));
+  const next = isoWeek(addDays(plain(companyDay()), 7));
   const monday = formatPlainDate(isoWeekStart(next.year, next.week));
   const tuesday = formatPlainDate(addDays(plain(monday), 1));
   await signIn(page, app, `/time?year=${next.year}&week=${next.week}`, ERIK);
@@ -103,7 +102,7 @@ test('[time] the office locks the month; the technician can change it neither on
   page,
 }) => {
   test.setTimeout(180_000);
-  const today = stockholmToday();
+  const today = companyDay();
   const [year, month] = today.split('-').map(Number) as [number, number];
   const monthName = new Intl.DateTimeFormat('sv-SE', { month: 'long' }).format(new Date(Date.UTC(year, month - 1, 15)));
   const capitalized = monthName[0]!.toUpperCase() + monthName.slice(1);
