@@ -3,6 +3,7 @@ import { NavLink, useLocation, useSubmit } from 'react-router';
 import { Menu } from '~/app/components/ui';
 import { LANGS } from '~/core/i18n/languages';
 import { useCan } from '~/app/lib/can';
+import { namespacesOfKeys } from '~/app/locales/key-namespaces';
 
 export interface TopBarProps {
   user: { fullName: string; initials: string; email: string };
@@ -33,7 +34,8 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
  */
 export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const can = useCan();
-  const { t, i18n } = useTranslation();
+  // a plugin's link names its own namespace in its label key: load it for the browser too
+  const { t, i18n } = useTranslation(['common', ...namespacesOfKeys(links.map((l) => l.labelKey))]);
   const submit = useSubmit();
   const location = useLocation();
   const here = location.pathname + location.search;
