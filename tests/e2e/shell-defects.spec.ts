@@ -75,3 +75,43 @@ test('[inventory] the register menu names the door automatics after hydration, w
   }
   expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
 });
+
+test('[calendar] the technician column stays in view when the month view is scrolled to its end', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/work-orders/calendar?period=month&perspective=technician&step=1');
+  await hydrated(page);
+  const board = page.getByRole('table', { name: /Planeringstavla|Planning board/ });
+  const name = board.getByRole('rowheader').first();
+  await expect(name).toBeVisible();
+  // the month is wider than the screen: scroll it to its last day
+  const overflow = await board.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow).toBeGreaterThan(200);
+  await board.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  await expect.poll(() => board.evaluate((el) => el.scrollLeft)).toBeGreaterThanOrEqual(overflow - 1);
+  const boardBox = (await board.boundingBox())!;
+  const nameBox = (await name.boundingBox())!;
+  expect(Math.abs(nameBox.x - boardBox.x)).toBeLessThan(2);
+  await expect(name).toBeInViewport();
+  // and the column's heading with it
+  const heading = board.getByRole('columnheader').first();
+  expect(Math.abs((await heading.boundingBox())!.x - boardBox.x)).toBeLessThan(2);
+});
+
+test('[shell] the company name is not cut on a phone; the menus beside it shrink to initials', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signIn(page, app, '/');
+  await hydrated(page);
+  const company = page.getByRole('banner').getByRole('link', { name: 'Nordlarm Säkerhet AB' });
+  await expect(company).toBeVisible();
+  const cut = await company.evaluate((link) => {
+    const text = link.querySelector('span')!;
+    return text.scrollWidth > text.clientWidth + 1 || text.scrollHeight > text.clientHeight + 1;
+  });
+  expect(cut).toBe(false);
+  // the user menu keeps the full name as its accessible name
+  const userMenu = page.getByRole('banner').getByRole('button', { name: /^Maria Lindqvist/ });
+  await expect(userMenu).toBeVisible();
+  expect((await userMenu.boundingBox())!.width).toBeLessThan(100);
+});

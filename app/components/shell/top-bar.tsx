@@ -52,7 +52,8 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
         <NavLink to="/" className="flex min-w-0 items-center gap-2 font-semibold">
           {logoUrl ? <img src={logoUrl} alt="" className="h-8 w-auto rounded bg-white p-0.5" /> : null}
-          <span className="truncate">{company}</span>
+          {/* on a phone the name may take two lines rather than be cut ("Nordlar…"); the menus beside it shrink to initials */}
+          <span className="line-clamp-2 break-words leading-tight sm:line-clamp-1">{company}</span>
         </NavLink>
         <nav aria-label={t('shell.mainNav')} className="hidden flex-1 items-center gap-1 overflow-x-auto lg:flex">
           {links.map((l) => (
@@ -65,6 +66,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <div className="ml-auto flex shrink-0 items-center gap-2">
           <Menu
             label={t(`lang.${i18n.language}`)}
+            shortLabel={i18n.language.toUpperCase()}
             triggerVariant="inverse"
             items={LANGS.map((lang) => ({
               id: lang,
@@ -74,6 +76,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           />
           <Menu
             label={user.fullName}
+            shortLabel={user.initials}
             triggerVariant="inverse"
             items={[
               { id: 'profile', label: t('shell.profile'), href: '/profile' },
