@@ -96,3 +96,33 @@ test('[proposals] a new proposal left without a change leaves nothing in the lis
   await expect(page.getByTestId('proposal-line').first()).toBeVisible();
   await expect(page.getByRole('link', { name: /^Offert \d+$/ })).toHaveCount(0);
 });
+
+test('[sales] a sales order changed and left at once is saved too (the same autosave)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Inbrottslarm trapphus' }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+  await page.getByRole('button', { name: /^(Acceptera|Accept)$/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /^(Acceptera|Accept)$/ })
+    .click();
+  await page.getByRole('link', { name: /Öppna försäljningsordern|Open the sales order/ }).click();
+  await page.waitForURL(/\/sales\/[0-9a-f-]{36}$/);
+  const url = page.url();
+  await hydrated(page);
+  await title(page).fill('Ändrad och lämnad');
+  await page
+    .getByRole('navigation')
+    .first()
+    .getByRole('link', { name: /^(Försäljningsordrar|Sales orders)$/ })
+    .click();
+  await page.waitForURL((u) => u.pathname === '/sales');
+  await page.goto(url);
+  await hydrated(page);
+  await expect(title(page)).toHaveValue('Ändrad och lämnad');
+});
