@@ -17,8 +17,9 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Inventory({ loaderData }: Route.ComponentProps) {
-  // a plugin's register names its own namespace in its label key: load it for the browser too
-  const { t } = useTranslation(['inventory', ...namespacesOfKeys(loaderData.links.map((l) => l.labelKey))]);
+  const { t } = useTranslation('inventory');
+  // a plugin's register names its own namespace in its label key: ask for it, so the browser has it too
+  const { t: linkLabel } = useTranslation(['inventory', ...namespacesOfKeys(loaderData.links.map((l) => l.labelKey))]);
   const link = ({ isActive }: { isActive: boolean }) =>
     cx(
       'inline-flex shrink-0 items-center rounded-md px-3 text-sm font-medium',
@@ -32,7 +33,7 @@ export default function Inventory({ loaderData }: Route.ComponentProps) {
       <nav aria-label={t('nav.label')} className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1">
         {loaderData.links.map((l) => (
           <NavLink key={l.to} to={l.to} className={link}>
-            {t(l.labelKey)}
+            {linkLabel(l.labelKey)}
           </NavLink>
         ))}
       </nav>

@@ -34,8 +34,9 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
  */
 export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const can = useCan();
-  // a plugin's link names its own namespace in its label key: load it for the browser too
-  const { t, i18n } = useTranslation(['common', ...namespacesOfKeys(links.map((l) => l.labelKey))]);
+  const { t, i18n } = useTranslation();
+  // a plugin's link names its own namespace in its label key: ask for it, so the browser has it too
+  const { t: linkLabel } = useTranslation(['common', ...namespacesOfKeys(links.map((l) => l.labelKey))]);
   const submit = useSubmit();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -58,7 +59,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <nav aria-label={t('shell.mainNav')} className="hidden flex-1 items-center gap-1 overflow-x-auto lg:flex">
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
-              {t(l.labelKey)}
+              {linkLabel(l.labelKey)}
               {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
             </NavLink>
           ))}
@@ -94,7 +95,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <nav aria-label={t('shell.mainNav')} className="flex gap-1 overflow-x-auto px-4 pb-2 lg:hidden">
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
-              {t(l.labelKey)}
+              {linkLabel(l.labelKey)}
               {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
             </NavLink>
           ))}
