@@ -54,6 +54,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
+      // a new proposal needs proposal:edit: one who may only read gets the 403 page
+      if (isAppError(e) && e.status === 403) throw data('permission denied', { status: 403 });
       throw e;
     }
   });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
-import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
+import { ensureUser } from '~/core/users/create-user';
+import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
 import { runRouteAs } from '~/tests/helpers/route-loader';
 import * as listRoute from '~/app/routes/proposals';
@@ -75,5 +76,26 @@ describe('[proposals] a new proposal is created by its first save', () => {
     });
     expect(refused.status).toBe(400);
     expect(await count()).toBe(before);
+  });
+
+  it('one who may only read proposals gets the 403 page for a new one, not a server error', async () => {
+    await withTenant(tenant, async (trx) => {
+      await trx('access_levels').insert({
+        display_name: 'Läser offerter',
+        permissions: ['proposal:read'],
+        work_order_limit: 'none',
+      });
+      await ensureUser(trx, {
+        email: `reader@${a.slug}.se`,
+        name: 'Rut Läsare',
+        password: PASSWORD,
+        accessLevels: ['Läser offerter'],
+      });
+    });
+    const reader = await signIn(a, `reader@${a.slug}.se`);
+    const page = await runRouteAs(proposalRoute.loader, { tenant, host: a.host, token: reader }, '/proposals/new', {
+      params: { id: 'new' },
+    });
+    expect(page.status).toBe(403);
   });
 });
