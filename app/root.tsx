@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { I18nProvider, RouterProvider } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -10,7 +9,6 @@ import {
   ScrollRestoration,
   useHref,
   useNavigate,
-  useRouteError,
   useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
@@ -20,7 +18,7 @@ import { sessionMiddleware } from '~/app/middleware/session.server';
 import { formEdgeMiddleware } from '~/app/middleware/edge.server';
 import { useNonce } from '~/app/lib/nonce';
 import { formattingLocale, isLang, DEFAULT_LANG } from '~/core/i18n/languages';
-import { ErrorPage } from '~/app/components/shell/error-page';
+import { RouteErrorPage } from '~/app/components/shell/error-page';
 import { ToastProvider } from '~/app/components/ui';
 import { restoreTypedInput } from '~/app/lib/pre-hydration-input';
 import { switchLanguage } from '~/app/locales/load';
@@ -29,7 +27,10 @@ import stylesheet from './app.css?url';
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, i18nextMiddleware, formEdgeMiddleware];
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const tenant = context.get(tenantContext);
@@ -89,30 +90,5 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** Never a stack trace: 403 and 404 get their pages, anything else a reference to quote. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const { t } = useTranslation();
-  const data = useRouteLoaderData<typeof loader>('root');
-  if (isRouteErrorResponse(error) && error.status === 403)
-    return <ErrorPage title={t('errors.permissionDenied.title')} body={t('errors.permissionDenied.body')} />;
-  // A field holding a character PostgreSQL refuses (app/middleware/edge.server.ts).
-  if (isRouteErrorResponse(error) && error.status === 400) {
-    const fields = (error.data as { fields?: Record<string, string[]> } | null)?.fields ?? {};
-    return (
-      <ErrorPage
-        title={t('errors.invalidCharacter.title')}
-        body={t('errors.invalidCharacter.body', { field: Object.keys(fields)[0] ?? '—' })}
-      />
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 404)
-    return <ErrorPage title={t('errors.notFound.title')} body={t('errors.notFound.body')} />;
-  // Spec section 8: a request that never got an answer (network down, timeout).
-  if (error instanceof TypeError && /fetch|network/i.test(error.message))
-    return <ErrorPage title={t('errors.unexpected.title')} body={t('WARNING_NETWORK_ERROR_PLEASE_REFRESH')} />;
-  return (
-    <ErrorPage
-      title={t('errors.unexpected.title')}
-      body={t('errors.unexpected.body', { ref: data?.requestId ?? '—' })}
-    />
-  );
+  return <RouteErrorPage />;
 }

@@ -31,6 +31,7 @@ import { LOCALE_CHUNKS_FILE } from '~/app/locales/namespaces';
 import { newOpsToken, openOpsChannel, opsAllowed } from '~/core/runtime/ops-channel';
 import { readOutbox } from '~/core/mail/mailer';
 import { httpDuration, registry as metrics, sqlStatements } from './metrics';
+import { FAVICON_ICO } from './favicon';
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html><head><meta charset="utf-8"><title>404</title></head><body><h1>404 Not Found</h1></body></html>';
@@ -99,6 +100,9 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   app.get('/healthz', (_req, res) => res.type('text/plain').send('ok'));
+  app.get('/favicon.ico', (_req, res) => {
+    res.type('image/x-icon').set('Cache-Control', 'public, max-age=86400').send(FAVICON_ICO);
+  });
   app.get('/readyz', async (_req, res) => {
     const problems: string[] = [];
     await getDatabase()

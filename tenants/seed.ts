@@ -1,6 +1,9 @@
 import type { Trx } from '~/core/db/with-tenant';
 import { DEFAULT_APP_MODULES } from '~/core/modules/app-modules';
 import { PERMISSIONS, type Permission, type WorkOrderLimit } from '~/core/permissions/permissions';
+import { SYSTEM_ACCESS_LEVELS } from '~/core/access-levels/system-levels';
+
+const [ADMINISTRATOR, OFFICE, TECHNICIAN] = SYSTEM_ACCESS_LEVELS;
 
 const OFFICE_EXCLUDED = new Set<Permission>([
   'accesslevels:edit',
@@ -9,23 +12,24 @@ const OFFICE_EXCLUDED = new Set<Permission>([
   'settings:import_export',
 ]);
 
-/** The access levels every new tenant starts with; admins edit them later. */
+/**
+ * The access levels every new tenant starts with; admins edit them later. Stored in English and
+ * shown in the reader's language while unchanged (core/access-levels/system-levels.ts).
+ */
 export const DEFAULT_ACCESS_LEVELS: {
   displayName: string;
   description: string;
   permissions: readonly Permission[];
   limit: WorkOrderLimit;
 }[] = [
-  { displayName: 'Administrator', description: 'Everything', permissions: PERMISSIONS, limit: 'none' },
+  { ...ADMINISTRATOR, permissions: PERMISSIONS, limit: 'none' },
   {
-    displayName: 'Office',
-    description: 'Office staff: everything but users, access levels and instance settings',
+    ...OFFICE,
     permissions: PERMISSIONS.filter((p) => !OFFICE_EXCLUDED.has(p)),
     limit: 'none',
   },
   {
-    displayName: 'Technician',
-    description: 'Own work orders, time reports and the registers they need on site',
+    ...TECHNICIAN,
     permissions: [
       'workorders:read',
       'workorders:edit',

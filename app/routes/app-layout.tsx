@@ -1,8 +1,9 @@
-import { Outlet } from 'react-router';
+import { Outlet, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/app-layout';
 import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
 import { NAV_LINKS, visibleLinks } from '~/app/components/shell/nav';
+import { RouteErrorPage } from '~/app/components/shell/error-page';
 import { TopBar } from '~/app/components/shell/top-bar';
 import { useRevealFirstError } from '~/app/components/shell/use-reveal-first-error';
 import { navBadgeCounts } from '~/app/lib/nav-badges.server';
@@ -38,6 +39,23 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       <TopBar {...loaderData} />
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/**
+ * A signed-in page that fails keeps the shell (issue 28 item 10): the top bar stays and the error
+ * takes only the page's place, so the person can go on from the menu.
+ */
+export function ErrorBoundary() {
+  const shell = useRouteLoaderData<typeof loader>('routes/app-layout');
+  if (!shell) return <RouteErrorPage />;
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <TopBar {...shell} />
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+        <RouteErrorPage inShell />
       </main>
     </div>
   );

@@ -5,6 +5,7 @@ import { guard, requireAuth } from '~/app/lib/guard.server';
 import { INVENTORY_LINKS, visibleInventoryLinks } from '~/app/components/inventory/inventory-links';
 import { cx, FOCUS_RING, TOUCH_HEIGHT } from '~/app/components/ui/class-names';
 import { pluginInventoryLinks } from '~/app/lib/plugin-links.server';
+import { namespacesOfKeys } from '~/app/locales/key-namespaces';
 import { SIGNED_IN } from '~/core/permissions/access';
 
 /** The registers (spec section 2, /inventory): one tab per register the person may read. */
@@ -17,6 +18,8 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export default function Inventory({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('inventory');
+  // a plugin's register names its own namespace in its label key: ask for it, so the browser has it too
+  const { t: linkLabel } = useTranslation(['inventory', ...namespacesOfKeys(loaderData.links.map((l) => l.labelKey))]);
   const link = ({ isActive }: { isActive: boolean }) =>
     cx(
       'inline-flex shrink-0 items-center rounded-md px-3 text-sm font-medium',
@@ -30,7 +33,7 @@ export default function Inventory({ loaderData }: Route.ComponentProps) {
       <nav aria-label={t('nav.label')} className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1">
         {loaderData.links.map((l) => (
           <NavLink key={l.to} to={l.to} className={link}>
-            {t(l.labelKey)}
+            {linkLabel(l.labelKey)}
           </NavLink>
         ))}
       </nav>

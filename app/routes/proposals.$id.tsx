@@ -1,8 +1,9 @@
-import { data, redirect } from 'react-router';
+import { data, redirect, useLocation } from 'react-router';
 import type { Route } from './+types/proposals.$id';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { ProposalScreen, type ProposalActionResult } from '~/app/components/proposals/proposal-screen';
+import { isSameRecord } from '~/app/components/proposals/use-autosave';
 import { GROUPS_READ, listArticleGroups } from '~/core/articles/article-group.service';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
@@ -12,10 +13,12 @@ import {
   closeProposal,
   copyProposal,
   deleteProposal,
+  draftProposal,
   getProposal,
   proposalAbilities,
   proposalSettings,
   reopenProposal,
+  saveNewProposal,
   saveProposal,
   type Proposal,
 } from '~/core/proposals/proposal.service';
@@ -27,10 +30,13 @@ import {
  */
 export const middleware = guard({ permission: 'proposal:read', module: 'crm' });
 
+const NEW = 'new';
+
 export async function loader({ params, context }: Route.LoaderArgs) {
   return run(context, async (ctx) => {
     try {
-      const proposal = await getProposal(ctx, params.id);
+      // `/proposals/new`: the screen of one not yet created; its first save creates it
+      const proposal = params.id === NEW ? await draftProposal(ctx) : await getProposal(ctx, params.id);
       const tags = (await ctx.trx('tags').orderByRaw('lower(name)').select('id', 'name')) as {
         id: string;
         name: string;
@@ -48,6 +54,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       };
     } catch (e) {
       if (isAppError(e) && e.status === 404) throw data('not found', { status: 404 });
+      // a new proposal needs proposal:edit: one who may only read gets the 403 page
+      if (isAppError(e) && e.status === 403) throw data('permission denied', { status: 403 });
       throw e;
     }
   });
@@ -64,7 +72,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     refuseNul(body);
     switch (body.intent) {
       case 'save': {
-        const proposal = await run(context, (ctx) => saveProposal(ctx, { ...body.proposal, id: params.id }));
+        // a new proposal's first save creates it; a save sent before the screen's address moved to
+        // the id carries that id
+        const proposal = await run(context, (ctx) =>
+          params.id !== NEW
+            ? saveProposal(ctx, { ...body.proposal, id: params.id })
+            : body.proposal?.id
+              ? saveProposal(ctx, body.proposal)
+              : saveNewProposal(ctx, body.proposal),
+        );
         return data<ProposalActionResult>({ ok: true, intent: 'save', proposal });
       }
       case 'close': {
@@ -109,5 +125,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function ProposalPage({ loaderData }: Route.ComponentProps) {
-  return <ProposalScreen key={loaderData.proposal.id} {...loaderData} />;
+  // a new proposal's move to its id keeps the screen (and what is typed meanwhile)
+  const location = useLocation();
+  const key = isSameRecord(location.state) ? NEW : loaderData.proposal.id || NEW;
+  return <ProposalScreen key={key} {...loaderData} />;
 }

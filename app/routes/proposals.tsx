@@ -8,7 +8,7 @@ import { useCan } from '~/app/lib/can';
 import { Button, DateTime, ListPager, NativeSelect, pageFromUrl } from '~/app/components/ui';
 import { useDragReorder } from '~/app/components/ui/use-drag-reorder';
 import { formatNumber } from '~/core/i18n/number-format';
-import { createProposal, listProposals, type Proposal } from '~/core/proposals/proposal.service';
+import { listProposals, type Proposal } from '~/core/proposals/proposal.service';
 import { moveProposal, proposalListOptions } from '~/core/proposals/proposal-list.service';
 import { PROPOSAL_STATUSES } from '~/core/proposals/proposal-constants';
 
@@ -63,8 +63,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       await run(context, (ctx) => moveProposal(ctx, body));
       return { ok: true as const };
     }
-    const made = await run(context, (ctx) => createProposal(ctx, {}));
-    return redirect(`/proposals/${made.id}`);
+    // a new proposal opens empty and is created by its first save (issue 28 item 19): one left
+    // without a change leaves nothing in the list
+    return redirect('/proposals/new');
   } catch (e) {
     return actionError(e);
   }

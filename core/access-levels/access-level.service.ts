@@ -5,6 +5,7 @@ import { UUID_PATTERN, parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
 import type { Permission, WorkOrderLimit } from '~/core/permissions/permissions';
 import { ZCreateAccessLevel, ZUpdateAccessLevel, type TAccessLevel } from './access-level.schema';
+import { shownLevelDescription, shownLevelName, storedLevelTexts } from './system-levels';
 
 export { ZCreateAccessLevel, ZUpdateAccessLevel };
 export type { TAccessLevel, TCreateAccessLevel, TUpdateAccessLevel } from './access-level.schema';
@@ -77,17 +78,28 @@ async function writeHistory(ctx: Ctx, id: string, action: 'create' | 'edit' | 'd
   await recordHistory(ctx, { entity: 'access_level', entityId: id, action: action, data: data });
 }
 
-/** Every access level of the tenant, by name. */
+/** A level as its reader sees it: a seeded level's unchanged words in the reader's language. */
+function shown(ctx: Ctx, level: TAccessLevel): TAccessLevel {
+  return {
+    ...level,
+    displayName: shownLevelName(ctx.lang, level.displayName),
+    description: shownLevelDescription(ctx.lang, level.displayName, level.description),
+  };
+}
+
+/** Every access level of the tenant, by name (as shown). */
 export async function listAccessLevels(ctx: Ctx): Promise<TAccessLevel[]> {
   requireAccess(ctx.auth, READ);
   const rows = (await selectLevels(ctx).orderByRaw('lower(al.display_name)')) as Row[];
-  return rows.map(toAccessLevel);
+  return rows
+    .map((r) => shown(ctx, toAccessLevel(r)))
+    .sort((a, b) => a.displayName.localeCompare(b.displayName, ctx.lang));
 }
 
 /** One access level. An id of another tenant is simply not in this schema: 404 like any other. */
 export async function getAccessLevel(ctx: Ctx, id: string): Promise<TAccessLevel> {
   requireAccess(ctx.auth, READ);
-  return findLevel(ctx, id);
+  return shown(ctx, await findLevel(ctx, id));
 }
 
 /**
@@ -116,7 +128,7 @@ export async function createAccessLevel(ctx: Ctx, raw: unknown): Promise<TAccess
     throw e;
   }
   await writeHistory(ctx, id, 'create', input);
-  return findLevel(ctx, id);
+  return shown(ctx, await findLevel(ctx, id));
 }
 
 /**
@@ -127,9 +139,13 @@ export async function updateAccessLevel(ctx: Ctx, raw: unknown): Promise<TAccess
   requireAccess(ctx.auth, EDIT);
   const input = parseInput(ZUpdateAccessLevel, raw);
   const before = await findLevel(ctx, input.id);
-  const after = {
+  // a seeded level's words come back as the editor showed them (translated): keep them stored as they were
+  const texts = storedLevelTexts(ctx.lang, before, {
     displayName: input.displayName ?? before.displayName,
     description: input.description === undefined ? before.description : input.description,
+  });
+  const after = {
+    ...texts,
     permissions: input.permissions ?? before.permissions,
     limit: input.limit ?? before.limit,
     configuration: input.configuration ?? before.configuration,
@@ -153,7 +169,7 @@ export async function updateAccessLevel(ctx: Ctx, raw: unknown): Promise<TAccess
   }
   const { userCount: _count, id: _id, ...previous } = before;
   await writeHistory(ctx, before.id, 'edit', { before: previous, after });
-  return findLevel(ctx, before.id);
+  return shown(ctx, await findLevel(ctx, before.id));
 }
 
 /**

@@ -404,6 +404,70 @@ export async function createProposal(
   return { id: row!.id as string, title: row!.title as string, sortOrder, sequenceNumber };
 }
 
+/**
+ * The screen of a proposal not yet created (`/proposals/new`): the tenant's terms on an empty
+ * active proposal without an id. Nothing is written until its first save (saveNewProposal), so a
+ * new proposal left without a change leaves nothing behind in the list (issue 28 item 19).
+ */
+export async function draftProposal(ctx: Ctx): Promise<Proposal> {
+  requireAccess(ctx.auth, EDIT);
+  const settings = await proposalSettings(ctx);
+  return {
+    id: '',
+    title: '',
+    sortOrder: 0,
+    sequenceNumber: 0,
+    status: 'active',
+    state: null,
+    tags: [],
+    customerId: null,
+    customerName: null,
+    customerNumber: null,
+    contactName: null,
+    contactEmail: null,
+    contactPhone: null,
+    deliveryLocationDescription: null,
+    deliveryLocationText2: null,
+    deliveryLocationText3: null,
+    businessObjectId: null,
+    businessObjectSerialCode: null,
+    businessObjectModelName: null,
+    descriptionIntro: null,
+    description: null,
+    description2: null,
+    descriptionOfExceptions: null,
+    generalTerms: settings.generalTerms || null,
+    paymentTerms: settings.paymentTerms || null,
+    validTo: null,
+    nextActionDate: null,
+    customData: {},
+    totalPrice: '0.00',
+    totalPurchasePrice: '0.00',
+    totalMonthlyPrice: '0.00',
+    workOrderId: null,
+    salesOrderId: null,
+    version: 1,
+    createTs: ctx.now.toISOString(),
+    createUserId: ctx.auth.user.id,
+    closeTs: null,
+    closeUserId: null,
+    rows: [],
+  };
+}
+
+/**
+ * The first save of a new proposal: creates it (number, place at the top of the list, terms) and
+ * saves what the screen holds onto it, in the caller's one transaction. Answers the saved proposal
+ * with its id, so the screen's next saves are ordinary ones.
+ */
+export async function saveNewProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
+  const body = ((raw as { proposal?: unknown })?.proposal ?? raw ?? {}) as Record<string, unknown>;
+  const customerId = typeof body.customerId === 'string' && body.customerId ? body.customerId : null;
+  const made = await createProposal(ctx, { customerId: isUuid(customerId) ? customerId : null });
+  const version = Number(((await ctx.trx('proposals').where({ id: made.id }).first('version')) as Row).version);
+  return saveProposal(ctx, { ...body, id: made.id, version });
+}
+
 const text = (max: number) =>
   z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(max, 'ERROR_MAX_LENGTH').nullable().optional());
 const decimalText = () =>

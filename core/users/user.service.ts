@@ -5,6 +5,7 @@ import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput, zRequiredString } from '~/core/errors/validation';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { requireAccess } from '~/core/permissions/access';
+import { shownLevelName } from '~/core/access-levels/system-levels';
 
 /** Spec section 9: user filters default to active on, inactive off, registered off. */
 const zFlag = (fallback: boolean) =>
@@ -93,7 +94,7 @@ export async function listUsers(ctx: Ctx, raw: unknown = {}): Promise<{ users: U
       departmentId: (r.department_id as string) ?? null,
       department: (r.department as string) ?? null,
       accessLevelIds: r.access_level_ids as string[],
-      accessLevels: r.access_levels as string[],
+      accessLevels: (r.access_levels as string[]).map((name) => shownLevelName(ctx.lang, name)),
     })),
   };
 }
@@ -287,5 +288,12 @@ export async function getUser(
 export async function accessLevelOptions(ctx: Ctx): Promise<{ id: string; displayName: string }[]> {
   requireAccess(ctx.auth, { permission: 'users:read' });
   const rows = await ctx.trx('access_levels').select('id', 'display_name').orderByRaw('lower(display_name)');
-  return rows.map((r: { id: string; display_name: string }) => ({ id: r.id, displayName: r.display_name }));
+  return rows
+    .map((r: { id: string; display_name: string }) => ({
+      id: r.id,
+      displayName: shownLevelName(ctx.lang, r.display_name),
+    }))
+    .sort((a: { displayName: string }, b: { displayName: string }) =>
+      a.displayName.localeCompare(b.displayName, ctx.lang),
+    );
 }

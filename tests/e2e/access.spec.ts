@@ -45,7 +45,7 @@ test('[access] an admin creates an access level with two permissions, edits it a
   await page.goto(`${app.url}/settings/access-levels`);
   await expect(page.getByRole('heading', { name: 'Behörighetsnivåer', level: 1 })).toBeVisible();
   const table = page.getByRole('table', { name: 'Behörighetsnivåer' });
-  await expect(table.getByRole('row', { name: /Technician/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /Tekniker/ })).toBeVisible();
 
   await hydrated(page);
   await page.getByRole('link', { name: 'Ny behörighetsnivå' }).click();
@@ -98,7 +98,7 @@ test('[access] an admin creates an access level with two permissions, edits it a
   await expect(page).toHaveURL(/\/settings\/access-levels$/, { timeout: SLOW });
   await expect(page.getByRole('status')).toContainText('Behörighetsnivån har tagits bort', { timeout: SLOW });
   await expect(table.getByRole('row', { name: /Lager och inköp/ })).toHaveCount(0);
-  await expect(table.getByRole('row', { name: /Technician/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /Tekniker/ })).toBeVisible();
 });
 
 test('[access] a level in use cannot be deleted, and the reason is shown', async ({ page }) => {
@@ -106,7 +106,7 @@ test('[access] a level in use cannot be deleted, and the reason is shown', async
   await signIn(page);
   await page.goto(`${app.url}/settings/access-levels`);
   await hydrated(page);
-  await page.getByRole('table', { name: 'Behörighetsnivåer' }).getByText('Technician', { exact: true }).click();
+  await page.getByRole('table', { name: 'Behörighetsnivåer' }).getByText('Tekniker', { exact: true }).click();
   await expect(page.getByText('Användare med denna nivå: 2')).toBeVisible();
   await hydrated(page);
   await page.getByRole('button', { name: 'Ta bort', exact: true }).click();

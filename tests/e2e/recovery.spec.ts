@@ -115,7 +115,7 @@ test('[users] the admin invites a technician, who registers from the e-mail and 
   await expect(page.getByText('Fältet är obligatoriskt').first()).toBeVisible();
   await page.getByLabel('Namn').fill('Olof Nyanställd');
   await page.getByLabel('E-post').fill('olof@nordlarm.se');
-  await page.getByRole('checkbox', { name: 'Technician' }).check();
+  await page.getByRole('checkbox', { name: 'Tekniker' }).check();
   await page.getByRole('button', { name: 'Skicka inbjudan' }).click();
   await expect(page.getByText('Inbjudan är skickad')).toBeVisible();
   await expect(page.getByRole('row', { name: /Olof Nyanställd/ })).toContainText('Inbjuden');

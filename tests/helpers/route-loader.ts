@@ -42,14 +42,14 @@ type Json = Record<string, any>;
 
 /**
  * A web route's loader, action or guard run as React Router runs it, with the session of `token`
- * and, for an action, the form posted: its status, JSON body (a `data()` answer's too) and the
+ * and, for an action, the form (or JSON) posted: its status, JSON body (a `data()` answer's too) and the
  * redirect's location.
  */
 export async function runRouteAs(
   handler: (args: never) => unknown,
   as: { tenant: Tenant; host: string; token: string },
   url: string,
-  init: { form?: Record<string, string | string[]>; params?: Record<string, string> } = {},
+  init: { form?: Record<string, string | string[]>; json?: unknown; params?: Record<string, string> } = {},
 ): Promise<{ status: number; body: Json | undefined; location: string | null }> {
   const auth = await withTenant(as.tenant, (trx) => validateSession(trx, as.token, new Date(), sessionPolicy()));
   const context = new RouterContextProvider();
@@ -62,7 +62,14 @@ export async function runRouteAs(
     body = new FormData();
     for (const [k, v] of Object.entries(init.form)) for (const one of [v].flat()) body.append(k, one);
   }
-  const request = new Request(full, { method: body ? 'POST' : 'GET', body });
+  const request =
+    init.json !== undefined
+      ? new Request(full, {
+          method: 'POST',
+          body: JSON.stringify(init.json),
+          headers: { 'content-type': 'application/json' },
+        })
+      : new Request(full, { method: body ? 'POST' : 'GET', body });
   let answer: unknown;
   await i18nextMiddleware({ request, context, params: {}, url: full, pattern: '' } as never, async () => {
     try {

@@ -57,8 +57,9 @@ describe('[access-levels] GET /api/acls', () => {
     const res = await call(a, 'GET', '/acls', adminA);
     expect(res.status).toBe(200);
     const levels = res.json<{ displayName: string; permissions: string[]; limit: string; userCount: number }[]>();
-    expect(levels.map((l) => l.displayName)).toEqual(['Administrator', 'Office', 'Technician']);
-    const tech = levels.find((l) => l.displayName === 'Technician')!;
+    // the seeded levels in the reader's language (the test tenant speaks Swedish; issue 28 item 19)
+    expect(levels.map((l) => l.displayName)).toEqual(['Administratör', 'Kontor', 'Tekniker']);
+    const tech = levels.find((l) => l.displayName === 'Tekniker')!;
     expect(tech).toMatchObject({ limit: 'user', userCount: 1 });
     expect(tech.permissions).toContain('workorders:read');
     expect(levels[0]!.permissions).toHaveLength(PERMISSIONS.length);
@@ -190,7 +191,7 @@ describe('[access-levels] create, read, change and delete', () => {
 
   it('refuses to delete a level users hold with 409 ACCESS_LEVEL_IN_USE', async () => {
     const levels = (await call(a, 'GET', '/acls', adminA)).json<{ id: string; displayName: string }[]>();
-    const tech = levels.find((l) => l.displayName === 'Technician')!;
+    const tech = levels.find((l) => l.displayName === 'Tekniker')!;
     const res = await call(a, 'DELETE', `/acls/${tech.id}`, adminA);
     expect(res.status).toBe(409);
     expect(res.json()).toEqual({ code: 'ACCESS_LEVEL_IN_USE' });
@@ -209,7 +210,7 @@ describe('[access-levels] create, read, change and delete', () => {
       expect((await call(a, method, path, techA, body)).status, `${method} ${path} as technician`).toBe(403);
       expect((await call(a, method, path, undefined, body)).status, `${method} ${path} signed out`).toBe(401);
     }
-    expect((await call(a, 'GET', `/acls/${id}`, adminA)).json().displayName).toBe('Administrator');
+    expect((await call(a, 'GET', `/acls/${id}`, adminA)).json().displayName).toBe('Administratör');
   });
 
   it('treats another tenant’s id and a malformed id as not found', async () => {
@@ -218,7 +219,7 @@ describe('[access-levels] create, read, change and delete', () => {
     expect((await call(a, 'GET', `/acls/${foreign}`, adminA)).status).toBe(404);
     expect((await call(a, 'PUT', '/acls', adminA, { id: foreign, displayName: 'Mine now' })).status).toBe(404);
     expect((await call(a, 'DELETE', `/acls/${foreign}`, adminA)).status).toBe(404);
-    expect((await call(b, 'GET', `/acls/${foreign}`, adminB)).json().displayName).toBe('Administrator');
+    expect((await call(b, 'GET', `/acls/${foreign}`, adminB)).json().displayName).toBe('Administratör');
     expect((await call(a, 'GET', '/acls/not-a-uuid', adminA)).status).toBe(404);
     expect((await call(a, 'DELETE', '/acls/not-a-uuid', adminA)).status).toBe(404);
   });
@@ -227,7 +228,7 @@ describe('[access-levels] create, read, change and delete', () => {
     const levels = (await call(a, 'GET', '/acls', adminA)).json<
       { id: string; displayName: string; permissions: string[] }[]
     >();
-    const tech = levels.find((l) => l.displayName === 'Technician')!;
+    const tech = levels.find((l) => l.displayName === 'Tekniker')!;
     expect((await call(a, 'GET', '/acls', techA)).status).toBe(403);
     await call(a, 'PUT', '/acls', adminA, { id: tech.id, permissions: [...tech.permissions, 'accesslevels:read'] });
     expect((await call(a, 'GET', '/acls', techA)).status).toBe(200);

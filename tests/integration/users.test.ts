@@ -66,7 +66,7 @@ describe('[users] GET /api/users', () => {
     expect(users.map((u: { email: string }) => u.email).sort()).toEqual([a.adminEmail, a.technicianEmail].sort());
     expect(users.every((u: { status: string }) => u.status === 'active')).toBe(true);
     expect(totalCount).toBe(2);
-    expect(users.find((u: { email: string }) => u.email === a.technicianEmail).accessLevels).toEqual(['Technician']);
+    expect(users.find((u: { email: string }) => u.email === a.technicianEmail).accessLevels).toEqual(['Tekniker']);
     const names = users.map((u: { name: string }) => u.name.toLowerCase());
     expect([...names].sort()).toEqual(names);
   });

@@ -10,6 +10,7 @@ import {
   NativeSelect,
   SearchInput,
   Spinner,
+  WidgetBoundary,
   TextField,
   useToast,
   type MenuItemDef,
@@ -793,9 +794,11 @@ function PreviewDialog({ file, onClose }: { file: FileEntry; onClose: () => void
             <track kind="captions" />
           </video>
         ) : file.contentType === 'application/pdf' ? (
-          <Suspense fallback={<Spinner />}>
-            <PdfPreview src={src} />
-          </Suspense>
+          <WidgetBoundary>
+            <Suspense fallback={<Spinner />}>
+              <PdfPreview src={src} />
+            </Suspense>
+          </WidgetBoundary>
         ) : (
           <p>{t('noPreview')}</p>
         )}

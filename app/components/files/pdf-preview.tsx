@@ -1,22 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist';
 import { Button, Spinner } from '~/app/components/ui';
 
 /** Spec section 9: the PDF preview zooms from 0.6 to 2 in steps of 0.2 and shows at most 100 pages. */
 export const PDF_ZOOM = { min: 0.6, max: 2, step: 0.2, initial: 1 } as const;
 export const PDF_MAX_PAGES = 100;
-
-type PdfDocument = {
-  numPages: number;
-  getPage(n: number): Promise<{
-    getViewport(o: { scale: number }): { width: number; height: number };
-    render(o: { canvas: HTMLCanvasElement; viewport: { width: number; height: number } }): {
-      promise: Promise<void>;
-      cancel(): void;
-    };
-  }>;
-  destroy(): Promise<void>;
-};
 
 /**
  * A PDF drawn page by page into canvases with pdf.js (its worker from our own origin: the page's
@@ -25,25 +14,29 @@ type PdfDocument = {
  */
 export default function PdfPreview({ src }: { src: string }) {
   const { t } = useTranslation('files');
-  const [doc, setDoc] = useState<PdfDocument | null>(null);
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [failed, setFailed] = useState(false);
   const [zoom, setZoom] = useState<number>(PDF_ZOOM.initial);
   const pages = useRef<HTMLDivElement>(null);
 
+  // pdf.js 6: the loading task owns the document and its worker; destroying the task frees both
+  // (the document itself has no destroy() any more, and calling it crashed the page on close)
   useEffect(() => {
     let live = true;
-    let loaded: PdfDocument | null = null;
+    let task: PDFDocumentLoadingTask | null = null;
+    const release = () => void task?.destroy().catch(() => undefined);
     (async () => {
       const pdfjs = await import('pdfjs-dist');
       const worker = await import('pdfjs-dist/build/pdf.worker.min.mjs?url');
       pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
-      loaded = (await pdfjs.getDocument({ url: src, withCredentials: true }).promise) as unknown as PdfDocument;
+      task = pdfjs.getDocument({ url: src, withCredentials: true });
+      if (!live) return release();
+      const loaded = await task.promise;
       if (live) setDoc(loaded);
-      else void loaded.destroy();
     })().catch(() => live && setFailed(true));
     return () => {
       live = false;
-      void loaded?.destroy();
+      release();
     };
   }, [src]);
 

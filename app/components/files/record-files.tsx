@@ -3,6 +3,7 @@ import { useCan } from '~/app/lib/can';
 import type { loader as appLayoutLoader } from '~/app/routes/app-layout';
 import type { AppModuleId } from '~/core/modules/app-modules';
 import type { Permission } from '~/core/permissions/permissions';
+import { WidgetBoundary } from '~/app/components/ui';
 import { FileBrowser } from './file-browser';
 
 /** Who sees a kind's files (core/files/owners.ts has the rule; this only hides what would be refused). */
@@ -31,6 +32,8 @@ export function RecordFiles({ kind, ownerId }: { kind: string; ownerId: string }
   const layout = useRouteLoaderData<typeof appLayoutLoader>('routes/app-layout');
   if (!visible) return null;
   return (
-    <FileBrowser key={`${kind}:${ownerId}`} kind={kind} ownerId={ownerId} maxUploadMb={layout?.maxUploadMb ?? 50} />
+    <WidgetBoundary>
+      <FileBrowser key={`${kind}:${ownerId}`} kind={kind} ownerId={ownerId} maxUploadMb={layout?.maxUploadMb ?? 50} />
+    </WidgetBoundary>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
-import { Button, Spinner } from '~/app/components/ui';
+import { Button, Spinner, WidgetBoundary } from '~/app/components/ui';
 
 /*
  * What the project screen's tab panels share: each loads its own resource route once per URL (so
@@ -59,7 +59,7 @@ export function PanelSection({
         </h2>
         {action}
       </div>
-      {children}
+      <WidgetBoundary>{children}</WidgetBoundary>
     </section>
   );
 }

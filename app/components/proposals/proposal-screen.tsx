@@ -4,15 +4,24 @@ import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
 import { RecordFiles } from '~/app/components/files/record-files';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
-import { Button, ConfirmDialog, Menu, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
+import {
+  Button,
+  ConfirmDialog,
+  Menu,
+  TextField,
+  useToast,
+  WidgetBoundary,
+  type MenuItemDef,
+} from '~/app/components/ui';
 import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import type { Proposal, ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
 import type { ProposalLists } from '~/core/proposals/proposal-configuration.service';
 import { DocumentActions } from './document-actions';
 import { CustomFieldInputs, missingRequired, PriceTemplateButtons, StandardTextInsert } from './proposal-extras';
 import { RecordHistory } from './record-history';
+import { LeaveUnsavedDialog } from './leave-unsaved-dialog';
 import { RowsEditor } from './rows-editor';
-import { useAutosave } from './use-autosave';
+import { useAutosave, type SameRecordState } from './use-autosave';
 
 export { AUTOSAVE_MS } from './use-autosave';
 
@@ -82,6 +91,19 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
   const actor = useFetcher<ProposalActionResult>();
   const autosave = useAutosave({ initial: proposal, recordKey: 'proposal', conflictCode: 'PROPOSAL_CHANGED' });
   const { draft, setDraft, state, fields, saving } = autosave;
+  // a new proposal exists once its first save created it (issue 28 item 19): its address moves to
+  // the id then, keeping this screen and what is typed meanwhile
+  const isNew = draft.id === '';
+  const { leaving } = autosave;
+  useEffect(() => {
+    // leaving for another page: that navigation goes on once saved, not this one
+    if (draft.id && !leaving && window.location.pathname === '/proposals/new')
+      void navigate(`/proposals/${draft.id}`, {
+        replace: true,
+        preventScrollReset: true,
+        state: { sameRecord: true } satisfies SameRecordState,
+      });
+  }, [draft.id, leaving, navigate]);
   const [confirm, setConfirm] = useState<'accepted' | 'accepted-wo' | 'declined' | 'delete' | 'reopen' | null>(null);
   const readOnly = draft.status !== 'active' || !can.edit;
   const change = (patch: Partial<Proposal>) => {
@@ -132,16 +154,16 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
             <Link to="/proposals" className="text-blue-700 underline">
               {t('title')}
             </Link>{' '}
-            · #{draft.sequenceNumber} · {t(`status.${draft.status}`)}
+            {!isNew && ` · #${draft.sequenceNumber}`} · {t(`status.${draft.status}`)}
           </p>
           <h1 id="proposal-title" className="text-2xl font-semibold">
-            {draft.title || t('untitled', { number: draft.sequenceNumber })}
+            {draft.title || (isNew ? t('newTitle') : t('untitled', { number: draft.sequenceNumber }))}
           </h1>
           <p role="status" aria-live="polite" className="text-sm text-gray-600" data-testid="save-state">
             {state === 'saving' || state === 'pending' ? t('save.saving') : state === 'saved' ? t('save.saved') : ''}
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2" hidden={isNew}>
           {draft.status === 'active' && can.accept && (
             <Button variant="primary" isDisabled={saving || !draft.customerId} onPress={() => setConfirm('accepted')}>
               {t('action.accept')}
@@ -401,8 +423,12 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
         />
       </Section>
 
-      {settings.files && <RecordFiles kind="proposal" ownerId={draft.id} />}
-      <RecordHistory href={`/proposals/${draft.id}/history`} />
+      {settings.files && !isNew && <RecordFiles kind="proposal" ownerId={draft.id} />}
+      {!isNew && (
+        <WidgetBoundary>
+          <RecordHistory href={`/proposals/${draft.id}/history`} />
+        </WidgetBoundary>
+      )}
 
       <ConfirmDialog
         isOpen={confirm !== null}
@@ -418,6 +444,7 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
           setConfirm(null);
         }}
       />
+      <LeaveUnsavedDialog autosave={autosave} />
     </article>
   );
 }

@@ -4,12 +4,22 @@ import { Link, useFetcher, useNavigate } from 'react-router';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import type { OrderInvoiceSummary } from '~/app/components/invoices/invoice-format';
 import { OrderInvoiceLink } from '~/app/components/invoices/order-invoice-link';
-import { Button, ConfirmDialog, Menu, NativeSelect, TextField, useToast, type MenuItemDef } from '~/app/components/ui';
+import {
+  Button,
+  ConfirmDialog,
+  Menu,
+  NativeSelect,
+  TextField,
+  useToast,
+  WidgetBoundary,
+  type MenuItemDef,
+} from '~/app/components/ui';
 import type { ProposalSettings } from '~/core/proposals/proposal.service';
 import type { SalesOrder, SalesOrderOptions } from '~/core/proposals/sales-order.service';
 import { RecordHistory } from './record-history';
 import { DocumentActions } from './document-actions';
 import { RowsEditor } from './rows-editor';
+import { LeaveUnsavedDialog } from './leave-unsaved-dialog';
 import { useAutosave } from './use-autosave';
 
 export type SalesOrderActionResult =
@@ -183,7 +193,9 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
         />
       </section>
 
-      <RecordHistory href={`/sales/${draft.id}/history`} />
+      <WidgetBoundary>
+        <RecordHistory href={`/sales/${draft.id}/history`} />
+      </WidgetBoundary>
       <ConfirmDialog
         isOpen={confirm !== null}
         onOpenChange={(open) => !open && setConfirm(null)}
@@ -212,6 +224,7 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
           setConfirm(null);
         }}
       />
+      <LeaveUnsavedDialog autosave={autosave} />
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFetcher } from 'react-router';
+import { useBlocker, useFetcher } from 'react-router';
 import { useToast } from '~/app/components/ui';
 import type { ProposalRow } from '~/core/proposals/proposal.service';
 
@@ -15,9 +15,21 @@ export type SaveAnswer<K extends string, T> =
   | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]> };
 
 interface Versioned {
+  /** Empty for a record not yet created: its first save creates it (and answers its id). */
+  id: string;
   version: number;
   rows?: ProposalRow[];
 }
+
+/**
+ * The history state of a navigation that shows the same record under a new address (a new
+ * record's first save moves `/proposals/new` to its id): the leave guard lets it pass and the page
+ * keeps the screen mounted, so nothing typed meanwhile is lost.
+ */
+export interface SameRecordState {
+  sameRecord: true;
+}
+export const isSameRecord = (state: unknown) => (state as Partial<SameRecordState> | null)?.sameRecord === true;
 
 /**
  * A record edited on screen and saved by itself AUTOSAVE_MS after the last change: the save names
@@ -25,6 +37,12 @@ interface Versioned {
  * becomes the 'conflict' state instead of overwriting their work. Typing while a save is under way
  * keeps the typed text (only the new version is taken) and saves again. Rows keep their on-screen
  * `key` while their ids become the server's, so a row's picker stays put.
+ *
+ * Nothing typed is lost by leaving (issue 28 item 9): a link or back button while a change waits
+ * is held until the change is saved (at once, not after the timer), then followed; a save that is
+ * refused keeps the person on the page with the error, and `leave` then lets them go anyway.
+ * Closing or reloading the tab with a change not yet saved starts the save and asks the browser's
+ * question first.
  */
 export function useAutosave<K extends string, T extends Versioned>(opts: {
   initial: T;
@@ -83,6 +101,31 @@ export function useAutosave<K extends string, T extends Versioned>(opts: {
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  const unsaved = state === 'pending' || state === 'saving' || state === 'error' || state === 'conflict';
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved && currentLocation.pathname !== nextLocation.pathname && !isSameRecord(nextLocation.state),
+  );
+  const [leaveRefused, setLeaveRefused] = useState(false);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (state === 'pending') send();
+    else if (state === 'saved' || state === 'idle') blocker.proceed();
+    else if (state === 'error' || state === 'conflict') setLeaveRefused(true);
+  }, [blocker, state, send]);
+
+  useEffect(() => {
+    if (!unsaved) return;
+    const ask = (e: BeforeUnloadEvent) => {
+      if (!inFlight.current && state === 'pending') send();
+      e.preventDefault();
+      // older Chromium asks only when returnValue is set
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [unsaved, state, send]);
+
   useEffect(() => {
     const r = saver.data as SaveAnswer<K, T> | undefined;
     if (saver.state !== 'idle' || !r || !inFlight.current) return;
@@ -97,9 +140,9 @@ export function useAutosave<K extends string, T extends Versioned>(opts: {
         }));
         setState('saved');
       } else {
-        // typed while saving: keep the text, take the new version, save again (now if the timer
-        // already ran out, else when it does)
-        setDraft((d) => ({ ...d, version: saved.version }));
+        // typed while saving: keep the text, take the new version (and a new record's id), save
+        // again (now if the timer already ran out, else when it does)
+        setDraft((d) => ({ ...d, id: saved.id, version: saved.version }));
         setState('pending');
         if (queued.current) send();
       }
@@ -122,5 +165,17 @@ export function useAutosave<K extends string, T extends Versioned>(opts: {
     fields,
     /** Whether a save is waiting or under way (accepting and closing wait for it). */
     saving: state === 'saving' || state === 'pending',
+    /** Whether a navigation away is held for (or follows) a save: the screen then stays where it is. */
+    leaving: blocker.state !== 'unblocked',
+    /** A navigation held because its save was refused: `leave` follows it without the change, `stay` drops it. */
+    leaveRefused,
+    leave: () => {
+      setLeaveRefused(false);
+      if (blocker.state === 'blocked') blocker.proceed();
+    },
+    stay: () => {
+      setLeaveRefused(false);
+      if (blocker.state === 'blocked') blocker.reset();
+    },
   };
 }

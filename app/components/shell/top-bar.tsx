@@ -3,6 +3,7 @@ import { NavLink, useLocation, useSubmit } from 'react-router';
 import { Menu } from '~/app/components/ui';
 import { LANGS } from '~/core/i18n/languages';
 import { useCan } from '~/app/lib/can';
+import { namespacesOfKeys } from '~/app/locales/key-namespaces';
 
 export interface TopBarProps {
   user: { fullName: string; initials: string; email: string };
@@ -34,6 +35,8 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
 export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const can = useCan();
   const { t, i18n } = useTranslation();
+  // a plugin's link names its own namespace in its label key: ask for it, so the browser has it too
+  const { t: linkLabel } = useTranslation(['common', ...namespacesOfKeys(links.map((l) => l.labelKey))]);
   const submit = useSubmit();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -50,12 +53,13 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
         <NavLink to="/" className="flex min-w-0 items-center gap-2 font-semibold">
           {logoUrl ? <img src={logoUrl} alt="" className="h-8 w-auto rounded bg-white p-0.5" /> : null}
-          <span className="truncate">{company}</span>
+          {/* on a phone the name may take two lines rather than be cut ("Nordlar…"); the menus beside it shrink to initials */}
+          <span className="line-clamp-2 break-words leading-tight sm:line-clamp-1">{company}</span>
         </NavLink>
         <nav aria-label={t('shell.mainNav')} className="hidden flex-1 items-center gap-1 overflow-x-auto lg:flex">
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
-              {t(l.labelKey)}
+              {linkLabel(l.labelKey)}
               {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
             </NavLink>
           ))}
@@ -63,6 +67,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <div className="ml-auto flex shrink-0 items-center gap-2">
           <Menu
             label={t(`lang.${i18n.language}`)}
+            shortLabel={i18n.language.toUpperCase()}
             triggerVariant="inverse"
             items={LANGS.map((lang) => ({
               id: lang,
@@ -72,6 +77,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           />
           <Menu
             label={user.fullName}
+            shortLabel={user.initials}
             triggerVariant="inverse"
             items={[
               { id: 'profile', label: t('shell.profile'), href: '/profile' },
@@ -89,7 +95,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <nav aria-label={t('shell.mainNav')} className="flex gap-1 overflow-x-auto px-4 pb-2 lg:hidden">
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} className={linkClass}>
-              {t(l.labelKey)}
+              {linkLabel(l.labelKey)}
               {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
             </NavLink>
           ))}

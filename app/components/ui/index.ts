@@ -34,6 +34,7 @@ export { SortableTable, type SortableTableProps, type TableColumn, type SortDesc
 export { Dialog, DialogTrigger, ConfirmDialog, type DialogProps, type ConfirmDialogProps } from './dialog';
 export { Menu, type MenuProps, type MenuItemDef } from './menu';
 export { Tabs, type TabsProps, type TabItem } from './tabs';
+export { WidgetBoundary } from './widget-boundary';
 export { DatePicker, Calendar, type DatePickerProps, type CalendarProps, type DateValue } from './date-picker';
 export {
   ToastProvider,

@@ -22,6 +22,8 @@ export interface MenuProps {
   label?: string;
   /** Shows a "⋯" button instead of the label (the label stays as its accessible name). */
   isIconOnly?: boolean;
+  /** Trigger text on a phone (initials for a name), where the label stays the accessible name. */
+  shortLabel?: string;
   triggerVariant?: ButtonVariant;
   placement?: Placement;
   isDisabled?: boolean;
@@ -49,6 +51,7 @@ export function Menu({
   items,
   label,
   isIconOnly = false,
+  shortLabel,
   triggerVariant = 'secondary',
   placement = 'bottom end',
   isDisabled,
@@ -81,7 +84,16 @@ export function Menu({
           <MoreIcon />
         ) : (
           <>
-            {name}
+            {shortLabel ? (
+              <>
+                <span aria-hidden="true" className="sm:hidden">
+                  {shortLabel}
+                </span>
+                <span className="max-sm:sr-only">{name}</span>
+              </>
+            ) : (
+              name
+            )}
             <ChevronDownIcon />
           </>
         )}

@@ -141,13 +141,12 @@ export function BoardGrid({
   }, [board, focusId]);
 
   const [over, setOver] = useState<string | null>(null);
-  const colWidth = dayView
-    ? 'minmax(3.5rem, 1fr)'
-    : columns[0]?.kind === 'week'
-      ? 'minmax(3.25rem, 1fr)'
-      : columns.length > 7
-        ? 'minmax(4.5rem, 1fr)'
-        : 'minmax(6.5rem, 1fr)';
+  const colMinRem = dayView ? 3.5 : columns[0]?.kind === 'week' ? 3.25 : columns.length > 7 ? 4.5 : 6.5;
+  const colWidth = `minmax(${colMinRem}rem, 1fr)`;
+  // A row is as wide as its columns, not only as the scroller (issue 28 item 18): a sticky cell
+  // stays inside its row's box, so in a month wider than the screen the technician column would
+  // otherwise scroll away with the row's box once the board scrolled past the screen's width.
+  const rowMinWidth = `${8 + columns.length * colMinRem}rem`;
   const template = `minmax(8rem, 11rem) repeat(${columns.length}, ${colWidth})`;
 
   function onDrop(e: React.DragEvent, row: Row, col: CalendarColumn) {
@@ -236,8 +235,15 @@ export function BoardGrid({
         aria-describedby="board-help"
       >
         <div role="rowgroup" className="sticky top-0 z-10 bg-slate-50">
-          <div role="row" className="grid border-b border-slate-200" style={{ gridTemplateColumns: template }}>
-            <div role="columnheader" className="sticky left-0 bg-slate-50 p-2 text-xs font-medium text-slate-500">
+          <div
+            role="row"
+            className="grid border-b border-slate-200"
+            style={{ gridTemplateColumns: template, minWidth: rowMinWidth }}
+          >
+            <div
+              role="columnheader"
+              className="sticky left-0 z-[1] bg-slate-50 p-2 text-xs font-medium text-slate-500"
+            >
               {technician ? t('column.technician') : t('column.project')}
             </div>
             {columns.map((c, i) => {
@@ -286,7 +292,11 @@ export function BoardGrid({
                 key={row.key}
                 role="row"
                 className="relative grid border-b border-slate-100"
-                style={{ gridTemplateColumns: template, minHeight: dayView ? `${laneCount * 2 + 1}rem` : undefined }}
+                style={{
+                  gridTemplateColumns: template,
+                  minWidth: rowMinWidth,
+                  minHeight: dayView ? `${laneCount * 2 + 1}rem` : undefined,
+                }}
                 data-testid={`row-${row.key}`}
               >
                 <div
