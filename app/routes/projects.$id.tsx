@@ -254,7 +254,15 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
         <Figure label={t('col.contractSum')} value={formatMoney(project.totals.contractSum)} />
         <Figure label={t('col.invoiced')} value={formatMoney(project.totals.invoiced)} />
         <Figure label={t('col.leftToInvoice')} value={formatMoney(project.totals.leftToInvoice)} />
-        <Figure label={t('figure.hours')} value={`${formatMoney(project.hours)} h`} />
+        <Figure
+          label={t('figure.hours')}
+          value={`${formatMoney(project.figures.hours.total)} h`}
+          note={
+            project.figures.hours.travelMinutes
+              ? t('figure.travel', { hours: formatMoney(project.figures.hours.travel) })
+              : undefined
+          }
+        />
       </dl>
       <Tabs
         aria-label={t('tabs.label')}
@@ -289,11 +297,12 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Figure({ label, value }: { label: string; value: string }) {
+function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
     <div className="rounded-lg bg-slate-50 p-3">
       <dt className="text-xs text-slate-600">{label}</dt>
       <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
+      {note ? <dd className="text-xs text-slate-600">{note}</dd> : null}
     </div>
   );
 }

@@ -21,8 +21,9 @@ import { hasAccess, requireAccess, type Access } from '~/core/permissions/access
 import { compare, formatDecimal, formatTrimmed, isNegative, sub } from '~/core/pricing';
 import { addDays, tenantDate } from '~/core/work-orders/close.rules';
 import { findProject, lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY, type ProjectRow } from './project-access';
-import { canMarkIncluded, newPart, projectTotals, type ProjectInvoice, type RowStatus } from './project-invoicing';
-import { backlogRowOf, backlogSums, fromOre, readProjectRows, toOre, type ProjectInvoicingRow } from './project-rows';
+import { canMarkIncluded, newPart, type RowStatus } from './project-invoicing';
+import { readProjectFigures, type ProjectInvoicingTotals } from './project-figures';
+import { backlogRowOf, fromOre, readProjectRows, toOre, type ProjectInvoicingRow } from './project-rows';
 
 /*
  * Project invoicing (issue 18; spec section 3 "project invoice", section 4 "Project", section 5
@@ -43,20 +44,7 @@ export const PROJECT_ROW_STATUSES = ['open', 'included', 'invoiced'] as const;
 
 // ---- views ----
 
-export interface ProjectInvoicingTotals {
-  contractSum: string;
-  /** What finalized invoices carry: their contract parts and backlog parts. */
-  invoiced: string;
-  /** The contract sum not yet invoiced plus the backlog. */
-  leftToInvoice: string;
-  /** Open rows (accepted extra work only), drafts' rows included: they are not invoiced yet. */
-  backlog: string;
-  /** The contract sum not on a finalized invoice. */
-  contractLeft: string;
-  /** The contract sum on no invoice at all, drafts included: what a new part may take. */
-  contractUnplanned: string;
-  draftCount: number;
-}
+export type { ProjectInvoicingTotals } from './project-figures';
 
 export type ProjectErpState = 'none' | 'queued' | 'delivered' | 'failed';
 
@@ -96,51 +84,15 @@ const money = (v: unknown) => formatDecimal(String(v ?? '0'));
 // ---- totals ----
 
 /**
- * Each project's contract sum, what is invoiced and what is left, in three statements whatever the
- * number of projects (the project list shows them per row): the projects, their invoices grouped by
- * draft or not, and their backlog grouped in SQL. The same arithmetic as projectTotals().
+ * Each project's contract sum, what is invoiced and what is left: the invoicing part of the
+ * project's figures (project-figures.ts), which every tab and the list read.
  */
 export async function projectInvoiceTotals(
   ctx: Pick<Ctx, 'trx'>,
   projectIds: readonly string[],
 ): Promise<Map<string, ProjectInvoicingTotals>> {
-  const result = new Map<string, ProjectInvoicingTotals>();
-  const ids = [...new Set(projectIds.filter(isUuid))];
-  if (!ids.length) return result;
-  const projects: Row[] = await ctx.trx('projects').whereIn('id', ids).select('id', 'contract_sum');
-  const { rows: sums } = (await ctx.trx.raw(
-    `select project_id, status = 'draft' as draft, count(*)::int as n,
-            coalesce(sum(project_contract_amount), 0)::text as contract,
-            coalesce(sum(project_backlog_amount), 0)::text as backlog
-       from invoices
-      where project_id = any(?::uuid[]) and status <> 'void'
-      group by project_id, status = 'draft'`,
-    [ids],
-  )) as { rows: Row[] };
-  const backlog = await backlogSums(ctx.trx, ids);
-  for (const p of projects) {
-    const id = p.id as string;
-    const mine = sums.filter((s) => s.project_id === id);
-    const invoices: ProjectInvoice[] = mine.map((s) => ({
-      status: s.draft ? 'draft' : 'finalized',
-      contractAmount: toOre(String(s.contract)),
-      backlogAmount: toOre(String(s.backlog)),
-    }));
-    const contractSum = toOre(String(p.contract_sum));
-    const t = projectTotals(contractSum, invoices, [
-      { id: 'backlog', amount: toOre(backlog.get(id) ?? '0'), status: 'open' },
-    ]);
-    result.set(id, {
-      contractSum: fromOre(contractSum),
-      invoiced: fromOre(t.invoiced),
-      leftToInvoice: fromOre(t.leftToInvoice),
-      backlog: fromOre(t.backlog),
-      contractLeft: fromOre(t.contractLeft),
-      contractUnplanned: fromOre(t.contractUnplanned),
-      draftCount: Number(mine.find((s) => s.draft)?.n ?? 0),
-    });
-  }
-  return result;
+  const figures = await readProjectFigures(ctx, projectIds);
+  return new Map([...figures].map(([id, f]) => [id, f.invoicing]));
 }
 
 async function totalsOf(ctx: Ctx, projectId: string): Promise<ProjectInvoicingTotals> {

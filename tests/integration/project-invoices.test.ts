@@ -202,6 +202,8 @@ describe('[projects] invoicing rows and the backlog', () => {
       backlog: '1950.00',
       contractLeft: '100000.00',
       contractUnplanned: '100000.00',
+      // the pending extra work: not in the backlog, not invoiceable until accepted
+      pendingExtraWork: '1200.00',
       draftCount: 0,
     });
   });
@@ -374,6 +376,8 @@ describe('[projects] part invoices', () => {
       backlog: '0.00',
       contractLeft: '33340.00',
       contractUnplanned: '33340.00',
+      // the pending extra work: not in the backlog, not invoiceable until accepted
+      pendingExtraWork: '1200.00',
       draftCount: 0,
     });
   });
