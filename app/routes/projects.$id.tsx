@@ -399,8 +399,6 @@ function WorkOrdersTab({
   const { t } = useTranslation('projects');
   const [openExtra, setOpenExtra] = useState<string | null>(null);
   if (!readsOrders) return <p className="text-sm text-slate-600">{t('workorders.noAccess')}</p>;
-  const invoiced = project.customers.find((c) => c.id === project.invoiceCustomerId) ?? project.customers[0];
-  const defaultEmail = invoiced?.email ?? '';
   return (
     <div className="grid gap-4">
       {ongoing && can.createOrder ? (
@@ -461,7 +459,6 @@ function WorkOrdersTab({
                   }}
                   canCreate={can.createExtra && ongoing}
                   canAccept={can.acceptExtra && ongoing}
-                  defaultEmail={defaultEmail}
                 />
               </div>
             ) : null}

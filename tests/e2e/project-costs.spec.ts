@@ -91,3 +91,34 @@ test('[projects] the header, costs, statistics and invoicing agree on the figure
   await expect(pendingRows).toHaveCount(2);
   await expect(pendingRows.filter({ hasText: 'Ofakturerad' })).toHaveCount(0);
 });
+
+test('[projects] the extra work panel shows its amount and proposes the customer’s contact (issue 28)', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, app, '/projects');
+  await hydrated(page);
+  await page.getByText('Nybygge Kvarnen – larm och passage').first().click();
+  await hydrated(page);
+
+  await page.getByRole('tab', { name: 'Arbetsordrar' }).click();
+  const orders = page.getByRole('tabpanel');
+  await orders.getByRole('button', { name: /^ÄTA-godkännande för/ }).click();
+  const amount = orders.getByText(/^Belopp exkl\. moms: \d[\d\s]*,\d\d$/);
+  await expect(amount).toBeVisible({ timeout: SLOW });
+  const figure = /: (.+)$/.exec((await amount.textContent()) ?? '')![1]!;
+
+  // the customer's contact, not the invoice mailbox (ekonomi@icafyris.se)
+  await orders.getByRole('button', { name: 'Skicka för godkännande' }).click();
+  const send = page.getByRole('dialog', { name: 'Skicka för godkännande' });
+  await expect(send.getByRole('textbox', { name: 'Mottagarens e-post' })).toHaveValue('butikschef@icafyris.se');
+  await send.getByRole('button', { name: 'Avbryt' }).click();
+
+  // the same amount waits for approval on the invoicing tab
+  await page.getByRole('tab', { name: 'Fakturering' }).click();
+  const waiting = page
+    .getByRole('region', { name: 'Fakturering' })
+    .locator('dl > div')
+    .filter({ hasText: 'ÄTA som väntar på svar' });
+  await expect(waiting).toContainText(figure, { timeout: SLOW });
+});

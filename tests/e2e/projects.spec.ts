@@ -110,7 +110,7 @@ test('[projects] two work orders and an extra work the customer approves from th
   await orders.getByRole('button', { name: /^ÄTA-godkännande för/ }).click();
   await orders.getByRole('button', { name: 'Skicka för godkännande' }).click();
   const send = page.getByRole('dialog', { name: 'Skicka för godkännande' });
-  await send.getByRole('textbox', { name: 'Kundens e-post' }).fill('bestallare@e2e-kund.se');
+  await send.getByRole('textbox', { name: 'Mottagarens e-post' }).fill('bestallare@e2e-kund.se');
   await send.getByRole('textbox', { name: 'Meddelande' }).fill('Gäller kortläsaren vid cykelrummet.');
   await send.getByRole('button', { name: 'Skicka', exact: true }).click();
   await expect(page.getByText('Länken har skickats till bestallare@e2e-kund.se.')).toBeVisible({ timeout: SLOW });
