@@ -124,13 +124,11 @@ export async function readProjectFigures(
     const contractSum = toOre(String(p.contract_sum));
     const t = projectTotals(
       contractSum,
-      mine.map(
-        (r): ProjectInvoice => ({
-          status: r.draft ? 'draft' : 'finalized',
-          contractAmount: toOre(String(r.contract)),
-          backlogAmount: toOre(String(r.backlog)),
-        }),
-      ),
+      mine.map((r): ProjectInvoice => ({
+        status: r.draft ? 'draft' : 'finalized',
+        contractAmount: toOre(String(r.contract)),
+        backlogAmount: toOre(String(r.backlog)),
+      })),
       [{ id: 'backlog', amount: toOre(money(s.backlog)), status: 'open' }],
     );
     result.set(id, {

@@ -16,7 +16,11 @@ import {
   PROJECT_ENTITY,
   type ProjectStatus,
 } from './project-access';
-import { readProjectFigures, type ProjectFigures, type ProjectInvoicingTotals as ProjectInvoiceTotals } from './project-figures';
+import {
+  readProjectFigures,
+  type ProjectFigures,
+  type ProjectInvoicingTotals as ProjectInvoiceTotals,
+} from './project-figures';
 import { projectPeriodRange } from './project-period';
 import {
   ZCreateProject,

@@ -58,7 +58,9 @@ beforeAll(async () => {
   token = await signIn(a, a.adminEmail);
   const [tech] = await sql(`select id from users where email = ?`, [a.technicianEmail]);
   await sql(`update project_settings set hourly_price = 700, hourly_cost = 400`);
-  const [customer] = await sql(`insert into customers (customer_id, name) values ('30001', 'Brf Kvarnen') returning id`);
+  const [customer] = await sql(
+    `insert into customers (customer_id, name) values ('30001', 'Brf Kvarnen') returning id`,
+  );
   const [project] = await sql(
     `insert into projects (number, title, contract_sum) values (2001, 'Kvarnen', 100000) returning id`,
   );
@@ -91,7 +93,14 @@ beforeAll(async () => {
     );
     return w!.id as string;
   };
-  const row = (wo: string, amount: number, price: number, discount: number | null, total: number, purchase: number | null) =>
+  const row = (
+    wo: string,
+    amount: number,
+    price: number,
+    discount: number | null,
+    total: number,
+    purchase: number | null,
+  ) =>
     sql(
       `insert into work_order_articles (work_order_id, article_id, title, amount, price, discount_type, discount_value,
                                         purchase_price, total)
@@ -164,14 +173,20 @@ describe('[projects] one computation of a project’s figures', () => {
     // the costs tab
     const costs = (await route(costsLoader as never, `/projects/${projectId}/costs`, { id: projectId })).body!
       .costs as Json;
-    expect(costs.time).toEqual({ workMinutes: 915, travelMinutes: 120, minutes: 1035, hours: '17.25', cost: '6900.00' });
+    expect(costs.time).toEqual({
+      workMinutes: 915,
+      travelMinutes: 120,
+      minutes: 1035,
+      hours: '17.25',
+      cost: '6900.00',
+    });
     expect(costs.articles).toMatchObject({ count: 4, cost: '4000.00' });
     expect(costs.total).toBe('10900.00');
     expect(costs.byUser.reduce((s: number, u: Json) => s + Number(u.minutes), 0)).toBe(1035);
 
     // the statistics tab: travel is not income at the hourly price
-    const stats = (await route(statisticsLoader as never, `/projects/${projectId}/statistics`, { id: projectId }))
-      .body!.statistics as Json;
+    const stats = (await route(statisticsLoader as never, `/projects/${projectId}/statistics`, { id: projectId })).body!
+      .statistics as Json;
     expect(stats.hours).toMatchObject({ actual: '17.25', travel: '2.00' });
     expect(stats.cost.actual).toBe('10900.00');
     expect(stats.revenue).toEqual({ labour: '9625.00', articles: '3345.00', total: '12970.00', hourlyPrice: '700.00' });
