@@ -428,8 +428,35 @@ interface PartChoice {
 
 interface Planned {
   contractAmount: number;
+  /** The contract parts of the project's other finalized invoices, öre: what was invoiced before this one. */
+  contractInvoicedBefore: number;
   rows: ProjectInvoicingRow[];
   lines: InvoiceLine[];
+}
+
+/** How a part invoice marks the rows of extra work (ÄTA), in the invoice's language. */
+export const EXTRA_WORK_ROW_TAG: Record<Lang, string> = {
+  sv: 'ÄTA',
+  en: 'Extra work',
+  et: 'Lisatöö',
+  lv: 'Papildu darbi',
+  ru: 'Доп. работы',
+};
+
+/**
+ * "ÄTA #1042: Kortläsare": a row of accepted extra work says so and names its order. An order's
+ * labour row whose title already starts with the word keeps "#1042 ÄTA extra dörr".
+ */
+export function extraWorkRowTitle(
+  row: Pick<ProjectInvoicingRow, 'kind' | 'title' | 'workOrderNumber' | 'workOrderTitle'>,
+  lang: Lang,
+): string {
+  const tag = EXTRA_WORK_ROW_TAG[lang];
+  if (row.kind === 'workOrder')
+    return row.workOrderTitle.toLocaleLowerCase().startsWith(tag.toLocaleLowerCase())
+      ? row.title
+      : `${tag} #${row.workOrderNumber}: ${row.workOrderTitle}`;
+  return `${tag} #${row.workOrderNumber}: ${row.title}`;
 }
 
 /**
@@ -465,6 +492,9 @@ async function planPart(
     percent: choice.percent,
     withBacklog: choice.withBacklog,
   });
+  const contractInvoicedBefore = invoices
+    .filter((i) => i.status === 'finalized')
+    .reduce((sum, i) => sum + toOre(String(i.project_contract_amount ?? '0')), 0);
   if (!part.ok) {
     if (part.error === 'ERROR_INVALID_VALUE')
       throw new AppError('VALIDATION_FAILED', 400, { fields: { percent: ['ERROR_INVALID_VALUE'] } });
@@ -513,7 +543,7 @@ async function planPart(
         kind: 'labour',
         articleId: null,
         articleNumber: null,
-        title: r.title,
+        title: r.extraWork ? extraWorkRowTitle(r, lang) : r.title,
         description: null,
         unit: 'h',
         amount: r.quantity,
@@ -532,7 +562,7 @@ async function planPart(
       kind: 'article',
       articleId: r.articleId,
       articleNumber: r.articleNumber,
-      title: r.title,
+      title: r.extraWork ? extraWorkRowTitle(r, lang) : r.title,
       description: r.description,
       unit: r.unit,
       amount: r.quantity,
@@ -545,7 +575,7 @@ async function planPart(
       userId: null,
     });
   }
-  return { contractAmount: part.contractAmount, rows: carried, lines };
+  return { contractAmount: part.contractAmount, contractInvoicedBefore, rows: carried, lines };
 }
 
 /** Stamps the rows an invoice carries (their status stays until it is closed). */
@@ -577,12 +607,22 @@ async function writeParts(ctx: Ctx, invoiceId: string, choice: PartChoice, contr
     });
 }
 
-function partData(project: ProjectRow, choice: PartChoice, contractAmount: number) {
+/**
+ * What the invoice keeps of its project (its data's projectInvoice, which the document prints):
+ * the contract sum, what of it earlier finalized invoices carried, this invoice's part and what is
+ * left of it after this one. Written when the draft is made or changed, and again when it is closed
+ * (another part may have been closed in between).
+ */
+function partData(project: ProjectRow, choice: PartChoice, contractAmount: number, invoicedBefore: number) {
+  const contractSum = toOre(formatDecimal(project.contract_sum));
   return {
     projectId: project.id,
     number: project.number,
     title: project.title,
-    contractSum: formatDecimal(project.contract_sum),
+    contractSum: fromOre(contractSum),
+    invoicedBefore: fromOre(invoicedBefore),
+    contractPart: fromOre(contractAmount),
+    leftAfter: fromOre(contractSum - invoicedBefore - contractAmount),
     percent: typeof choice.percent === 'number' ? String(choice.percent) : null,
     rest: choice.percent === 'rest' && contractAmount !== 0,
     withBacklog: choice.withBacklog,
@@ -644,7 +684,7 @@ export async function createProjectInvoice(ctx: Ctx, raw: unknown): Promise<{ in
       data: {
         instance: company.instance,
         customer: customerPart(customer, false),
-        projectInvoice: partData(project, choice, planned.contractAmount),
+        projectInvoice: partData(project, choice, planned.contractAmount, planned.contractInvoicedBefore),
       },
     },
     planned.lines,
@@ -728,7 +768,7 @@ export async function updateProjectInvoice(ctx: Ctx, raw: unknown): Promise<{ in
   const invoiceDate = input.invoiceDate ?? (invoice.date_text as string);
   const data = {
     ...((invoice.data as Row | null) ?? {}),
-    projectInvoice: partData(project, choice, planned.contractAmount),
+    projectInvoice: partData(project, choice, planned.contractAmount, planned.contractInvoicedBefore),
   };
   await ctx
     .trx('invoices')
@@ -782,6 +822,13 @@ export async function deleteProjectInvoice(
 }
 
 /**
+ * What closing did about the ERP, for the person who closed it: queued for delivery (the worker
+ * sends it after commit), no ERP connected that takes invoices, the customer is set not to be sent,
+ * or nothing to send (a zero total).
+ */
+export type ProjectInvoiceDelivery = 'queued' | 'notConnected' | 'customerNotSent' | 'zeroPrice';
+
+/**
  * POST /projects/invoices/{invoiceId}/close: the draft is finalized (its number, or the one it had
  * before it was reopened), what it carries becomes invoiced, and it is queued for the ERP when the
  * ERP takes invoices and the customer sends. 409 PROJECT_INVOICE_CUSTOMER_NUMBER_MISSING (section
@@ -790,7 +837,7 @@ export async function deleteProjectInvoice(
 export async function closeProjectInvoice(
   ctx: Ctx,
   invoiceId: unknown,
-): Promise<{ invoice: ProjectInvoiceItem; queued: boolean }> {
+): Promise<{ invoice: ProjectInvoiceItem; queued: boolean; delivery: ProjectInvoiceDelivery }> {
   requireAccess(ctx.auth, PROJECT_ACCESS.edit);
   const { invoice } = await lockProjectInvoice(ctx, invoiceId);
   if (invoice.status !== 'draft') throw new AppError('INVOICE_NOT_DRAFT', 409);
@@ -821,27 +868,43 @@ export async function closeProjectInvoice(
   } else await finalizeInvoice(ctx, id);
   await ctx.trx('work_orders').where({ project_invoice_id: id }).update({ project_invoice_status: 'invoiced' });
   await ctx.trx('work_order_articles').where({ project_invoice_id: id }).update({ project_status: 'invoiced' });
+  // what the contract had invoiced before this one, as it stands when this one is closed
+  await ctx.trx.raw(
+    `update invoices i
+        set data = jsonb_set(jsonb_set(i.data, '{projectInvoice,invoicedBefore}', to_jsonb(b.before::numeric(14, 2)::text)),
+                             '{projectInvoice,leftAfter}',
+                             to_jsonb((p.contract_sum - b.before - coalesce(i.project_contract_amount, 0))::numeric(14, 2)::text))
+       from projects p,
+            (select coalesce(sum(x.project_contract_amount), 0) as before from invoices x
+              where x.project_id = (select project_id from invoices where id = ?) and x.status = 'finalized' and x.id <> ?) b
+      where i.id = ? and p.id = i.project_id and jsonb_typeof(i.data -> 'projectInvoice') = 'object'`,
+    [id, id, id],
+  );
 
   let queued = false;
+  let delivery: ProjectInvoiceDelivery = 'customerNotSent';
   if (customer!.send_to_erp !== false) {
     const { provider } = erpProvider((await readErpConnection(ctx.trx)).kind);
+    delivery = 'notConnected';
     if (provider.capabilities.sendInvoices) {
       const { total_price_vat: total } = await ctx.trx('invoices').where({ id }).first('total_price_vat');
+      delivery = 'zeroPrice';
       if (compare(String(total), 0) === 0)
         await ctx.trx('invoices').where({ id }).update({ erp_state: 'not_sent.zero_price' });
       else {
-        const delivery = await queueDelivery(ctx, id);
+        delivery = 'queued';
+        const queuedDelivery = await queueDelivery(ctx, id);
         await recordHistory(ctx, {
           entity: INVOICE_ENTITY,
           entityId: id,
           action: 'erp.queued',
-          data: { kind: delivery.kind },
+          data: { kind: queuedDelivery.kind },
         });
         queued = true;
       }
     }
   }
-  return { invoice: await itemOf(ctx, id), queued };
+  return { invoice: await itemOf(ctx, id), queued, delivery };
 }
 
 /**

@@ -119,7 +119,10 @@ export function InvoicingContent({ projectId, canEdit, data }: InvoicingContentP
         result.intent === 'create'
           ? t('invoicing.created')
           : result.intent === 'close'
-            ? t('invoicing.closed', { number: result.invoiceNr ?? '' })
+            ? `${t('invoicing.closed', { number: result.invoiceNr ?? '' })}. ${t(
+                `invoicing.delivery.${result.delivery ?? 'notConnected'}`,
+                { erp: result.data.erpName },
+              )}`
             : result.intent === 'reopen'
               ? t('invoicing.reopened')
               : result.intent === 'delete'
@@ -240,9 +243,15 @@ const EXTRA_CLASS = {
 function RowStatusBadge({ row }: { row: ProjectInvoicingRowView }) {
   const { t } = useTranslation('projects');
   if (row.status === 'open' && row.extraWork === 'pending')
-    return <span className={cx(BADGE, 'whitespace-normal', EXTRA_CLASS.pending)}>{t('invoicing.status.awaitingApproval')}</span>;
+    return (
+      <span className={cx(BADGE, 'whitespace-normal', EXTRA_CLASS.pending)}>
+        {t('invoicing.status.awaitingApproval')}
+      </span>
+    );
   if (row.status === 'open' && row.extraWork === 'declined')
-    return <span className={cx(BADGE, 'whitespace-normal', EXTRA_CLASS.declined)}>{t('invoicing.status.declined')}</span>;
+    return (
+      <span className={cx(BADGE, 'whitespace-normal', EXTRA_CLASS.declined)}>{t('invoicing.status.declined')}</span>
+    );
   return <span className={cx(BADGE, STATUS_CLASS[row.status])}>{t(`invoicing.status.${row.status}`)}</span>;
 }
 
