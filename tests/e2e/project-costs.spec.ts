@@ -122,3 +122,21 @@ test('[projects] the extra work panel shows its amount and proposes the customer
     .filter({ hasText: 'ÄTA som väntar på svar' });
   await expect(waiting).toContainText(figure, { timeout: SLOW });
 });
+
+test('[projects] the list shows every column, left to invoice too, on a 1,366 px screen (issue 28)', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, app, '/projects');
+  await hydrated(page);
+  const table = page.getByRole('table', { name: 'Projekt' });
+  const left = table.getByRole('columnheader', { name: 'Kvar att fakturera' });
+  await expect(left).toBeVisible({ timeout: SLOW });
+  // the whole table fits: nothing is scrolled out of sight to the right
+  const box = await left.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(1366);
+  const container = table.locator('xpath=..');
+  expect(await container.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await expect(table.getByRole('row', { name: /Nybygge Kvarnen/ })).toContainText(/\d,\d\d$/);
+});
