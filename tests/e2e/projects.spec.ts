@@ -207,3 +207,41 @@ test('[projects] two work orders and an extra work the customer approves from th
     timeout: SLOW,
   });
 });
+
+test('[projects] the extra work mail and approval page show the discount and the same amount as the office panel (issue 28)', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, app, '/projects');
+  await hydrated(page);
+  await page.getByText('Nybygge Kvarnen – larm och passage').first().click();
+  await hydrated(page);
+  await page.getByRole('tab', { name: 'Arbetsordrar' }).click();
+  const orders = page.getByRole('tabpanel');
+  await orders.getByRole('button', { name: /^ÄTA-godkännande för/ }).click();
+  const amount = orders.getByText(/^Belopp exkl\. moms: \d[\d\s]*,\d\d$/);
+  await expect(amount).toBeVisible({ timeout: SLOW });
+  const figure = /: (.+)$/.exec((await amount.textContent()) ?? '')![1]!;
+
+  await orders.getByRole('button', { name: 'Skicka för godkännande' }).click();
+  const send = page.getByRole('dialog', { name: 'Skicka för godkännande' });
+  await send.getByRole('textbox', { name: 'Mottagarens e-post' }).fill('kvarnen@e2e-kund.se');
+  await send.getByRole('button', { name: 'Skicka', exact: true }).click();
+  await expect(page.getByText('Länken har skickats till kvarnen@e2e-kund.se.')).toBeVisible({ timeout: SLOW });
+
+  // the demo's card reader on the extra work has 10 % off: the mail says so
+  const mail = await smtp.waitForMail((m) => m.to.includes('kvarnen@e2e-kund.se'), 30_000);
+  expect(mail.text).toMatch(/: 1 st × [\d\s]+,\d\d kr, rabatt 10 % = [\d\s]+,\d\d kr/);
+  expect(mail.text.replace(/\s/g, ' ')).toContain(`Summa exkl. moms: ${figure.replace(/\s/g, ' ')} kr`);
+  const link = /https?:\/\/\S+\/extra-work\/\S+/.exec(mail.text)![0];
+
+  const customer = await browser.newContext();
+  const approval = await customer.newPage();
+  await approval.goto(link);
+  const table = approval.getByRole('table');
+  await expect(table.getByRole('columnheader', { name: 'Rabatt' })).toBeVisible({ timeout: SLOW });
+  await expect(table.getByRole('cell', { name: '10 %', exact: true })).toBeVisible();
+  await expect(table.getByRole('row').last()).toContainText(figure);
+  await customer.close();
+});
