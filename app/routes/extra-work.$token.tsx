@@ -9,7 +9,7 @@ import { formatDuration } from '~/core/projects/extra-work.mail';
 import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import type { DateFormat } from '~/core/i18n/number-format';
 import { PUBLIC } from '~/core/permissions/access';
-import { toNumber } from '~/core/pricing';
+import { decimalPlaces, formatTrimmed, toNumber } from '~/core/pricing';
 import {
   answerExtraWorkLink,
   openExtraWorkLink,
@@ -142,7 +142,7 @@ function OpenLink({
         <h2 id="extra-work-articles" className="text-base font-semibold">
           {t('extraWork.public.articles')}
         </h2>
-        {view.articles.length === 0 ? (
+        {view.articles.length === 0 && !view.labour ? (
           <p className="mt-1 text-sm text-slate-600">{t('extraWork.public.noArticles')}</p>
         ) : (
           <div className="mt-2 overflow-x-auto">
@@ -158,12 +158,26 @@ function OpenLink({
                   <th scope="col" className="px-2 py-1 text-right font-medium">
                     {t('extraWork.public.price')}
                   </th>
+                  <th scope="col" className="px-2 py-1 text-right font-medium">
+                    {t('extraWork.public.discount')}
+                  </th>
                   <th scope="col" className="py-1 ps-2 text-right font-medium">
                     {t('extraWork.public.rowTotal')}
                   </th>
                 </tr>
               </thead>
               <tbody>
+                {view.labour ? (
+                  <tr className="border-b border-slate-100 align-top">
+                    <td className="py-1 pe-2 break-words">{t('extraWork.public.labour')}</td>
+                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">
+                      {formatNumber(toNumber(view.labour.hours))} h
+                    </td>
+                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">{money(view.labour.price)}</td>
+                    <td className="px-2 py-1" />
+                    <td className="py-1 ps-2 text-right whitespace-nowrap tabular-nums">{money(view.labour.total)}</td>
+                  </tr>
+                ) : null}
                 {view.articles.map((a, i) => (
                   <tr key={i} className="border-b border-slate-100 align-top">
                     <td className="py-1 pe-2 break-words">
@@ -175,13 +189,20 @@ function OpenLink({
                       {a.unit ? ` ${a.unit}` : ''}
                     </td>
                     <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">{money(a.price)}</td>
+                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">
+                      {a.discount
+                        ? a.discount.type === 'PERCENTAGE'
+                          ? `${formatNumber(toNumber(a.discount.value), { decimals: decimalPlaces(formatTrimmed(a.discount.value)) })} %`
+                          : t('extraWork.public.discountPerUnit', { value: money(a.discount.value) })
+                        : ''}
+                    </td>
                     <td className="py-1 ps-2 text-right whitespace-nowrap tabular-nums">{money(a.total)}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={3} className="py-1 pe-2 text-right font-medium">
+                  <th scope="row" colSpan={4} className="py-1 pe-2 text-right font-medium">
                     {t('extraWork.public.total')}
                   </th>
                   <td className="py-1 ps-2 text-right font-semibold whitespace-nowrap tabular-nums">

@@ -25,6 +25,10 @@ export const middleware = guard(EXTRA_WORK_LINKS_READ);
 export interface ExtraWorkPanelData {
   links: ExtraWorkLink[];
   projectExtraStatus: ProjectExtraStatus | null;
+  /** Labour and articles without VAT, the amount the customer is asked to approve. */
+  amount: string | null;
+  /** The order's contact, else the customer's contact (never the invoice mailbox). */
+  defaultEmail: string | null;
 }
 
 export type ExtraWorkLoaderResult =

@@ -14,6 +14,7 @@ import {
   setArticleStatus,
   setWorkOrderStatus,
   updateProjectInvoice,
+  type ProjectInvoiceDelivery,
   type ProjectInvoicingView,
 } from '~/core/projects/project-invoice.service';
 
@@ -29,7 +30,15 @@ export const middleware = guard(PROJECT_ACCESS.read);
 export type InvoicingLoaderResult = ProjectInvoicingView | { error: string };
 
 export type InvoicingActionResult =
-  | { ok: true; intent: string; data: ProjectInvoicingView; invoiceNr?: string | null; queued?: boolean }
+  | {
+      ok: true;
+      intent: string;
+      data: ProjectInvoicingView;
+      invoiceNr?: string | null;
+      queued?: boolean;
+      /** What closing did about the ERP, for the toast. */
+      delivery?: ProjectInvoiceDelivery;
+    }
   | { ok?: undefined; intent?: string; code: string; fields?: Record<string, string[]> };
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -61,6 +70,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const answer = await run(context, async (ctx) => {
       let invoiceNr: string | null | undefined;
       let queued: boolean | undefined;
+      let delivery: ProjectInvoiceDelivery | undefined;
       if (intent === 'status') {
         const status = { status: field(form, 'status'), invoiceId: invoiceId || null };
         if (field(form, 'kind') === 'workOrder')
@@ -93,10 +103,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           const closed = await closeProjectInvoice(ctx, invoiceId);
           invoiceNr = closed.invoice.invoiceNr;
           queued = closed.queued;
+          delivery = closed.delivery;
         } else if (intent === 'reopen') await reopenProjectInvoice(ctx, invoiceId);
         else await deleteProjectInvoice(ctx, invoiceId);
       } else throw new AppError('ERROR_INVALID_VALUE', 400);
-      return { data: await getProjectInvoicing(ctx, params.id), invoiceNr, queued };
+      return { data: await getProjectInvoicing(ctx, params.id), invoiceNr, queued, delivery };
     });
     return data<InvoicingActionResult>({ ok: true, intent, ...answer });
   } catch (e) {

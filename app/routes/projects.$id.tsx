@@ -254,7 +254,15 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
         <Figure label={t('col.contractSum')} value={formatMoney(project.totals.contractSum)} />
         <Figure label={t('col.invoiced')} value={formatMoney(project.totals.invoiced)} />
         <Figure label={t('col.leftToInvoice')} value={formatMoney(project.totals.leftToInvoice)} />
-        <Figure label={t('figure.hours')} value={`${formatMoney(project.hours)} h`} />
+        <Figure
+          label={t('figure.hours')}
+          value={`${formatMoney(project.figures.hours.total)} h`}
+          note={
+            project.figures.hours.travelMinutes
+              ? t('figure.travel', { hours: formatMoney(project.figures.hours.travel) })
+              : undefined
+          }
+        />
       </dl>
       <Tabs
         aria-label={t('tabs.label')}
@@ -289,11 +297,12 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Figure({ label, value }: { label: string; value: string }) {
+function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
     <div className="rounded-lg bg-slate-50 p-3">
       <dt className="text-xs text-slate-600">{label}</dt>
       <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
+      {note ? <dd className="text-xs text-slate-600">{note}</dd> : null}
     </div>
   );
 }
@@ -390,8 +399,6 @@ function WorkOrdersTab({
   const { t } = useTranslation('projects');
   const [openExtra, setOpenExtra] = useState<string | null>(null);
   if (!readsOrders) return <p className="text-sm text-slate-600">{t('workorders.noAccess')}</p>;
-  const invoiced = project.customers.find((c) => c.id === project.invoiceCustomerId) ?? project.customers[0];
-  const defaultEmail = invoiced?.email ?? '';
   return (
     <div className="grid gap-4">
       {ongoing && can.createOrder ? (
@@ -452,7 +459,6 @@ function WorkOrdersTab({
                   }}
                   canCreate={can.createExtra && ongoing}
                   canAccept={can.acceptExtra && ongoing}
-                  defaultEmail={defaultEmail}
                 />
               </div>
             ) : null}

@@ -90,23 +90,28 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
     {
       id: 'title',
       header: t('col.title'),
+      // long texts wrap (the table is as wide as its cells' content): the money columns stay in sight at 1,366 px
       render: (p: ProjectListItem) => (
-        <span>
+        <span className="block max-w-56">
           {p.title}
           {p.pendingExtraWork ? (
-            <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
+            <span className="ml-2 inline-block rounded-full bg-amber-100 px-2 py-0.5 text-xs whitespace-nowrap text-amber-900">
               {t('list.pendingExtra', { count: p.pendingExtraWork })}
             </span>
           ) : null}
         </span>
       ),
     },
-    { id: 'customer', header: t('col.customer'), render: (p: ProjectListItem) => p.customerName ?? '—' },
+    {
+      id: 'customer',
+      header: t('col.customer'),
+      render: (p: ProjectListItem) => <span className="block max-w-36">{p.customerName ?? '—'}</span>,
+    },
     {
       id: 'responsibleuser',
       header: t('col.responsibleUser'),
       allowsSorting: true,
-      render: (p: ProjectListItem) => p.responsibleUserName ?? '—',
+      render: (p: ProjectListItem) => <span className="block max-w-36">{p.responsibleUserName ?? '—'}</span>,
     },
     {
       id: 'time',
@@ -114,9 +119,11 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       allowsSorting: true,
       render: (p: ProjectListItem) =>
         p.startDate || p.endDate ? (
-          <span className="whitespace-nowrap">
-            {p.startDate ? <DateTime iso={p.startDate} withTime={false} /> : '…'} –{' '}
-            {p.endDate ? <DateTime iso={p.endDate} withTime={false} /> : '…'}
+          <span className="block max-w-28">
+            <span className="whitespace-nowrap">
+              {p.startDate ? <DateTime iso={p.startDate} withTime={false} /> : '…'} –
+            </span>{' '}
+            <span className="whitespace-nowrap">{p.endDate ? <DateTime iso={p.endDate} withTime={false} /> : '…'}</span>
           </span>
         ) : (
           '—'

@@ -98,4 +98,16 @@ export interface InvoiceDocumentModel {
     reverseVatKey: string | null;
     footer: string | null;
   };
+  /**
+   * A project's part invoice: the project, its contract sum, what earlier invoices carried of it,
+   * this invoice's part and what is left after it (null where an older invoice did not keep them).
+   */
+  project: {
+    number: string;
+    title: string;
+    contractSum: string;
+    invoicedBefore: string | null;
+    contractPart: string | null;
+    leftAfter: string | null;
+  } | null;
 }

@@ -202,6 +202,21 @@ async function modelOf(ctx: Ctx, invoice: InvoiceView): Promise<InvoiceDocumentM
       reverseVatKey: invoice.reverseVat ? 'invoice.reverseVatText' : null,
       footer: invoice.footerText,
     },
+    project: projectPart(record(data.projectInvoice)),
+  };
+}
+
+/** A project part invoice's project and contract sum as it kept them (core/projects partData); null otherwise. */
+function projectPart(part: Row): InvoiceDocumentModel['project'] {
+  if (part.number === undefined || part.contractSum === undefined) return null;
+  const money = (v: unknown) => str(v) ?? '0.00';
+  return {
+    number: String(part.number),
+    title: str(part.title) ?? '',
+    contractSum: money(part.contractSum),
+    invoicedBefore: str(part.invoicedBefore),
+    contractPart: str(part.contractPart),
+    leftAfter: str(part.leftAfter),
   };
 }
 

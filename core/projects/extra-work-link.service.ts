@@ -11,11 +11,21 @@ import { formatDate, formatNumber, tenantTimeZone } from '~/core/i18n/number-for
 import { sendAfterCommit } from '~/core/mail/templates/deliver';
 import { tenantLink } from '~/core/mail/templates/links';
 import { requireAccess, type Access } from '~/core/permissions/access';
-import { decimalPlaces, formatDecimal, formatTrimmed, sum, toNumber } from '~/core/pricing';
+import {
+  decimalPlaces,
+  discountOf,
+  formatDecimal,
+  formatTrimmed,
+  isZero,
+  sum,
+  toNumber,
+  type Discount,
+} from '~/core/pricing';
 import { zOptionalText } from '~/core/registers/fields';
 import { changeProjectExtraStatus, type ProjectExtraStatus } from '~/core/work-orders/close.service';
 import { loadActive, WO_ENTITY, type WorkOrder } from '~/core/work-orders/work-order-read';
 import { renderExtraWorkMail } from './extra-work.mail';
+import { readProjectRows } from './project-rows';
 
 /*
  * Extra work (ATA) approved by the customer through an e-mailed link (issue 18). A staff member
@@ -66,9 +76,13 @@ export interface ExtraWorkView {
     unit: string | null;
     amount: string;
     price: string;
+    /** The row's discount (a percentage, or an amount off each unit); null when none. */
+    discount: Discount | null;
     total: string;
   }[];
-  /** Sum of the article rows, without VAT. */
+  /** The order's work hours at the project's hourly price, as project invoicing bills them; null without hours. */
+  labour: { hours: string; price: string; total: string } | null;
+  /** Labour and articles, without VAT: what accepting the extra work adds to the project's invoicing. */
   total: string;
   time: { workMinutes: number; travelMinutes: number };
   expiresAt: string;
@@ -120,48 +134,69 @@ async function orderProject(ctx: Ctx, workOrderId: string): Promise<Row> {
   return row;
 }
 
-/** The order's content as the customer is shown it: articles (with units) and time so far. */
+/**
+ * The order's content as the customer is shown it: its labour and article rows valued as project
+ * invoicing values them (project-rows.ts, so the mail, the page, the office panel and the invoicing
+ * tab show one amount), the discounts, and the time so far.
+ */
 async function extraWorkView(ctx: Ctx, wo: WorkOrder, project: Row, expiresAt: Date): Promise<ExtraWorkView> {
-  const [articles, time] = await Promise.all([
-    ctx
-      .trx('work_order_articles as r')
-      .leftJoin('articles as a', 'a.id', 'r.article_id')
-      .where('r.work_order_id', wo.id)
-      .orderBy([{ column: 'r.sort_order' }, { column: 'r.created_at' }, { column: 'r.id' }])
-      .select(
-        'r.title',
-        'r.description',
-        'a.unit',
-        ctx.trx.raw('r.amount::text as amount'),
-        ctx.trx.raw('r.price::text as price'),
-        ctx.trx.raw('r.total::text as total'),
-      ) as Promise<Row[]>,
-    ctx
-      .trx('work_order_time')
-      .where({ work_order_id: wo.id })
-      .first(
-        ctx.trx.raw('coalesce(sum(work_minutes), 0)::int as work'),
-        ctx.trx.raw('coalesce(sum(travel_minutes), 0)::int as travel'),
-      ) as Promise<Row | undefined>,
-  ]);
-  const rows = articles.map((r) => ({
-    title: r.title as string,
-    description: (r.description as string | null) ?? null,
-    unit: (r.unit as string | null) ?? null,
-    amount: formatTrimmed(String(r.amount), 3),
-    price: formatDecimal(String(r.price)),
-    total: formatDecimal(String(r.total)),
-  }));
+  const rows = (await readProjectRows(ctx, [project.project_id as string])).filter((r) => r.workOrderId === wo.id);
+  const time = (await ctx
+    .trx('work_order_time')
+    .where({ work_order_id: wo.id })
+    .first(
+      ctx.trx.raw('coalesce(sum(work_minutes), 0)::int as work'),
+      ctx.trx.raw('coalesce(sum(travel_minutes), 0)::int as travel'),
+    )) as Row | undefined;
+  const labourRow = rows.find((r) => r.kind === 'workOrder');
+  const articles = rows
+    .filter((r) => r.kind === 'article')
+    .map((r) => {
+      const discount = discountOf(r.discountType, r.discountValue);
+      return {
+        title: r.title,
+        description: r.description,
+        unit: r.unit,
+        amount: formatTrimmed(r.quantity, 3),
+        price: r.price,
+        discount: discount.type === 'NONE' ? null : discount,
+        total: r.total,
+      };
+    });
+  const labour =
+    labourRow && !isZero(labourRow.total)
+      ? { hours: labourRow.quantity, price: labourRow.price, total: labourRow.total }
+      : null;
   return {
     company: ctx.tenant.displayName,
     currency: ctx.tenant.config.currency.symbol,
     project: { number: Number(project.project_number), title: project.project_title as string },
     workOrder: { number: wo.number, title: wo.title, description: wo.description },
-    articles: rows,
-    total: formatDecimal(sum(rows.map((r) => r.total))),
+    articles,
+    labour,
+    total: formatDecimal(sum([labour?.total ?? '0', ...articles.map((r) => r.total)])),
     time: { workMinutes: Number(time?.work ?? 0), travelMinutes: Number(time?.travel ?? 0) },
     expiresAt: expiresAt.toISOString(),
   };
+}
+
+/**
+ * Whom the approval mail goes to by default: the order's contact, else the first contact of the
+ * order's customer with an e-mail, else the customer's own e-mail. Never the invoice mailbox: an
+ * approval is a question to a person, not a bill.
+ */
+export async function extraWorkRecipient(ctx: Ctx, wo: WorkOrder): Promise<string | null> {
+  if (wo.contactEmail?.trim()) return wo.contactEmail.trim();
+  if (!wo.customerId) return null;
+  const contact = (await ctx
+    .trx('customer_contacts')
+    .where({ customer_id: wo.customerId })
+    .whereRaw(`coalesce(trim(email), '') <> ''`)
+    .orderBy([{ column: 'sort_order' }, { column: 'name' }])
+    .first('email')) as Row | undefined;
+  if (contact) return String(contact.email).trim();
+  const customer = (await ctx.trx('customers').where({ id: wo.customerId }).first('email')) as Row | undefined;
+  return typeof customer?.email === 'string' && customer.email.trim() ? customer.email.trim() : null;
 }
 
 export const ZSendExtraWorkLink = z.object({
@@ -233,8 +268,24 @@ export async function sendExtraWorkLink(ctx: Ctx, raw: unknown): Promise<{ link:
         title: a.title,
         quantity: `${formatNumber(toNumber(a.amount), { decimals: decimalPlaces(a.amount) })}${a.unit ? ` ${a.unit}` : ''}`,
         price: money(a.price),
+        discount: a.discount
+          ? a.discount.type === 'PERCENTAGE'
+            ? {
+                percent: formatNumber(toNumber(a.discount.value), {
+                  decimals: decimalPlaces(formatTrimmed(a.discount.value)),
+                }),
+              }
+            : { perUnit: money(a.discount.value) }
+          : null,
         total: money(a.total),
       })),
+      labour: view.labour
+        ? {
+            quantity: `${formatNumber(toNumber(view.labour.hours))} h`,
+            price: money(view.labour.price),
+            total: money(view.labour.total),
+          }
+        : null,
       total: money(view.total),
       workMinutes: view.time.workMinutes,
       travelMinutes: view.time.travelMinutes,
@@ -261,7 +312,14 @@ export async function sendExtraWorkLink(ctx: Ctx, raw: unknown): Promise<{ link:
 export async function listExtraWorkLinks(
   ctx: Ctx,
   raw: unknown,
-): Promise<{ links: ExtraWorkLink[]; projectExtraStatus: ProjectExtraStatus | null }> {
+): Promise<{
+  links: ExtraWorkLink[];
+  projectExtraStatus: ProjectExtraStatus | null;
+  /** What the order's extra work comes to (labour and articles, without VAT), as the customer is shown it. */
+  amount: string | null;
+  /** Whom a new approval mail goes to unless changed (extraWorkRecipient). */
+  defaultEmail: string | null;
+}> {
   requireAccess(ctx.auth, EXTRA_WORK_LINKS_READ);
   const { workOrderId } = parseInput(z.object({ workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) }), raw);
   const wo = await loadActive(ctx, workOrderId);
@@ -278,9 +336,12 @@ export async function listExtraWorkLinks(
       .select('l.*', 'u.name as sent_by_name') as Promise<Row[]>,
     orderProject(ctx, wo.id),
   ]);
+  const amount = project.project_id ? (await extraWorkView(ctx, wo, project, ctx.now)).total : null;
   return {
     links: rows.map((r) => toLink(r, ctx.now)),
     projectExtraStatus: (project.project_extra_status as ProjectExtraStatus | null) ?? null,
+    amount,
+    defaultEmail: await extraWorkRecipient(ctx, wo),
   };
 }
 

@@ -12,7 +12,11 @@ interface ExtraWorkText {
   order: string;
   description: string;
   articles: string;
-  columns: { article: string; quantity: string; price: string; total: string };
+  columns: { article: string; quantity: string; price: string; discount: string; total: string };
+  /** The labour row's title: the order's work hours at the hourly price. */
+  labour: string;
+  discountPercent: string;
+  discountPerUnit: string;
   total: string;
   time: string;
   message: string;
@@ -31,8 +35,11 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     intro: '{{company}} ber dig godkänna eller avböja ett tilläggsarbete (ÄTA) i projektet {{project}}.',
     order: 'Arbetsorder {{number}}: {{title}}',
     description: 'Beskrivning',
-    articles: 'Artiklar och material',
-    columns: { article: 'Artikel', quantity: 'Antal', price: 'À-pris', total: 'Summa' },
+    articles: 'Arbete, artiklar och material',
+    columns: { article: 'Artikel', quantity: 'Antal', price: 'À-pris', discount: 'Rabatt', total: 'Summa' },
+    labour: 'Arbete',
+    discountPercent: 'rabatt {{value}} %',
+    discountPerUnit: 'rabatt {{value}} per enhet',
     total: 'Summa exkl. moms: {{total}}',
     time: 'Nedlagd tid hittills: {{work}} arbete, {{travel}} restid',
     message: 'Meddelande från {{company}}:',
@@ -49,8 +56,11 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     intro: '{{company}} asks you to approve or decline extra work in the project {{project}}.',
     order: 'Work order {{number}}: {{title}}',
     description: 'Description',
-    articles: 'Articles and materials',
-    columns: { article: 'Article', quantity: 'Quantity', price: 'Unit price', total: 'Total' },
+    articles: 'Labour, articles and materials',
+    columns: { article: 'Article', quantity: 'Quantity', price: 'Unit price', discount: 'Discount', total: 'Total' },
+    labour: 'Labour',
+    discountPercent: 'discount {{value}} %',
+    discountPerUnit: 'discount {{value}} per unit',
     total: 'Total excluding VAT: {{total}}',
     time: 'Time spent so far: {{work}} work, {{travel}} travel',
     message: 'Message from {{company}}:',
@@ -67,8 +77,11 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     intro: '{{company}} palub teil kinnitada või tagasi lükata projekti {{project}} lisatöö.',
     order: 'Töökäsk {{number}}: {{title}}',
     description: 'Kirjeldus',
-    articles: 'Artiklid ja materjalid',
-    columns: { article: 'Artikkel', quantity: 'Kogus', price: 'Ühikuhind', total: 'Summa' },
+    articles: 'Töö, artiklid ja materjalid',
+    columns: { article: 'Artikkel', quantity: 'Kogus', price: 'Ühikuhind', discount: 'Allahindlus', total: 'Summa' },
+    labour: 'Töö',
+    discountPercent: 'allahindlus {{value}} %',
+    discountPerUnit: 'allahindlus {{value}} ühiku kohta',
     total: 'Summa ilma käibemaksuta: {{total}}',
     time: 'Seni kulunud aeg: {{work}} tööd, {{travel}} sõitu',
     message: '{{company}} sõnum:',
@@ -85,8 +98,11 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     intro: '{{company}} lūdz jūs apstiprināt vai noraidīt papildu darbus projektā {{project}}.',
     order: 'Darba uzdevums {{number}}: {{title}}',
     description: 'Apraksts',
-    articles: 'Artikuli un materiāli',
-    columns: { article: 'Artikuls', quantity: 'Daudzums', price: 'Vienības cena', total: 'Summa' },
+    articles: 'Darbs, artikuli un materiāli',
+    columns: { article: 'Artikuls', quantity: 'Daudzums', price: 'Vienības cena', discount: 'Atlaide', total: 'Summa' },
+    labour: 'Darbs',
+    discountPercent: 'atlaide {{value}} %',
+    discountPerUnit: 'atlaide {{value}} par vienību',
     total: 'Summa bez PVN: {{total}}',
     time: 'Līdz šim patērētais laiks: {{work}} darbs, {{travel}} ceļš',
     message: '{{company}} ziņojums:',
@@ -103,8 +119,17 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     intro: '{{company}} просит вас одобрить или отклонить дополнительные работы по проекту {{project}}.',
     order: 'Заказ-наряд {{number}}: {{title}}',
     description: 'Описание',
-    articles: 'Артикулы и материалы',
-    columns: { article: 'Артикул', quantity: 'Количество', price: 'Цена за единицу', total: 'Сумма' },
+    articles: 'Работа, артикулы и материалы',
+    columns: {
+      article: 'Артикул',
+      quantity: 'Количество',
+      price: 'Цена за единицу',
+      discount: 'Скидка',
+      total: 'Сумма',
+    },
+    labour: 'Работа',
+    discountPercent: 'скидка {{value}} %',
+    discountPerUnit: 'скидка {{value}} за единицу',
     total: 'Сумма без НДС: {{total}}',
     time: 'Затрачено времени: {{work}} работы, {{travel}} в пути',
     message: 'Сообщение от {{company}}:',
@@ -125,7 +150,16 @@ export interface ExtraWorkMailContent {
   title: string;
   description: string | null;
   /** Amounts, prices and totals already formatted for the reader (with the currency). */
-  articles: { title: string; quantity: string; price: string; total: string }[];
+  articles: {
+    title: string;
+    quantity: string;
+    price: string;
+    /** A percentage ("10") or an amount off each unit ("150,00 kr"), formatted; null for none. */
+    discount: { percent: string } | { perUnit: string } | null;
+    total: string;
+  }[];
+  /** The work hours at the hourly price, formatted; null without hours. */
+  labour: { quantity: string; price: string; total: string } | null;
   total: string;
   workMinutes: number;
   travelMinutes: number;
@@ -180,11 +214,23 @@ export function renderExtraWorkMail(
     text.push(`${t.description}:\n${content.description}`);
     html.push(`<p><strong>${escapeHtml(t.description)}</strong></p>`, pre(content.description));
   }
-  if (content.articles.length) {
+  const discountText = (d: ExtraWorkMailContent['articles'][number]['discount']) =>
+    !d
+      ? ''
+      : 'percent' in d
+        ? fill(t.discountPercent, { value: d.percent })
+        : fill(t.discountPerUnit, { value: d.perUnit });
+  const lines = [
+    ...(content.labour ? [{ title: t.labour, ...content.labour, discount: '' }] : []),
+    ...content.articles.map((a) => ({ ...a, discount: discountText(a.discount) })),
+  ];
+  if (lines.length) {
     text.push(
       [
         `${t.articles}:`,
-        ...content.articles.map((a) => `- ${a.title}: ${a.quantity} × ${a.price} = ${a.total}`),
+        ...lines.map(
+          (a) => `- ${a.title}: ${a.quantity} × ${a.price}${a.discount ? `, ${a.discount}` : ''} = ${a.total}`,
+        ),
         fill(t.total, oneLine),
       ].join('\n'),
     );
@@ -194,12 +240,14 @@ export function renderExtraWorkMail(
       `<p><strong>${escapeHtml(t.articles)}</strong></p>`,
       `<table style="border-collapse:collapse"><thead><tr>` +
         `<th ${cell}>${escapeHtml(t.columns.article)}</th><th ${num}>${escapeHtml(t.columns.quantity)}</th>` +
-        `<th ${num}>${escapeHtml(t.columns.price)}</th><th ${num}>${escapeHtml(t.columns.total)}</th></tr></thead><tbody>` +
-        content.articles
+        `<th ${num}>${escapeHtml(t.columns.price)}</th><th ${num}>${escapeHtml(t.columns.discount)}</th>` +
+        `<th ${num}>${escapeHtml(t.columns.total)}</th></tr></thead><tbody>` +
+        lines
           .map(
             (a) =>
               `<tr><td ${cell}>${escapeHtml(a.title)}</td><td ${num}>${escapeHtml(a.quantity)}</td>` +
-              `<td ${num}>${escapeHtml(a.price)}</td><td ${num}>${escapeHtml(a.total)}</td></tr>`,
+              `<td ${num}>${escapeHtml(a.price)}</td><td ${num}>${escapeHtml(a.discount)}</td>` +
+              `<td ${num}>${escapeHtml(a.total)}</td></tr>`,
           )
           .join('') +
         `</tbody></table>`,

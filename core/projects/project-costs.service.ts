@@ -6,10 +6,13 @@ import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { tenantTimeZone } from '~/core/i18n/number-format';
 import { requireAccess } from '~/core/permissions/access';
-import { add, divide, formatDecimal, mul, sub, zOptionalMoney, type DecimalInput } from '~/core/pricing';
+import { add, formatDecimal, sub, zOptionalMoney } from '~/core/pricing';
 import { monthOf, reportPeriod, type Period } from '~/core/reports/report-period';
 import { costPeriodStart, lastMonths } from './cost-period';
 import { lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY } from './project-access';
+import { hoursOf, minutesCost, projectFiguresOf } from './project-figures';
+
+export { hoursOf, minutesCost };
 
 /*
  * A project's costs (issue 18; spec section 2 "costs" menu, section 9 "Projects have a configurable
@@ -107,10 +110,6 @@ export interface ProjectCostSnapshot {
 
 const money = (v: unknown) => formatDecimal(String(v ?? '0'));
 const moneyOrNull = (v: unknown) => (v === null || v === undefined ? null : formatDecimal(String(v)));
-/** Minutes as hours, 2 decimals, as decimal text. */
-export const hoursOf = (minutes: number) => formatDecimal(divide(minutes, 60, 2));
-/** Minutes valued at an hourly rate, rounded to öre. */
-export const minutesCost = (minutes: number, rate: DecimalInput) => formatDecimal(divide(mul(minutes, rate), 60, 2));
 
 /**
  * The project's own figures and the tenant's project settings in one statement, or 404 (a
@@ -262,37 +261,40 @@ export async function loadArticleGroups(ctx: Ctx, projectId: string, since: stri
   return groups;
 }
 
-/** The costs of a project whose base is read (shared by the costs call, snapshots, statistics and the PDF). */
+/**
+ * The costs of a project whose base is read (shared by the costs call, snapshots and the PDF). The
+ * totals are the project's figures (project-figures.ts), the same the header and statistics show;
+ * the groups break them down by month, person and the ongoing period.
+ */
 export async function computeProjectCosts(ctx: Ctx, base: CostBase): Promise<ProjectCosts> {
   const today = tenantToday(ctx);
   const since = costPeriodStart(today, base.costResetDay);
   // one after the other: the statements share the unit of work's connection
+  const figures = await projectFiguresOf(ctx, base.id);
   const time = await loadTimeGroups(ctx, base.id, since);
   const articles = await loadArticleGroups(ctx, base.id, since);
-  const rate = base.hourlyCost;
-  const timeCost = minutesCost(time.minutes, rate);
-  const total = formatDecimal(add(timeCost, articles.cost));
+  const rate = figures.cost.hourlyCost;
   const ongoingTime = minutesCost(time.ongoingMinutes, rate);
-  const hours = hoursOf(time.minutes);
   const byMonth = lastMonths(today, COST_MONTHS).map((month) => {
     const t = minutesCost(time.byMonth.get(month) ?? 0, rate);
     const a = articles.byMonth.get(month) ?? '0.00';
     return { month, timeCost: t, articleCost: a, total: formatDecimal(add(t, a)) };
   });
+  const { hours, cost } = figures;
   return {
     projectId: base.id,
     today,
     hourlyCost: rate,
     hourlyCostSource: base.hourlyCostSource,
     time: {
-      workMinutes: time.workMinutes,
-      travelMinutes: time.travelMinutes,
-      minutes: time.minutes,
-      hours,
-      cost: timeCost,
+      workMinutes: hours.workMinutes,
+      travelMinutes: hours.travelMinutes,
+      minutes: hours.minutes,
+      hours: hours.total,
+      cost: cost.time,
     },
-    articles: { count: articles.count, cost: articles.cost, salesTotal: articles.revenue },
-    total,
+    articles: { count: cost.articleCount, cost: cost.articles, salesTotal: articles.revenue },
+    total: cost.total,
     ongoing: {
       since,
       resetDay: base.costResetDay,
@@ -304,8 +306,8 @@ export async function computeProjectCosts(ctx: Ctx, base: CostBase): Promise<Pro
     byUser: time.byUser.map((u) => ({ ...u, hours: hoursOf(u.minutes), cost: minutesCost(u.minutes, rate) })),
     estimated: { hours: base.estimatedHours, cost: base.estimatedCost },
     difference: {
-      hours: base.estimatedHours === null ? null : formatDecimal(sub(base.estimatedHours, hours)),
-      cost: base.estimatedCost === null ? null : formatDecimal(sub(base.estimatedCost, total)),
+      hours: base.estimatedHours === null ? null : formatDecimal(sub(base.estimatedHours, hours.total)),
+      cost: base.estimatedCost === null ? null : formatDecimal(sub(base.estimatedCost, cost.total)),
     },
   };
 }

@@ -21,8 +21,9 @@ import { hasAccess, requireAccess, type Access } from '~/core/permissions/access
 import { compare, formatDecimal, formatTrimmed, isNegative, sub } from '~/core/pricing';
 import { addDays, tenantDate } from '~/core/work-orders/close.rules';
 import { findProject, lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY, type ProjectRow } from './project-access';
-import { canMarkIncluded, newPart, projectTotals, type ProjectInvoice, type RowStatus } from './project-invoicing';
-import { backlogRowOf, backlogSums, fromOre, readProjectRows, toOre, type ProjectInvoicingRow } from './project-rows';
+import { canMarkIncluded, newPart, type RowStatus } from './project-invoicing';
+import { readProjectFigures, type ProjectInvoicingTotals } from './project-figures';
+import { backlogRowOf, fromOre, readProjectRows, toOre, type ProjectInvoicingRow } from './project-rows';
 
 /*
  * Project invoicing (issue 18; spec section 3 "project invoice", section 4 "Project", section 5
@@ -43,20 +44,7 @@ export const PROJECT_ROW_STATUSES = ['open', 'included', 'invoiced'] as const;
 
 // ---- views ----
 
-export interface ProjectInvoicingTotals {
-  contractSum: string;
-  /** What finalized invoices carry: their contract parts and backlog parts. */
-  invoiced: string;
-  /** The contract sum not yet invoiced plus the backlog. */
-  leftToInvoice: string;
-  /** Open rows (accepted extra work only), drafts' rows included: they are not invoiced yet. */
-  backlog: string;
-  /** The contract sum not on a finalized invoice. */
-  contractLeft: string;
-  /** The contract sum on no invoice at all, drafts included: what a new part may take. */
-  contractUnplanned: string;
-  draftCount: number;
-}
+export type { ProjectInvoicingTotals } from './project-figures';
 
 export type ProjectErpState = 'none' | 'queued' | 'delivered' | 'failed';
 
@@ -96,51 +84,15 @@ const money = (v: unknown) => formatDecimal(String(v ?? '0'));
 // ---- totals ----
 
 /**
- * Each project's contract sum, what is invoiced and what is left, in three statements whatever the
- * number of projects (the project list shows them per row): the projects, their invoices grouped by
- * draft or not, and their backlog grouped in SQL. The same arithmetic as projectTotals().
+ * Each project's contract sum, what is invoiced and what is left: the invoicing part of the
+ * project's figures (project-figures.ts), which every tab and the list read.
  */
 export async function projectInvoiceTotals(
   ctx: Pick<Ctx, 'trx'>,
   projectIds: readonly string[],
 ): Promise<Map<string, ProjectInvoicingTotals>> {
-  const result = new Map<string, ProjectInvoicingTotals>();
-  const ids = [...new Set(projectIds.filter(isUuid))];
-  if (!ids.length) return result;
-  const projects: Row[] = await ctx.trx('projects').whereIn('id', ids).select('id', 'contract_sum');
-  const { rows: sums } = (await ctx.trx.raw(
-    `select project_id, status = 'draft' as draft, count(*)::int as n,
-            coalesce(sum(project_contract_amount), 0)::text as contract,
-            coalesce(sum(project_backlog_amount), 0)::text as backlog
-       from invoices
-      where project_id = any(?::uuid[]) and status <> 'void'
-      group by project_id, status = 'draft'`,
-    [ids],
-  )) as { rows: Row[] };
-  const backlog = await backlogSums(ctx.trx, ids);
-  for (const p of projects) {
-    const id = p.id as string;
-    const mine = sums.filter((s) => s.project_id === id);
-    const invoices: ProjectInvoice[] = mine.map((s) => ({
-      status: s.draft ? 'draft' : 'finalized',
-      contractAmount: toOre(String(s.contract)),
-      backlogAmount: toOre(String(s.backlog)),
-    }));
-    const contractSum = toOre(String(p.contract_sum));
-    const t = projectTotals(contractSum, invoices, [
-      { id: 'backlog', amount: toOre(backlog.get(id) ?? '0'), status: 'open' },
-    ]);
-    result.set(id, {
-      contractSum: fromOre(contractSum),
-      invoiced: fromOre(t.invoiced),
-      leftToInvoice: fromOre(t.leftToInvoice),
-      backlog: fromOre(t.backlog),
-      contractLeft: fromOre(t.contractLeft),
-      contractUnplanned: fromOre(t.contractUnplanned),
-      draftCount: Number(mine.find((s) => s.draft)?.n ?? 0),
-    });
-  }
-  return result;
+  const figures = await readProjectFigures(ctx, projectIds);
+  return new Map([...figures].map(([id, f]) => [id, f.invoicing]));
 }
 
 async function totalsOf(ctx: Ctx, projectId: string): Promise<ProjectInvoicingTotals> {
@@ -476,8 +428,35 @@ interface PartChoice {
 
 interface Planned {
   contractAmount: number;
+  /** The contract parts of the project's other finalized invoices, öre: what was invoiced before this one. */
+  contractInvoicedBefore: number;
   rows: ProjectInvoicingRow[];
   lines: InvoiceLine[];
+}
+
+/** How a part invoice marks the rows of extra work (ÄTA), in the invoice's language. */
+export const EXTRA_WORK_ROW_TAG: Record<Lang, string> = {
+  sv: 'ÄTA',
+  en: 'Extra work',
+  et: 'Lisatöö',
+  lv: 'Papildu darbi',
+  ru: 'Доп. работы',
+};
+
+/**
+ * "ÄTA #1042: Kortläsare": a row of accepted extra work says so and names its order. An order's
+ * labour row whose title already starts with the word keeps "#1042 ÄTA extra dörr".
+ */
+export function extraWorkRowTitle(
+  row: Pick<ProjectInvoicingRow, 'kind' | 'title' | 'workOrderNumber' | 'workOrderTitle'>,
+  lang: Lang,
+): string {
+  const tag = EXTRA_WORK_ROW_TAG[lang];
+  if (row.kind === 'workOrder')
+    return row.workOrderTitle.toLocaleLowerCase().startsWith(tag.toLocaleLowerCase())
+      ? row.title
+      : `${tag} #${row.workOrderNumber}: ${row.workOrderTitle}`;
+  return `${tag} #${row.workOrderNumber}: ${row.title}`;
 }
 
 /**
@@ -513,6 +492,9 @@ async function planPart(
     percent: choice.percent,
     withBacklog: choice.withBacklog,
   });
+  const contractInvoicedBefore = invoices
+    .filter((i) => i.status === 'finalized')
+    .reduce((sum, i) => sum + toOre(String(i.project_contract_amount ?? '0')), 0);
   if (!part.ok) {
     if (part.error === 'ERROR_INVALID_VALUE')
       throw new AppError('VALIDATION_FAILED', 400, { fields: { percent: ['ERROR_INVALID_VALUE'] } });
@@ -561,7 +543,7 @@ async function planPart(
         kind: 'labour',
         articleId: null,
         articleNumber: null,
-        title: r.title,
+        title: r.extraWork ? extraWorkRowTitle(r, lang) : r.title,
         description: null,
         unit: 'h',
         amount: r.quantity,
@@ -580,7 +562,7 @@ async function planPart(
       kind: 'article',
       articleId: r.articleId,
       articleNumber: r.articleNumber,
-      title: r.title,
+      title: r.extraWork ? extraWorkRowTitle(r, lang) : r.title,
       description: r.description,
       unit: r.unit,
       amount: r.quantity,
@@ -593,7 +575,7 @@ async function planPart(
       userId: null,
     });
   }
-  return { contractAmount: part.contractAmount, rows: carried, lines };
+  return { contractAmount: part.contractAmount, contractInvoicedBefore, rows: carried, lines };
 }
 
 /** Stamps the rows an invoice carries (their status stays until it is closed). */
@@ -625,12 +607,22 @@ async function writeParts(ctx: Ctx, invoiceId: string, choice: PartChoice, contr
     });
 }
 
-function partData(project: ProjectRow, choice: PartChoice, contractAmount: number) {
+/**
+ * What the invoice keeps of its project (its data's projectInvoice, which the document prints):
+ * the contract sum, what of it earlier finalized invoices carried, this invoice's part and what is
+ * left of it after this one. Written when the draft is made or changed, and again when it is closed
+ * (another part may have been closed in between).
+ */
+function partData(project: ProjectRow, choice: PartChoice, contractAmount: number, invoicedBefore: number) {
+  const contractSum = toOre(formatDecimal(project.contract_sum));
   return {
     projectId: project.id,
     number: project.number,
     title: project.title,
-    contractSum: formatDecimal(project.contract_sum),
+    contractSum: fromOre(contractSum),
+    invoicedBefore: fromOre(invoicedBefore),
+    contractPart: fromOre(contractAmount),
+    leftAfter: fromOre(contractSum - invoicedBefore - contractAmount),
     percent: typeof choice.percent === 'number' ? String(choice.percent) : null,
     rest: choice.percent === 'rest' && contractAmount !== 0,
     withBacklog: choice.withBacklog,
@@ -692,7 +684,7 @@ export async function createProjectInvoice(ctx: Ctx, raw: unknown): Promise<{ in
       data: {
         instance: company.instance,
         customer: customerPart(customer, false),
-        projectInvoice: partData(project, choice, planned.contractAmount),
+        projectInvoice: partData(project, choice, planned.contractAmount, planned.contractInvoicedBefore),
       },
     },
     planned.lines,
@@ -776,7 +768,7 @@ export async function updateProjectInvoice(ctx: Ctx, raw: unknown): Promise<{ in
   const invoiceDate = input.invoiceDate ?? (invoice.date_text as string);
   const data = {
     ...((invoice.data as Row | null) ?? {}),
-    projectInvoice: partData(project, choice, planned.contractAmount),
+    projectInvoice: partData(project, choice, planned.contractAmount, planned.contractInvoicedBefore),
   };
   await ctx
     .trx('invoices')
@@ -830,6 +822,13 @@ export async function deleteProjectInvoice(
 }
 
 /**
+ * What closing did about the ERP, for the person who closed it: queued for delivery (the worker
+ * sends it after commit), no ERP connected that takes invoices, the customer is set not to be sent,
+ * or nothing to send (a zero total).
+ */
+export type ProjectInvoiceDelivery = 'queued' | 'notConnected' | 'customerNotSent' | 'zeroPrice';
+
+/**
  * POST /projects/invoices/{invoiceId}/close: the draft is finalized (its number, or the one it had
  * before it was reopened), what it carries becomes invoiced, and it is queued for the ERP when the
  * ERP takes invoices and the customer sends. 409 PROJECT_INVOICE_CUSTOMER_NUMBER_MISSING (section
@@ -838,7 +837,7 @@ export async function deleteProjectInvoice(
 export async function closeProjectInvoice(
   ctx: Ctx,
   invoiceId: unknown,
-): Promise<{ invoice: ProjectInvoiceItem; queued: boolean }> {
+): Promise<{ invoice: ProjectInvoiceItem; queued: boolean; delivery: ProjectInvoiceDelivery }> {
   requireAccess(ctx.auth, PROJECT_ACCESS.edit);
   const { invoice } = await lockProjectInvoice(ctx, invoiceId);
   if (invoice.status !== 'draft') throw new AppError('INVOICE_NOT_DRAFT', 409);
@@ -869,27 +868,43 @@ export async function closeProjectInvoice(
   } else await finalizeInvoice(ctx, id);
   await ctx.trx('work_orders').where({ project_invoice_id: id }).update({ project_invoice_status: 'invoiced' });
   await ctx.trx('work_order_articles').where({ project_invoice_id: id }).update({ project_status: 'invoiced' });
+  // what the contract had invoiced before this one, as it stands when this one is closed
+  await ctx.trx.raw(
+    `update invoices i
+        set data = jsonb_set(jsonb_set(i.data, '{projectInvoice,invoicedBefore}', to_jsonb(b.before::numeric(14, 2)::text)),
+                             '{projectInvoice,leftAfter}',
+                             to_jsonb((p.contract_sum - b.before - coalesce(i.project_contract_amount, 0))::numeric(14, 2)::text))
+       from projects p,
+            (select coalesce(sum(x.project_contract_amount), 0) as before from invoices x
+              where x.project_id = (select project_id from invoices where id = ?) and x.status = 'finalized' and x.id <> ?) b
+      where i.id = ? and p.id = i.project_id and jsonb_typeof(i.data -> 'projectInvoice') = 'object'`,
+    [id, id, id],
+  );
 
   let queued = false;
+  let delivery: ProjectInvoiceDelivery = 'customerNotSent';
   if (customer!.send_to_erp !== false) {
     const { provider } = erpProvider((await readErpConnection(ctx.trx)).kind);
+    delivery = 'notConnected';
     if (provider.capabilities.sendInvoices) {
       const { total_price_vat: total } = await ctx.trx('invoices').where({ id }).first('total_price_vat');
+      delivery = 'zeroPrice';
       if (compare(String(total), 0) === 0)
         await ctx.trx('invoices').where({ id }).update({ erp_state: 'not_sent.zero_price' });
       else {
-        const delivery = await queueDelivery(ctx, id);
+        delivery = 'queued';
+        const queuedDelivery = await queueDelivery(ctx, id);
         await recordHistory(ctx, {
           entity: INVOICE_ENTITY,
           entityId: id,
           action: 'erp.queued',
-          data: { kind: delivery.kind },
+          data: { kind: queuedDelivery.kind },
         });
         queued = true;
       }
     }
   }
-  return { invoice: await itemOf(ctx, id), queued };
+  return { invoice: await itemOf(ctx, id), queued, delivery };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { BacklogRow, ExtraWorkStatus, RowStatus } from './project-invoicing
  * totals. A work order's status is its own (null: open); an article row's is its own, or its
  * order's while it has none. Extra work invoices only once accepted, its articles likewise.
  *
- * One statement for any number of projects: the costs and statistics helpers read the same rows.
+ * One statement for any number of projects; project-figures.ts sums the same rows.
  */
 
 export type ProjectRowKind = 'workOrder' | 'article';
@@ -57,16 +57,18 @@ type Raw = Record<string, unknown>;
  * project ids). Hours are rounded to two decimals first, so a labour row's total is exactly what an
  * invoice row of those hours at that price comes to.
  */
-const ORDERS_CTE = `
+export const ORDERS_CTE = `
   wo as (
     select w.id, w.project_id, w.number, w.title, w.closed_at, w.project_extra_status as extra,
            coalesce(w.project_invoice_status, 'open') as status, w.project_invoice_status as own_status,
            w.project_invoice_id,
            coalesce(p.hourly_price, (select hourly_price from project_settings limit 1), 0) as hourly_price,
-           round(coalesce(t.minutes, 0) / 60.0, 2) as hours
+           round(coalesce(t.minutes, 0) / 60.0, 2) as hours,
+           coalesce(t.minutes, 0) as work_minutes, coalesce(t.travel, 0) as travel_minutes
       from work_orders w
       join projects p on p.id = w.project_id
-      left join lateral (select sum(x.work_minutes) as minutes from work_order_time x where x.work_order_id = w.id) t
+      left join lateral (select sum(x.work_minutes) as minutes, sum(x.travel_minutes) as travel
+                           from work_order_time x where x.work_order_id = w.id) t
         on true
      where w.project_id = any(?::uuid[]) and w.deleted_at is null
   )`;
@@ -161,27 +163,4 @@ export function fromOre(ore: number): string {
 /** A row as the pure arithmetic sees it. */
 export function backlogRowOf(row: ProjectInvoicingRow): BacklogRow {
   return { id: `${row.kind}:${row.id}`, amount: toOre(row.total), status: row.status, extraWork: row.extraWork };
-}
-
-/**
- * Each project's backlog in one grouped statement: open rows, extra work only once accepted. The
- * same rule as isBacklog() in project-invoicing.ts, in SQL.
- */
-export async function backlogSums(trx: Trx, projectIds: readonly string[]): Promise<Map<string, string>> {
-  const sums = new Map<string, string>();
-  if (!projectIds.length) return sums;
-  const { rows } = (await trx.raw(
-    `with ${ORDERS_CTE}
-     select project_id, coalesce(sum(total), 0)::text as backlog from (
-       select wo.project_id, round(wo.hours * wo.hourly_price, 2) as total, wo.status, wo.extra from wo
-       union all
-       select wo.project_id, a.total, coalesce(a.project_status, wo.status), wo.extra
-         from work_order_articles a join wo on wo.id = a.work_order_id
-     ) r
-     where r.status = 'open' and (r.extra is null or r.extra = 'accepted')
-     group by project_id`,
-    [[...projectIds]],
-  )) as { rows: Raw[] };
-  for (const r of rows) sums.set(r.project_id as string, formatDecimal(String(r.backlog)));
-  return sums;
 }

@@ -1,15 +1,17 @@
 import type { Ctx } from '~/core/context';
 import { requireAccess } from '~/core/permissions/access';
-import { add, compare, divide, formatDecimal, isZero, mul, sub } from '~/core/pricing';
+import { compare, divide, formatDecimal, isZero, mul, sub } from '~/core/pricing';
 import { PROJECT_ACCESS } from './project-access';
-import { computeProjectCosts, loadCostBase, minutesCost } from './project-costs.service';
+import { loadCostBase } from './project-costs.service';
+import { projectFiguresOf } from './project-figures';
 
 /*
  * A project's statistics (issue 18; spec section 2, the project's "statistics" menu): how the hours
- * and the cost stand against the estimate, what the work is worth (labour at the hourly price and
- * the article rows' totals) against what it cost, what has been invoiced, and how far the work
- * orders, the extra work and the activities have come. A fixed number of statements: the costs'
- * grouped ones and one of counts and sums.
+ * and the cost stand against the estimate, what the work is worth (work hours at the hourly price
+ * and the article rows' totals; travel is not billed, pending or declined extra work is not income)
+ * against what it cost, what has been invoiced, and how far the work orders, the extra work and the
+ * activities have come. The hours, cost, income and invoiced are the project's figures
+ * (project-figures.ts), the same the header and the other tabs show.
  */
 
 type Row = Record<string, unknown>;
@@ -23,12 +25,14 @@ export interface Progress {
 
 export interface ProjectStatistics {
   projectId: string;
-  hours: Progress;
+  /** Work and travel; `travel` says how much of it was travel. */
+  hours: Progress & { travel: string };
   cost: Progress;
-  /** Labour at the hourly price (the project's, else the settings') and the articles' totals. */
+  /** Work hours at the hourly price (the project's, else the settings') and the articles' totals. */
   revenue: { labour: string; articles: string; total: string; hourlyPrice: string };
-  /** Final invoices of the project (drafts and voided ones left out), without VAT. */
+  /** What final invoices of the project carry (drafts and voided ones left out), without VAT. */
   invoiced: string;
+  leftToInvoice: string;
   contractSum: string;
   /** Revenue minus cost, and that in percent of the revenue (null when there is none). */
   margin: { amount: string; percent: string | null };
@@ -47,9 +51,9 @@ export function percentOf(part: string, whole: string | null): string | null {
 export async function projectStatistics(ctx: Ctx, projectId: unknown): Promise<{ statistics: ProjectStatistics }> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
   const base = await loadCostBase(ctx, projectId);
-  const costs = await computeProjectCosts(ctx, base);
+  const figures = await projectFiguresOf(ctx, base.id);
   const counts = (await ctx.trx.raw(
-    `select wo.*, act.*, inv.invoiced
+    `select wo.*, act.*
          from projects p
          left join lateral (
            select count(*) filter (where w.closed_at is null)::int as open_orders,
@@ -62,30 +66,33 @@ export async function projectStatistics(ctx: Ctx, projectId: unknown): Promise<{
            select count(*)::int as activities,
                   count(*) filter (where a.completed_at is not null)::int as activities_done
              from project_activities a where a.project_id = p.id) act on true
-         left join lateral (
-           select coalesce(sum(i.total_price), 0)::text as invoiced
-             from invoices i where i.project_id = p.id and i.status = 'finalized') inv on true
         where p.id = ?`,
     [base.id],
   )) as { rows: Row[] };
   const c = counts.rows[0] ?? {};
   const n = (k: string) => Number(c[k] ?? 0);
-  const labour = minutesCost(costs.time.minutes, base.hourlyPrice);
-  const articles = costs.articles.salesTotal;
-  const revenue = formatDecimal(add(labour, articles));
-  const margin = formatDecimal(sub(revenue, costs.total));
+  const revenue = figures.income.total;
+  const cost = figures.cost.total;
+  const margin = formatDecimal(sub(revenue, cost));
   return {
     statistics: {
       projectId: base.id,
       hours: {
-        actual: costs.time.hours,
+        actual: figures.hours.total,
         estimated: base.estimatedHours,
-        percent: percentOf(costs.time.hours, base.estimatedHours),
+        percent: percentOf(figures.hours.total, base.estimatedHours),
+        travel: figures.hours.travel,
       },
-      cost: { actual: costs.total, estimated: base.estimatedCost, percent: percentOf(costs.total, base.estimatedCost) },
-      revenue: { labour, articles, total: revenue, hourlyPrice: base.hourlyPrice },
-      invoiced: formatDecimal(String(c.invoiced ?? '0')),
-      contractSum: base.contractSum,
+      cost: { actual: cost, estimated: base.estimatedCost, percent: percentOf(cost, base.estimatedCost) },
+      revenue: {
+        labour: figures.income.labour,
+        articles: figures.income.articles,
+        total: revenue,
+        hourlyPrice: figures.income.hourlyPrice,
+      },
+      invoiced: figures.invoicing.invoiced,
+      leftToInvoice: figures.invoicing.leftToInvoice,
+      contractSum: figures.invoicing.contractSum,
       margin: { amount: margin, percent: compare(revenue, 0) > 0 ? percentOf(margin, revenue) : null },
       workOrders: { open: n('open_orders'), closed: n('closed_orders'), total: n('open_orders') + n('closed_orders') },
       extraWork: { pending: n('extra_pending'), accepted: n('extra_accepted'), declined: n('extra_declined') },

@@ -16,7 +16,11 @@ import {
   PROJECT_ENTITY,
   type ProjectStatus,
 } from './project-access';
-import { projectInvoiceTotals, type ProjectInvoicingTotals as ProjectInvoiceTotals } from './project-invoice.service';
+import {
+  readProjectFigures,
+  type ProjectFigures,
+  type ProjectInvoicingTotals as ProjectInvoiceTotals,
+} from './project-figures';
 import { projectPeriodRange } from './project-period';
 import {
   ZCreateProject,
@@ -83,8 +87,10 @@ export interface Project extends ProjectListItem {
   suppliers: ProjectParty[];
   businessObjects: ProjectParty[];
   totals: ProjectInvoiceTotals;
-  /** Hours reported on its work orders. */
+  /** Hours reported on its work orders, work and travel (figures.hours.total). */
   hours: string;
+  /** Its hours, cost, income and invoicing: the same figures every tab shows (project-figures.ts). */
+  figures: ProjectFigures;
 }
 
 const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
@@ -98,6 +104,7 @@ const ZERO_TOTALS: ProjectInvoiceTotals = {
   backlog: '0.00',
   contractLeft: '0.00',
   contractUnplanned: '0.00',
+  pendingExtraWork: '0.00',
   draftCount: 0,
 };
 
@@ -206,12 +213,12 @@ export async function listProjects(
         ? `lower(ru.name) ${dir} nulls last, p.number`
         : `p.number ${dir}`;
   const rows = (await filter(projectQuery(ctx)).orderByRaw(order).limit(f.limit).offset(f.offset)) as Row[];
-  const totals = await projectInvoiceTotals(
+  const figures = await readProjectFigures(
     ctx,
     rows.map((r) => r.id as string),
   );
   return {
-    projects: rows.map((r) => toListItem(r, totals.get(r.id as string))),
+    projects: rows.map((r) => toListItem(r, figures.get(r.id as string)?.invoicing)),
     totalCount: Number(n),
     period: range,
   };
@@ -254,11 +261,11 @@ export async function projectsOfMonth(
     .where((w) => w.whereNull('p.end_date').orWhere('p.end_date', '>=', range.from))
     .orderBy('p.start_date')
     .limit(500)) as Row[];
-  const totals = await projectInvoiceTotals(
+  const figures = await readProjectFigures(
     ctx,
     rows.map((r) => r.id as string),
   );
-  return { projects: rows.map((r) => toListItem(r, totals.get(r.id as string))) };
+  return { projects: rows.map((r) => toListItem(r, figures.get(r.id as string)?.invoicing)) };
 }
 
 async function parties(ctx: Ctx, id: string) {
@@ -299,19 +306,10 @@ async function parties(ctx: Ctx, id: string) {
 
 /** The whole project as the screen shows it, or null. */
 export async function readProject(ctx: Ctx, id: string): Promise<Project | null> {
-  const r = (await projectQuery(ctx)
-    .joinRaw(
-      `left join lateral (
-         select coalesce(sum(t.work_minutes), 0) as minutes
-           from work_orders w join work_order_time t on t.work_order_id = w.id
-          where w.project_id = p.id and w.deleted_at is null) tm on true`,
-    )
-    .select('tm.minutes')
-    .where('p.id', id)
-    .first()) as Row | undefined;
+  const r = (await projectQuery(ctx).where('p.id', id).first()) as Row | undefined;
   if (!r) return null;
-  const totals = (await projectInvoiceTotals(ctx, [id])).get(id);
-  const item = toListItem(r, totals);
+  const figures = (await readProjectFigures(ctx, [id])).get(id)!;
+  const item = toListItem(r, figures.invoicing);
   return {
     ...item,
     description: str(r.description),
@@ -327,8 +325,9 @@ export async function readProject(ctx: Ctx, id: string): Promise<Project | null>
     version: Number(r.version),
     createdAt: iso(r.created_at)!,
     ...(await parties(ctx, id)),
-    totals: totals ?? { ...ZERO_TOTALS, contractSum: item.contractSum, leftToInvoice: item.contractSum },
-    hours: formatDecimal((Number(r.minutes ?? 0) / 60).toFixed(2)),
+    totals: figures.invoicing,
+    hours: figures.hours.total,
+    figures,
   };
 }
 

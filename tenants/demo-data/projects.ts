@@ -1,4 +1,5 @@
 import type { Trx } from '~/core/db/with-tenant';
+import { rowTotal } from '~/core/pricing';
 
 /**
  * The demo company's projects (issue 18): a new building's alarm and access system running from
@@ -17,7 +18,8 @@ interface DemoOrder {
   closedDaysAgo?: number;
   /** Erik's hours on the order, one row per day counting back from yesterday. */
   hours: number[];
-  articles: { articleId: string; amount: number }[];
+  /** A percentage off, as the row's discount (the extra work's offer shows it). */
+  articles: { articleId: string; amount: number; discountPercent?: number }[];
 }
 
 export async function seedDemoProjects(trx: Trx, now = new Date()): Promise<void> {
@@ -101,7 +103,7 @@ export async function seedDemoProjects(trx: Trx, now = new Date()): Promise<void
       description: 'Beställaren vill ha en kortläsare även vid cykelrummet. Kabeldragning 25 m.',
       extra: 'pending',
       hours: [],
-      articles: articles.slice(0, 1).map((a) => ({ articleId: a.id, amount: 1 })),
+      articles: articles.slice(0, 1).map((a) => ({ articleId: a.id, amount: 1, discountPercent: 10 })),
     },
   ];
   for (const [i, o] of orders.entries()) {
@@ -149,7 +151,14 @@ export async function seedDemoProjects(trx: Trx, now = new Date()): Promise<void
             amount: row.amount,
             price: article.price,
             purchase_price: article.purchase_price,
-            total: Number(article.price) * row.amount,
+            discount_type: row.discountPercent ? 'PERCENTAGE' : null,
+            discount_value: row.discountPercent ?? null,
+            // whole öre: price × amount less the discount, rounded as core/pricing rowTotal rounds
+            total: rowTotal({
+              amount: String(row.amount),
+              price: String(article.price),
+              discount: row.discountPercent ? { type: 'PERCENTAGE', value: String(row.discountPercent) } : null,
+            }),
             sort_order: n + 1,
             user_id: erik,
           };

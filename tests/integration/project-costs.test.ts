@@ -126,12 +126,10 @@ beforeAll(async () => {
     ['draft', 500],
     ['void', 700],
   ] as const)
-    await sql(`insert into invoices (status, invoice_date, total_price, project_id) values (?, ?, ?, ?)`, [
-      status,
-      today,
-      total,
-      ids.p1,
-    ]);
+    await sql(
+      `insert into invoices (status, invoice_date, total_price, project_id, project_contract_amount) values (?, ?, ?, ?, ?)`,
+      [status, today, total, ids.p1, total],
+    );
   for (const [title, done] of [
     ['Projektering', true],
     ['Installation', false],
@@ -322,14 +320,16 @@ describe('project statistics', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json<{ statistics: unknown }>().statistics).toEqual({
       projectId: ids.p1,
-      hours: { actual: '6.00', estimated: '10.00', percent: '60.0' },
+      hours: { actual: '6.00', estimated: '10.00', percent: '60.0', travel: '0.50' },
       cost: { actual: '3350.00', estimated: '10000.00', percent: '33.5' },
-      // 6 h × 800 and the article rows' totals
-      revenue: { labour: '4800.00', articles: '750.00', total: '5550.00', hourlyPrice: '800.00' },
+      // the work hours (5.5 h; travel is not billed) × 800 and the article rows' totals
+      revenue: { labour: '4400.00', articles: '750.00', total: '5150.00', hourlyPrice: '800.00' },
       invoiced: '1000.00',
+      // 50,000 − 1,000 invoiced + the open rows' 5,150
+      leftToInvoice: '54150.00',
       contractSum: '50000.00',
-      // 2200 / 5550 = 39.64 %
-      margin: { amount: '2200.00', percent: '39.6' },
+      // 1800 / 5150 = 34.95 %
+      margin: { amount: '1800.00', percent: '35.0' },
       workOrders: { open: 2, closed: 1, total: 3 },
       extraWork: { pending: 1, accepted: 1, declined: 0 },
       activities: { done: 1, total: 3 },

@@ -28,7 +28,9 @@ let a: TestTenant;
 let b: TestTenant;
 let tenantA: Tenant;
 const tok = {} as Record<'admin' | 'tech' | 'ata' | 'adminB', string>;
-const ref = {} as Record<'customer' | 'project' | 'closedProject' | 'article' | 'tech', string>;
+const ref = {} as Record<'customer' | 'project' | 'closedProject' | 'article' | 'tech', string> & {
+  discountProject?: string;
+};
 let foreignOrder: string;
 
 const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
@@ -397,6 +399,64 @@ describe('[projects] extra work approval by e-mailed link', () => {
     const blocked = await publicPage('B'.repeat(43), { answer: 'accepted', name: 'Gissare' }, ip);
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('IP_BLOCKED_TRY_AGAIN_LATER');
+  });
+});
+
+describe('[projects] what the extra work comes to (issue 28 item 14)', () => {
+  it('the mail, the page and the office panel show the discount, the labour and one amount; the mail goes to the contact', async () => {
+    const wo = await order();
+    await withTenant(tenantA, async (trx) => {
+      const [project] = await trx('projects')
+        .insert({ number: 1003, title: 'Passage hus C', hourly_price: 700 })
+        .returning('id');
+      await trx('customers')
+        .where({ id: ref.customer })
+        .update({ invoice_email: 'faktura@eken.se', email: 'info@eken.se' });
+      await trx('customer_contacts').insert([
+        { customer_id: ref.customer, name: 'Utan e-post', sort_order: 0 },
+        { customer_id: ref.customer, name: 'Karin Ek', email: 'karin@eken.se', sort_order: 1 },
+      ]);
+      await trx('work_orders').where({ id: wo.id }).update({ project_id: project.id });
+      await trx('work_order_articles').where({ work_order_id: wo.id }).delete();
+      await trx('work_order_time').where({ work_order_id: wo.id }).update({ work_minutes: 60, travel_minutes: 30 });
+      await trx('work_order_articles').insert({
+        work_order_id: wo.id,
+        article_id: ref.article,
+        title: 'Kortläsare',
+        amount: '1',
+        price: '4150.00',
+        discount_type: 'PERCENTAGE',
+        discount_value: '10',
+        total: '3735.00',
+      });
+      ref.discountProject = project.id;
+    });
+
+    // the office panel: the amount (1 h × 700 + 3 735) and the customer's contact, not the invoice mailbox
+    const loaded = await panel(tok.admin, ref.discountProject!, wo.id);
+    expect(loaded.status, JSON.stringify(loaded.body)).toBe(200);
+    expect(loaded.body).toMatchObject({ amount: '4435.00', defaultEmail: 'karin@eken.se' });
+    // the order's own contact comes first
+    await withTenant(tenantA, (trx) =>
+      trx('work_orders').where({ id: wo.id }).update({ contact_email: 'platschef@eken.se' }),
+    );
+    expect((await panel(tok.admin, ref.discountProject!, wo.id)).body.defaultEmail).toBe('platschef@eken.se');
+
+    expect((await send(wo.id, tok.ata, 'karin@eken.se')).status).toBe(200);
+    const { mail, token } = await mailedToken('karin@eken.se');
+    expect(mail.text).toContain('Labour: 1,00 h × 700,00 kr = 700,00 kr');
+    expect(mail.text).toContain('Kortläsare: 1 m × 4 150,00 kr, discount 10 % = 3 735,00 kr');
+    expect(mail.text).toContain('Total excluding VAT: 4 435,00 kr');
+    expect(mail.html).toContain('discount 10 %');
+
+    const page = await publicPage(token);
+    expect(page.body.page.view).toMatchObject({
+      labour: { hours: '1.00', price: '700.00', total: '700.00' },
+      articles: [
+        { title: 'Kortläsare', price: '4150.00', discount: { type: 'PERCENTAGE', value: '10.00' }, total: '3735.00' },
+      ],
+      total: '4435.00',
+    });
   });
 });
 

@@ -4,15 +4,17 @@ import { authContext, requestContext, tenantContext } from '~/app/context';
 import { i18nextMiddleware } from '~/app/middleware/i18n.server';
 import { action as invoicingAction, loader as invoicingLoader } from '~/app/routes/projects.$id.invoicing';
 import { validateSession } from '~/core/auth/session.service';
-import { sessionPolicy } from '~/core/unit-of-work';
+import { inTenant, sessionPolicy } from '~/core/unit-of-work';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import { loadRegistry } from '~/core/extension-points/registry';
+import { buildInvoiceDocumentModel, invoiceHtml } from '~/core/invoicing/invoice-documents.service';
 import { projectInvoiceTotals } from '~/core/projects/project-invoice.service';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { ensureUser } from '~/core/users/create-user';
 import { getTenantBySlug } from '~/tenants/registry';
 import { testApi } from '~/tests/helpers/api';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
+import { testAuth } from '~/tests/helpers/auth';
 
 /*
  * Project invoicing through the HTTP API (issue 18; spec sections 3, 4, 5 and 8): part invoices of
@@ -90,6 +92,11 @@ const rowOf = async (kind: 'workOrder' | 'article', id: string) =>
   (await rows()).find((r) => r.kind === kind && r.id === id)!;
 const totals = (projectId = ref.project) =>
   inA(async (trx) => (await projectInvoiceTotals({ trx }, [projectId])).get(projectId)!);
+/** What a project invoice keeps of its project and contract sum (its data's projectInvoice). */
+const partOf = (invoiceId: string) =>
+  inA(
+    async (trx) => ((await trx('invoices').where({ id: invoiceId }).first('data')).data as Json).projectInvoice as Json,
+  );
 const createPart = (body: Json) => call('POST', '/api/projects/invoices', tok.admin, body);
 const createOk = async (body: Json) => {
   const res = await createPart(body);
@@ -202,6 +209,8 @@ describe('[projects] invoicing rows and the backlog', () => {
       backlog: '1950.00',
       contractLeft: '100000.00',
       contractUnplanned: '100000.00',
+      // the pending extra work: not in the backlog, not invoiceable until accepted
+      pendingExtraWork: '1200.00',
       draftCount: 0,
     });
   });
@@ -286,6 +295,13 @@ describe('[projects] part invoices', () => {
   it('close gives it its number, queues it for the ERP and counts it invoiced', async () => {
     const closed = await closeOk(state.first.id);
     expect(closed.queued).toBe(true);
+    expect(closed.delivery).toBe('queued');
+    expect(await partOf(state.first.id)).toMatchObject({
+      contractSum: '100000.00',
+      invoicedBefore: '0.00',
+      contractPart: '33330.00',
+      leftAfter: '66670.00',
+    });
     expect(closed.invoice).toMatchObject({ status: 'finalized', erp: 'queued' });
     expect(closed.invoice.invoiceNr).toMatch(/^\d+$/);
     state.first = closed.invoice;
@@ -311,9 +327,17 @@ describe('[projects] part invoices', () => {
       ['article', 'Delbetalning 33,33 % av kontraktssumma', '1.00', null, '33330.00'],
       ['labour', `#${wo.plain.number} Kortläsare entré`, '1.50', 'h', '750.00'],
       ['article', 'Kortläsare', '2.00', 'st', '600.00'],
+      // the accepted extra work's rows say they are extra work (the order's title already does)
       ['labour', `#${wo.accepted.number} ÄTA extra dörr`, '1.00', 'h', '500.00'],
-      ['article', 'Kortläsare', '1.00', 'st', '100.00'],
+      ['article', `ÄTA #${wo.accepted.number}: Kortläsare`, '1.00', 'st', '100.00'],
     ]);
+    // it carries the contract sum and what of it the first part invoiced
+    expect(await partOf(state.second.id)).toMatchObject({
+      contractSum: '100000.00',
+      invoicedBefore: '33330.00',
+      contractPart: '33330.00',
+      leftAfter: '33340.00',
+    });
     const all = await rows();
     expect(all.filter((r) => r.invoiceId === state.second.id).map((r) => r.id)).toEqual([
       wo.plain.id,
@@ -374,6 +398,8 @@ describe('[projects] part invoices', () => {
       backlog: '0.00',
       contractLeft: '33340.00',
       contractUnplanned: '33340.00',
+      // the pending extra work: not in the backlog, not invoiceable until accepted
+      pendingExtraWork: '1200.00',
       draftCount: 0,
     });
   });
@@ -442,6 +468,38 @@ describe('[projects] part invoices', () => {
     const row = await rowOf('workOrder', wo.pending.id);
     expect(row).toMatchObject({ status: 'invoiced', invoiceId: state.first.id });
     expect((await rowOf('article', art.pending)).status).toBe('invoiced');
+  });
+
+  it('the printed part invoice shows the project, the contract sum, what was invoiced before and what is left', async () => {
+    const model = await inTenant({ tenant: tenantA, auth: testAuth(ref.tech, ['invoices:read']), lang: 'sv' }, (ctx) =>
+      buildInvoiceDocumentModel(ctx, state.second.id),
+    );
+    expect(model.project).toEqual({
+      number: '1001',
+      title: 'Projekt 1001',
+      contractSum: '100000.00',
+      invoicedBefore: '33330.00',
+      contractPart: '33330.00',
+      leftAfter: '33340.00',
+    });
+    const html = invoiceHtml(model);
+    expect(html).toContain('Kontraktssumma');
+    expect(html).toContain('Fakturerat tidigare av kontraktssumman');
+    expect(html).toContain('Kvar av kontraktssumman efter denna faktura');
+    expect(html).toContain(`ÄTA #${wo.accepted.number}: Kortläsare`);
+  });
+
+  it('closing says it was not sent when no ERP that takes invoices is connected', async () => {
+    await inA((trx) => trx('erp_connection').update({ kind: 'none' }));
+    try {
+      const draft = await createOk({ projectId: ref.other, percent: 10, withBacklog: false });
+      const closed = await closeOk(draft.id);
+      expect(closed).toMatchObject({ queued: false, delivery: 'notConnected' });
+      expect(closed.invoice).toMatchObject({ status: 'finalized', erp: 'none' });
+      expect(await deliveries(draft.id)).toEqual([]);
+    } finally {
+      await inA((trx) => trx('erp_connection').update({ kind: 'fortnox' }));
+    }
   });
 });
 

@@ -68,7 +68,7 @@ describe('[projects] costs tab', () => {
     expect(html).toContain('Total cost');
     expect(html).toContain('3 350,00');
     expect(html).toContain('Since 2026-06-10');
-    expect(html).toContain('6,00 h at 500,00 per hour');
+    expect(html).toContain('6,00 h, of which travel 0,50 h, at 500,00 per hour');
     expect(html).toContain('6 650,00 left of the estimate');
     expect(html).toContain('1,00 h over the estimate');
     expect(html).toContain('Tess Tekniker');
@@ -100,10 +100,11 @@ describe('[projects] costs tab', () => {
 describe('[projects] statistics tab', () => {
   const statistics: ProjectStatistics = {
     projectId: 'p1',
-    hours: { actual: '6.00', estimated: '10.00', percent: '60.0' },
+    hours: { actual: '6.00', estimated: '10.00', percent: '60.0', travel: '0.50' },
     cost: { actual: '12000.00', estimated: '10000.00', percent: '120.0' },
     revenue: { labour: '4800.00', articles: '750.00', total: '5550.00', hourlyPrice: '800.00' },
     invoiced: '1000.00',
+    leftToInvoice: '49000.00',
     contractSum: '50000.00',
     margin: { amount: '-6450.00', percent: '-116.2' },
     workOrders: { open: 2, closed: 1, total: 3 },
@@ -119,7 +120,8 @@ describe('[projects] statistics tab', () => {
     expect(html).toContain('1 of 3 done');
     expect(html).toContain('5 550,00');
     expect(html).toContain('-6 450,00');
-    expect(html).toContain('Contract sum 50 000,00');
+    expect(html).toContain('Contract sum 50 000,00, left to invoice 49 000,00');
+    expect(html).toContain('of which travel 0,50 h');
     expect(html).toContain('2 open, 1 closed');
     expect(html).toContain('1 pending, 1 accepted, 0 declined');
   });
@@ -129,7 +131,7 @@ describe('[projects] statistics tab', () => {
       <StatisticsView
         statistics={{
           ...statistics,
-          hours: { actual: '6.00', estimated: null, percent: null },
+          hours: { actual: '6.00', estimated: null, percent: null, travel: '0.00' },
           cost: { actual: '100.00', estimated: null, percent: null },
           activities: { done: 0, total: 0 },
         }}

@@ -206,10 +206,18 @@ function CostSummary({ costs }: { costs: ProjectCosts }) {
       <Figure
         label={t('costs.time')}
         value={money(costs.time.cost)}
-        note={t('costs.timeNote', {
-          hours: formatNumber(Number(costs.time.hours)),
-          rate: money(costs.hourlyCost),
-        })}
+        note={
+          costs.time.travelMinutes
+            ? t('costs.timeNoteTravel', {
+                hours: formatNumber(Number(costs.time.hours)),
+                travel: formatNumber(costs.time.travelMinutes / 60),
+                rate: money(costs.hourlyCost),
+              })
+            : t('costs.timeNote', {
+                hours: formatNumber(Number(costs.time.hours)),
+                rate: money(costs.hourlyCost),
+              })
+        }
       />
       <Figure
         label={t('costs.articles')}

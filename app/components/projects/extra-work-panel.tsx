@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelData } from './panel-shell';
 import { useFetcher } from 'react-router';
+import { formatMoney } from '~/app/components/articles/format';
 import { Button, Dialog, formatDateTime, TextField, useToast, type DateFormat } from '~/app/components/ui';
 import { NATIVE_INPUT_CLASS } from '~/app/components/ui/native-field';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
@@ -16,8 +17,6 @@ export interface ExtraWorkPanelProps {
   canCreate: boolean;
   /** workorders:accept_project_extra_work: accept or decline it on the customer's behalf. */
   canAccept: boolean;
-  /** The address the approval dialog proposes (the customer's or the order's contact). */
-  defaultEmail?: string | null;
 }
 
 type Config = { dateFormat: DateFormat; country: string };
@@ -53,7 +52,14 @@ export function ExtraWorkPanel(props: ExtraWorkPanelProps) {
   );
   if (answer)
     return (
-      <ExtraWorkContent {...props} links={answer.links} status={answer.projectExtraStatus} config={answer.config} />
+      <ExtraWorkContent
+        {...props}
+        links={answer.links}
+        status={answer.projectExtraStatus}
+        amount={answer.amount}
+        defaultEmail={answer.defaultEmail}
+        config={answer.config}
+      />
     );
   return (
     <Frame workOrder={workOrder} status={workOrder.projectExtraStatus}>
@@ -108,6 +114,10 @@ function Frame({
 export interface ExtraWorkContentProps extends ExtraWorkPanelProps {
   links: ExtraWorkLink[];
   status: ProjectExtraStatus | null;
+  /** What the extra work comes to without VAT (labour and articles), as the customer is shown it. */
+  amount?: string | null;
+  /** The address the approval dialog proposes: the order's contact, else the customer's contact. */
+  defaultEmail?: string | null;
   config: Config;
 }
 
@@ -120,6 +130,7 @@ export function ExtraWorkContent({
   defaultEmail,
   links: loadedLinks,
   status: loadedStatus,
+  amount: loadedAmount,
   config,
 }: ExtraWorkContentProps) {
   const { t } = useTranslation('projects');
@@ -128,6 +139,7 @@ export function ExtraWorkContent({
   const fetcher = useFetcher<ExtraWorkActionResult>();
   const [links, setLinks] = useState(loadedLinks);
   const [status, setStatus] = useState(loadedStatus);
+  const [amount, setAmount] = useState(loadedAmount ?? null);
   const [sending, setSending] = useState<{ email: string; message: string } | null>(null);
   const [fields, setFields] = useState<Record<string, string[]>>({});
   const messageId = useId();
@@ -135,12 +147,14 @@ export function ExtraWorkContent({
   useEffect(() => {
     setLinks(loadedLinks);
     setStatus(loadedStatus);
-  }, [loadedLinks, loadedStatus]);
+    setAmount(loadedAmount ?? null);
+  }, [loadedLinks, loadedStatus, loadedAmount]);
 
   useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       setLinks(result.links);
       setStatus(result.projectExtraStatus);
+      setAmount(result.amount);
       if (result.intent === 'send') {
         const email = sending?.email.trim() ?? '';
         setSending(null);
@@ -211,6 +225,11 @@ export function ExtraWorkContent({
 
   return (
     <Frame workOrder={workOrder} status={status} actions={actions}>
+      {amount !== null ? (
+        <p className="mt-2 text-sm font-medium text-slate-900 tabular-nums">
+          {t('extraWork.amount', { amount: formatMoney(amount) })}
+        </p>
+      ) : null}
       <h4 className="mt-4 text-sm font-semibold">{t('extraWork.links')}</h4>
       {links.length === 0 ? (
         <p className="mt-1 text-sm text-slate-600">{t('extraWork.noLinks')}</p>

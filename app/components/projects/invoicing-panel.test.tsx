@@ -44,6 +44,7 @@ const view: ProjectInvoicingView = {
     backlog: '1350.00',
     contractLeft: '70000.00',
     contractUnplanned: '70000.00',
+    pendingExtraWork: '1000.00',
     draftCount: 0,
   },
   rows: [
@@ -114,6 +115,14 @@ describe('[projects] invoicing tab', () => {
     expect(html).toContain('30 %');
     expect(html).toContain('aria-label="Reopen invoice 1042"');
     expect(html).toContain('New part invoice');
+  });
+
+  it('says pending extra work awaits approval, not that it is uninvoiced, and shows its amount apart', () => {
+    const html = render(<InvoicingContent projectId="p1" canEdit data={view} />);
+    expect(html).toContain('Extra work awaiting approval');
+    expect(html).toContain('Awaiting approval – not invoiced yet');
+    // the pending row is the only one awaiting approval; the open rows are uninvoiced (backlog)
+    expect(html.match(/Awaiting approval – not invoiced yet/g)).toHaveLength(1);
   });
 
   it('without projects:edit shows no buttons', () => {

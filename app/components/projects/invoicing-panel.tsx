@@ -119,7 +119,10 @@ export function InvoicingContent({ projectId, canEdit, data }: InvoicingContentP
         result.intent === 'create'
           ? t('invoicing.created')
           : result.intent === 'close'
-            ? t('invoicing.closed', { number: result.invoiceNr ?? '' })
+            ? `${t('invoicing.closed', { number: result.invoiceNr ?? '' })}. ${t(
+                `invoicing.delivery.${result.delivery ?? 'notConnected'}`,
+                { erp: result.data.erpName },
+              )}`
             : result.intent === 'reopen'
               ? t('invoicing.reopened')
               : result.intent === 'delete'
@@ -149,11 +152,14 @@ export function InvoicingContent({ projectId, canEdit, data }: InvoicingContentP
         ) : null
       }
     >
-      <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
         <Figure label={t('invoicing.contractSum')} value={formatMoney(totals.contractSum)} />
         <Figure label={t('invoicing.invoiced')} value={formatMoney(totals.invoiced)} />
         <Figure label={t('invoicing.leftToInvoice')} value={formatMoney(totals.leftToInvoice)} />
         <Figure label={t('invoicing.backlog')} value={formatMoney(totals.backlog)} />
+        {Number(totals.pendingExtraWork) !== 0 ? (
+          <Figure label={t('invoicing.pendingExtraWork')} value={formatMoney(totals.pendingExtraWork)} />
+        ) : null}
       </dl>
       <p className="mt-2 text-xs text-slate-600">{t('invoicing.exVat')}</p>
       {view.project.status === 'closed' ? (
@@ -230,6 +236,25 @@ const EXTRA_CLASS = {
   declined: 'bg-red-100 text-red-900',
 } as const;
 
+/**
+ * A row's invoicing status as invoicing treats it: open extra work that is pending or declined is
+ * not uninvoiced work waiting for an invoice, it waits for the customer or is never invoiced.
+ */
+function RowStatusBadge({ row }: { row: ProjectInvoicingRowView }) {
+  const { t } = useTranslation('projects');
+  if (row.status === 'open' && row.extraWork === 'pending')
+    return (
+      <span className={cx(BADGE, 'whitespace-normal', EXTRA_CLASS.pending)}>
+        {t('invoicing.status.awaitingApproval')}
+      </span>
+    );
+  if (row.status === 'open' && row.extraWork === 'declined')
+    return (
+      <span className={cx(BADGE, 'whitespace-normal', EXTRA_CLASS.declined)}>{t('invoicing.status.declined')}</span>
+    );
+  return <span className={cx(BADGE, STATUS_CLASS[row.status])}>{t(`invoicing.status.${row.status}`)}</span>;
+}
+
 function Rows({
   rows,
   editable,
@@ -294,7 +319,7 @@ function Rows({
                   </td>
                   <td className="py-1.5 pe-2 text-right tabular-nums">{formatMoney(r.total)}</td>
                   <td className="py-1.5 pe-2">
-                    <span className={cx(BADGE, STATUS_CLASS[r.status])}>{t(`invoicing.status.${r.status}`)}</span>
+                    <RowStatusBadge row={r} />
                     {r.invoiceId ? (
                       <Link to={invoiceHref(r.invoiceId)} className="mt-0.5 block text-xs text-blue-800 underline">
                         {r.invoiceNr ? t('invoicing.onInvoice', { number: r.invoiceNr }) : t('invoicing.onDraft')}

@@ -115,10 +115,12 @@ describe('[projects] extra-work panel', () => {
         defaultEmail="styrelsen@eken.se"
         links={links}
         status="pending"
+        amount="4435.00"
         config={config}
       />,
     );
     expect(html).toContain('Work order 1042: Extra detektorer');
+    expect(html).toContain('Amount excluding VAT: 4 435,00');
     expect(html).toContain('Awaiting approval');
     expect(html).toContain('Send for approval');
     expect(html).toContain('Accept');

@@ -117,6 +117,9 @@ export function StatisticsView({ statistics: s }: { statistics: ProjectStatistic
           percent={s.hours.percent}
           noEstimate={t('statistics.noEstimatedHours')}
         />
+        {Number(s.hours.travel) > 0 ? (
+          <p className="-mt-3 text-sm text-slate-600">{t('figure.travel', { hours: hours(s.hours.travel) })}</p>
+        ) : null}
         <ProgressBar
           label={t('statistics.cost')}
           valueText={of(s.cost, money)}
@@ -153,7 +156,7 @@ export function StatisticsView({ statistics: s }: { statistics: ProjectStatistic
         <Figure
           label={t('statistics.invoiced')}
           value={money(s.invoiced)}
-          note={t('statistics.contractSum', { amount: money(s.contractSum) })}
+          note={t('statistics.invoicedNote', { amount: money(s.contractSum), left: money(s.leftToInvoice) })}
         />
         <Figure
           label={t('statistics.workOrders')}

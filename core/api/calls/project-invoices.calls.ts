@@ -89,7 +89,7 @@ export const projectInvoiceCalls: ApiCall[] = [
     path: '/projects/invoices/:invoiceId/close',
     access: PROJECT_ACCESS.edit,
     input: pass,
-    summary: `Finalizes a draft: its number, its rows invoiced, queued for the ERP → {invoice, queued}; 409 PROJECT_INVOICE_CUSTOMER_NUMBER_MISSING, INVOICE_NOT_DRAFT; 403 for a negative total without projects:close_negative_invoice`,
+    summary: `Finalizes a draft: its number, its rows invoiced, queued for the ERP when one that takes invoices is connected → {invoice, queued, delivery: queued|notConnected|customerNotSent|zeroPrice}; 409 PROJECT_INVOICE_CUSTOMER_NUMBER_MISSING, INVOICE_NOT_DRAFT; 403 for a negative total without projects:close_negative_invoice`,
     handler: (ctx, input: Input) => closeProjectInvoice(ctx, input.invoiceId),
   }),
   defineCall({
