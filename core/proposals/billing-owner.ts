@@ -43,9 +43,13 @@ export async function ordersSharingRows(
       .select('sales_order_id', 'work_order_id');
     ids(linked, 'sales_order_id').forEach((id) => salesOrders.add(id));
     ids(linked, 'work_order_id').forEach((id) => workOrders.add(id));
-    ids(await ctx.trx('sales_orders').whereIn('proposal_id', [...proposals]).select('id'), 'id').forEach((id) =>
-      salesOrders.add(id),
-    );
+    ids(
+      await ctx
+        .trx('sales_orders')
+        .whereIn('proposal_id', [...proposals])
+        .select('id'),
+      'id',
+    ).forEach((id) => salesOrders.add(id));
   }
   if (salesOrders.size)
     ids(

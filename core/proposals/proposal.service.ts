@@ -825,8 +825,8 @@ export async function closeProposal(
     requireAccess(ctx.auth, { permission: 'salesorder:edit', module: 'crm' });
     if (!p.customerNumber) throw new AppError('CANNOT_CLOSE_PROPOSAL_SALES_ORDER_CUSTOMER_NUMBER_MISSING', 409);
     const existing = await existingOrders(ctx, p);
-    // a work order already bills these rows: a sales order beside it would bill them again
-    if (existing.workOrderId) throw new AppError('PROPOSAL_ALREADY_HAS_WORK_ORDER', 409);
+    // a work order made straight from the proposal bills these rows: a sales order would bill them again
+    if (existing.workOrderId && !existing.salesOrderId) throw new AppError('PROPOSAL_ALREADY_HAS_WORK_ORDER', 409);
     if (existing.salesOrderId) {
       await ctx.trx('proposals').where({ id: p.id }).update(close);
       await recordHistory(ctx, {
@@ -937,7 +937,10 @@ export async function closeProposal(
  * The orders an earlier acceptance of this proposal made that still stand (a reopened proposal
  * keeps them, spec section 4): re-accepting uses them instead of making a second billable order.
  */
-async function existingOrders(ctx: Ctx, p: Proposal): Promise<{ salesOrderId: string | null; workOrderId: string | null }> {
+async function existingOrders(
+  ctx: Ctx,
+  p: Proposal,
+): Promise<{ salesOrderId: string | null; workOrderId: string | null }> {
   const wo: Row | undefined = p.workOrderId
     ? await ctx.trx('work_orders').where({ id: p.workOrderId }).whereNull('deleted_at').first('id')
     : undefined;

@@ -19,6 +19,7 @@ let a: TestTenant;
 let tenantA: Tenant;
 let token: string;
 const ref = {} as Record<'customer' | 'bo' | 'detector' | 'install', string>;
+const PRIMARY = { street: 'Lindvägen 4', postIndex: '753 10', city: 'Uppsala' };
 const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
 
 beforeAll(async () => {
@@ -29,11 +30,21 @@ beforeAll(async () => {
   ref.customer = (
     await call('POST', '/api/customers', token, { customer: { customerId: '5001', name: 'Brf Linden' } })
   ).json().id;
-  ref.bo = (await call('POST', '/api/bo', token, { bo: { serialCode: 'LIND-1', customerId: ref.customer } })).json()
-    .id;
+  const withAddress = await call('PUT', '/api/customers', token, {
+    customer: {
+      id: ref.customer,
+      customerId: '5001',
+      name: 'Brf Linden',
+      addresses: [{ ...PRIMARY, isPrimary: true }],
+    },
+  });
+  expect(withAddress.status, withAddress.text).toBe(200);
+  ref.bo = (await call('POST', '/api/bo', token, { bo: { serialCode: 'LIND-1', customerId: ref.customer } })).json().id;
   const article = async (articleId: string, title: string, price: string) => {
     const res = (
-      await call('POST', '/api/articles', token, { article: { articleId, title, unit: 'st', price, purchasePrice: '0' } })
+      await call('POST', '/api/articles', token, {
+        article: { articleId, title, unit: 'st', price, purchasePrice: '0' },
+      })
     ).json();
     return (res.article ?? res).id as string;
   };
@@ -130,14 +141,27 @@ describe('[proposals] billing each row exactly once', () => {
     expect(wo.status, wo.text).toBe(200);
     const woId = wo.json().workOrderId as string;
     // the work order was made from the sales order and bills its rows
-    expect(await withTenant(tenantA, (trx) => trx('work_orders').where({ id: woId }).first('sales_order_id'))).toEqual(
-      { sales_order_id: soId },
-    );
+    expect(await withTenant(tenantA, (trx) => trx('work_orders').where({ id: woId }).first('sales_order_id'))).toEqual({
+      sales_order_id: soId,
+    });
     // reopened and accepted once more: the same work order, no second one
     await call('POST', `/api/proposals/${p.id}/reopen`, token);
     expect((await accept(p.id, 'accepted-wo')).json().workOrderId).toBe(woId);
     await call('POST', `/api/proposals/${p.id}/reopen`, token);
-    expect((await accept(p.id, 'accepted')).json().code).toBe('PROPOSAL_ALREADY_HAS_WORK_ORDER');
+    expect((await accept(p.id, 'accepted')).json()).toMatchObject({
+      salesOrderId: soId,
+      proposal: { status: 'accepted' },
+    });
+    // accepted straight into a work order, reopened, then accepted into a sales order: refused
+    const q = await proposal();
+    await accept(q.id, 'accepted-wo');
+    await call('POST', `/api/proposals/${q.id}/reopen`, token);
+    const refused = await accept(q.id, 'accepted');
+    expect(refused.status).toBe(409);
+    expect(refused.json().code).toBe('PROPOSAL_ALREADY_HAS_WORK_ORDER');
+    expect(await withTenant(tenantA, (trx) => trx('sales_orders').where({ proposal_id: q.id }).first('id'))).toBe(
+      undefined,
+    );
 
     expect((await closeWo(woId)).status).toBe(200);
     const second = await call('POST', `/api/salesorders/${soId}/close`, token, {});
@@ -171,5 +195,19 @@ describe('[proposals] billing each row exactly once', () => {
     expect(woRefused.json().code).toBe('ORDER_ROWS_ALREADY_INVOICED');
     const invoices = await invoicesOf({ workOrderIds: [woId], salesOrderIds: [soId] });
     expect(invoices.map((i) => i.erp.totalPrice)).toEqual(['2900.00']);
+  });
+});
+
+describe('[proposals] the address of orders made from proposals and sales orders (item 11)', () => {
+  it('a work order made by accepting a proposal or from a sales order takes the customer’s primary address', async () => {
+    const p = await proposal();
+    const direct = (await accept(p.id, 'accepted-wo')).json().workOrderId as string;
+    const q = await proposal();
+    const soId = (await accept(q.id, 'accepted')).json().salesOrderId as string;
+    const fromSo = (await call('POST', `/api/salesorders/${soId}/workorder`, token, {})).json().workOrderId as string;
+    for (const id of [direct, fromSo]) {
+      const wo = (await call('GET', `/api/wo/${id}`, token)).json().workOrder;
+      expect(wo).toMatchObject({ ...PRIMARY, customerAddressId: expect.any(String) });
+    }
   });
 });

@@ -148,7 +148,10 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
             </Button>
           )}
           {draft.status === 'active' && can.acceptWorkOrder && (
-            <Button isDisabled={saving || !draft.customerId} onPress={() => setConfirm('accepted-wo')}>
+            <Button
+              isDisabled={saving || !draft.customerId || !draft.businessObjectId}
+              onPress={() => setConfirm('accepted-wo')}
+            >
               {t('action.acceptWorkOrder')}
             </Button>
           )}
@@ -168,6 +171,11 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
       </header>
       {draft.status === 'active' && !draft.customerId && (can.accept || can.acceptWorkOrder) && (
         <p className="text-sm text-gray-700">{tc('PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING')}</p>
+      )}
+      {draft.status === 'active' && draft.customerId && !draft.businessObjectId && can.acceptWorkOrder && (
+        <p className="text-sm text-gray-700" data-testid="object-missing">
+          {tc('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING')}
+        </p>
       )}
       {state === 'conflict' && (
         <div
@@ -304,6 +312,11 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
               label={t('field.object')}
               customerId={draft.customerId ?? undefined}
               isDisabled={readOnly}
+              warning={
+                draft.status === 'active' && draft.customerId && !draft.businessObjectId && can.acceptWorkOrder
+                  ? tc('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING')
+                  : undefined
+              }
               defaultSelected={
                 draft.businessObjectId
                   ? {
