@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
+import { formatNumber } from '~/core/i18n/number-format';
 import { RecordFiles } from '~/app/components/files/record-files';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
@@ -187,6 +188,21 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
             {t('action.reload')}
           </Button>
         </div>
+      )}
+      {Number(draft.totalMonthlyPrice ?? 0) > 0 && draft.status !== 'declined' && (
+        <p
+          className="rounded-md bg-blue-50 p-3 text-sm text-blue-950 ring-1 ring-blue-200"
+          data-testid="monthly-notice"
+        >
+          {t('monthly.notice', { amount: formatNumber(Number(draft.totalMonthlyPrice)) })}{' '}
+          {draft.businessObjectId ? (
+            <Link to={`/inventory/objects/${draft.businessObjectId}?tab=agreement`} className="text-blue-800 underline">
+              {t('monthly.createAgreement')}
+            </Link>
+          ) : (
+            t('monthly.needsObject')
+          )}
+        </p>
       )}
       {(draft.workOrderId || draft.salesOrderId) && (
         <p className="text-sm">
