@@ -1,7 +1,8 @@
 /**
  * Issue 28 item 1 (decision 031): a proposal's rows are billed exactly once on the way proposal →
  * sales order → work order → invoice → ERP outbox. The figures are worked out by hand: 2 × 1 250 kr
- * with 10 % off = 2 250 kr, 1 × 650 kr = 650 kr; 2 900 kr without VAT, 725 kr VAT, 3 625 kr.
+ * with 10 % off = 2 250 kr, 1 × 650 kr = 650 kr; 2 900 kr without VAT, 725 kr VAT, 3 625 kr. The
+ * detector's 249 kr/month (2 × 249 = 498 kr a month) is the object agreement's to bill, never the order's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '~/core/db/with-tenant';
@@ -50,6 +51,7 @@ beforeAll(async () => {
   };
   ref.detector = await article('5101', 'Rörelsedetektor', '1250.00');
   ref.install = await article('5102', 'Installation', '650.00');
+  await withTenant(tenantA, (trx) => trx('proposal_settings').update({ monthly_price: true }));
 });
 afterAll(() => srv?.close());
 
@@ -63,13 +65,19 @@ async function proposal(): Promise<Json> {
       title: 'Larm Linden',
       businessObjectId: ref.bo,
       rows: [
-        { articleId: ref.detector, articleAmount: '2', articleDiscountType: 'percentage', articleDiscountValue: '10' },
+        {
+          articleId: ref.detector,
+          articleAmount: '2',
+          articleDiscountType: 'percentage',
+          articleDiscountValue: '10',
+          articleMonthlyPrice: '249',
+        },
         { articleId: ref.install, articleAmount: '1' },
       ],
     },
   });
   expect(saved.status, saved.text).toBe(200);
-  expect(saved.json().totalPrice).toBe('2900.00');
+  expect(saved.json()).toMatchObject({ totalPrice: '2900.00', totalMonthlyPrice: '498.00' });
   return saved.json();
 }
 
@@ -128,6 +136,7 @@ describe('[proposals] billing each row exactly once', () => {
     ]);
     // nothing else is billed: no other row carries money
     expect(erp.rows.filter((r: Json) => !r.articleId && Number(r.total) !== 0)).toEqual([]);
+    // the monthly price is not on the order's invoice (the agreement bills it)
     expect([erp.totalPrice, erp.totalVat, erp.total]).toEqual(['2900.00', '725.00', '3625.00']);
   });
 
