@@ -11,6 +11,7 @@ import { refuseNul } from '~/core/http/edge';
 import { proposalSettings } from '~/core/proposals/proposal.service';
 import {
   closeSalesOrder,
+  createSalesOrderWorkOrder,
   deleteSalesOrder,
   getSalesOrder,
   reopenSalesOrder,
@@ -23,7 +24,7 @@ import {
 /**
  * One sales order (spec section 2: /sales/{salesOrderId}): title, customer, reference person,
  * department and the rows (the proposal's row editor), saved by itself 2.5 s after the last change;
- * close with the paid flag, reopen, delete. The action takes JSON (`intent` and what it needs).
+ * close with the paid flag, reopen, delete; make the work order that bills it (decision 031). The action takes JSON (`intent` and what it needs).
  */
 export const middleware = guard({ permission: 'salesorder:read', module: 'crm' });
 
@@ -55,6 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     intent?: string;
     salesOrder?: SalesOrder;
     paid?: boolean;
+    businessObjectId?: string | null;
   };
   try {
     refuseNul(body);
@@ -66,6 +68,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       case 'close': {
         const salesOrder = await run(context, (ctx) => closeSalesOrder(ctx, params.id, { paid: body.paid === true }));
         return data<SalesOrderActionResult>({ ok: true, intent: 'close', salesOrder });
+      }
+      case 'workorder': {
+        const made = await run(context, (ctx) =>
+          createSalesOrderWorkOrder(ctx, params.id, { businessObjectId: body.businessObjectId ?? null }),
+        );
+        return redirect(`/work-orders/${made.workOrderId}`);
       }
       case 'reopen': {
         const salesOrder = await run(context, (ctx) => reopenSalesOrder(ctx, params.id));

@@ -612,6 +612,18 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
   for (const r of woRows)
     rowsOf.set(r.object_agreement_id as string, [...(rowsOf.get(r.object_agreement_id as string) ?? []), r]);
   const lang = langFromKey(ctx.tenant.config.languageKey);
+  // one address rule for every way an order is made (issue 28 item 11): the customer's primary address
+  const customerIds = [...new Set(making.map((p) => p.c.objectCustomerId).filter((id): id is string => Boolean(id)))];
+  const primaries = new Map<string, Row>(
+    (customerIds.length
+      ? ((await ctx
+          .trx('customer_addresses')
+          .whereIn('customer_id', customerIds)
+          .where({ is_primary: true })
+          .select('id', 'customer_id', 'street', 'post_index', 'city')) as Row[])
+      : []
+    ).map((a) => [a.customer_id as string, a]),
+  );
 
   const orders: Row[] = [];
   const assignees: Row[] = [];
@@ -630,6 +642,10 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
         description: `${c.serialCode} · ${p.from} – ${p.to} · ${weekText(lang, p.generateOn)}`,
         customer_id: c.objectCustomerId,
         business_object_id: c.businessObjectId,
+        customer_address_id: primaries.get(c.objectCustomerId as string)?.id ?? null,
+        street: primaries.get(c.objectCustomerId as string)?.street ?? null,
+        post_index: primaries.get(c.objectCustomerId as string)?.post_index ?? null,
+        city: primaries.get(c.objectCustomerId as string)?.city ?? null,
         status_id: (status ?? fallbackStatus)!.id,
         work_type_id: c.workTypeId ?? type!.id,
         priority: 'medium',

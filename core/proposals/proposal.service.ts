@@ -888,6 +888,23 @@ export async function closeProposal(
   if (input.status === 'accepted') {
     requireAccess(ctx.auth, { permission: 'salesorder:edit', module: 'crm' });
     if (!p.customerNumber) throw new AppError('CANNOT_CLOSE_PROPOSAL_SALES_ORDER_CUSTOMER_NUMBER_MISSING', 409);
+    const existing = await existingOrders(ctx, p);
+    // a work order made straight from the proposal bills these rows: a sales order would bill them again
+    if (existing.workOrderId && !existing.salesOrderId) throw new AppError('PROPOSAL_ALREADY_HAS_WORK_ORDER', 409);
+    if (existing.salesOrderId) {
+      await ctx.trx('proposals').where({ id: p.id }).update(close);
+      await recordHistory(ctx, {
+        entity: PROPOSAL_ENTITY,
+        entityId: p.id,
+        action: 'accept',
+        data: { salesOrderId: existing.salesOrderId, reused: true },
+      });
+      return {
+        proposal: await getProposal(ctx, p.id),
+        message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED',
+        salesOrderId: existing.salesOrderId,
+      };
+    }
     const number = await nextNumber(ctx, 'sales_order_settings', 'next_number');
     const [so] = (await ctx
       .trx('sales_orders')
@@ -929,6 +946,25 @@ export async function closeProposal(
   }
   requireAccess(ctx.auth, { permission: 'workorders:create' });
   if (!p.businessObjectId) throw new AppError('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING', 409);
+  const existing = await existingOrders(ctx, p);
+  if (existing.workOrderId) {
+    // accepted before and reopened: the work order made then still bills the rows
+    await ctx.trx('proposals').where({ id: p.id }).update(close);
+    await recordHistory(ctx, {
+      entity: PROPOSAL_ENTITY,
+      entityId: p.id,
+      action: 'accept',
+      data: { workOrderId: existing.workOrderId, reused: true },
+    });
+    return {
+      proposal: await getProposal(ctx, p.id),
+      message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED',
+      workOrderId: existing.workOrderId,
+    };
+  }
+  const source = existing.salesOrderId
+    ? await openSalesOrderForWorkOrder(ctx, existing.salesOrderId)
+    : { rows, salesOrderId: null };
   const { workOrder } = await createWorkOrder(ctx, {
     workOrder: {
       title: p.title || `#${p.sequenceNumber}`,
@@ -940,28 +976,10 @@ export async function closeProposal(
       contactPhone: p.contactPhone ?? undefined,
     },
   });
-  const articleRows = input.ignoreArticlesForWorkOrder ? [] : rows.filter((r) => r.articleId && !r.isSummaryRow);
-  if (articleRows.length)
-    await ctx.trx('work_order_articles').insert(
-      articleRows.map((r, i) => {
-        const discount = discountFromApi(r.articleDiscountType, r.articleDiscountValue);
-        return {
-          work_order_id: workOrder.id,
-          article_id: r.articleId,
-          title: r.articleTitle ?? '',
-          description: r.articleDescription,
-          amount: r.articleAmount ?? '1',
-          price: r.articlePrice ?? '0',
-          purchase_price: r.articlePurchasePrice,
-          discount_type: discount.type === 'NONE' ? null : discount.type,
-          discount_value: discount.type === 'NONE' ? null : discount.value,
-          total: rowTotal({ amount: r.articleAmount ?? '1', price: r.articlePrice ?? '0', discount }),
-          sort_order: i,
-          user_id: ctx.auth!.user.id,
-          created_at: ctx.now,
-        };
-      }),
-    );
+  // the sales order made earlier is billed through this work order from now on (decision 031)
+  if (source.salesOrderId)
+    await ctx.trx('work_orders').where({ id: workOrder.id }).update({ sales_order_id: source.salesOrderId });
+  if (!input.ignoreArticlesForWorkOrder) await copyRowsToWorkOrder(ctx, workOrder.id, source.rows);
   await ctx
     .trx('proposals')
     .where({ id: p.id })
@@ -977,6 +995,71 @@ export async function closeProposal(
     message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED',
     workOrderId: workOrder.id,
   };
+}
+
+/**
+ * The orders an earlier acceptance of this proposal made that still stand (a reopened proposal
+ * keeps them, spec section 4): re-accepting uses them instead of making a second billable order.
+ */
+async function existingOrders(
+  ctx: Ctx,
+  p: Proposal,
+): Promise<{ salesOrderId: string | null; workOrderId: string | null }> {
+  const wo: Row | undefined = p.workOrderId
+    ? await ctx.trx('work_orders').where({ id: p.workOrderId }).whereNull('deleted_at').first('id')
+    : undefined;
+  const so: Row | undefined = p.salesOrderId
+    ? await ctx.trx('sales_orders').where({ id: p.salesOrderId }).first('id')
+    : undefined;
+  const soWorkOrder: Row | undefined = so
+    ? await ctx.trx('work_orders').where({ sales_order_id: so.id }).whereNull('deleted_at').first('id')
+    : undefined;
+  return {
+    salesOrderId: (so?.id as string) ?? null,
+    workOrderId: ((wo?.id ?? soWorkOrder?.id) as string) ?? null,
+  };
+}
+
+/**
+ * A sales order that may still get its work order: open (SALES_ORDER_CLOSED once invoiced) and
+ * without one (SALES_ORDER_HAS_WORK_ORDER); its rows are what the work order takes over.
+ */
+export async function openSalesOrderForWorkOrder(
+  ctx: Ctx,
+  salesOrderId: string,
+): Promise<{ rows: ProposalRow[]; salesOrderId: string }> {
+  const so: Row | undefined = await ctx.trx('sales_orders').where({ id: salesOrderId }).forUpdate().first('status');
+  if (!so) throw notFound();
+  if (so.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
+  if (await ctx.trx('work_orders').where({ sales_order_id: salesOrderId }).whereNull('deleted_at').first('id'))
+    throw new AppError('SALES_ORDER_HAS_WORK_ORDER', 409);
+  return { rows: await readRows(ctx, { sales_order_id: salesOrderId }), salesOrderId };
+}
+
+/** The article rows of a proposal or sales order as the work order's article rows (summary and comment rows stay behind). */
+export async function copyRowsToWorkOrder(ctx: Ctx, workOrderId: string, rows: readonly ProposalRow[]): Promise<void> {
+  const articleRows = rows.filter((r) => r.articleId && !r.isSummaryRow);
+  if (!articleRows.length) return;
+  await ctx.trx('work_order_articles').insert(
+    articleRows.map((r, i) => {
+      const discount = discountFromApi(r.articleDiscountType, r.articleDiscountValue);
+      return {
+        work_order_id: workOrderId,
+        article_id: r.articleId,
+        title: r.articleTitle ?? '',
+        description: r.articleDescription,
+        amount: r.articleAmount ?? '1',
+        price: r.articlePrice ?? '0',
+        purchase_price: r.articlePurchasePrice,
+        discount_type: discount.type === 'NONE' ? null : discount.type,
+        discount_value: discount.type === 'NONE' ? null : discount.value,
+        total: rowTotal({ amount: r.articleAmount ?? '1', price: r.articlePrice ?? '0', discount }),
+        sort_order: i,
+        user_id: ctx.auth!.user.id,
+        created_at: ctx.now,
+      };
+    }),
+  );
 }
 
 /** POST /proposals/{id}/reopen (proposal:reopen): active again; the orders it created stay. */

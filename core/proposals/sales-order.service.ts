@@ -13,7 +13,17 @@ import { hasAccess, requireAccess, type Access } from '~/core/permissions/access
 import { formatDecimal } from '~/core/pricing';
 import { createSalesOrderInvoice } from '~/core/invoicing/order-invoice';
 import { detachOrderInvoices } from '~/core/invoicing/invoice-store';
-import { proposalSettings, readRows, replaceRows, ZRow, type ProposalRow } from './proposal.service';
+import { createWorkOrder } from '~/core/work-orders/work-order.service';
+import { requireRowsNotInvoicedElsewhere } from './billing-owner';
+import {
+  copyRowsToWorkOrder,
+  openSalesOrderForWorkOrder,
+  proposalSettings,
+  readRows,
+  replaceRows,
+  ZRow,
+  type ProposalRow,
+} from './proposal.service';
 
 export const SALES_ORDER_ENTITY = 'salesorder';
 const READ: Access = { permission: 'salesorder:read', module: 'crm' };
@@ -34,6 +44,12 @@ export interface SalesOrder {
   referenceUserName: string | null;
   departmentId: string | null;
   proposalId: string | null;
+  /** The live work order made from this order, which bills its rows (decision 031). */
+  workOrderId: string | null;
+  workOrderNumber: number | null;
+  /** The object of its proposal: the one its work order is made for unless another is chosen. */
+  proposalObjectId: string | null;
+  proposalObjectSerialCode: string | null;
   totalPrice: string;
   totalPurchasePrice: string;
   version: number;
@@ -58,6 +74,10 @@ function toSalesOrder(r: Row): SalesOrder {
     referenceUserName: (r.reference_user_name as string | null) ?? null,
     departmentId: (r.department_id as string | null) ?? null,
     proposalId: (r.proposal_id as string | null) ?? null,
+    workOrderId: (r.work_order_id as string | null) ?? null,
+    workOrderNumber: r.work_order_number == null ? null : Number(r.work_order_number),
+    proposalObjectId: (r.proposal_object_id as string | null) ?? null,
+    proposalObjectSerialCode: (r.proposal_object_serial_code as string | null) ?? null,
     totalPrice: formatDecimal(String(r.total_price)),
     totalPurchasePrice: formatDecimal(String(r.total_purchase_price)),
     version: Number(r.version),
@@ -73,7 +93,19 @@ function salesOrderQuery(ctx: Ctx) {
     .trx('sales_orders as s')
     .leftJoin('customers as c', 'c.id', 's.customer_id')
     .leftJoin('users as u', 'u.id', 's.reference_user_id')
-    .select('s.*', 'c.name as customer_name', 'c.customer_id as customer_number', 'u.name as reference_user_name');
+    .leftJoin('work_orders as w', (j) => j.on('w.sales_order_id', 's.id').andOnNull('w.deleted_at'))
+    .leftJoin('proposals as p', 'p.id', 's.proposal_id')
+    .leftJoin('business_objects as bo', 'bo.id', 'p.business_object_id')
+    .select(
+      's.*',
+      'c.name as customer_name',
+      'c.customer_id as customer_number',
+      'u.name as reference_user_name',
+      'w.id as work_order_id',
+      'w.number as work_order_number',
+      'bo.id as proposal_object_id',
+      'bo.serial_code as proposal_object_serial_code',
+    );
 }
 
 async function findSalesOrder(ctx: Ctx, id: unknown): Promise<SalesOrder> {
@@ -247,7 +279,9 @@ export async function deleteSalesOrder(ctx: Ctx, id: unknown): Promise<{ ok: tru
 /**
  * POST /salesorders/{id}/close {paid}: closed (invoiced), with the paid flag. Needs a reference
  * person (SALES_ORDER_REFERENCE_USER_MISSING) and a customer with a customer number
- * (SALES_ORDER_CUSTOMER_NUMBER_MISSING), spec section 5.
+ * (SALES_ORDER_CUSTOMER_NUMBER_MISSING), spec section 5. An order with a work order is billed
+ * through it (SALES_ORDER_BILLED_BY_WORK_ORDER); rows another order already invoiced are refused
+ * (ORDER_ROWS_ALREADY_INVOICED).
  */
 export async function closeSalesOrder(ctx: Ctx, id: unknown, raw: unknown): Promise<SalesOrder> {
   requireAccess(ctx.auth, EDIT);
@@ -256,6 +290,9 @@ export async function closeSalesOrder(ctx: Ctx, id: unknown, raw: unknown): Prom
   if (so.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
   if (!so.referenceUserId) throw new AppError('SALES_ORDER_REFERENCE_USER_MISSING', 409);
   if (!so.customerNumber) throw new AppError('SALES_ORDER_CUSTOMER_NUMBER_MISSING', 409);
+  // its work order bills the rows (decision 031): closing that one closes this one
+  if (so.workOrderId) throw new AppError('SALES_ORDER_BILLED_BY_WORK_ORDER', 409, { workOrderId: so.workOrderId });
+  await requireRowsNotInvoicedElsewhere(ctx, { salesOrderId: so.id });
   await ctx
     .trx('sales_orders')
     .where({ id: so.id })
@@ -275,6 +312,53 @@ export async function closeSalesOrder(ctx: Ctx, id: unknown, raw: unknown): Prom
     data: { paid, invoiceId: invoice.invoiceId, invoiceNr: invoice.invoiceNr },
   });
   return getSalesOrder(ctx, so.id);
+}
+
+/**
+ * POST /salesorders/{id}/workorder {businessObjectId?} (salesorder:edit and workorders:create): the
+ * work order that fulfils and bills this open order (decision 031): its article rows, its customer,
+ * the object of its proposal unless one is chosen (CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING
+ * when neither). One per order (SALES_ORDER_HAS_WORK_ORDER); not when its rows are invoiced elsewhere.
+ */
+export async function createSalesOrderWorkOrder(
+  ctx: Ctx,
+  id: unknown,
+  raw: unknown,
+): Promise<{ workOrderId: string; salesOrder: SalesOrder }> {
+  requireAccess(ctx.auth, EDIT);
+  requireAccess(ctx.auth, { permission: 'workorders:create' });
+  const { businessObjectId } = parseInput(z.object({ businessObjectId: z.string().uuid().nullish() }), raw ?? {});
+  const so = await findSalesOrder(ctx, id);
+  const source = await openSalesOrderForWorkOrder(ctx, so.id);
+  await requireRowsNotInvoicedElsewhere(ctx, { salesOrderId: so.id });
+  const proposal: Row | undefined = so.proposalId
+    ? await ctx
+        .trx('proposals')
+        .where({ id: so.proposalId })
+        .first('business_object_id', 'contact_name', 'contact_email', 'contact_phone', 'description')
+    : undefined;
+  const objectId = businessObjectId ?? (proposal?.business_object_id as string | null) ?? null;
+  if (!objectId) throw new AppError('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING', 409);
+  const { workOrder } = await createWorkOrder(ctx, {
+    workOrder: {
+      title: so.title || `#${so.number}`,
+      customerId: so.customerId,
+      businessObjectId: objectId,
+      description: (proposal?.description as string) || undefined,
+      contactName: (proposal?.contact_name as string) ?? undefined,
+      contactEmail: (proposal?.contact_email as string) ?? undefined,
+      contactPhone: (proposal?.contact_phone as string) ?? undefined,
+    },
+  });
+  await ctx.trx('work_orders').where({ id: workOrder.id }).update({ sales_order_id: so.id });
+  await copyRowsToWorkOrder(ctx, workOrder.id, source.rows);
+  await recordHistory(ctx, {
+    entity: SALES_ORDER_ENTITY,
+    entityId: so.id,
+    action: 'workorder',
+    data: { workOrderId: workOrder.id, workOrderNumber: workOrder.number },
+  });
+  return { workOrderId: workOrder.id, salesOrder: await getSalesOrder(ctx, so.id) };
 }
 
 /** POST /salesorders/{id}/reopen: open again. */
@@ -303,6 +387,7 @@ export function salesOrderAbilities(ctx: Ctx) {
   return {
     edit: hasAccess(ctx.auth, EDIT),
     delete: hasAccess(ctx.auth, { permission: 'salesorder:delete', module: 'crm' }),
+    createWorkOrder: hasAccess(ctx.auth, EDIT) && hasAccess(ctx.auth, { permission: 'workorders:create' }),
   };
 }
 

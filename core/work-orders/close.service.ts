@@ -26,6 +26,7 @@ import {
 import { renderOrderFinishMail } from './order-finish.mail';
 import { createWorkOrderInvoice } from '~/core/invoicing/order-invoice';
 import { detachOrderInvoices } from '~/core/invoicing/invoice-store';
+import { requireRowsNotInvoicedElsewhere } from '~/core/proposals/billing-owner';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { changedFields } from './work-order-rules';
 
@@ -223,6 +224,28 @@ async function lockOrder(ctx: Ctx, id: string): Promise<{ closed_at: Date | null
 }
 
 /**
+ * The sales order a work order was made from is billed through it (decision 031): it is closed
+ * (invoiced) with the work order and open again when the work order reopens.
+ */
+async function closeBilledSalesOrder(ctx: Ctx, workOrderId: string, closed: boolean): Promise<void> {
+  const row: { sales_order_id: string | null } | undefined = await ctx
+    .trx('work_orders')
+    .where({ id: workOrderId })
+    .first('sales_order_id');
+  if (!row?.sales_order_id) return;
+  await ctx
+    .trx('sales_orders')
+    .where({ id: row.sales_order_id, status: closed ? 'open' : 'closed' })
+    .update({
+      status: closed ? 'closed' : 'open',
+      close_ts: closed ? ctx.now : null,
+      close_user_id: closed ? (ctx.auth?.user.id ?? null) : null,
+      version: ctx.trx.raw('version + 1'),
+      update_ts: ctx.now,
+    });
+}
+
+/**
  * POST /wo/close {workOrderId, statusId?, invoiceDate, deliveryDate, invoiceFee, ignoreReverseVAT}:
  * workorders:close. The order must be open, unlocked and not deleted (409 WORK_ORDER_CLOSED /
  * WORK_ORDER_LOCKED, 404), and its customer must have a customer number (409
@@ -241,6 +264,8 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
   if (locked.is_locked) throw new AppError('WORK_ORDER_LOCKED', 409);
   const customer = await loadCustomer(ctx, wo.customerId);
   if (!customer || !hasNumber(customer)) throw new AppError('CANNOT_CLOSE_WORK_ORDER_CUSTOMER_NUMBER_MISSING', 409);
+  // a proposal's rows are billed once: not again when its sales order (or another order) invoiced them
+  await requireRowsNotInvoicedElsewhere(ctx, { workOrderId: wo.id });
 
   const closing = (await readStatuses(ctx)).filter((s) => s.isClosing);
   const status = input.statusId ? closing.find((s) => s.id === input.statusId) : closing[0];
@@ -274,6 +299,7 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
     .where({ id: wo.id })
     .update({ status_id: status.id, closed_at: ctx.now, update_ts: ctx.now });
   await detachOrderInvoices(ctx, { work_order_id: wo.id });
+  await closeBilledSalesOrder(ctx, wo.id, true);
   if (wo.projectId) {
     // the project invoices its orders (its part invoices carry their labour and articles)
     await recordHistory(ctx, {
@@ -366,6 +392,7 @@ export async function reopenWorkOrder(
     .trx('work_orders')
     .where({ id: wo.id })
     .update({ status_id: status.id, closed_at: null, update_ts: ctx.now });
+  await closeBilledSalesOrder(ctx, wo.id, false);
   const changes = changedFields({ status: wo.statusName, isClosed: true }, { status: status.name, isClosed: false }, [
     'status',
     'isClosed',

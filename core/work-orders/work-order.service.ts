@@ -166,6 +166,28 @@ async function replaceTags(ctx: Ctx, id: string, tags: readonly string[]) {
 const canEditInternal = (ctx: Ctx) => hasAccess(ctx.auth, { permission: 'workorders:edit_internal_info' });
 
 /**
+ * One address rule for every way an order is made (issue 28 item 11): an order for a customer
+ * that names no address of its own takes the customer's primary address, as the order form does.
+ */
+async function primaryAddressOf(
+  ctx: Ctx,
+  wo: Pick<TWorkOrderFields, 'customerId' | 'customerAddressId' | 'street' | 'postIndex' | 'city'>,
+): Promise<Partial<TWorkOrderFields>> {
+  if (!wo.customerId || wo.customerAddressId || wo.street || wo.postIndex || wo.city) return {};
+  const primary: Record<string, string | null> | undefined = await ctx
+    .trx('customer_addresses')
+    .where({ customer_id: wo.customerId, is_primary: true })
+    .first('id', 'street', 'post_index', 'city');
+  if (!primary) return {};
+  return {
+    customerAddressId: primary.id!,
+    street: primary.street ?? undefined,
+    postIndex: primary.post_index ?? undefined,
+    city: primary.city ?? undefined,
+  };
+}
+
+/**
  * POST /wo {workOrder}: a new order with the next number. Status and work type default to the
  * settings' defaults, priority to medium, assignees to the person of the dispatch rule whose window
  * holds this moment (module dispatch_rules; instead of the creator) or else to the creator; the settings' required fields
@@ -184,6 +206,7 @@ export async function createWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrd
     // no assignees chosen: a dispatch rule's person if one matches now, otherwise the creator
     assignees: wo.assignees ?? [(await dispatchTarget(ctx)) ?? ctx.auth.user.id],
     tags: wo.tags ?? [],
+    ...(await primaryAddressOf(ctx, wo)),
   };
   const errors = requiredFieldErrors(settings.requiredFields, wo as Record<string, unknown>, 'create');
   if (!input.statusId) errors.statusId = ['ERROR_REQUIRED_FIELD'];

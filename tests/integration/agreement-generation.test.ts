@@ -88,6 +88,13 @@ beforeAll(async () => {
       .returning('id');
     ref.customer = c.id;
     ref.quiet = q.id;
+    await trx('customer_addresses').insert({
+      customer_id: c.id,
+      street: 'Lindgatan 1',
+      post_index: '753 20',
+      city: 'Uppsala',
+      is_primary: true,
+    });
     const objects = await trx('business_objects')
       .insert([
         { serial_code: 'LARM-1', customer_id: c.id },
@@ -351,6 +358,9 @@ describe('[agreements] generation', () => {
     const first = await call('POST', '/api/bo/agreement/wo/schedule', admin, { objectAgreementIds: [oa.id] });
     expect(first.status, first.text).toBe(200);
     expect(first.json().created).toMatchObject([{ objectAgreementId: oa.id, periodFrom: '2027-01-01' }]);
+    // the customer's primary address, as an order made by hand gets (issue 28 item 11)
+    const made = (await call('GET', `/api/wo/${first.json().created[0].workOrderId}`, admin)).json().workOrder;
+    expect(made).toMatchObject({ street: 'Lindgatan 1', postIndex: '753 20', city: 'Uppsala' });
     const second = await call('POST', '/api/bo/agreement/wo/schedule', admin, { objectAgreementIds: [oa.id] });
     expect(second.json().created).toMatchObject([{ periodFrom: '2028-01-01' }]);
     expect(second.json().created[0].number).not.toBe(first.json().created[0].number);

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
+import { formatNumber } from '~/core/i18n/number-format';
 import { RecordFiles } from '~/app/components/files/record-files';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
@@ -170,7 +171,10 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
             </Button>
           )}
           {draft.status === 'active' && can.acceptWorkOrder && (
-            <Button isDisabled={saving || !draft.customerId} onPress={() => setConfirm('accepted-wo')}>
+            <Button
+              isDisabled={saving || !draft.customerId || !draft.businessObjectId}
+              onPress={() => setConfirm('accepted-wo')}
+            >
               {t('action.acceptWorkOrder')}
             </Button>
           )}
@@ -191,6 +195,11 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
       {draft.status === 'active' && !draft.customerId && (can.accept || can.acceptWorkOrder) && (
         <p className="text-sm text-gray-700">{tc('PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING')}</p>
       )}
+      {draft.status === 'active' && draft.customerId && !draft.businessObjectId && can.acceptWorkOrder && (
+        <p className="text-sm text-gray-700" data-testid="object-missing">
+          {tc('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING')}
+        </p>
+      )}
       {state === 'conflict' && (
         <div
           role="alert"
@@ -201,6 +210,21 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
             {t('action.reload')}
           </Button>
         </div>
+      )}
+      {Number(draft.totalMonthlyPrice ?? 0) > 0 && draft.status !== 'declined' && (
+        <p
+          className="rounded-md bg-blue-50 p-3 text-sm text-blue-950 ring-1 ring-blue-200"
+          data-testid="monthly-notice"
+        >
+          {t('monthly.notice', { amount: formatNumber(Number(draft.totalMonthlyPrice)) })}{' '}
+          {draft.businessObjectId ? (
+            <Link to={`/inventory/objects/${draft.businessObjectId}?tab=agreement`} className="text-blue-800 underline">
+              {t('monthly.createAgreement')}
+            </Link>
+          ) : (
+            t('monthly.needsObject')
+          )}
+        </p>
       )}
       {(draft.workOrderId || draft.salesOrderId) && (
         <p className="text-sm">
@@ -326,6 +350,11 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
               label={t('field.object')}
               customerId={draft.customerId ?? undefined}
               isDisabled={readOnly}
+              warning={
+                draft.status === 'active' && draft.customerId && !draft.businessObjectId && can.acceptWorkOrder
+                  ? tc('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING')
+                  : undefined
+              }
               defaultSelected={
                 draft.businessObjectId
                   ? {

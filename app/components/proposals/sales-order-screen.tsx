@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate } from 'react-router';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
+import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import type { OrderInvoiceSummary } from '~/app/components/invoices/invoice-format';
 import { OrderInvoiceLink } from '~/app/components/invoices/order-invoice-link';
 import {
@@ -29,7 +30,7 @@ export type SalesOrderActionResult =
 interface Props extends SalesOrderOptions {
   salesOrder: SalesOrder;
   settings: ProposalSettings;
-  can: { edit: boolean; delete: boolean };
+  can: { edit: boolean; delete: boolean; createWorkOrder: boolean };
   groups?: { id: string; title: string }[];
   /** The closed order's invoice, when the viewer may read invoices. */
   invoice?: OrderInvoiceSummary | null;
@@ -51,7 +52,8 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
   const paidId = useId();
   const autosave = useAutosave({ initial: salesOrder, recordKey: 'salesOrder', conflictCode: 'SALES_ORDER_CHANGED' });
   const { draft, setDraft, state, fields, saving } = autosave;
-  const [confirm, setConfirm] = useState<'close' | 'reopen' | 'delete' | null>(null);
+  const [confirm, setConfirm] = useState<'close' | 'reopen' | 'delete' | 'workorder' | null>(null);
+  const [objectId, setObjectId] = useState<string | null>(salesOrder.proposalObjectId);
   const [paid, setPaid] = useState(false);
   const readOnly = draft.status !== 'open' || !can.edit;
   const change = (patch: Partial<SalesOrder>) => {
@@ -103,7 +105,12 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          {draft.status === 'open' && can.edit && (
+          {draft.status === 'open' && !draft.workOrderId && can.createWorkOrder && (
+            <Button isDisabled={busy} onPress={() => setConfirm('workorder')}>
+              {t('action.createWorkOrder')}
+            </Button>
+          )}
+          {draft.status === 'open' && !draft.workOrderId && can.edit && (
             <Button variant="primary" isDisabled={busy} onPress={() => setConfirm('close')}>
               {t('action.close')}
             </Button>
@@ -124,6 +131,14 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
         </div>
       )}
       {draft.status === 'closed' && invoice ? <OrderInvoiceLink invoice={invoice} /> : null}
+      {draft.workOrderId && (
+        <p className="text-sm">
+          {t('linked.billedByWorkOrder', { number: draft.workOrderNumber })}{' '}
+          <Link to={`/work-orders/${draft.workOrderId}`} className="text-blue-700 underline">
+            {t('linked.workOrder', { number: draft.workOrderNumber })}
+          </Link>
+        </p>
+      )}
       {draft.proposalId && (
         <p className="text-sm">
           <Link to={`/proposals/${draft.proposalId}`} className="text-blue-700 underline">
@@ -211,6 +226,22 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
                 </label>
               )}
             </div>
+          ) : confirm === 'workorder' ? (
+            <div className="space-y-3">
+              <p>{t('confirm.workorder.message')}</p>
+              <ObjectPicker
+                label={t('field.object')}
+                customerId={draft.customerId ?? undefined}
+                isRequired
+                defaultSelected={
+                  salesOrder.proposalObjectId
+                    ? { id: salesOrder.proposalObjectId, label: salesOrder.proposalObjectSerialCode ?? '' }
+                    : null
+                }
+                onSelectionChange={(o) => setObjectId(o?.id ?? null)}
+                errorMessage={objectId ? undefined : tc('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING')}
+              />
+            </div>
           ) : confirm ? (
             t(`confirm.${confirm}.message`)
           ) : undefined
@@ -220,6 +251,10 @@ export function SalesOrderScreen({ salesOrder, settings, can, users, departments
         onConfirm={() => {
           if (confirm === 'close') {
             if (!missing) void act({ intent: 'close', paid });
+          } else if (confirm === 'workorder') {
+            // no object: the dialog stays open with the field marked
+            if (!objectId) return Promise.reject(new Error('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING'));
+            void act({ intent: 'workorder', businessObjectId: objectId });
           } else if (confirm) void act({ intent: confirm });
           setConfirm(null);
         }}

@@ -13,6 +13,7 @@ import {
 } from '~/core/proposals/proposal.service';
 import {
   closeSalesOrder,
+  createSalesOrderWorkOrder,
   createSalesOrder,
   deleteSalesOrder,
   getSalesOrder,
@@ -196,6 +197,15 @@ export const proposalCalls: ApiCall[] = [
     summary:
       'Closes (invoiced) {paid} → the order; needs a reference person (409 SALES_ORDER_REFERENCE_USER_MISSING) and a customer number (409 SALES_ORDER_CUSTOMER_NUMBER_MISSING)',
     handler: (ctx, input: Input) => closeSalesOrder(ctx, input.id, input),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/salesorders/:id/workorder',
+    access: SO_EDIT,
+    input: pass,
+    summary:
+      'Makes the work order that fulfils and bills an open sales order {businessObjectId?} → {workOrderId, salesOrder}; 409 SALES_ORDER_HAS_WORK_ORDER, CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING',
+    handler: (ctx, input: Input) => createSalesOrderWorkOrder(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
