@@ -57,6 +57,8 @@ export interface CustomerAddressOption {
   postIndex: string | null;
   city: string | null;
   isPrimary: boolean;
+  /** What the technician must know to get in (a door code, where the key is): shown on the order. */
+  notes: string | null;
   contactName: string | null;
   contactEmail: string | null;
   contactPhone: string | null;
@@ -106,6 +108,7 @@ export async function getCustomerForWorkOrder(
       postIndex: (r.post_index as string) ?? null,
       city: (r.city as string) ?? null,
       isPrimary: r.is_primary === true,
+      notes: (r.notes as string) ?? null,
       contactName: (r.contact_name as string) ?? null,
       contactEmail: (r.contact_email as string) ?? null,
       contactPhone: (r.contact_phone as string) ?? null,

@@ -58,6 +58,8 @@ test('[work orders] create an order for a customer and object, find it in the li
   const address = page.getByRole('combobox', { name: 'Adress', exact: true });
   await expect(address).toHaveValue(/[0-9a-f-]{36}/);
   await expect(address.locator('option:checked')).toContainText('Solrosvägen 12');
+  // the address's door code reaches the order (issue 28 item 11)
+  await expect(page.getByText('Om adressen: Portkod 1947')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Kontaktperson' })).toHaveValue('Jonas Berg');
   await page
     .getByRole('combobox', { name: 'Kundens kontakt' })
@@ -81,6 +83,7 @@ test('[work orders] create an order for a customer and object, find it in the li
   const tab = orderTabs(page).getByRole('link', { name: /Larmservice trapphus/ });
   await expect(tab).toHaveAttribute('aria-current', 'page');
   await expect(page.getByText('Brf Solrosen').first()).toBeVisible();
+  await expect(page.getByText('Om adressen: Portkod 1947')).toBeVisible();
 
   // An edit marks the tab edited until it is saved.
   await hydrated(page);

@@ -303,6 +303,11 @@ export function WorkOrderForm({
         ) : (
           <input type="hidden" name="customerAddressId" value="" />
         )}
+        {chosen?.notes ? (
+          <p className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-slate-800 sm:col-span-2">
+            <span className="font-medium">{t('form.addressNotes')}</span> {chosen.notes}
+          </p>
+        ) : null}
         {chosen ? (
           <>
             <input type="hidden" name="street" value={chosen.street ?? ''} />
