@@ -307,13 +307,16 @@ describe('[projects] part invoices', () => {
       totalPrice: '35280.00',
     });
     const invoice = await ok('GET', `/api/invoice/${state.second.id}`);
-    expect(invoice.articles.map((r: Json) => [r.kind, r.articleTitle, r.amount, r.unit, r.totalPrice])).toEqual([
-      ['article', 'Delbetalning 33,33 % av kontraktssumma', '1.00', null, '33330.00'],
-      ['labour', `#${wo.plain.number} Kortläsare entré`, '1.50', 'h', '750.00'],
-      ['article', 'Kortläsare', '2.00', 'st', '600.00'],
-      ['labour', `#${wo.accepted.number} ÄTA extra dörr`, '1.00', 'h', '500.00'],
-      ['article', 'Kortläsare', '1.00', 'st', '100.00'],
-    ]);
+    // the part of the contract sum is a part payment, not material (issue 28 item 4)
+    expect(invoice.articles.map((r: Json) => [r.kind, r.type, r.articleTitle, r.amount, r.unit, r.totalPrice])).toEqual(
+      [
+        ['part_payment', 'partPayment', 'Delbetalning 33,33 % av kontraktssumma', '1.00', null, '33330.00'],
+        ['labour', 'labour', `#${wo.plain.number} Kortläsare entré`, '1.50', 'h', '750.00'],
+        ['article', 'material', 'Kortläsare', '2.00', 'st', '600.00'],
+        ['labour', 'labour', `#${wo.accepted.number} ÄTA extra dörr`, '1.00', 'h', '500.00'],
+        ['article', 'material', 'Kortläsare', '1.00', 'st', '100.00'],
+      ],
+    );
     const all = await rows();
     expect(all.filter((r) => r.invoiceId === state.second.id).map((r) => r.id)).toEqual([
       wo.plain.id,
