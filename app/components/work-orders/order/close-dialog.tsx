@@ -24,6 +24,8 @@ export interface CloseActionResult {
   fields?: Record<string, string[]>;
   invoice?: {
     id: string;
+    status?: 'draft' | 'finalized';
+    invoiceNr?: string | null;
     totalPrice: string;
     totalPriceVat: string;
     vatPercentage: string;
@@ -267,13 +269,22 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
   );
 }
 
+/** What the close made: a draft, or (when the tenant does not review first) the final invoice and its number. */
 function InvoiceLine({ invoice }: { invoice: NonNullable<CloseActionResult['invoice']> }) {
   const { t } = useTranslation('workorderclose');
   return (
     <p className="text-sm text-slate-700">
-      {invoice.reverseVat
-        ? t('close.invoiceReverse', { total: money(invoice.totalPriceVat) })
-        : t('close.invoice', { total: money(invoice.totalPriceVat), vat: formatNumber(Number(invoice.vatPercentage)) })}
+      {invoice.status === 'finalized'
+        ? invoice.reverseVat
+          ? t('close.invoiceFinalReverse', { number: invoice.invoiceNr ?? '', total: money(invoice.totalPriceVat) })
+          : t('close.invoiceFinal', {
+              number: invoice.invoiceNr ?? '',
+              total: money(invoice.totalPriceVat),
+              vat: formatNumber(Number(invoice.vatPercentage)),
+            })
+        : invoice.reverseVat
+          ? t('close.invoiceReverse', { total: money(invoice.totalPriceVat) })
+          : t('close.invoice', { total: money(invoice.totalPriceVat), vat: formatNumber(Number(invoice.vatPercentage)) })}
     </p>
   );
 }
