@@ -46,6 +46,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
             // the fee toggle off posts no fee: the fee is sent empty (spec)
             invoiceFee: text(form, 'feeOn') === 'true' ? (text(form, 'invoiceFee') ?? '') : '',
             ignoreReverseVAT: text(form, 'ignoreReverseVAT') === 'true',
+            withoutInvoice: text(form, 'withoutInvoice') === 'true',
           }),
         );
         return data<CloseActionResult>({ ok: true, intent, invoice: r.invoice, warnings: r.warnings });

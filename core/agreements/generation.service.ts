@@ -419,7 +419,7 @@ async function writeInvoices(ctx: Ctx, making: Planned[], rowsOf: Map<string, Ro
       ];
       if (c.priceModel === 'fixed')
         lines.push({
-          kind: 'article',
+          kind: 'agreement_fee',
           articleId: (priceArticle?.id as string) ?? null,
           articleNumber: (priceArticle?.article_id as string) ?? null,
           title: `${c.agreementTitle} – ${c.serialCode}`,

@@ -83,10 +83,23 @@ export interface ErpArticle {
   vatPercent: '25' | '12' | '6' | '0';
 }
 
-export type ErpRowKind = 'article' | 'labour' | 'travel' | 'mileage' | 'fee' | 'text';
+export type ErpRowKind =
+  | 'article'
+  | 'labour'
+  | 'travel'
+  | 'mileage'
+  | 'fee'
+  | 'part_payment'
+  | 'agreement_fee'
+  | 'text';
+
+/** What a row is to accounts and ROT/RUT: labour, material, a fee, travel or a part payment. */
+export type ErpRowType = 'labour' | 'material' | 'fee' | 'travel' | 'partPayment';
 
 export interface ErpInvoiceRow {
   kind: ErpRowKind;
+  /** Set by the core from the row's kind and labour/material split. */
+  type?: ErpRowType;
   /** Ordo's article id (null for a row without article: fee, text, a free row). */
   articleId: string | null;
   articleNumber: string | null;

@@ -21,7 +21,7 @@ import {
   type Mapping,
 } from './erp-connection';
 import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
-import { vatRateOf } from './invoice-lines';
+import { invoiceRowType, vatRateOf } from './invoice-lines';
 
 /*
  * ERP delivery (issue 14 item 4; architecture §7; decision 025). Sending is an outbox row written in
@@ -229,6 +229,7 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
     const vat = vatRateOf(r.vat_percent);
     return {
       kind: r.kind as ErpInvoiceRow['kind'],
+      type: invoiceRowType(String(r.kind), String(r.work)),
       articleId: (r.article_id as string) ?? null,
       articleNumber: (r.article_number as string) ?? null,
       externalArticleId: r.article_id ? (articles.get(r.article_id as string)?.externalId ?? null) : null,
@@ -242,7 +243,10 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
           : null,
       total: money(r.total),
       vatPercent: reverse ? '0' : vat,
-      houseWork: r.work === 'labour' && invoice.tax_reduction !== 'none' && invoice.tax_reduction !== 'green',
+      houseWork:
+        invoiceRowType(String(r.kind), String(r.work)) === 'labour' &&
+        invoice.tax_reduction !== 'none' &&
+        invoice.tax_reduction !== 'green',
       account:
         (r.kind === 'fee' ? connection.accounts.fee : undefined) ?? (reverse ? sales.reverse : sales[vat]) ?? null,
     };

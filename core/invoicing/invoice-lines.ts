@@ -12,7 +12,8 @@ import { VAT_RATES, type VatRate } from './invoice-math';
  * its VAT rate and whether it is labour (ROT/RUT) or material.
  */
 
-export type InvoiceRowKind = 'article' | 'labour' | 'travel' | 'mileage' | 'fee' | 'text';
+export { INVOICE_ROW_KINDS, invoiceRowType, type InvoiceRowKind, type InvoiceRowType } from './invoice-math';
+import type { InvoiceRowKind } from './invoice-math';
 
 export interface InvoiceLine {
   kind: InvoiceRowKind;

@@ -30,6 +30,33 @@ import {
   type TaxReductionKind,
 } from './tax-reduction';
 
+export const INVOICE_ROW_KINDS = [
+  'article',
+  'labour',
+  'travel',
+  'mileage',
+  'fee',
+  'part_payment',
+  'agreement_fee',
+  'text',
+] as const;
+export type InvoiceRowKind = (typeof INVOICE_ROW_KINDS)[number];
+
+/** What a row is to accounts and ROT/RUT, shown on the invoice and carried to the ERP (issue 28 item 4). */
+export type InvoiceRowType = 'labour' | 'material' | 'fee' | 'travel' | 'partPayment';
+
+/**
+ * A row's type from its kind and its labour/material split: the invoice fee and an agreement's fee
+ * are fees, travel time and mileage are travel, a project's part of the contract sum is a part
+ * payment; an article or time row is labour or material as its article says.
+ */
+export function invoiceRowType(kind: string, work: string): InvoiceRowType {
+  if (kind === 'fee' || kind === 'agreement_fee') return 'fee';
+  if (kind === 'travel' || kind === 'mileage') return 'travel';
+  if (kind === 'part_payment') return 'partPayment';
+  return work === 'labour' ? 'labour' : 'material';
+}
+
 export const VAT_RATES = ['25', '12', '6', '0'] as const;
 export type VatRate = (typeof VAT_RATES)[number];
 

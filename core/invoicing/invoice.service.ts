@@ -20,7 +20,13 @@ import {
   lineRecord,
   recomputeInvoice,
 } from './invoice-store';
-import type { InvoiceLine, InvoiceRowKind } from './invoice-lines';
+import {
+  INVOICE_ROW_KINDS,
+  invoiceRowType,
+  type InvoiceLine,
+  type InvoiceRowKind,
+  type InvoiceRowType,
+} from './invoice-lines';
 import { isValidPersonId } from './ocr';
 import { TAX_REDUCTION_KINDS, type TaxReductionKind } from './tax-reduction';
 
@@ -54,6 +60,8 @@ export interface InvoiceRowView {
   totalPrice: string;
   vatPercent: string;
   work: 'labour' | 'material';
+  /** What the row is to accounts and ROT/RUT (labour, material, fee, travel, part payment). */
+  type: InvoiceRowType;
   green: 'solar' | 'storage' | 'charger' | null;
   isText: boolean;
   comment: string | null;
@@ -148,6 +156,7 @@ function toRowView(r: Row): InvoiceRowView {
     totalPrice: formatDecimal(String(r.total)),
     vatPercent: String(Number(r.vat_percent)),
     work: r.work as 'labour' | 'material',
+    type: invoiceRowType(String(r.kind), String(r.work)),
     green: (r.green as InvoiceRowView['green']) ?? null,
     isText: Boolean(r.is_text),
     comment: r.is_text ? (r.title as string) : null,
@@ -439,9 +448,7 @@ const zAmount = z.preprocess(
 );
 
 export const ZInvoiceRowInput = z.object({
-  kind: z
-    .enum(['article', 'labour', 'travel', 'mileage', 'fee', 'text'], { error: 'ERROR_INVALID_VALUE' })
-    .default('article'),
+  kind: z.enum(INVOICE_ROW_KINDS, { error: 'ERROR_INVALID_VALUE' }).default('article'),
   articleId: z.string().uuid('ERROR_INVALID_VALUE').nullable().optional(),
   articleNumber: optText(50),
   articleTitle: z

@@ -110,8 +110,14 @@ export interface WorkOrderInvoiceInput {
   termDays: number;
 }
 
-/** The work order's invoice: articles, labour, travel and mileage by the rules, the fee. */
-export async function createWorkOrderInvoice(ctx: Ctx, input: WorkOrderInvoiceInput): Promise<MadeInvoice> {
+/** A row worth an invoice: anything priced but the invoice fee and text (issue 28 item 6). */
+const billable = (l: InvoiceLine) => l.kind !== 'fee' && l.kind !== 'text' && Number(l.amount) !== 0;
+
+/**
+ * The work order's invoice: articles, labour, travel and mileage by the rules, the fee. Null when
+ * the order bills nothing (no time, no articles): a fee alone is never invoiced.
+ */
+export async function createWorkOrderInvoice(ctx: Ctx, input: WorkOrderInvoiceInput): Promise<MadeInvoice | null> {
   const { wo, customer } = input;
   const rules = await readInvoiceRules(ctx);
   const lang = mailLang(ctx, customer.invoice_language as string | null);
@@ -127,6 +133,7 @@ export async function createWorkOrderInvoice(ctx: Ctx, input: WorkOrderInvoiceIn
     rules,
     lang,
   });
+  if (!lines.some(billable)) return null;
   const bo = wo.businessObjectId
     ? await ctx.trx('business_objects').where({ id: wo.businessObjectId }).first('id', 'serial_code')
     : null;

@@ -35,6 +35,7 @@ import {
   type Discount,
 } from '~/core/pricing';
 import { invoiceFigures, type VatRate } from './invoice-math';
+import type { InvoiceRowKind } from './invoice-lines';
 
 export const PEPPOL_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 export const PEPPOL_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
@@ -62,7 +63,7 @@ export interface PeppolParty {
 }
 
 export interface PeppolLineInput {
-  kind: 'article' | 'labour' | 'travel' | 'mileage' | 'fee' | 'text';
+  kind: InvoiceRowKind;
   title: string;
   description: string | null;
   articleNumber: string | null;

@@ -518,7 +518,7 @@ async function planPart(
   if (part.contractAmount !== 0) {
     const titles = CONTRACT_ROW_TITLE[lang];
     lines.push({
-      kind: 'article',
+      kind: 'part_payment',
       articleId: null,
       articleNumber: null,
       title:

@@ -193,6 +193,8 @@ export const ZCloseWorkOrder = z.object({
   /** Empty (or left out) when the dialog's fee toggle is off; the rule clears it in more cases. */
   invoiceFee: z.union([z.string(), z.number(), z.null()], { error: 'ERROR_PRICE_PATTERN' }).optional(),
   ignoreReverseVAT: zBool().default(false),
+  /** The answer to "close without an invoice?" when the order bills nothing (issue 28 item 6). */
+  withoutInvoice: zBool().default(false),
 });
 
 export interface CloseResult {
@@ -213,7 +215,9 @@ export interface CloseResult {
    * CUSTOMER_SET_NOT_TO_SEND_TO_ERP; WORK_ORDER_INVOICED_WITH_PROJECT: a project's order gets no
    * invoice of its own, the project invoices it (core/projects/project-invoice.service.ts).
    */
-  warnings: ('CUSTOMER_SET_NOT_TO_SEND_TO_ERP' | 'WORK_ORDER_INVOICED_WITH_PROJECT')[];
+  warnings: (
+    'CUSTOMER_SET_NOT_TO_SEND_TO_ERP' | 'WORK_ORDER_INVOICED_WITH_PROJECT' | 'WORK_ORDER_CLOSED_WITHOUT_INVOICE'
+  )[];
 }
 
 /** Locks the order's row for the rest of the transaction and reads its state afresh. */
@@ -325,6 +329,21 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
     ignoreReverseVat: input.ignoreReverseVAT,
     termDays,
   });
+  if (!made) {
+    // nothing billable: a fee alone is never invoiced; the dialog asks, and its answer closes without one
+    if (!input.withoutInvoice) throw new AppError('WORK_ORDER_NOTHING_TO_INVOICE', 409);
+    await recordHistory(ctx, {
+      entity: WO_ENTITY,
+      entityId: wo.id,
+      action: 'close',
+      data: { status: { old: wo.statusName, new: status.name }, withoutInvoice: true },
+    });
+    return {
+      workOrder: await loadUnlimited(ctx, wo.id),
+      invoice: null,
+      warnings: ['WORK_ORDER_CLOSED_WITHOUT_INVOICE'],
+    };
+  }
   const invoiceId = made.invoiceId;
   const sendToErp = customer.send_to_erp !== false;
   await recordHistory(ctx, {

@@ -8,7 +8,8 @@ type Row = Record<string, unknown>;
 /**
  * The invoices of the demo's closed work orders, made as a close makes them (core/invoicing): the
  * invoice list and an invoice's screen have something to show on first start. Idempotent: an order
- * that has an invoice is left alone.
+ * that has an invoice is left alone. An order with no time and no articles stays without an invoice,
+ * as a close leaves it: a fee alone is never invoiced (issue 28 item 6; #1499, #1500, #1444 and others).
  */
 export async function seedDemoInvoices(ctx: Ctx): Promise<void> {
   const closed: Row[] = await ctx

@@ -60,6 +60,9 @@ async function closeIntoInvoice(page: Page, article: { search: string; option: R
   await page.getByRole('button', { name: 'Stäng arbetsorder' }).click();
   await page.getByRole('dialog', { name: 'Stäng arbetsorder' }).getByRole('button', { name: 'Stäng ordern' }).click();
   const confirm = page.getByRole('dialog', { name: 'Bekräftelse till kunden' });
+  // the demo does not review invoices first: the close made the final invoice, and says so (issue 28 item 5)
+  await expect(confirm.getByText(/^Faktura \d+: .+ inkl\. moms/)).toBeVisible({ timeout: 60_000 });
+  await expect(confirm.getByText(/utkast/i)).toHaveCount(0);
   await confirm.getByRole('button', { name: 'Skicka inte' }).click({ timeout: 60_000 });
   await expect(confirm).toHaveCount(0);
   await page.getByRole('link', { name: /^Faktura \d+/ }).click();

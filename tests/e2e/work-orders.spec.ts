@@ -177,7 +177,9 @@ test('[work orders] add an article and time, close with an invoice fee, find it 
   await close.getByRole('button', { name: 'Stäng ordern' }).click();
   const confirm = page.getByRole('dialog', { name: 'Bekräftelse till kunden' });
   await expect(confirm).toContainText('styrelsen@brfsolrosen.se', { timeout: 60_000 });
-  await expect(confirm).toContainText('Fakturautkast');
+  // the demo does not review invoices first: the close made the final invoice and says so (issue 28 item 5)
+  await expect(confirm).toContainText(/Faktura \d+: /);
+  await expect(confirm).not.toContainText('utkast');
   await confirm.getByRole('button', { name: 'Skicka inte' }).click();
   await expect(confirm).toHaveCount(0);
   await expect(page.getByText('Stängd', { exact: true }).first()).toBeVisible();
@@ -211,6 +213,43 @@ test('[work orders] add an article and time, close with an invoice fee, find it 
   const numbers = names.map((n) => /^\s*(\d+)\s+Årlig/.exec(n)?.[1]);
   expect(numbers.every(Boolean), names.join(' | ')).toBe(true);
   expect(new Set(numbers).size).toBe(2);
+});
+
+test('[work orders] an order with no time and no articles asks to close without an invoice, never a fee alone', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page, app, '/');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Ny arbetsorder' }).click();
+  await expect(page.getByRole('heading', { name: 'Ny arbetsorder' })).toBeVisible();
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Titel' }).fill('Kontroll utan åtgärd');
+  await pick(page, 'Kund', 'Solros', /Brf Solrosen/);
+  await page
+    .getByRole('group', { name: /Tilldelade/ })
+    .getByLabel('Erik Johansson')
+    .check();
+  await page.getByRole('button', { name: 'Skapa arbetsorder' }).click();
+  await expect(page.getByRole('heading', { name: 'Kontroll utan åtgärd', level: 2 })).toBeVisible({ timeout: 60_000 });
+  await hydrated(page);
+
+  // Nothing billable: the close asks, and closing without an invoice is what it offers (issue 28 item 6).
+  await page.getByRole('button', { name: 'Stäng arbetsorder' }).click();
+  const close = page.getByRole('dialog', { name: 'Stäng arbetsorder' });
+  await close.getByRole('button', { name: 'Stäng ordern' }).click();
+  await expect(close.getByText(/inget att fakturera.*Stänga den utan faktura\?/)).toBeVisible({ timeout: 60_000 });
+  const without = close.getByRole('button', { name: 'Stäng utan faktura' });
+  await expect(without).toBeFocused();
+  await without.click();
+  const confirm = page.getByRole('dialog', { name: 'Bekräftelse till kunden' });
+  await expect(confirm).toBeVisible({ timeout: 60_000 });
+  await expect(confirm).not.toContainText('Faktura');
+  await confirm.getByRole('button', { name: 'Skicka inte' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByText('Ordern stängdes utan faktura.').first()).toBeVisible();
+  await expect(page.getByText('Stängd', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Faktura \d+/ })).toHaveCount(0);
 });
 
 test('[work orders] a technician on a phone opens my orders, reports time and closes an own order', async ({

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '~/core/db/with-tenant';
 import { loadRegistry } from '~/core/extension-points/registry';
-import { deliverDue, idempotencyKeyOf } from '~/core/invoicing/erp-delivery';
+import { readErpConnection } from '~/core/invoicing/erp-connection';
+import { buildErpInvoice, deliverDue, idempotencyKeyOf } from '~/core/invoicing/erp-delivery';
+import { fortnoxInvoice } from '~/plugins/erp-fortnox';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
 import { consentAsBrowser, startFortnoxFake, type FortnoxFake } from '~/tests/fakes/fortnox';
@@ -162,6 +164,56 @@ describe('[erp] delivery through the outbox', () => {
     const again = await call('POST', '/api/invoice/apply', token, { invoiceId: id, type: 'erp' });
     expect(again.status).toBe(409);
     expect(again.json().code).toBe('INVOICE_ALREADY_IN_ERP');
+  });
+
+  it('each row carries its type to the invoice screen and to Fortnox, not "material" for all (issue 28 item 4)', async () => {
+    // a customer not sent to the ERP: nothing queued for the delivery tests below
+    const closed = await closedOrder(ref.quiet);
+    const id = closed.invoice.id as string;
+    const extra = (kind: string, title: string, work: 'labour' | 'material', sort: number) => ({
+      invoice_id: id,
+      kind,
+      title,
+      amount: '1',
+      price: '100',
+      total: '100',
+      vat_percent: 25,
+      work,
+      is_text: false,
+      sort_order: sort,
+    });
+    await withTenant(tenantA, async (trx) => {
+      await trx('invoice_rows').insert([
+        extra('labour', 'Arbete', 'labour', 10),
+        extra('travel', 'Restid', 'labour', 11),
+        extra('mileage', 'Körning', 'material', 12),
+        extra('part_payment', 'Delfakturering 30 %', 'material', 13),
+        extra('agreement_fee', 'Serviceavtal', 'material', 14),
+      ]);
+      await trx('invoices').where({ id }).update({ tax_reduction: 'ROT' });
+    });
+    const typeOf = (rows: { kind: string; type?: string }[]) => Object.fromEntries(rows.map((r) => [r.kind, r.type]));
+    const expected = {
+      article: 'material',
+      fee: 'fee',
+      labour: 'labour',
+      travel: 'travel',
+      mileage: 'travel',
+      part_payment: 'partPayment',
+      agreement_fee: 'fee',
+    };
+    const view = await call('GET', `/api/invoice/${id}`, token);
+    expect(view.status, view.text).toBe(200);
+    expect(typeOf(view.json().articles)).toEqual(expected);
+    const erp = await withTenant(tenantA, async (trx) => buildErpInvoice(trx, id, await readErpConnection(trx)));
+    expect(typeOf(erp.rows)).toEqual(expected);
+    // Fortnox: only labour is house work; travel, mileage, part payments and fees are other costs,
+    // and the agreement fee stays a row while the invoice fee is the AdministrationFee.
+    const rows = fortnoxInvoice(erp, 'ref').InvoiceRows as Json[];
+    const byText = Object.fromEntries(rows.map((r) => [r.Description, r]));
+    expect(byText.Arbete).toMatchObject({ HouseWork: true });
+    for (const d of ['Restid', 'Körning', 'Delfakturering 30 %', 'Serviceavtal', 'Detektor'])
+      expect(byText[d], d).toMatchObject({ HouseWork: false, HouseWorkType: 'OTHERCOSTS' });
   });
 
   it('a customer set not to send is skipped on close, with the warning, and refused on apply', async () => {

@@ -323,14 +323,17 @@ describe('[projects] part invoices', () => {
       totalPrice: '35280.00',
     });
     const invoice = await ok('GET', `/api/invoice/${state.second.id}`);
-    expect(invoice.articles.map((r: Json) => [r.kind, r.articleTitle, r.amount, r.unit, r.totalPrice])).toEqual([
-      ['article', 'Delbetalning 33,33 % av kontraktssumma', '1.00', null, '33330.00'],
-      ['labour', `#${wo.plain.number} Kortläsare entré`, '1.50', 'h', '750.00'],
-      ['article', 'Kortläsare', '2.00', 'st', '600.00'],
-      // the accepted extra work's rows say they are extra work (the order's title already does)
-      ['labour', `#${wo.accepted.number} ÄTA extra dörr`, '1.00', 'h', '500.00'],
-      ['article', `ÄTA #${wo.accepted.number}: Kortläsare`, '1.00', 'st', '100.00'],
-    ]);
+    // the part of the contract sum is a part payment, not material (issue 28 item 4)
+    expect(invoice.articles.map((r: Json) => [r.kind, r.type, r.articleTitle, r.amount, r.unit, r.totalPrice])).toEqual(
+      [
+        ['part_payment', 'partPayment', 'Delbetalning 33,33 % av kontraktssumma', '1.00', null, '33330.00'],
+        ['labour', 'labour', `#${wo.plain.number} Kortläsare entré`, '1.50', 'h', '750.00'],
+        ['article', 'material', 'Kortläsare', '2.00', 'st', '600.00'],
+        // the accepted extra work's rows say they are extra work (the order's title already does)
+        ['labour', 'labour', `#${wo.accepted.number} ÄTA extra dörr`, '1.00', 'h', '500.00'],
+        ['article', 'material', `ÄTA #${wo.accepted.number}: Kortläsare`, '1.00', 'st', '100.00'],
+      ],
+    );
     // it carries the contract sum and what of it the first part invoiced
     expect(await partOf(state.second.id)).toMatchObject({
       contractSum: '100000.00',

@@ -151,6 +151,12 @@ const addArticle = (workOrderId: string, amount: string, price: string, extra: R
       ...extra,
     }),
   );
+/** An order with an article on it: something to invoice, so closing it makes an invoice (issue 28 item 6). */
+const billable = async (workOrder: Record<string, unknown>) => {
+  const wo = await create(workOrder);
+  await addArticle(wo.id, '1', '100.00');
+  return wo;
+};
 const close = (workOrderId: string, body: Record<string, unknown> = {}, token = tok.office) =>
   call('POST', '/api/wo/close', token, { workOrderId, ...body });
 const closeOk = async (workOrderId: string, body: Record<string, unknown> = {}, token = tok.office) => {
@@ -273,11 +279,6 @@ describe('[work orders] close', () => {
   });
 
   it('sets no fee row when the article total is 0 or the fee was sent empty; closes with a chosen closing status', async () => {
-    const empty = await create({ customerId: ref.cOk });
-    const noArticles = await closeOk(empty.id, { invoiceFee: '40' });
-    expect(noArticles.invoice).toMatchObject({ totalPrice: '0.00', totalPriceVat: '0.00' });
-    expect(await rowsOf(noArticles.invoice.id)).toEqual([]);
-
     const toggledOff = await create({ customerId: ref.cOk });
     await addArticle(toggledOff.id, '1', '80.00');
     const body = await closeOk(toggledOff.id, { invoiceFee: '', statusId: ref.statusBilled });
@@ -285,6 +286,28 @@ describe('[work orders] close', () => {
     expect(body.invoice).toMatchObject({ totalPrice: '80.00', totalPriceVat: '100.00' });
     expect((await rowsOf(body.invoice.id)).map((r) => r.kind)).toEqual(['article']);
     expect((await invoicesOf(toggledOff.id))[0]!.invoice_fee).toBeNull();
+  });
+
+  it('an order with nothing billable is never invoiced for the fee alone: 409 until closed without an invoice (issue 28 item 6)', async () => {
+    const empty = await create({ customerId: ref.cOk });
+    const refused = await close(empty.id, { invoiceFee: '40' });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json().code).toBe('WORK_ORDER_NOTHING_TO_INVOICE');
+    expect(await listIds('open')).toContain(empty.id);
+    expect(await invoicesOf(empty.id)).toEqual([]);
+
+    const body = await closeOk(empty.id, { invoiceFee: '40', withoutInvoice: true });
+    expect(body.invoice).toBeNull();
+    expect(body.warnings).toEqual(['WORK_ORDER_CLOSED_WITHOUT_INVOICE']);
+    expect(body.workOrder.closedAt).toBeTruthy();
+    expect(await invoicesOf(empty.id)).toEqual([]);
+    expect((await history(empty.id)).map((h) => h.action)).toContain('close');
+
+    // an order that bills something closes into its invoice as before, whatever the answer says
+    const billed = await create({ customerId: ref.cOk });
+    await addArticle(billed.id, '1', '80.00');
+    const invoiced = await closeOk(billed.id, { invoiceFee: '40', withoutInvoice: true });
+    expect(invoiced.invoice).toMatchObject({ totalPrice: '120.00' });
   });
 
   it('sets no fee when the tenant has the invoice fee off', async () => {
@@ -335,7 +358,7 @@ describe('[work orders] close', () => {
   });
 
   it('warns when the customer is set not to send invoices to the ERP', async () => {
-    const wo = await create({ customerId: ref.cNoErp });
+    const wo = await billable({ customerId: ref.cNoErp });
     const body = await closeOk(wo.id);
     expect(body.warnings).toEqual(['CUSTOMER_SET_NOT_TO_SEND_TO_ERP']);
   });
@@ -359,7 +382,7 @@ describe('[work orders] close', () => {
   });
 
   it('needs workorders:close (403); a locked or closed order is refused (409)', async () => {
-    const wo = await create({ customerId: ref.cOk, assignees: [ref.tech] });
+    const wo = await billable({ customerId: ref.cOk, assignees: [ref.tech] });
     // the ATA makers' level reads work orders but may not close them
     const denied = await close(wo.id, {}, tok.ata);
     expect(denied.status).toBe(403);
@@ -378,7 +401,7 @@ describe('[work orders] close', () => {
   });
 
   it('two closes at the same time: one closes, the other is refused (409), one invoice', async () => {
-    const wo = await create({ customerId: ref.cOk });
+    const wo = await billable({ customerId: ref.cOk });
     const answers = await Promise.all([close(wo.id), close(wo.id)]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(answers.find((r) => r.status === 409)!.json().code).toBe('WORK_ORDER_CLOSED');
@@ -479,7 +502,7 @@ describe('[work orders] reopen', () => {
   });
 
   it('keeps an invoice already in the ERP, unlinked, and a later close makes a new draft', async () => {
-    const wo = await create({ customerId: ref.cOk });
+    const wo = await billable({ customerId: ref.cOk });
     const first = await closeOk(wo.id);
     await withTenant(tenantA, (trx) =>
       trx('invoices').where({ id: first.invoice.id }).update({ erp_reference_id: 'FX-1001', status: 'finalized' }),
@@ -506,7 +529,7 @@ describe('[work orders] reopen', () => {
   });
 
   it('refuses an open order (409 WORK_ORDER_NOT_CLOSED), a locked one (409) and a user without workorders:reopen (403)', async () => {
-    const wo = await create({ customerId: ref.cOk });
+    const wo = await billable({ customerId: ref.cOk });
     const open = await call('POST', '/api/wo/reopen', tok.office, { workOrderId: wo.id });
     expect(open.status).toBe(409);
     expect(open.json().code).toBe('WORK_ORDER_NOT_CLOSED');
@@ -592,7 +615,7 @@ describe('[work orders] copy (revisit)', () => {
 
 describe('[work orders] order-finish broadcast', () => {
   it('send mails the confirmation to the customer’s broadcast address in its language', async () => {
-    const wo = await create({ customerId: ref.cOk, street: 'Tallvägen 1', city: 'Västerås', summary: 'Allt klart' });
+    const wo = await billable({ customerId: ref.cOk, street: 'Tallvägen 1', city: 'Västerås', summary: 'Allt klart' });
     await closeOk(wo.id);
     const res = await call('POST', '/api/wo/broadcast', tok.office, {
       workOrder: { id: wo.id },
@@ -611,7 +634,7 @@ describe('[work orders] order-finish broadcast', () => {
   });
 
   it('falls back to the order contact e-mail; ignore sends nothing and records nothing', async () => {
-    const wo = await create({ customerId: ref.cNoErp, contactEmail: 'kontakt@ingenerp.se' });
+    const wo = await billable({ customerId: ref.cNoErp, contactEmail: 'kontakt@ingenerp.se' });
     await closeOk(wo.id);
     const ignore = await call('POST', '/api/wo/broadcast', tok.office, {
       workOrder: { id: wo.id },
@@ -640,7 +663,7 @@ describe('[work orders] order-finish broadcast', () => {
     const notClosed = await call('POST', '/api/wo/broadcast', tok.office, send);
     expect(notClosed.status).toBe(409);
     expect(notClosed.json().code).toBe('WORK_ORDER_NOT_CLOSED');
-    const nobody = await create({ customerId: ref.cReverse });
+    const nobody = await billable({ customerId: ref.cReverse });
     await closeOk(nobody.id);
     const missing = await call('POST', '/api/wo/broadcast', tok.office, { ...send, workOrder: { id: nobody.id } });
     expect(missing.status).toBe(409);

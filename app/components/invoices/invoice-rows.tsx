@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { invoiceRowType } from '~/core/invoicing/invoice-math';
 import type { InvoiceRowView } from '~/core/invoicing/invoice.service';
 import { discountOf, formatDiscount } from '~/core/pricing';
 import { formatQuantity } from '~/app/components/articles/format';
@@ -10,13 +11,13 @@ const discountText = (r: InvoiceRowView) => formatDiscount(discountOf(r.discount
 
 /**
  * A final invoice's rows as read: a table from 640 px up, cards on a phone; each with its VAT rate
- * (0 under reverse VAT) and whether it is labour or material.
+ * (0 under reverse VAT) and its type (labour, material, fee, travel, part payment).
  */
 export function InvoiceRows({ rows, reverseVat }: { rows: InvoiceRowView[]; reverseVat: boolean }) {
   const { t } = useTranslation('invoices');
   const id = useId();
   const vat = (r: InvoiceRowView) => t('row.vatRate', { percent: reverseVat ? '0' : r.vatPercent });
-  const work = (r: InvoiceRowView) => t(`work.${r.work}`);
+  const work = (r: InvoiceRowView) => t(`rowType.${invoiceRowType(r.kind, r.work)}`);
   return (
     <section
       aria-labelledby={id}

@@ -24,6 +24,8 @@ export interface CloseActionResult {
   fields?: Record<string, string[]>;
   invoice?: {
     id: string;
+    status?: 'draft' | 'finalized';
+    invoiceNr?: string | null;
     totalPrice: string;
     totalPriceVat: string;
     vatPercentage: string;
@@ -117,7 +119,10 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
   const result = closing.data;
   const fieldError = (name: string) =>
     result?.intent === 'close' ? result.fields?.[name]?.map((k) => tc(k)) : undefined;
-  const generalError = result?.intent === 'close' && result.code && !result.fields ? tc(result.code) : null;
+  // nothing billable (no time, no articles): a fee alone is never invoiced, so the dialog asks to close without one
+  const nothingToInvoice = result?.intent === 'close' && result.code === 'WORK_ORDER_NOTHING_TO_INVOICE';
+  const generalError =
+    result?.intent === 'close' && result.code && !result.fields && !nothingToInvoice ? tc(result.code) : null;
 
   useEffect(() => {
     if (result?.intent !== 'close' || !result.ok) return;
@@ -188,6 +193,12 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
             ) : null}
             {!data.sendToErp ? <Notice kind="warning">{tc('CUSTOMER_SET_NOT_TO_SEND_TO_ERP')}</Notice> : null}
             {generalError ? <Notice kind="error">{generalError}</Notice> : null}
+            {nothingToInvoice ? (
+              <>
+                <Notice kind="warning">{t('close.nothingToInvoice')}</Notice>
+                <input type="hidden" name="withoutInvoice" value="true" />
+              </>
+            ) : null}
             {data.closingStatuses.length > 1 ? (
               <Select
                 name="statusId"
@@ -256,8 +267,9 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
                 variant="primary"
                 isPending={closing.state !== 'idle'}
                 isDisabled={data.customerNumberMissing || feeNegative}
+                autoFocus={nothingToInvoice}
               >
-                {t('close.submit')}
+                {nothingToInvoice ? t('close.submitWithoutInvoice') : t('close.submit')}
               </Button>
             </div>
           </closing.Form>
@@ -267,13 +279,22 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
   );
 }
 
+/** What the close made: a draft, or (when the tenant does not review first) the final invoice and its number. */
 function InvoiceLine({ invoice }: { invoice: NonNullable<CloseActionResult['invoice']> }) {
   const { t } = useTranslation('workorderclose');
   return (
     <p className="text-sm text-slate-700">
-      {invoice.reverseVat
-        ? t('close.invoiceReverse', { total: money(invoice.totalPriceVat) })
-        : t('close.invoice', { total: money(invoice.totalPriceVat), vat: formatNumber(Number(invoice.vatPercentage)) })}
+      {invoice.status === 'finalized'
+        ? invoice.reverseVat
+          ? t('close.invoiceFinalReverse', { number: invoice.invoiceNr ?? '', total: money(invoice.totalPriceVat) })
+          : t('close.invoiceFinal', {
+              number: invoice.invoiceNr ?? '',
+              total: money(invoice.totalPriceVat),
+              vat: formatNumber(Number(invoice.vatPercentage)),
+            })
+        : invoice.reverseVat
+          ? t('close.invoiceReverse', { total: money(invoice.totalPriceVat) })
+          : t('close.invoice', { total: money(invoice.totalPriceVat), vat: formatNumber(Number(invoice.vatPercentage)) })}
     </p>
   );
 }
