@@ -91,6 +91,22 @@ describe('dayTotals', () => {
         ],
         300,
       ),
-    ).toEqual({ workOrder: 300, work: 60, absence: 120, attend: 540, total: 480 });
+    ).toEqual({ workOrder: 300, work: 60, absence: 120, attend: 540, total: 420 });
+  });
+
+  it('counts work-order time inside the own work once, not on top of it (issue 28: 333 h against 168)', () => {
+    // Erik: own ARB 08:00 and 07:30 on orders the same day is 8 h worked, not 15:30.
+    expect(dayTotals([{ tagType: 'work', minutes: 480 }], 450)).toMatchObject({ total: 480 });
+    expect(
+      dayTotals(
+        [
+          { tagType: 'work', minutes: 480 },
+          { tagType: 'absence', minutes: 60 },
+        ],
+        600,
+      ),
+    ).toMatchObject({
+      total: 660,
+    });
   });
 });

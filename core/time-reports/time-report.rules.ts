@@ -59,7 +59,14 @@ export function reportTime(input: ReportTimeInput): ReportTime {
   return { ok: false, fields: { reportedHours: ['ERROR_REQUIRED_FIELD'] } };
 }
 
-/** The day's totals: work (own and on work orders) and absence count against the schedule; attendance is shown apart. */
+/**
+ * A person's worked time on a day: work-order time is part of it, not on top of it. Own work rows
+ * cover the day and the time on orders is done inside them; only the order time beyond the own work
+ * (a technician who reports on orders only) adds to it. Decision 033.
+ */
+export const workedMinutes = (ownWork: number, workOrderMinutes: number) => Math.max(ownWork, workOrderMinutes);
+
+/** The day's totals: worked time (own work, work-order time inside it) and absence count against the schedule; attendance is shown apart. */
 export interface DayTotals {
   workOrder: number;
   work: number;
@@ -80,7 +87,7 @@ export function dayTotals(
     work,
     absence,
     attend: sum('attend'),
-    total: workOrderMinutes + work + absence,
+    total: workedMinutes(work, workOrderMinutes) + absence,
   };
 }
 

@@ -364,22 +364,34 @@ export async function timeMonth(
       { userId: p.id, name: p.name, days: {}, totals: { ...ZERO_TOTALS, scheduled }, parent: null },
     ]),
   );
+  // Per day first: work-order time is part of the worked time (workedMinutes), not on top of it.
+  const perDay = new Map<
+    string,
+    { userId: string; d: string; wo: number; work: number; absence: number; attend: number }
+  >();
   for (const s of sums) {
-    const person = byUser.get(s.user_id);
-    if (!person) continue;
+    const key = `${s.user_id}|${s.d}`;
+    const e = perDay.get(key) ?? { userId: s.user_id, d: s.d, wo: 0, work: 0, absence: 0, attend: 0 };
     const minutes = Number(s.minutes);
-    const day = (person.days[s.d] ??= { total: 0, absence: 0 });
-    const t = person.totals;
-    if (s.kind === 'wo') t.workOrder += minutes;
-    else if (s.kind === 'work') t.work += minutes;
-    else if (s.kind === 'absence') {
-      t.absence += minutes;
-      day.absence += minutes;
-    } else t.attend += minutes;
-    if (s.kind !== 'attend') {
-      day.total += minutes;
-      t.total += minutes;
-    }
+    if (s.kind === 'wo') e.wo += minutes;
+    else if (s.kind === 'work') e.work += minutes;
+    else if (s.kind === 'absence') e.absence += minutes;
+    else e.attend += minutes;
+    perDay.set(key, e);
+  }
+  for (const e of perDay.values()) {
+    const person = byUser.get(e.userId);
+    if (!person) continue;
+    const totals = dayTotals(
+      [
+        { tagType: 'work', minutes: e.work },
+        { tagType: 'absence', minutes: e.absence },
+        { tagType: 'attend', minutes: e.attend },
+      ],
+      e.wo,
+    );
+    person.days[e.d] = { total: totals.total, absence: totals.absence };
+    person.totals = { ...addTotals(person.totals, totals), scheduled };
   }
   for (const p of parents) {
     const person = byUser.get(p.user_id);

@@ -109,6 +109,8 @@ beforeAll(async () => {
         travel_minutes: 30,
         distance_km: 25,
       },
+      // a day on orders only: all of it is worked time
+      { work_order_id: ids.order, user_id: ids.tech, date: '2026-03-09', work_minutes: 120, travel_minutes: 30 },
       // the order is in the recycle bin: not paid
       { work_order_id: ids.binned, user_id: ids.tech, date: '2026-03-02', work_minutes: 600, travel_minutes: 60 },
     ]);
@@ -197,9 +199,10 @@ describe('payroll export', () => {
       name: 'Tess Tekniker',
       employeeNumber: '1001',
       employeeNumberMissing: false,
-      // own 510 + 480, on the order 90 (work) and 30 (travel, RE1); the binned order's time is not paid
+      // own 510 + 480 (the order's 90 + 30 of 2 March are part of the 510, not on top of it), and a
+      // day on the order only: 120 work + 30 travel (RE1); the binned order's time is not paid
       work: [
-        { code: 'ARB', hours: 18 },
+        { code: 'ARB', hours: 18.5 },
         { code: 'RE1', hours: 0.5 },
       ],
       absence: [
@@ -210,7 +213,7 @@ describe('payroll export', () => {
         { code: '811', kind: 'compensation', unit: 'day', quantity: 2, amount: 580 },
         { code: '892', kind: 'compensation', unit: 'pcs', quantity: 1, amount: 149.9 },
       ],
-      totals: { workHours: 18.5, absenceHours: 20, amount: 729.9, distanceKm: 0 },
+      totals: { workHours: 19, absenceHours: 20, amount: 729.9, distanceKm: 0 },
     });
     expect(anna).toEqual({
       userId: ids.admin,
@@ -222,7 +225,7 @@ describe('payroll export', () => {
       compensation: [{ code: '821', kind: 'distance', unit: 'km', quantity: 52.4, amount: 131 }],
       totals: { workHours: 5, absenceHours: 0, amount: 131, distanceKm: 52.4 },
     });
-    expect(preview.totals).toEqual({ people: 2, workHours: 23.5, absenceHours: 20, amount: 860.9, distanceKm: 52.4 });
+    expect(preview.totals).toEqual({ people: 2, workHours: 24, absenceHours: 20, amount: 860.9, distanceKm: 52.4 });
     expect(preview.missingEmployeeNumbers).toBe(1);
 
     for (const format of ['paxml', 'csv']) {
@@ -273,12 +276,13 @@ describe('payroll export', () => {
     const time = (doc.tidtransaktioner.tidtrans as Json[]).map((t) => [t['@anstid'], t.tidkod, t.datum, t.timmar]);
     expect(time).toEqual([
       [ids.admin, 'ARB', '2026-03-10', '5'],
-      ['1001', 'ARB', '2026-03-02', '10'],
-      ['1001', 'RE1', '2026-03-02', '0.5'],
+      ['1001', 'ARB', '2026-03-02', '8.5'],
       ['1001', 'ARB', '2026-03-03', '8'],
       ['1001', 'SEM', '2026-03-04', '8'],
       ['1001', 'SEM', '2026-03-05', '8'],
       ['1001', 'VAB', '2026-03-06', '4'],
+      ['1001', 'ARB', '2026-03-09', '2'],
+      ['1001', 'RE1', '2026-03-09', '0.5'],
     ]);
     const salary = (doc.lonetransaktioner.lonetrans as Json[]).map(({ '@postid': _postid, ...l }) => l);
     expect(salary).toEqual([
@@ -333,12 +337,13 @@ describe('payroll export', () => {
       [ids.admin, 'Anna Admin', 'work', 'ARB', '2026-03-10', '5', 'h', '', '', ''],
       [ids.admin, 'Anna Admin', 'distance', '821', '2026-03-10', '42,4', 'km', '2,5', '106', 'Lund & åter'],
       [ids.admin, 'Anna Admin', 'distance', '821', '2026-03-11', '10', 'km', '2,5', '25', ''],
-      ['1001', 'Tess Tekniker', 'work', 'ARB', '2026-03-02', '10', 'h', '', '', ''],
-      ['1001', 'Tess Tekniker', 'work', 'RE1', '2026-03-02', '0,5', 'h', '', '', ''],
+      ['1001', 'Tess Tekniker', 'work', 'ARB', '2026-03-02', '8,5', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'work', 'ARB', '2026-03-03', '8', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'absence', 'SEM', '2026-03-04', '8', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'absence', 'SEM', '2026-03-05', '8', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'absence', 'VAB', '2026-03-06', '4', 'h', '', '', ''],
+      ['1001', 'Tess Tekniker', 'work', 'ARB', '2026-03-09', '2', 'h', '', '', ''],
+      ['1001', 'Tess Tekniker', 'work', 'RE1', '2026-03-09', '0,5', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'compensation', '811', '2026-03-12', '2', 'day', '290', '580', ''],
       [
         '1001',

@@ -53,13 +53,31 @@ describe('payrollCodeOf', () => {
 describe('payrollLines', () => {
   it.each<[string, Partial<PayrollInput>, ReturnType<typeof brief>]>([
     [
-      'own work and work-order time of a day make one work line per code',
+      'work-order time inside the own work of a day is not paid on top of it',
+      {
+        time: [{ userId: A, date: '2026-03-02', tagType: 'work', code: 'ARB', payrollCode: null, minutes: 480 }],
+        workOrderTime: [{ userId: A, date: '2026-03-02', workMinutes: 390, travelMinutes: 60 }],
+      },
+      [[A, '2026-03-02', 'work', 'ARB', 8, null, null]],
+    ],
+    [
+      'only the work-order time beyond the own work adds: work first covered, then travel',
       {
         time: [{ userId: A, date: '2026-03-02', tagType: 'work', code: 'ARB', payrollCode: null, minutes: 240 }],
+        workOrderTime: [{ userId: A, date: '2026-03-02', workMinutes: 210, travelMinutes: 60 }],
+      },
+      [
+        [A, '2026-03-02', 'work', 'ARB', 4, null, null],
+        [A, '2026-03-02', 'work', 'RE1', 0.5, null, null],
+      ],
+    ],
+    [
+      'work-order time on a day without own work is paid as work and travel',
+      {
         workOrderTime: [{ userId: A, date: '2026-03-02', workMinutes: 210, travelMinutes: 30 }],
       },
       [
-        [A, '2026-03-02', 'work', 'ARB', 7.5, null, null],
+        [A, '2026-03-02', 'work', 'ARB', 3.5, null, null],
         [A, '2026-03-02', 'work', 'RE1', 0.5, null, null],
       ],
     ],
@@ -185,7 +203,7 @@ describe('payrollLines', () => {
     const lines = payrollLines(
       input({
         time: [{ userId: A, date: '2026-03-02', tagType: 'work', code: 'ARB', payrollCode: null, minutes: 20 }],
-        workOrderTime: [{ userId: A, date: '2026-03-02', workMinutes: 20, travelMinutes: 0 }],
+        workOrderTime: [{ userId: A, date: '2026-03-02', workMinutes: 40, travelMinutes: 0 }],
         distance: [
           { userId: A, date: '2026-03-02', code: '821', payrollCode: null, unitPrice: 2.5, km: 3, comment: 'a' },
           { userId: A, date: '2026-03-02', code: null, payrollCode: null, unitPrice: null, km: 4, comment: 'b' },

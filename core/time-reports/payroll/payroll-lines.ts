@@ -162,10 +162,19 @@ export function payrollLines(input: PayrollInput): PayrollLine[] {
     if (t.tagType === 'attend') continue;
     addTime(t.userId, t.date, t.tagType, payrollCodeOf(t.code, t.payrollCode), t.minutes);
   }
+  // Work-order time is part of the person's worked time, not on top of it (workedMinutes): own work
+  // rows of the day cover the order time first (work, then travel); only the rest is paid under ARB/RES.
+  const ownWork = new Map<string, number>();
+  for (const t of input.time)
+    if (t.tagType === 'work')
+      ownWork.set(`${t.userId}|${t.date}`, (ownWork.get(`${t.userId}|${t.date}`) ?? 0) + t.minutes);
   const { work, travel } = input.workOrderTags;
   for (const w of input.workOrderTime) {
-    addTime(w.userId, w.date, 'work', payrollCodeOf(work.code, work.payrollCode), w.workMinutes);
-    addTime(w.userId, w.date, 'work', payrollCodeOf(travel.code, travel.payrollCode), w.travelMinutes);
+    const covered = ownWork.get(`${w.userId}|${w.date}`) ?? 0;
+    const workBeyond = Math.max(0, w.workMinutes - covered);
+    const travelBeyond = Math.max(0, w.travelMinutes - Math.max(0, covered - w.workMinutes));
+    addTime(w.userId, w.date, 'work', payrollCodeOf(work.code, work.payrollCode), workBeyond);
+    addTime(w.userId, w.date, 'work', payrollCodeOf(travel.code, travel.payrollCode), travelBeyond);
   }
   const lines: PayrollLine[] = [...time.values()].map((l) => ({ ...l, quantity: hoursOf(l.minutes!) }));
 
