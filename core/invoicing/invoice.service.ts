@@ -9,7 +9,7 @@ import { addDays } from '~/core/work-orders/close.rules';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { closeProjectInvoice } from '~/core/projects/project-invoice.service';
 import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';
-import { tenantErp } from './erp-connection';
+import { isErpConnected, tenantErp } from './erp-connection';
 import { queueDelivery, toDelivery, type Delivery } from './erp-delivery';
 import { VAT_RATES, type InvoiceFigures, type VatLine } from './invoice-math';
 import {
@@ -214,6 +214,7 @@ export async function getInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
   const status = r.status as InvoiceStatus;
   const applyTypes = offeredApplyTypes({
     capabilities: erp.provider.capabilities,
+    erpConnected: isErpConnected(erp.connection, erp.provider),
     customerSends: r.c_send !== false,
     status,
     off: await applyTypesOff(ctx),
@@ -676,6 +677,10 @@ export async function applyErp(
   requireAccess(ctx.auth, editAccess(current));
   await requireApplyTypeOn(ctx, 'erp');
   if (current.status === 'void') throw new AppError('INVOICE_VOID', 409);
+  // nothing is finalized or queued for an ERP that cannot take it yet (the screen offers no button then)
+  const erp = await tenantErp(ctx);
+  if (erp.provider.capabilities.sendInvoices && !isErpConnected(erp.connection, erp.provider))
+    throw new AppError('ERP_NOT_CONNECTED', 409, { name: erp.displayName });
   if (current.status === 'draft' && current.project_id) {
     // the project's close finalizes it, marks its rows invoiced and queues it for the ERP
     const closed = await closeProjectInvoice(ctx, current.id);
