@@ -30,6 +30,7 @@ import m0028 from './0028-contracts';
 import m0029 from './0029-agreement-run-work-orders';
 import m0030 from './0030-time-reports';
 import m0031 from './0031-projects';
+import m0037 from './0037-agreement-run-made';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -67,4 +68,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0029,
   m0030,
   m0031,
+  m0037,
 ];

@@ -279,7 +279,8 @@ describe('[agreements] generation', () => {
     expect(orders).toHaveLength(1);
     const wo = orders[0]!;
     expect(wo).toMatchObject({
-      title: 'Serviceavtal 2026',
+      // the visit, not the agreement's whole year (issue 28 item 16)
+      title: expect.stringMatching(/^Serviceavtal – servicebesök vecka \d{1,2} 2026$/),
       work_type_id: ref.workType,
       customer_id: ref.customer,
       apf: '2026-01-01',
