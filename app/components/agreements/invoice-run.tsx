@@ -106,7 +106,7 @@ export function InvoiceRunPanel({ run }: { run: InvoiceRunView }) {
             <span>{` · ${t('run.workOrders', { count: run.workOrders })}`}</span>
           </p>
           <MadeList
-            title={t('run.created', { count: run.created })}
+            title={t('run.madeInvoices')}
             items={run.made.invoices.map((i) => ({
               id: i.id,
               to: `/invoices/${encodeURIComponent(i.id)}`,
@@ -115,7 +115,7 @@ export function InvoiceRunPanel({ run }: { run: InvoiceRunView }) {
             count={run.created}
           />
           <MadeList
-            title={t('run.workOrders', { count: run.workOrders })}
+            title={t('run.madeWorkOrders')}
             items={run.made.workOrders.map((w) => ({
               id: w.id,
               to: `/work-orders/${encodeURIComponent(w.id)}`,
