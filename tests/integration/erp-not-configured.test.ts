@@ -34,7 +34,9 @@ beforeAll(async () => {
     );
     customerId = (await trx('customers').insert({ customer_id: '50001', name: 'Brf Linden' }).returning('id'))[0].id;
     articleId = (
-      await trx('articles').insert({ article_id: 'DET-1', title: 'Detektor', price: '300.00', unit: 'st' }).returning('id')
+      await trx('articles')
+        .insert({ article_id: 'DET-1', title: 'Detektor', price: '300.00', unit: 'st' })
+        .returning('id')
     )[0].id;
   });
   token = await signIn(a, a.adminEmail);
@@ -85,5 +87,29 @@ describe('[erp] an ERP that is not configured or not connected', () => {
     expect(apply.status, apply.text).toBe(409);
     expect(apply.json().code).toBe('ERP_NOT_CONNECTED');
     expect(await withTenant(tenantA, (trx) => trx('erp_deliveries').where({ invoice_id: id }).first())).toBeUndefined();
+
+    // a delivery that failed with Fortnox shows as failed while Fortnox is in use …
+    await withTenant(tenantA, (trx) =>
+      trx('erp_deliveries').insert({
+        invoice_id: id,
+        kind: 'fortnox',
+        idempotency_key: `test-${id}`,
+        status: 'failed',
+        error_code: 'ERP_NOT_CONNECTED',
+        attempts: 8,
+        next_attempt_at: new Date(),
+        created_at: new Date(),
+        updated_at: new Date(),
+      }),
+    );
+    const failed = (await call('GET', `/api/invoice/${id}`, token)).json();
+    expect(failed.delivery).toMatchObject({ status: 'failed', errorCode: 'ERP_NOT_CONNECTED' });
+    const listed = (await call('GET', '/api/invoices', token)).json().invoices.find((i: { id: string }) => i.id === id);
+    expect(listed.erp).toBe('failed');
+    // … and its failure badge is gone once the tenant switches to another ERP
+    await call('PUT', '/api/instance/erp', token, { kind: 'none' });
+    expect((await call('GET', `/api/invoice/${id}`, token)).json().delivery).toBeNull();
+    const after = (await call('GET', '/api/invoices', token)).json().invoices.find((i: { id: string }) => i.id === id);
+    expect(after.erp).toBe('none');
   });
 });
