@@ -373,6 +373,10 @@ describe('[proposals] POST /api/proposals/pdf and /word', () => {
       '6 950,00 kr',
       'Allmänna villkor enligt AA VVS',
       'Nordlarm Säkerhet AB',
+      'Moms 25 %',
+      '1 737,50 kr',
+      'Totalt inkl. moms',
+      '8 687,50 kr',
     ])
       expect(xml, s).toContain(s);
     for (const s of NEVER) expect(xml, s).not.toContain(s);
