@@ -342,8 +342,9 @@ const toInvoice = (r: Row): AgreementInvoice => ({
 });
 
 /**
- * GET /invoice/agreement/history?startTime&endTime: the agreement invoices whose period starts in the
- * window (this month by default), newest period first, with the window's totals (invoices:read).
+ * GET /invoice/agreement/history?startTime&endTime: the agreement invoices whose period overlaps the
+ * window (this month by default) — a quarter invoiced in advance is in each of its months, not only
+ * the month it starts in — newest period first, with the window's totals (invoices:read).
  */
 export async function agreementInvoiceHistory(
   ctx: Ctx,
@@ -361,7 +362,13 @@ export async function agreementInvoiceHistory(
   const month = thisMonth(ctx);
   const startTime = f.startTime ?? month.from;
   const endTime = f.endTime ?? month.to;
-  const base = historyQuery(ctx).whereBetween('i.period_from', [startTime, endTime]);
+  const base = historyQuery(ctx)
+    .where('i.period_from', '<=', endTime)
+    .where((q) =>
+      q
+        .where('i.period_to', '>=', startTime)
+        .orWhere((n) => n.whereNull('i.period_to').where('i.period_from', '>=', startTime)),
+    );
   const [totals] = (await base
     .clone()
     .whereNot('i.status', 'void')

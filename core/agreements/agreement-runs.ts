@@ -56,6 +56,8 @@ export async function generateDue(
     kinds?: ('wo' | 'invoice')[];
     onBatch?: (ctx: Ctx, kind: 'wo' | 'invoice', batch: BatchResult) => Promise<void>;
     batchSize?: number;
+    /** Who gets a service order nobody else is named for (a bulk run: who started it). */
+    assignTo?: string | null;
   } = {},
 ): Promise<GenerationTotals> {
   const now = options.now ?? new Date();
@@ -69,7 +71,12 @@ export async function generateDue(
         const ctx = jobCtx(trx, tenant, now);
         const done =
           kind === 'wo'
-            ? await generateWorkOrderBatch(ctx, { until, afterId, limit: options.batchSize })
+            ? await generateWorkOrderBatch(ctx, {
+                until,
+                afterId,
+                limit: options.batchSize,
+                assignTo: options.assignTo,
+              })
             : await generateInvoiceBatch(ctx, { until, afterId, limit: options.batchSize });
         await options.onBatch?.(ctx, kind, done);
         return done;
@@ -130,9 +137,19 @@ export interface AgreementRun {
   createdAt: string;
   finishedAt: string | null;
   startedBy: string | null;
+  /** What it made, each to open (looked up once the run is over; at most RUN_MADE_LINES of each). */
+  made: RunMade;
 }
 
-const toRun = (r: Row, objectOf: Map<string, string>): AgreementRun => {
+export interface RunMade {
+  invoices: { id: string; invoiceNr: string | null; customerName: string | null }[];
+  workOrders: { id: string; number: string; title: string }[];
+}
+
+/** How many made invoices and work orders a run's report lists by name (the rest are counted). */
+export const RUN_MADE_LINES = 100;
+
+const toRun = (r: Row, objectOf: Map<string, string>, made: RunMade): AgreementRun => {
   const skipped = ((r.skipped ?? []) as (Skipped | Warned)[]).map((s) => ({
     ...s,
     businessObjectId: objectOf.get(s.objectAgreementId) ?? null,
@@ -151,8 +168,45 @@ const toRun = (r: Row, objectOf: Map<string, string>): AgreementRun => {
     createdAt: new Date(r.created_at as string).toISOString(),
     finishedAt: r.finished_at ? new Date(r.finished_at as string).toISOString() : null,
     startedBy: (r.user_name as string | null) ?? null,
+    made,
   };
 };
+
+/** The run's invoices and work orders by number, in the order made (gone ones left out). */
+async function madeBy(trx: Ctx['trx'], r: Row): Promise<RunMade> {
+  const made = (r.made ?? []) as { kind: 'invoice' | 'wo'; id: string }[];
+  const ids = (kind: 'invoice' | 'wo') =>
+    made
+      .filter((m) => m.kind === kind)
+      .slice(0, RUN_MADE_LINES)
+      .map((m) => m.id);
+  const [invoiceIds, orderIds] = [ids('invoice'), ids('wo')];
+  const [invoices, orders] = await Promise.all([
+    invoiceIds.length
+      ? (trx('invoices as i')
+          .leftJoin('customers as c', 'c.id', 'i.customer_id')
+          .whereIn('i.id', invoiceIds)
+          .select('i.id', 'i.invoice_nr', 'c.name as customer_name') as Promise<Row[]>)
+      : [],
+    orderIds.length
+      ? (trx('work_orders').whereIn('id', orderIds).select('id', 'number', 'title') as Promise<Row[]>)
+      : [],
+  ]);
+  const inv = new Map(invoices.map((i) => [i.id as string, i]));
+  const wo = new Map(orders.map((o) => [o.id as string, o]));
+  return {
+    invoices: invoiceIds
+      .filter((id) => inv.has(id))
+      .map((id) => ({
+        id,
+        invoiceNr: (inv.get(id)!.invoice_nr as string | null) ?? null,
+        customerName: (inv.get(id)!.customer_name as string | null) ?? null,
+      })),
+    workOrders: orderIds
+      .filter((id) => wo.has(id))
+      .map((id) => ({ id, number: String(wo.get(id)!.number), title: String(wo.get(id)!.title) })),
+  };
+}
 
 async function readRun(trx: Ctx['trx'], id: string): Promise<AgreementRun | null> {
   const r: Row | undefined = await trx('agreement_runs as r')
@@ -168,7 +222,8 @@ async function readRun(trx: Ctx['trx'], id: string): Promise<AgreementRun | null
       .whereRaw('id in (select value::uuid from json_array_elements_text(cast(? as json)))', [JSON.stringify(ids)])
       .select('id', 'business_object_id')) as Row[])
       objectOf.set(o.id as string, o.business_object_id as string);
-  return toRun(r, objectOf);
+  const over = r.status === 'done' || r.status === 'failed';
+  return toRun(r, objectOf, over ? await madeBy(trx, r) : { invoices: [], workOrders: [] });
 }
 
 /** Runs a queued bulk run to its end (the job's body; also what a test calls directly). */
@@ -178,13 +233,14 @@ export async function executeRun(tenant: Tenant, runId: string, log: Logger = lo
       .where({ id: runId })
       .whereIn('status', ['queued', 'running'])
       .update({ status: 'running' })
-      .returning(['id', trx.raw('until_date::text as until_text')]);
+      .returning(['id', 'create_user_id', trx.raw('until_date::text as until_text')]);
     return claimed[0] as Row | undefined;
   });
   if (!run) return;
   try {
     await generateDue(tenant, {
       until: run.until_text as string,
+      assignTo: (run.create_user_id as string | null) ?? null,
       // the period's service visits first, then its invoices (the sweep's order)
       kinds: ['wo', 'invoice'],
       async onBatch(ctx, kind, batch) {
@@ -192,13 +248,15 @@ export async function executeRun(tenant: Tenant, runId: string, log: Logger = lo
         const report = kind === 'invoice' ? [...batch.skipped, ...batch.warnings] : [];
         await ctx.trx.raw(
           `update agreement_runs set done = least(total, done + ?), created = created + ?,
-                  work_orders = work_orders + ?, skipped = skipped || cast(? as jsonb)
+                  work_orders = work_orders + ?, skipped = skipped || cast(? as jsonb),
+                  made = made || cast(? as jsonb)
             where id = ?`,
           [
             batch.claimed,
             kind === 'invoice' ? batch.created.length : 0,
             kind === 'wo' ? batch.created.length : 0,
             JSON.stringify(report),
+            JSON.stringify(batch.created.map((c) => ({ kind, id: c.id }))),
             runId,
           ],
         );

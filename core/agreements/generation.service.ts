@@ -13,7 +13,7 @@ import { addDays } from '~/core/work-orders/close.rules';
 import { dispatchTarget } from '~/core/work-orders/dispatch-rules.service';
 import { WO_ENTITY } from '~/core/work-orders/work-order-read';
 import type { AgreementInterval } from './agreement-constants';
-import { periodName, periodRowText, weekText } from './period-text';
+import { periodName, periodRowText, visitTitle, weekText } from './period-text';
 import { duePeriods, periodAt, type Period } from './periods';
 
 /*
@@ -570,6 +570,8 @@ export async function generateWorkOrderBatch(
     limit?: number;
     ids?: readonly string[] | null;
     force?: boolean;
+    /** Who gets an order no dispatch rule and no earlier visit names (a bulk run: who started it). */
+    assignTo?: string | null;
   },
 ): Promise<BatchResult> {
   const { candidates, result } = await claimBatch(ctx, 'wo', options.force ? '9999-12-31' : options.until, options);
@@ -577,12 +579,12 @@ export async function generateWorkOrderBatch(
   const existing = await existingPeriods(ctx, 'wo', candidates);
   const planned = plan(candidates, 'wo', options.until, options.force === true, existing, result.skipped, () => null);
   const making = planned.filter((p) => p.periods.length);
-  if (making.length) await writeWorkOrders(ctx, making, result);
+  if (making.length) await writeWorkOrders(ctx, making, result, options.assignTo ?? null);
   await advance(ctx, 'wo', planned);
   return result;
 }
 
-async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult) {
+async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult, fallbackAssignee: string | null) {
   const count = making.reduce((n, p) => n + p.periods.length, 0);
   const status: Row | undefined = await ctx
     .trx('work_order_statuses')
@@ -595,7 +597,20 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
     .trx('work_types')
     .orderBy([{ column: 'is_default', order: 'desc' }, { column: 'sort_order' }])
     .first('id');
+  // who goes: the dispatch rule's person, else whoever last served the object, else the run's starter
   const assignee = await dispatchTarget(ctx);
+  const lastServed = new Map<string, string>();
+  if (!assignee)
+    for (const r of (
+      await ctx.trx.raw(
+        `select distinct on (w.business_object_id) w.business_object_id, a.user_id
+         from work_orders w join work_order_assignees a on a.work_order_id = w.id
+        where w.business_object_id in (select value::uuid from json_array_elements_text(cast(? as json)))
+        order by w.business_object_id, w.intake_ts desc nulls last`,
+        [JSON.stringify([...new Set(making.map((p) => p.c.businessObjectId))])],
+      )
+    ).rows as Row[])
+      lastServed.set(r.business_object_id as string, r.user_id as string);
   const taken = await ctx.trx.raw(
     `update work_order_settings set next_number = next_number + ? returning number_prefix, next_number - ? as first`,
     [count, count],
@@ -634,7 +649,7 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
     for (const p of periods) {
       const id = randomUUID();
       const number = `${t.number_prefix}${Number(t.first) + n}`;
-      const title = `${c.agreementTitle} ${periodName(lang, c.interval, p.from)}`;
+      const title = visitTitle(lang, c.agreementTitle, p.generateOn);
       orders.push({
         id,
         number,
@@ -656,7 +671,8 @@ async function writeWorkOrders(ctx: Ctx, making: Planned[], result: BatchResult)
         update_ts: ctx.now,
         create_user_id: ctx.auth?.user.id ?? null,
       });
-      if (assignee) assignees.push({ work_order_id: id, user_id: assignee });
+      const who = assignee ?? lastServed.get(c.businessObjectId) ?? ctx.auth?.user.id ?? fallbackAssignee ?? null;
+      if (who) assignees.push({ work_order_id: id, user_id: who });
       (rowsOf.get(c.id) ?? []).forEach((r, i) => {
         const discount = rowDiscount(r);
         articles.push({

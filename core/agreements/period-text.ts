@@ -80,12 +80,12 @@ const MONTHS: Record<Lang, string[]> = {
   ],
 };
 
-const WORDS: Record<Lang, { period: string; half: string; week: string }> = {
-  sv: { period: 'Period', half: 'H', week: 'vecka' },
-  en: { period: 'Period', half: 'H', week: 'week' },
-  et: { period: 'Periood', half: 'P', week: 'nädal' },
-  lv: { period: 'Periods', half: 'P', week: 'nedēļa' },
-  ru: { period: 'Период', half: 'П', week: 'неделя' },
+const WORDS: Record<Lang, { period: string; half: string; week: string; visit: string }> = {
+  sv: { period: 'Period', half: 'H', week: 'vecka', visit: 'servicebesök' },
+  en: { period: 'Period', half: 'H', week: 'week', visit: 'service visit' },
+  et: { period: 'Periood', half: 'P', week: 'nädal', visit: 'hooldusvisiit' },
+  lv: { period: 'Periods', half: 'P', week: 'nedēļa', visit: 'apkopes vizīte' },
+  ru: { period: 'Период', half: 'П', week: 'неделя', visit: 'сервисный визит' },
 };
 
 /** "Q4 2026", "november 2026", "H2 2026", "2027" or "2027-03-01 – 2028-02-29". */
@@ -116,4 +116,9 @@ export function periodRowText(lang: Lang, interval: AgreementInterval, from: str
 export function weekText(lang: Lang, date: string): string {
   const w = weekOf(date);
   return `${WORDS[lang].week} ${w.week} ${w.year}`;
+}
+
+/** A service work order's title: the visit, not the agreement's whole period ("Larm – servicebesök vecka 12 2027"). */
+export function visitTitle(lang: Lang, agreementTitle: string, generateOn: string): string {
+  return `${agreementTitle} – ${WORDS[lang].visit} ${weekText(lang, generateOn)}`;
 }

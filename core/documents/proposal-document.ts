@@ -80,6 +80,19 @@ export interface ProposalDocumentModel {
   /** Whether the monthly-price columns and total print (the tenant's monthly-price setting). */
   showMonthly: boolean;
   rows: ProposalDocumentRow[];
+  /** The sum of the rows without VAT. */
   total: string;
   monthlyTotal: string;
+  /**
+   * VAT per rate on the rows (each article's rate, else the tenant's default), reckoned as an
+   * invoice would (core/invoicing/invoice-math); none under reverse VAT. A private customer must
+   * see the price including VAT.
+   */
+  vat: { percent: string; base: string; vat: string }[];
+  vatTotal: string;
+  /** The total including VAT (net + VAT, to the öre). */
+  totalInclVat: string;
+  reverseVat: boolean;
+  /** A proposal prints the customer's acceptance (name, date, signature); a sales order does not. */
+  acceptance: boolean;
 }

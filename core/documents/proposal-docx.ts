@@ -82,6 +82,28 @@ function rowsTable(model: ProposalDocumentModel, t: (key: string) => string): Ta
       cell(`${formatMoney(model.total)} ${model.currency}`, columns[5], { bold: true }),
       ...(monthly ? [cell('', columns[6], { span: 2 })] : []),
     ]),
+    // VAT and the total including it, as the PDF prints them
+    ...model.vat.map((v) =>
+      line([
+        cell(`${t('invoice.vat')} ${v.percent} %`, columns[0], { span: 5 }),
+        cell(`${formatMoney(v.vat)} ${model.currency}`, columns[5], {}),
+        ...(monthly ? [cell('', columns[6], { span: 2 })] : []),
+      ]),
+    ),
+    ...(model.reverseVat
+      ? [
+          line([
+            cell(t('invoice.reverseVatText'), columns[0], { span: 5 }),
+            cell(`${formatMoney(model.vatTotal)} ${model.currency}`, columns[5], {}),
+            ...(monthly ? [cell('', columns[6], { span: 2 })] : []),
+          ]),
+        ]
+      : []),
+    line([
+      cell(t('invoice.total'), columns[0], { bold: true, span: 5 }),
+      cell(`${formatMoney(model.totalInclVat)} ${model.currency}`, columns[5], { bold: true }),
+      ...(monthly ? [cell('', columns[6], { span: 2 })] : []),
+    ]),
     ...(monthly
       ? [
           line([

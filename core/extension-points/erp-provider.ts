@@ -256,6 +256,12 @@ export type ErpAuth =
   /** OAuth2 authorization code: the core sends the browser to authorizeUrl and hands back the code. */
   | {
       type: 'oauth2';
+      /**
+       * The boot options (PLUGIN_OPTIONS[id]) the plugin lacks to send anyone to the vendor's sign-in,
+       * e.g. ['clientId']: the core then refuses to start it (ERP_NOT_CONFIGURED) and Settings → ERP
+       * names them for the operator instead of offering a sign-in that cannot work.
+       */
+      missingOptions?: readonly string[];
       authorizeUrl(input: { redirectUri: string; state: string }): string;
       exchangeCode(input: {
         code: string;

@@ -13,6 +13,8 @@ export type ApplyType = (typeof APPLY_TYPES)[number];
 export interface ApplyTypeFacts {
   /** What the tenant's ERP plugin can do. */
   capabilities: Pick<ErpCapabilities, 'invoiceFile' | 'sendInvoices'>;
+  /** The tenant's ERP is connected (or has nothing to connect): sending is offered only then. */
+  erpConnected: boolean;
   /** False when the customer is set not to send to the ERP (spec section 8's warning). */
   customerSends: boolean;
   status: 'draft' | 'finalized' | 'void';
@@ -21,15 +23,15 @@ export interface ApplyTypeFacts {
 }
 
 /**
- * The apply types an invoice offers: the PDF and e-mail always; the ERP's file and sending when
- * its plugin can; the Peppol e-invoice once the invoice is final (a draft has no number to carry);
+ * The apply types an invoice offers: the PDF and e-mail always; the ERP's file when its plugin can,
+ * sending when it can and is connected; the Peppol e-invoice once the invoice is final (a draft has no number to carry);
  * minus what the tenant turned off. Nothing but the PDF for a voided invoice.
  */
 export function offeredApplyTypes(f: ApplyTypeFacts): ApplyType[] {
   if (f.status === 'void') return f.off.includes('pdf') ? [] : ['pdf'];
   const all: ApplyType[] = ['pdf', 'email'];
   if (f.capabilities.invoiceFile) all.push('visma-xml');
-  if (f.capabilities.sendInvoices && f.customerSends) all.push('erp');
+  if (f.capabilities.sendInvoices && f.erpConnected && f.customerSends) all.push('erp');
   if (f.status === 'finalized') all.push('peppol');
   return all.filter((t) => !f.off.includes(t));
 }

@@ -71,6 +71,14 @@ export function erpProvider(kind: string): { id: string; displayName: string; pr
   return { id: loaded.definition.id, displayName: loaded.definition.displayName, provider: loaded.instance };
 }
 
+/**
+ * Whether invoices can go to the ERP now: an ERP with nothing to connect always can, another only
+ * with credentials stored (a switch of ERP forgets them).
+ */
+export function isErpConnected(connection: Pick<ErpConnection, 'credentials'>, provider: ErpProvider): boolean {
+  return provider.auth.type === 'none' || Boolean(connection.credentials);
+}
+
 /** The tenant's provider and connection as one answer. */
 export async function tenantErp(ctx: Pick<Ctx, 'trx'>): Promise<{
   connection: ErpConnection;

@@ -10,6 +10,7 @@ import {
   erpKinds,
   erpProvider,
   erpSession,
+  isErpConnected,
   newOAuthState,
   readErpConnection,
   saveErpCredentials,
@@ -36,6 +37,11 @@ export interface ErpKindView {
   auth: ErpAuth['type'];
   /** The inputs an API-key plugin asks for. */
   fields: string[];
+  /**
+   * What the operator must set before anyone can connect, as PLUGIN_OPTIONS paths
+   * (`fortnox.clientId`); empty when the plugin is ready.
+   */
+  missingOptions: string[];
   capabilities: ErpCapabilities;
 }
 
@@ -59,8 +65,15 @@ function kindView(id: string): ErpKindView {
     displayName,
     auth: provider.auth.type,
     fields: provider.auth.type === 'api-key' ? [...provider.auth.fields] : [],
+    missingOptions: missingOptionsOf(id),
     capabilities: provider.capabilities,
   };
+}
+
+/** The PLUGIN_OPTIONS paths an OAuth2 plugin lacks (`fortnox.clientId`). */
+function missingOptionsOf(id: string): string[] {
+  const { provider } = erpProvider(id);
+  return provider.auth.type === 'oauth2' ? (provider.auth.missingOptions ?? []).map((o) => `${id}.${o}`) : [];
 }
 
 /** GET /instance/erp: the settings page. */
@@ -79,7 +92,7 @@ export async function getErpSettings(ctx: Ctx): Promise<ErpSettingsView> {
     kind: kind.id,
     displayName: kind.displayName,
     kinds: erpKinds().map((k) => kindView(k.id)),
-    connected: kind.provider.auth.type === 'none' || Boolean(c.credentials),
+    connected: isErpConnected(c, kind.provider),
     companyName: c.companyName,
     connectedAt: c.connectedAt,
     lastTestAt: c.lastTestAt,
@@ -199,6 +212,10 @@ export async function startErpAuth(ctx: Ctx, raw: unknown): Promise<{ url: strin
   const { origin } = parseInput(z.object({ origin: z.string().url('ERROR_INVALID_VALUE') }), raw);
   const erp = await tenantErp(ctx);
   if (erp.provider.auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
+  // a sign-in without the app's client id ends on the vendor's error page: say what to configure
+  const missing = missingOptionsOf(erp.id);
+  if (missing.length)
+    throw new AppError('ERP_NOT_CONFIGURED', 409, { name: erp.displayName, options: missing.join(', ') });
   const state = await newOAuthState(ctx.trx, ctx.now);
   return { url: erp.provider.auth.authorizeUrl({ redirectUri: erpCallbackUrl(origin), state }) };
 }

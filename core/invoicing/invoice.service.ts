@@ -9,7 +9,7 @@ import { addDays } from '~/core/work-orders/close.rules';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { closeProjectInvoice } from '~/core/projects/project-invoice.service';
 import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';
-import { tenantErp } from './erp-connection';
+import { erpProvider, isErpConnected, readErpConnection, tenantErp } from './erp-connection';
 import { queueDelivery, toDelivery, type Delivery } from './erp-delivery';
 import { VAT_RATES, type InvoiceFigures, type VatLine } from './invoice-math';
 import {
@@ -212,17 +212,19 @@ export async function getInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
     .trx('invoice_rows')
     .where({ invoice_id: r.id })
     .orderBy([{ column: 'sort_order' }, { column: 'id' }]);
+  const erp = await tenantErp(ctx);
+  // the delivery to the ERP in use: a failure with the one before is not this ERP's (it was switched)
   const delivery: Row | undefined = await ctx
     .trx('erp_deliveries')
-    .where({ invoice_id: r.id })
+    .where({ invoice_id: r.id, kind: erp.id })
     .orderBy('created_at', 'desc')
     .first();
-  const erp = await tenantErp(ctx);
   const f = figuresOf(r, rows);
   const mayEdit = hasAccess(ctx.auth, editAccess(r));
   const status = r.status as InvoiceStatus;
   const applyTypes = offeredApplyTypes({
     capabilities: erp.provider.capabilities,
+    erpConnected: isErpConnected(erp.connection, erp.provider),
     customerSends: r.c_send !== false,
     status,
     off: await applyTypesOff(ctx),
@@ -405,12 +407,13 @@ export async function listInvoices(ctx: Ctx, raw: unknown): Promise<{ invoices: 
        left join work_orders w on w.id = i.work_order_id
        left join sales_orders s on s.id = i.sales_order_id
        left join projects p on p.id = i.project_id
-       left join lateral (select status, error_code from erp_deliveries x where x.invoice_id = i.id
+       left join lateral (select status, error_code from erp_deliveries x where x.invoice_id = i.id and x.kind = ?
                            order by x.created_at desc limit 1) d on true
       where ${where.map((w) => `(${w})`).join(' and ')}
       order by i.invoice_date desc, i.id desc
       limit ? offset ?`,
-    [...args, f.size + 1, f.offset],
+    // the ERP in use: a delivery to one switched away from shows no state (nor its failure badge)
+    [erpProvider((await readErpConnection(ctx.trx)).kind).id, ...args, f.size + 1, f.offset],
   )) as { rows: Row[] };
   return {
     hasMore: rows.length > f.size,
@@ -683,6 +686,10 @@ export async function applyErp(
   requireAccess(ctx.auth, editAccess(current));
   await requireApplyTypeOn(ctx, 'erp');
   if (current.status === 'void') throw new AppError('INVOICE_VOID', 409);
+  // nothing is finalized or queued for an ERP that cannot take it yet (the screen offers no button then)
+  const erp = await tenantErp(ctx);
+  if (erp.provider.capabilities.sendInvoices && !isErpConnected(erp.connection, erp.provider))
+    throw new AppError('ERP_NOT_CONNECTED', 409, { name: erp.displayName });
   if (current.status === 'draft' && current.project_id) {
     // the project's close finalizes it, marks its rows invoiced and queues it for the ERP
     const closed = await closeProjectInvoice(ctx, current.id);

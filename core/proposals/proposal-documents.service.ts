@@ -13,6 +13,8 @@ import { AppError } from '~/core/errors/app-error';
 import { EMAIL_PATTERN, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages';
+import { invoiceFigures } from '~/core/invoicing/invoice-math';
+import { vatRateOf } from '~/core/invoicing/invoice-lines';
 import { requireAccess, type Access } from '~/core/permissions/access';
 import { discountOf, formatDecimal, isZero, sum } from '~/core/pricing';
 import { getProposal, proposalSettings, PROPOSAL_ENTITY, type ProposalRow } from './proposal.service';
@@ -126,7 +128,52 @@ async function customerOf(ctx: Ctx, customerId: string | null): Promise<Row | un
       this.on('a.customer_id', 'c.id').andOn('a.is_primary', ctx.trx.raw('true'));
     })
     .where('c.id', customerId)
-    .first('c.name', 'c.customer_id', 'c.invoice_language', 'a.street', 'a.post_index', 'a.city')) as Row | undefined;
+    .first(
+      'c.name',
+      'c.customer_id',
+      'c.invoice_language',
+      'c.reverse_vat',
+      'a.street',
+      'a.post_index',
+      'a.city',
+    )) as Row | undefined;
+}
+
+/**
+ * The VAT of the printed rows: each article row at its article's rate (the tenant's default rate
+ * when the article has none), summed per rate as an invoice is (invoiceFigures), nothing under
+ * the customer's reverse VAT.
+ */
+async function vatOf(
+  ctx: Ctx,
+  rows: readonly ProposalRow[],
+  customer: Row | undefined,
+): Promise<Pick<ProposalDocumentModel, 'vat' | 'vatTotal' | 'totalInclVat' | 'reverseVat'>> {
+  const articleRows = rows.filter((r) => !r.isSummaryRow && r.articleId);
+  const ids = [...new Set(articleRows.map((r) => r.articleId!))];
+  const [settings, articles] = await Promise.all([
+    ctx.trx('work_order_settings').first('vat_percentage') as Promise<Row | undefined>,
+    ids.length ? (ctx.trx('articles').whereIn('id', ids).select('id', 'vat_percent') as Promise<Row[]>) : [],
+  ]);
+  const defaultVat = vatRateOf(settings?.vat_percentage);
+  const rateOf = new Map(articles.map((a) => [a.id as string, vatRateOf(a.vat_percent, defaultVat)]));
+  const reverseVat = Boolean(customer?.reverse_vat);
+  const f = invoiceFigures({
+    lines: articleRows.map((r) => ({
+      amount: '1',
+      price: r.articleTotalPrice ?? '0',
+      vatPercent: rateOf.get(r.articleId!) ?? defaultVat,
+    })),
+    reverseVat,
+    taxReduction: 'none',
+    reductionDay: ctx.now.toISOString().slice(0, 10),
+  });
+  return {
+    vat: reverseVat ? [] : f.vat.filter((v) => v.percent !== '0' || !isZero(v.base)),
+    vatTotal: f.vatTotal,
+    totalInclVat: f.gross,
+    reverseVat,
+  };
 }
 
 function common(ctx: Ctx, customer: Row | undefined) {
@@ -167,6 +214,9 @@ export async function buildProposalDocumentModel(ctx: Ctx, proposalId: unknown):
       : Promise.resolve(undefined),
     documentCompany(ctx),
   ]);
+  const base = common(ctx, customer);
+  // a proposal always states its terms: the proposal's, else the tenant's, else the standard words
+  const t = documentTranslator(base.lang);
   const contact =
     p.contactName || p.contactEmail || p.contactPhone
       ? { name: p.contactName, email: p.contactEmail, phone: p.contactPhone }
@@ -176,7 +226,7 @@ export async function buildProposalDocumentModel(ctx: Ctx, proposalId: unknown):
     isSalesOrder: false,
     titleKey: 'doc.proposal',
     numberKey: 'proposal.number',
-    ...common(ctx, customer),
+    ...base,
     company,
     document: {
       number: String(p.sequenceNumber),
@@ -188,8 +238,8 @@ export async function buildProposalDocumentModel(ctx: Ctx, proposalId: unknown):
       description: p.description,
       inclusions: p.description2,
       exceptions: p.descriptionOfExceptions,
-      generalTerms: p.generalTerms,
-      paymentTerms: p.paymentTerms,
+      generalTerms: p.generalTerms?.trim() || settings.generalTerms?.trim() || t('proposal.defaultGeneralTerms'),
+      paymentTerms: p.paymentTerms?.trim() || settings.paymentTerms?.trim() || t('proposal.defaultPaymentTerms'),
     },
     contact,
     delivery: [p.deliveryLocationDescription, p.deliveryLocationText2, p.deliveryLocationText3]
@@ -202,6 +252,8 @@ export async function buildProposalDocumentModel(ctx: Ctx, proposalId: unknown):
     rows: documentRows(p.rows ?? []),
     total: p.totalPrice,
     monthlyTotal: p.totalMonthlyPrice,
+    ...(await vatOf(ctx, p.rows ?? [], customer)),
+    acceptance: true,
   };
 }
 
@@ -245,6 +297,8 @@ export async function buildSalesOrderDocumentModel(ctx: Ctx, salesOrderId: unkno
     rows,
     total: so.totalPrice,
     monthlyTotal: formatDecimal(sum(rows.filter((r) => r.isArticle).map((r) => r.monthlyTotal ?? '0'))),
+    ...(await vatOf(ctx, so.rows ?? [], customer)),
+    acceptance: false,
   };
 }
 

@@ -32,6 +32,7 @@ import m0030 from './0030-time-reports';
 import m0031 from './0031-projects';
 import m0032 from './0032-order-billing-owner';
 import m0033 from './0033-invoice-row-types';
+import m0037 from './0037-agreement-run-made';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -71,4 +72,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0031,
   m0032,
   m0033,
+  m0037,
 ];

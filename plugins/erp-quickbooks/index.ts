@@ -533,6 +533,8 @@ function create(o: QuickBooksOptions): ErpProvider {
     },
     auth: {
       type: 'oauth2',
+      // without the app's client id and secret the vendor's sign-in cannot work: Settings → ERP says so
+      missingOptions: (['clientId', 'clientSecret'] as const).filter((k) => !o[k].trim()),
       authorizeUrl({ redirectUri, state }) {
         const q = new URLSearchParams({
           client_id: o.clientId,

@@ -597,6 +597,8 @@ export default defineErpProvider({
       },
       auth: {
         type: 'oauth2',
+        // without the app's client id and secret the vendor's sign-in cannot work: Settings → ERP says so
+        missingOptions: (['clientId', 'clientSecret'] as const).filter((k) => !o[k].trim()),
         authorizeUrl({ redirectUri, state }) {
           return `${o.identityBaseUrl}/connect/authorize?${query({
             client_id: o.clientId,

@@ -2,6 +2,7 @@ import { ocrReference } from '~/core/invoicing/ocr';
 import { newQrRef } from '~/core/business-objects/business-object.service';
 import type { Trx } from '~/core/db/with-tenant';
 import { dateIn, wallClockToIso } from '~/core/work-orders/time-rules';
+import { DEMO_MODELS, objectKindOfTitle, type DemoObjectKind } from './objects';
 
 /**
  * A year of plausible history for the demo company (issue 11): more customers around the Mälaren
@@ -196,10 +197,12 @@ async function seedCustomers(trx: Trx, rnd: ReturnType<typeof generator>) {
     plan.map((c, i) => ({
       customer_id: ids[i]!.id,
       street: `${rnd.pick([...STREETS, ...STREETS2])} ${rnd.int(1, 60)}`,
-      post_index: `${c.city.post}${String(rnd.int(0, 999)).padStart(5 - c.city.post.length, '0')}`.replace(
-        /^(\d{3})(\d{2})$/,
-        '$1 $2',
-      ),
+      // a Swedish postal code is five digits, "123 45": the city's prefix and the rest
+      post_index:
+        `${c.city.post}${String(rnd.int(0, 10 ** (5 - c.city.post.length) - 1)).padStart(5 - c.city.post.length, '0')}`.replace(
+          /^(\d{3})(\d{2})$/,
+          '$1 $2',
+        ),
       city: c.city.city,
       contact_name: contacts[i]!.name,
       contact_phone: contacts[i]!.phone,
@@ -270,12 +273,17 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
   await seedObjects(trx, rnd, sites);
   if (count <= 0) return;
 
-  const objectsOf = new Map<string, string[]>();
-  for (const o of (await trx('business_objects').whereNotNull('customer_id').select('id', 'customer_id')) as {
-    id: string;
-    customer_id: string;
-  }[])
-    objectsOf.set(o.customer_id, [...(objectsOf.get(o.customer_id) ?? []), o.id]);
+  // an order about a camera goes on a camera, one about a door on a door operator
+  const kindOf = new Map<string, DemoObjectKind>(DEMO_MODELS.map((m) => [m.code.toUpperCase(), m.kind]));
+  const objectsOf = new Map<string, { id: string; kind: DemoObjectKind | null }[]>();
+  for (const o of (await trx('business_objects as o')
+    .leftJoin('models as m', 'm.id', 'o.model_id')
+    .whereNotNull('o.customer_id')
+    .select('o.id', 'o.customer_id', 'm.code')) as { id: string; customer_id: string; code: string | null }[])
+    objectsOf.set(o.customer_id, [
+      ...(objectsOf.get(o.customer_id) ?? []),
+      { id: o.id, kind: (o.code && kindOf.get(o.code.toUpperCase())) || null },
+    ]);
   const users = new Map(
     ((await trx('users').select('id', 'email')) as { id: string; email: string }[]).map((u) => [u.email, u.id]),
   );
@@ -343,7 +351,9 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
     const id = crypto.randomUUID();
     const kind = rnd.pick(kinds);
     const site = sites.get(rnd.pick([...sites.keys()]))!;
-    const objects = objectsOf.get(site.customerId) ?? [];
+    const title = rnd.pick(TITLES[kind]);
+    const wanted = objectKindOfTitle(title);
+    const objects = (objectsOf.get(site.customerId) ?? []).filter((o) => !wanted || o.kind === wanted).map((o) => o.id);
     const age = (365 * (count - i)) / count - rnd.next() * 0.8;
     const intake = new Date(now.getTime() - age * day);
     const who = [person()];
@@ -382,7 +392,7 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
     orders.push({
       id,
       number: `${prefix}${first + i}`,
-      title: rnd.pick(TITLES[kind]),
+      title,
       description: DESCRIPTIONS[kind],
       customer_id: site.customerId,
       business_object_id: objects.length && rnd.chance(0.75) ? rnd.pick(objects) : null,

@@ -12,16 +12,29 @@ import type { Trx } from '~/core/db/with-tenant';
  */
 
 export const DEMO_MODELS = [
-  { code: 'GFX50', name: 'Galaxy Flex 50' },
-  { code: 'GFX100', name: 'Galaxy Flex 100' },
-  { code: 'SPC5330', name: 'Vanderbilt SPC5330' },
-  { code: 'M3106', name: 'Axis M3106-LVE Mk II' },
-  { code: 'P3245', name: 'Axis P3245-LVE' },
-  { code: 'SW200', name: 'ASSA Abloy SW200' },
-  { code: 'SL500', name: 'ASSA Abloy SL500' },
-  { code: 'RCO-M5', name: 'RCO R-CARD M5' },
-  { code: 'CS4000', name: 'Consilium Salwico CS4000' },
+  { code: 'GFX50', name: 'Galaxy Flex 50', kind: 'alarm' },
+  { code: 'GFX100', name: 'Galaxy Flex 100', kind: 'alarm' },
+  { code: 'SPC5330', name: 'Vanderbilt SPC5330', kind: 'alarm' },
+  { code: 'M3106', name: 'Axis M3106-LVE Mk II', kind: 'camera' },
+  { code: 'P3245', name: 'Axis P3245-LVE', kind: 'camera' },
+  { code: 'SW200', name: 'ASSA Abloy SW200', kind: 'door' },
+  { code: 'SL500', name: 'ASSA Abloy SL500', kind: 'door' },
+  { code: 'RCO-M5', name: 'RCO R-CARD M5', kind: 'access' },
+  { code: 'CS4000', name: 'Consilium Salwico CS4000', kind: 'fire' },
 ] as const;
+
+/** What a demo model is: a burglar alarm, a camera, a door operator, an access system or a fire alarm. */
+export type DemoObjectKind = (typeof DEMO_MODELS)[number]['kind'];
+
+/** The kind of object a work order's title is about (null: any object, or none, will do). */
+export function objectKindOfTitle(title: string): DemoObjectKind | null {
+  if (/kamera/i.test(title)) return 'camera';
+  if (/dörr/i.test(title)) return 'door';
+  if (/brandlarm/i.test(title)) return 'fire';
+  if (/passer|kortläsare|taggar|kodlås/i.test(title)) return 'access';
+  if (/larm|detektor/i.test(title)) return 'alarm';
+  return null;
+}
 
 type ModelCode = (typeof DEMO_MODELS)[number]['code'];
 

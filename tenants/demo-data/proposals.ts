@@ -18,6 +18,17 @@ const DEMO_PROPOSALS = [
   { title: 'Service avtal larm', status: 'declined', days: 60 },
 ] as const;
 
+/** The demo company's proposal terms: what a Swedish security installer writes (AB 04 / ABT 06 style). */
+export const DEMO_GENERAL_TERMS = [
+  'Offerten gäller i 30 dagar från offertdatum.',
+  'Arbetet utförs enligt Allmänna bestämmelser AB 04 och SSF:s regler för inbrottslarm och passersystem.',
+  'Arbete utförs vardagar 07–16. Arbete på annan tid, väntetid och tillkommande arbete debiteras enligt gällande prislista.',
+  'Priserna förutsätter fri framkomlighet och att kabelvägar finns. Håltagning i betong ingår inte.',
+  'Garantitid 2 år på material och arbete. Levererat material förblir vår egendom tills full betalning skett.',
+].join('\n');
+export const DEMO_PAYMENT_TERMS =
+  '30 dagar netto från fakturadatum. Vid försenad betalning debiteras dröjsmålsränta enligt räntelagen.';
+
 export async function seedDemoProposals(trx: Trx): Promise<void> {
   if (await trx('proposals').first('id')) return;
   const customers = (await trx('customers')
@@ -63,8 +74,8 @@ export async function seedDemoProposals(trx: Trx): Promise<void> {
         status: d.status,
         customer_id: customers[i % customers.length]!.id,
         description_intro: 'Tack för förfrågan. Här är vårt förslag.',
-        general_terms: 'Offerten gäller i 30 dagar.',
-        payment_terms: '30 dagar netto.',
+        general_terms: DEMO_GENERAL_TERMS,
+        payment_terms: DEMO_PAYMENT_TERMS,
         total_price: figures.totalPrice,
         total_purchase_price: figures.totalPurchasePrice,
         create_ts: created,
@@ -113,6 +124,12 @@ export async function seedDemoProposals(trx: Trx): Promise<void> {
       ),
     );
   }
-  // the demo shows monthly prices (service subscriptions) beside the one-off ones
-  await trx('proposal_settings').update({ next_sequence: DEMO_PROPOSALS.length + 1, monthly_price: true });
+  // the demo shows monthly prices (service subscriptions) beside the one-off ones; a new proposal
+  // starts with the company's terms (Settings → Proposals), as a real security installer's would
+  await trx('proposal_settings').update({
+    next_sequence: DEMO_PROPOSALS.length + 1,
+    monthly_price: true,
+    general_terms: DEMO_GENERAL_TERMS,
+    payment_terms: DEMO_PAYMENT_TERMS,
+  });
 }

@@ -1,12 +1,16 @@
 import type { Trx } from '~/core/db/with-tenant';
 
 const DAY_MS = 86_400_000;
+
+/** Erik's own car, the one his mileage (821, own car) is for. */
+export const DEMO_OWN_CAR = 'ABC 123';
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * The demo's time (issue 17): the two technicians' own time for the two months before today and
  * this month up to yesterday — Erik in two ranges a day (multi), Sara in hours — with a week of
- * vacation, a day caring for a sick child and a sick day; mileage in the service van; a lock day
+ * vacation, a day caring for a sick child and a sick day; Erik's mileage in his own car (code 821,
+ * the tax-free own-car allowance: a company car gets none); a lock day
  * of the 10th, so the month before last (and last month after the 10th) is locked for payroll; and
  * their employee numbers.
  */
@@ -42,11 +46,12 @@ export async function seedDemoTime(trx: Trx, now = new Date()): Promise<void> {
       trips.push({
         user_id: erik,
         date,
-        vehicle: 'ABC 123',
+        // his own car: own-car mileage (821) is never paid for driving the company's service van
+        vehicle: DEMO_OWN_CAR,
         reading_km: odometer,
         distance_km: km,
         tag_id: distanceTag?.id ?? null,
-        comment: 'Servicebil',
+        comment: 'Egen bil till kund',
       });
     }
     // Sara: hours, a day caring for a sick child and a sick day

@@ -38,7 +38,8 @@ const ORDERS: DemoOrder[] = [
     title: 'Larmet löser ut på natten',
     description: 'Kunden rapporterar falsklarm i trapphus B tre nätter i rad. Kontrollera rörelsedetektor.',
     customer: '10001',
-    serial: '50002',
+    // the burglar alarm the detectors belong to (50002 is the entrance camera)
+    serial: '50001',
     position: [59.2723, 18.0518],
     assignees: ['erik.tekniker@nordlarm.se'],
     workType: 'Service',

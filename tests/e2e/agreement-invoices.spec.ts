@@ -90,6 +90,13 @@ test('[agreements] invoice this period: the bar runs to its end and reports the 
   expect(count).toBeGreaterThanOrEqual(due);
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   await expect(list.getByRole('row').filter({ hasText: 'E2E-AVTAL-1' })).toHaveCount(0);
+  // the report links each invoice it made (issue 28 item 16), not only their number
+  const madeLinks = report.getByRole('list', { name: 'Fakturorna som skapades' }).getByRole('link');
+  await expect(madeLinks).toHaveCount(Math.min(count, 100));
+  await expect(madeLinks.filter({ hasText: 'Brf Avtalsgården' })).toHaveAttribute(
+    'href',
+    /^\/invoices\/[0-9a-f-]{36}$/,
+  );
 
   // the report stays for the latest run after a reload
   await page.reload();

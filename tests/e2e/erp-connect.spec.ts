@@ -129,3 +129,25 @@ test('[erp] Magenta has nothing to connect: its card says it makes a file to imp
   await expect(page.getByText('Fakturafil att importera').first()).toBeVisible();
   await expect(page.getByRole('button', { name: /^Anslut till/ })).toHaveCount(0);
 });
+
+test('[erp] Fortnox without a client id offers no sign-in and says what to configure; invoices offer no sending', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // this app's PLUGIN_OPTIONS give Fortnox no clientId: a sign-in would reach Fortnox with client_id=""
+  await useErp(page, 'Fortnox');
+  await expect(page.getByTestId('erp-not-configured')).toContainText('fortnox.clientId, fortnox.clientSecret');
+  await expect(page.getByTestId('erp-not-configured')).toContainText('PLUGIN_OPTIONS');
+  await expect(page.getByRole('button', { name: /^Anslut till/ })).toHaveCount(0);
+  await expect(page.getByTestId('erp-state')).toHaveText('Inte ansluten');
+
+  // an invoice of the demo: Fortnox is chosen but not connected, so nothing offers to send there
+  await page.goto(`${app.url}/invoices`);
+  await hydrated(page);
+  const first = page.getByRole('main').locator('a[href^="/invoices/"]:not([href*="sie"]):visible').first();
+  await first.click();
+  await page.waitForURL(/\/invoices\/[0-9a-f-]{36}/);
+  await hydrated(page);
+  await expect(page.getByRole('button', { name: 'E-posta' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Skicka till Fortnox' })).toHaveCount(0);
+});

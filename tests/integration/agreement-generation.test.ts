@@ -286,7 +286,8 @@ describe('[agreements] generation', () => {
     expect(orders).toHaveLength(1);
     const wo = orders[0]!;
     expect(wo).toMatchObject({
-      title: 'Serviceavtal 2026',
+      // the visit, not the agreement's whole year (issue 28 item 16)
+      title: expect.stringMatching(/^Serviceavtal – servicebesök vecka \d{1,2} 2026$/),
       work_type_id: ref.workType,
       customer_id: ref.customer,
       apf: '2026-01-01',
@@ -391,5 +392,64 @@ describe('[agreements] generation', () => {
     );
     expect(orders).toHaveLength(1);
     expect(orders[0]!.description).toMatch(/ 53 2026$/);
+  });
+
+  it('assigns a service order nobody is dispatched to: whoever last served the object, else who started the run', async () => {
+    const rules: Json[] = await withTenant(tenant, (trx) => trx('dispatch_rules').select('*'));
+    await withTenant(tenant, (trx) => trx('dispatch_rules').del());
+    try {
+      const starter = (await withTenant(tenant, (trx) => trx('users').where({ email: a.adminEmail }).first('id'))).id;
+      const [fresh, served, typeId] = await withTenant(tenant, async (trx) => {
+        const objs = await trx('business_objects')
+          .insert([
+            { serial_code: 'LARM-NEW', customer_id: ref.customer },
+            { serial_code: 'LARM-OLD', customer_id: ref.customer },
+          ])
+          .returning('id');
+        const status = await trx('work_order_statuses').where({ is_closing: false }).first('id');
+        const [old] = await trx('work_orders')
+          .insert({
+            number: 'X-1',
+            title: 'Förra besöket',
+            customer_id: ref.customer,
+            business_object_id: objs[1].id,
+            status_id: status.id,
+            work_type_id: ref.workType,
+            intake_ts: new Date('2026-06-01T08:00:00Z'),
+          })
+          .returning('id');
+        await trx('work_order_assignees').insert({ work_order_id: old.id, user_id: ref.techId });
+        const t = await insertAgreementType(trx, {
+          code: 'ASSIGN',
+          title: 'Larmservice',
+          invoiceInterval: null,
+          woInterval: 'year_1',
+          woDay: 15,
+        });
+        return [objs[0].id as string, objs[1].id as string, t];
+      });
+      for (const id of [fresh, served]) {
+        const put = await call('PUT', `/api/bo/${id}/agreement`, admin, {
+          agreement: { agreementId: typeId, validFrom: '2026-01-01' },
+        });
+        expect(put.status, put.text).toBe(200);
+      }
+      await generateDue(tenant, { now: new Date('2026-01-20T10:00:00Z'), kinds: ['wo'], assignTo: starter });
+      const assigneeOf = async (objectId: string) =>
+        withTenant(tenant, (trx) =>
+          trx('work_orders as w')
+            .join('work_order_assignees as a', 'a.work_order_id', 'w.id')
+            .where({ 'w.business_object_id': objectId })
+            .whereNotNull('w.object_agreement_id')
+            .select('a.user_id', 'w.title'),
+        );
+      const f = await assigneeOf(fresh);
+      expect(f).toEqual([
+        { user_id: starter, title: expect.stringMatching(/^Larmservice – servicebesök vecka 3 2026$/) },
+      ]);
+      expect((await assigneeOf(served)).map((r: Json) => r.user_id)).toEqual([ref.techId]);
+    } finally {
+      await withTenant(tenant, (trx) => trx('dispatch_rules').insert(rules));
+    }
   });
 });

@@ -276,6 +276,28 @@ describe('[agreements] agreement invoices', () => {
       agreementTitle: 'Larmövervakning',
       totalPrice: '1200.00',
     });
+    // the report links what the run made (issue 28 item 16)
+    expect(done.made.invoices.map((i: Json) => i.id).sort()).toEqual(
+      (history.invoices as Json[]).map((i) => i.id).sort(),
+    );
+    expect(done.made.invoices[0]).toMatchObject({ invoiceNr: expect.anything(), customerName: expect.any(String) });
+    // a quarter invoiced from an earlier month is still in this month's history: periods overlapping the window
+    const moved = history.invoices[0].id as string;
+    await withTenant(tenant, (trx) =>
+      trx('invoices')
+        .where({ id: moved })
+        .update({
+          period_from: trx.raw(`period_from - interval '1 month'`),
+          period_to: trx.raw(`period_to + interval '1 month'`),
+        }),
+    );
+    const overlapping = (await call('GET', '/api/invoice/agreement/history', tok.admin)).json();
+    expect(overlapping.totalCount).toBe(2);
+    expect((overlapping.invoices as Json[]).map((i) => i.id)).toContain(moved);
+    const before = (
+      await call('GET', `/api/invoice/agreement/history?startTime=2000-01-01&endTime=2000-01-31`, tok.admin)
+    ).json();
+    expect(before.totalCount).toBe(0);
     const historyPage = await runRoute(invoicesRoute.loader as Handler, tok.admin, '/agreements/invoices?tab=history');
     expect(historyPage.body).toMatchObject({ tab: 'history', history: { totalCount: 2, totalPrice: '2400.00' } });
 

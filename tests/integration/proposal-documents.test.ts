@@ -16,7 +16,7 @@ import { withTenant } from '~/core/db/with-tenant';
 import { closeBrowser } from '~/core/documents/pdf';
 import { updateCompanyDetails } from '~/core/instance/instance.service';
 import { setMailer, SmtpMailer } from '~/core/mail/mailer';
-import { buildProposalDocumentModel, proposalHtml } from '~/core/proposals/proposal-documents.service';
+import { buildProposalDocumentModel, buildSalesOrderDocumentModel, proposalHtml } from '~/core/proposals/proposal-documents.service';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { inTenant, sessionPolicy } from '~/core/unit-of-work';
 import { ensureUser } from '~/core/users/create-user';
@@ -84,6 +84,15 @@ const PRINTED = [
   'Summa exkl. moms',
   '6 950,00 kr',
   'Summa per månad exkl. moms',
+  // issue 28 item 13: VAT and the total a private customer pays, and the customer's acceptance
+  'Moms 25 %',
+  '1 737,50 kr', // 25 % of 6 950
+  'Totalt inkl. moms',
+  '8 687,50 kr',
+  'Godkännande',
+  'Ort och datum',
+  'Namnförtydligande',
+  'Underskrift',
 ];
 /** Purchase prices (600, 2 400 in all) and the margin (4 550) are never printed. */
 const NEVER = ['600,00', '2 400,00', '4 550,00', 'Inköp', 'Marginal'];
@@ -248,6 +257,48 @@ describe('[proposals] the document model and HTML', () => {
     expect(html).toContain('Inbrottslarm Brf Eken');
   });
 
+  it('reckons the VAT per rate and the total including VAT; a proposal has an acceptance area, a sales order none', async () => {
+    const m = await inTenant(
+      { tenant: tenantA, auth: testAuth(ref.admin, ['proposal:read'], ['crm']), lang: 'sv' },
+      (ctx) => buildProposalDocumentModel(ctx, ref.proposal),
+    );
+    expect(m).toMatchObject({
+      total: '6950.00',
+      vat: [{ percent: '25', base: '6950.00', vat: '1737.50' }],
+      vatTotal: '1737.50',
+      totalInclVat: '8687.50',
+      reverseVat: false,
+      acceptance: true,
+    });
+    const html = proposalHtml(m);
+    expect(html).toMatch(/Moms 25 %<\/td>\s*<td class="num">1 737,50 kr/);
+    expect(html).toMatch(/Totalt inkl\. moms<\/td>\s*<td class="num">8 687,50 kr/);
+    expect(html).toContain('Vi godkänner offert');
+    const so = await inTenant(
+      { tenant: tenantA, auth: testAuth(ref.admin, ['salesorder:read'], ['crm']), lang: 'sv' },
+      (ctx) => buildSalesOrderDocumentModel(ctx, ref.salesOrder),
+    );
+    expect(so).toMatchObject({ totalInclVat: '8687.50', acceptance: false });
+    expect(proposalHtml(so)).not.toContain('Underskrift');
+  });
+
+  it('prints standard terms when neither the proposal nor the tenant has any, in the customer’s language', async () => {
+    await withTenant(tenantA, (trx) => trx('proposal_settings').update({ general_terms: '', payment_terms: '' }));
+    await withTenant(tenantA, (trx) =>
+      trx('proposals').where({ id: ref.bare }).update({ general_terms: null, payment_terms: null }),
+    );
+    const m = await inTenant(
+      { tenant: tenantA, auth: testAuth(ref.admin, ['proposal:read'], ['crm']), lang: 'sv' },
+      (ctx) => buildProposalDocumentModel(ctx, ref.bare),
+    );
+    expect(m.lang).toBe('en');
+    expect(m.document.generalTerms).toMatch(/^This proposal is valid for 30 days/);
+    expect(m.document.paymentTerms).toMatch(/^30 days net/);
+    const html = proposalHtml(m);
+    expect(html).toContain('General terms');
+    expect(html).toContain('This proposal is valid for 30 days');
+  });
+
   it('escapes what users typed: a title or comment with markup stays text', async () => {
     const p = (await call('GET', `/api/proposals/${ref.bare}`, tok.admin)).json() as Json;
     const evil = await call('PUT', '/api/proposals', tok.admin, {
@@ -322,6 +373,10 @@ describe('[proposals] POST /api/proposals/pdf and /word', () => {
       '6 950,00 kr',
       'Allmänna villkor enligt AA VVS',
       'Nordlarm Säkerhet AB',
+      'Moms 25 %',
+      '1 737,50 kr',
+      'Totalt inkl. moms',
+      '8 687,50 kr',
     ])
       expect(xml, s).toContain(s);
     for (const s of NEVER) expect(xml, s).not.toContain(s);

@@ -27,6 +27,8 @@ export interface InvoiceRunView {
   skippedCount: number;
   warnings: AgreementRun['warnings'];
   warningCount: number;
+  /** The invoices and service orders it made, to open (once it is over). */
+  made: AgreementRun['made'];
 }
 
 export function invoiceRunView(run: AgreementRun | null): InvoiceRunView | null {

@@ -27,10 +27,37 @@ const run = (over: Partial<InvoiceRunView> = {}): InvoiceRunView => ({
   skippedCount: 0,
   warnings: [],
   warningCount: 0,
+  made: { invoices: [], workOrders: [] },
   ...over,
 });
 
 describe('[agreements] the invoicing run on the page', () => {
+  it('links each invoice and service order the run made (issue 28 item 16)', () => {
+    const html = render(
+      <InvoiceRunPanel
+        run={run({
+          status: 'done',
+          done: 40,
+          created: 2,
+          workOrders: 1,
+          finishedAt: '2026-11-25T10:01:00.000Z',
+          made: {
+            invoices: [
+              { id: 'inv-1', invoiceNr: '1041', customerName: 'Brf Eken' },
+              { id: 'inv-2', invoiceNr: null, customerName: 'Oak Ltd' },
+            ],
+            workOrders: [{ id: 'wo-1', number: 'AO-77', title: 'Service larm – service visit week 48 2026' }],
+          },
+        })}
+      />,
+    );
+    expect(html).toMatch(/<a[^>]*href="\/invoices\/inv-1"[^>]*>[^<]*1041 · Brf Eken/);
+    expect(html).toMatch(/<a[^>]*href="\/invoices\/inv-2"[^>]*>[^<]*Draft · Oak Ltd/);
+    expect(html).toMatch(
+      /<a[^>]*href="\/work-orders\/wo-1"[^>]*>[^<]*AO-77 · Service larm – service visit week 48 2026/,
+    );
+  });
+
   it('shows a progress bar with done of total while it runs', () => {
     const html = render(<InvoiceRunPanel run={run()} />);
     expect(html).toContain('role="progressbar"');

@@ -16,6 +16,37 @@ function ObjectLink({ id, serial }: { id: string | null; serial: string }) {
   );
 }
 
+/** What a run made, each one a link; what is beyond the listed lines is counted. */
+function MadeList({
+  title,
+  items,
+  count,
+}: {
+  title: string;
+  items: { id: string; to: string; label: string }[];
+  count: number;
+}) {
+  const { t } = useTranslation('agreementinvoices');
+  if (!items.length) return null;
+  return (
+    <div>
+      <h3 className="font-medium">{title}</h3>
+      <ul className="mt-1 space-y-1 text-sm" aria-label={title}>
+        {items.map((m) => (
+          <li key={m.id} data-testid="run-made">
+            <Link to={m.to} className="text-blue-800 underline-offset-2 hover:underline">
+              {m.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {count > items.length ? (
+        <p className="mt-1 text-sm text-slate-600">{t('run.more', { count: count - items.length })}</p>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * An agreement invoicing run (issue 16 item 4): while it is queued or running, a bar with how many
  * agreements are done and how many invoices were made; once over, the report — invoices made, the
@@ -74,6 +105,24 @@ export function InvoiceRunPanel({ run }: { run: InvoiceRunView }) {
             </span>
             <span>{` · ${t('run.workOrders', { count: run.workOrders })}`}</span>
           </p>
+          <MadeList
+            title={t('run.madeInvoices')}
+            items={run.made.invoices.map((i) => ({
+              id: i.id,
+              to: `/invoices/${encodeURIComponent(i.id)}`,
+              label: [i.invoiceNr ?? t('run.draft'), i.customerName].filter(Boolean).join(' · '),
+            }))}
+            count={run.created}
+          />
+          <MadeList
+            title={t('run.madeWorkOrders')}
+            items={run.made.workOrders.map((w) => ({
+              id: w.id,
+              to: `/work-orders/${encodeURIComponent(w.id)}`,
+              label: `${w.number} · ${w.title}`,
+            }))}
+            count={run.workOrders}
+          />
           <p className="text-sm text-slate-600">
             {run.finishedAt ? <DateTime iso={run.finishedAt} /> : null}
             {run.startedBy ? ` · ${t('run.startedBy', { name: run.startedBy })}` : null}

@@ -18,12 +18,13 @@ const caps = (on: Partial<ErpCapabilities>): ErpCapabilities => ({
 });
 
 const kinds: ErpSettingsView['kinds'] = [
-  { id: 'none', displayName: 'Ordo', auth: 'none', fields: [], capabilities: caps({}) },
+  { id: 'none', displayName: 'Ordo', auth: 'none', fields: [], missingOptions: [], capabilities: caps({}) },
   {
     id: 'fortnox',
     displayName: 'Fortnox',
     auth: 'oauth2',
     fields: [],
+    missingOptions: [],
     capabilities: caps({ sendInvoices: true, readInvoice: true, listArticles: true, taxReduction: true }),
   },
   {
@@ -31,6 +32,7 @@ const kinds: ErpSettingsView['kinds'] = [
     displayName: 'Nyckel ERP',
     auth: 'api-key',
     fields: ['apiKey'],
+    missingOptions: [],
     capabilities: caps({ invoiceFile: true }),
   },
 ];
@@ -115,6 +117,22 @@ describe('[invoicing] Settings → ERP', () => {
     expect(off).toContain('Not connected');
     expect(off).toContain('>Connect to Fortnox<');
     expect(off).not.toContain('Disconnect');
+  });
+
+  it('offers no sign-in to an OAuth2 ERP the server has no client id for, and names what to set', () => {
+    const html = panel({
+      ...base,
+      connected: false,
+      companyName: null,
+      connectedAt: null,
+      kinds: kinds.map((k) =>
+        k.id === 'fortnox' ? { ...k, missingOptions: ['fortnox.clientId', 'fortnox.clientSecret'] } : k,
+      ),
+    });
+    expect(html).not.toContain('Connect to Fortnox');
+    expect(html).toContain(
+      'Fortnox cannot be connected yet: the server lacks the app&#x27;s details. Ask the operator to set fortnox.clientId, fortnox.clientSecret in PLUGIN_OPTIONS and restart Ordo.',
+    );
   });
 
   it('asks an API-key ERP for its fields as password inputs', () => {

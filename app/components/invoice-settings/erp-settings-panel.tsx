@@ -143,6 +143,9 @@ function ConnectionSection({
   });
   const [values, setValues] = useState<Record<string, string>>({});
   useEffect(() => setValues({}), [settings.kind, settings.connectedAt]);
+  // another ERP: the last test's answer (and its failure) was about the one before
+  useEffect(() => setTest(null), [settings.kind]);
+  const missing = current?.missingOptions ?? [];
 
   return (
     <Section id="erp-connection" title={t('erp.connection.title')}>
@@ -217,9 +220,15 @@ function ConnectionSection({
           </form>
         ) : null}
 
+        {auth === 'oauth2' && missing.length ? (
+          <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950" data-testid="erp-not-configured">
+            {t('erp.notConfigured', { name, options: missing.join(', ') })}
+          </p>
+        ) : null}
+
         {canEdit && auth !== 'none' ? (
           <div className="flex flex-wrap gap-2">
-            {auth === 'oauth2' ? (
+            {auth === 'oauth2' && !missing.length ? (
               <Button
                 variant={settings.connected ? 'secondary' : 'primary'}
                 isPending={connect.busy}
