@@ -248,7 +248,8 @@ describe('[agreements] generation', () => {
     );
     expect(rows.map((r) => [r.kind, r.title, r.total])).toEqual([
       ['text', 'Period 2026-07-01 – 2026-09-30 (Q3 2026)', '0.00'],
-      ['article', 'Serviceavtal – LARM-1', '1500.00'],
+      // the agreement's price is a fee on the invoice, not material (issue 28 item 4)
+      ['agreement_fee', 'Serviceavtal – LARM-1', '1500.00'],
       ['article', 'Larmcentral', '450.00'],
     ]);
     expect(rows[1]!.article_id).toBe(ref.priceArticle);

@@ -55,11 +55,23 @@ describe('[demo] Nordlarm Säkerhet AB', () => {
     const numbers = invoices.map((i: { invoice_sequence: string }) => Number(i.invoice_sequence));
     expect(numbers.length).toBeGreaterThan(100);
     expect(numbers.every((n: number, k: number) => k === 0 || n === numbers[k - 1]! + 1)).toBe(true);
+    // a project's orders are invoiced by the project, not one by one; an order closed with nothing to
+    // bill (no time, no articles) has no invoice, never one of the fee alone (issue 28 item 6)
+    const nothingBilled = `not exists (select 1 from work_order_time t where t.work_order_id = w.id)
+                    and not exists (select 1 from work_order_articles a where a.work_order_id = w.id)`;
     expect(
-      // a project's orders are invoiced by the project, not one by one
       await count(`select count(*) as n from work_orders w where closed_at is not null and project_id is null
-                    and not exists (select 1 from invoices i where i.work_order_id = w.id)`),
+                    and not exists (select 1 from invoices i where i.work_order_id = w.id) and not (${nothingBilled})`),
     ).toBe(0);
+    expect(
+      await count(`select count(*) as n from work_orders w where closed_at is not null and project_id is null
+                    and exists (select 1 from invoices i where i.work_order_id = w.id) and ${nothingBilled}`),
+    ).toBe(0);
+    // the demo has such orders, closed without an invoice
+    expect(
+      await count(`select count(*) as n from work_orders w where closed_at is not null and project_id is null
+                    and ${nothingBilled}`),
+    ).toBeGreaterThan(0);
     expect(
       invoices.every(
         (i: { status: string; total_price_vat: string }) => i.status === 'finalized' && Number(i.total_price_vat) > 0,
