@@ -31,6 +31,7 @@ import m0029 from './0029-agreement-run-work-orders';
 import m0030 from './0030-time-reports';
 import m0031 from './0031-projects';
 import m0032 from './0032-order-billing-owner';
+import m0038 from './0038-proposal-agreement';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -69,4 +70,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0030,
   m0031,
   m0032,
+  m0038,
 ];
