@@ -1103,6 +1103,7 @@ export function proposalAbilities(ctx: Ctx) {
     reopen: hasAccess(ctx.auth, { permission: 'proposal:reopen', module: 'crm' }),
     accept: hasAccess(ctx.auth, { permission: 'salesorder:edit', module: 'crm' }),
     acceptWorkOrder: hasAccess(ctx.auth, { permission: 'workorders:create' }),
+    createAgreement: hasAccess(ctx.auth, { permission: 'bo:agreements:edit' }),
   };
 }
 
