@@ -108,6 +108,8 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
         if (e.status === 409 && e.details?.message) body.message = e.details.message;
         // 409 IN_USE says what still uses the thing (list-query's inUse), so a client can say so.
         if (e.status === 409 && e.details?.usedBy) body.usedBy = e.details.usedBy;
+        // 409 PROPOSAL_AGREEMENT_OBJECT_HAS_AGREEMENT names the object whose agreement to go to.
+        if (e.status === 409 && e.details?.businessObjectId) body.businessObjectId = e.details.businessObjectId;
         return sendError(res, e.status, body);
       }
       logger.error({ err: caught, call: `${call.method} ${call.path}` }, 'API call failed');

@@ -8,6 +8,8 @@ import { GROUPS_READ, listArticleGroups } from '~/core/articles/article-group.se
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { proposalLists } from '~/core/proposals/proposal-configuration.service';
+import { createAgreementFromProposal } from '~/core/proposals/proposal-agreement.service';
+import { agreementTypeOptions } from '~/core/agreements/agreement-type.service';
 import { refuseNul } from '~/core/http/edge';
 import {
   closeProposal,
@@ -44,11 +46,18 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       const settings = await proposalSettings(ctx);
       const lists = await proposalLists(ctx);
       const groups = hasAccess(ctx.auth, GROUPS_READ) ? await listArticleGroups(ctx) : [];
+      const can = proposalAbilities(ctx);
+      // the types an agreement made from the monthly rows may have (issue 28 item 3)
+      const agreementTypes =
+        can.createAgreement && Number(proposal.totalMonthlyPrice) > 0 && !proposal.objectAgreementId
+          ? (await agreementTypeOptions(ctx, {})).options
+          : [];
       return {
         proposal,
         settings,
         lists,
-        can: proposalAbilities(ctx),
+        can,
+        agreementTypes,
         tags,
         groups: groups.map((g) => ({ id: g.id, title: g.title })),
       };
@@ -67,6 +76,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     proposal?: Proposal;
     status?: string;
     ignoreArticlesForWorkOrder?: boolean;
+    agreementId?: string;
+    validFrom?: string;
   };
   try {
     refuseNul(body);
@@ -96,6 +107,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       case 'reopen': {
         const proposal = await run(context, (ctx) => reopenProposal(ctx, params.id));
         return data<ProposalActionResult>({ ok: true, intent: 'reopen', proposal });
+      }
+      case 'agreement': {
+        const proposal = await run(context, async (ctx) => {
+          await createAgreementFromProposal(ctx, params.id, {
+            agreementId: body.agreementId,
+            validFrom: body.validFrom,
+          });
+          return getProposal(ctx, params.id);
+        });
+        return data<ProposalActionResult>({ ok: true, intent: 'agreement', proposal });
       }
       case 'copy': {
         const copy = await run(context, (ctx) => copyProposal(ctx, params.id));

@@ -132,6 +132,8 @@ export interface Proposal {
   totalMonthlyPrice: string;
   workOrderId: string | null;
   salesOrderId: string | null;
+  /** The object agreement made from the proposal to bill its monthly rows (issue 28 item 3). */
+  objectAgreementId: string | null;
   version: number;
   createTs: string;
   createUserId: string | null;
@@ -181,6 +183,7 @@ function toProposal(r: Row): Proposal {
     totalMonthlyPrice: money(r.total_monthly_price)!,
     workOrderId: (r.work_order_id as string | null) ?? null,
     salesOrderId: (r.sales_order_id as string | null) ?? null,
+    objectAgreementId: (r.object_agreement_id as string | null) ?? null,
     version: Number(r.version),
     createTs: iso(r.create_ts)!,
     createUserId: (r.create_user_id as string | null) ?? null,
@@ -446,6 +449,7 @@ export async function draftProposal(ctx: Ctx): Promise<Proposal> {
     totalMonthlyPrice: '0.00',
     workOrderId: null,
     salesOrderId: null,
+    objectAgreementId: null,
     version: 1,
     createTs: ctx.now.toISOString(),
     createUserId: ctx.auth.user.id,
@@ -1099,6 +1103,7 @@ export function proposalAbilities(ctx: Ctx) {
     reopen: hasAccess(ctx.auth, { permission: 'proposal:reopen', module: 'crm' }),
     accept: hasAccess(ctx.auth, { permission: 'salesorder:edit', module: 'crm' }),
     acceptWorkOrder: hasAccess(ctx.auth, { permission: 'workorders:create' }),
+    createAgreement: hasAccess(ctx.auth, { permission: 'bo:agreements:edit' }),
   };
 }
 

@@ -33,6 +33,7 @@ import m0031 from './0031-projects';
 import m0032 from './0032-order-billing-owner';
 import m0033 from './0033-invoice-row-types';
 import m0037 from './0037-agreement-run-made';
+import m0038 from './0038-proposal-agreement';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -73,4 +74,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0032,
   m0033,
   m0037,
+  m0038,
 ];

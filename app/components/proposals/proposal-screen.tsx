@@ -8,7 +8,9 @@ import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import {
   Button,
   ConfirmDialog,
+  Dialog,
   Menu,
+  NativeSelect,
   TextField,
   useToast,
   WidgetBoundary,
@@ -27,7 +29,7 @@ import { useAutosave, type SameRecordState } from './use-autosave';
 export { AUTOSAVE_MS } from './use-autosave';
 
 export type ProposalActionResult =
-  | { ok: true; intent: 'save' | 'reopen'; proposal: Proposal }
+  | { ok: true; intent: 'save' | 'reopen' | 'agreement'; proposal: Proposal }
   | { ok: true; intent: 'close'; proposal: Proposal; message: string; workOrderId?: string; salesOrderId?: string }
   | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]>; current?: Proposal };
 
@@ -36,7 +38,16 @@ interface Props {
   settings: ProposalSettings;
   lists: ProposalLists;
   groups?: { id: string; title: string }[];
-  can: { edit: boolean; delete: boolean; reopen: boolean; accept: boolean; acceptWorkOrder: boolean };
+  can: {
+    edit: boolean;
+    delete: boolean;
+    reopen: boolean;
+    accept: boolean;
+    acceptWorkOrder: boolean;
+    createAgreement?: boolean;
+  };
+  /** The agreement types the monthly rows' agreement may have (issue 28 item 3). */
+  agreementTypes?: { id: string; label: string }[];
   tags: { id: string; name: string }[];
 }
 
@@ -77,13 +88,72 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The first day of next month, as the agreement's default valid-from. */
+function firstOfNextMonth(): string {
+  const d = new Date();
+  const next = new Date(Date.UTC(d.getFullYear(), d.getMonth() + 1, 1));
+  return next.toISOString().slice(0, 10);
+}
+
+/** "Create agreement" from the monthly rows: the agreement type and from when (issue 28 item 3). */
+function AgreementDialog(props: {
+  types: { id: string; label: string }[];
+  busy: boolean;
+  fields?: Record<string, string[]>;
+  onClose: () => void;
+  onCreate: (agreementId: string, validFrom: string) => void;
+}) {
+  const { t } = useTranslation('proposals');
+  const { t: tc } = useTranslation('common');
+  const [type, setType] = useState(props.types[0]?.id ?? '');
+  const [validFrom, setValidFrom] = useState(firstOfNextMonth);
+  const dateId = useId();
+  const dateError = props.fields?.validFrom?.map((c) => tc(c)).join(' ');
+  return (
+    <Dialog
+      title={t('monthly.createAgreementAction')}
+      isOpen
+      onOpenChange={(open) => !open && props.onClose()}
+      footer={
+        <>
+          <Button variant="secondary" onPress={props.onClose}>
+            {t('monthly.cancel')}
+          </Button>
+          <Button isDisabled={props.busy || !type} onPress={() => props.onCreate(type, validFrom)}>
+            {t('monthly.create')}
+          </Button>
+        </>
+      }
+    >
+      <div className="flex flex-col gap-3">
+        <p className="text-sm">{t('monthly.createAgreementHelp')}</p>
+        <NativeSelect label={t('monthly.agreementType')} items={props.types} value={type} onChange={setType} />
+        <div className={FIELD_CLASS}>
+          <label htmlFor={dateId} className="text-sm font-medium text-gray-900">
+            {t('monthly.validFrom')}
+          </label>
+          <input
+            id={dateId}
+            type="date"
+            value={validFrom}
+            onChange={(e) => setValidFrom(e.target.value)}
+            aria-invalid={dateError ? true : undefined}
+            className={`${INPUT_BOX_CLASS} ${INPUT_FOCUS_CLASS} px-3 py-2`}
+          />
+          {dateError && <p className="text-sm text-red-700">{dateError}</p>}
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
 /**
  * The proposal screen (spec section 2): every field, the rows, the totals; saved by itself 2.5 s
  * after the last change ("saving", then "saved"). A save the server refuses because someone else
  * saved first shows a notice with a reload instead of overwriting their work. Read-only once the
  * proposal is accepted or declined.
  */
-export function ProposalScreen({ proposal, settings, lists, can, tags, groups }: Props) {
+export function ProposalScreen({ proposal, settings, lists, can, tags, groups, agreementTypes = [] }: Props) {
   const { t } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
   const toast = useToast();
@@ -105,6 +175,7 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
         state: { sameRecord: true } satisfies SameRecordState,
       });
   }, [draft.id, leaving, navigate]);
+  const [agreementOpen, setAgreementOpen] = useState(false);
   const [confirm, setConfirm] = useState<'accepted' | 'accepted-wo' | 'declined' | 'delete' | 'reopen' | null>(null);
   const readOnly = draft.status !== 'active' || !can.edit;
   const change = (patch: Partial<Proposal>) => {
@@ -118,6 +189,10 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
       setDraft(r.proposal);
       toast.show({ kind: 'success', message: tc(r.message) });
       if (r.workOrderId) void navigate(`/work-orders/${r.workOrderId}`);
+    } else if (r.ok && r.intent === 'agreement') {
+      setDraft(r.proposal);
+      setAgreementOpen(false);
+      toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
     } else if (r.ok && r.intent === 'reopen') {
       setDraft(r.proposal);
       toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
@@ -217,14 +292,37 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups }:
           data-testid="monthly-notice"
         >
           {t('monthly.notice', { amount: formatNumber(Number(draft.totalMonthlyPrice)) })}{' '}
-          {draft.businessObjectId ? (
+          {draft.businessObjectId && draft.objectAgreementId ? (
             <Link to={`/inventory/objects/${draft.businessObjectId}?tab=agreement`} className="text-blue-800 underline">
-              {t('monthly.createAgreement')}
+              {t('monthly.billedBy', { object: draft.businessObjectSerialCode ?? '' })}
             </Link>
+          ) : draft.businessObjectId ? (
+            <>
+              <Link
+                to={`/inventory/objects/${draft.businessObjectId}?tab=agreement`}
+                className="text-blue-800 underline"
+              >
+                {t('monthly.createAgreement')}
+              </Link>
+              {can.createAgreement && draft.status !== 'active' && agreementTypes.length > 0 && (
+                <Button size="sm" className="ms-3" onPress={() => setAgreementOpen(true)}>
+                  {t('monthly.createAgreementAction')}
+                </Button>
+              )}
+            </>
           ) : (
             t('monthly.needsObject')
           )}
         </p>
+      )}
+      {agreementOpen && (
+        <AgreementDialog
+          types={agreementTypes}
+          busy={actor.state !== 'idle'}
+          fields={actor.data && !actor.data.ok ? actor.data.fields : undefined}
+          onClose={() => setAgreementOpen(false)}
+          onCreate={(agreementId, validFrom) => void act({ intent: 'agreement', agreementId, validFrom })}
+        />
       )}
       {(draft.workOrderId || draft.salesOrderId) && (
         <p className="text-sm">

@@ -22,6 +22,7 @@ import {
   saveSalesOrder,
   salesOrderOfProposal,
 } from '~/core/proposals/sales-order.service';
+import { createAgreementFromProposal, ZCreateProposalAgreement } from '~/core/proposals/proposal-agreement.service';
 import { getProposalConfiguration, updateProposalConfiguration } from '~/core/proposals/proposal-configuration.service';
 import { defineCall, type ApiCall } from '../define-call';
 
@@ -41,7 +42,7 @@ const SALES_ORDER =
   '{id, number, title, customerId, customerName, customerNumber, status: open|closed, paid, referenceUserId, referenceUserName, departmentId, proposalId, totalPrice, totalPurchasePrice, version, createTs, createUserId, closeTs, closeUserId, rows}';
 
 const PROPOSAL =
-  '{id, title, sortOrder, sequenceNumber, status: active|accepted|accepted-wo|declined, state, tags, customerId, customerName, customerNumber, contactName, contactEmail, contactPhone, deliveryLocationDescription, deliveryLocationText2, deliveryLocationText3, businessObjectId, businessObjectSerialCode, businessObjectModelName, descriptionIntro, description, description2, descriptionOfExceptions, generalTerms, paymentTerms, validTo, nextActionDate, customData, totalPrice, totalPurchasePrice, totalMonthlyPrice, workOrderId, salesOrderId, version, createTs, createUserId, closeTs, closeUserId, rows}';
+  '{id, title, sortOrder, sequenceNumber, status: active|accepted|accepted-wo|declined, state, tags, customerId, customerName, customerNumber, contactName, contactEmail, contactPhone, deliveryLocationDescription, deliveryLocationText2, deliveryLocationText3, businessObjectId, businessObjectSerialCode, businessObjectModelName, descriptionIntro, description, description2, descriptionOfExceptions, generalTerms, paymentTerms, validTo, nextActionDate, customData, totalPrice, totalPurchasePrice, totalMonthlyPrice, workOrderId, salesOrderId, objectAgreementId, version, createTs, createUserId, closeTs, closeUserId, rows}';
 const ROW =
   '{id, sortOrder, comment, isSummaryRow, articleId, articleTitle, articleDescription, articleUnit, articleAmount, articlePrice, articlePurchasePrice, articleMonthlyPrice, articleDiscountType: percentage|amount, articleDiscountValue, articleMonthlyDiscountType, articleMonthlyDiscountValue, articlePriceTag, articleTotalPrice, articleMonthlyTotalPrice, isInProjectScope, erpRef: {costCenter: {value}, stockPoint: {value}}, summarySalesPrice, summaryPurchasePrice, summaryMonthlyPrice}';
 
@@ -131,6 +132,15 @@ export const proposalCalls: ApiCall[] = [
     summary:
       'Makes an accepted or declined proposal active again; the work and sales orders it created are kept → the proposal',
     handler: (ctx, input: Input) => reopenProposal(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/proposals/:id/agreement',
+    access: { permission: 'bo:agreements:edit' },
+    input: ZCreateProposalAgreement.passthrough(),
+    summary:
+      "Puts the object agreement that bills an accepted proposal's monthly rows on its object {agreementId (a type with price model articles), validFrom} → {agreement, businessObjectId, rows}; one invoice row per monthly row (monthly price × months of the invoice interval, amount, monthly discount); 409 PROPOSAL_AGREEMENT_OBJECT_HAS_AGREEMENT {businessObjectId}, PROPOSAL_AGREEMENT_TYPE_NOT_ARTICLES, PROPOSAL_AGREEMENT_NOT_ACCEPTED, PROPOSAL_AGREEMENT_OBJECT_MISSING, PROPOSAL_AGREEMENT_NO_MONTHLY_ROWS",
+    handler: (ctx, input: Input) => createAgreementFromProposal(ctx, input.id, input),
   }),
   defineCall({
     method: 'GET',
