@@ -8,7 +8,7 @@ import { isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { rangeSetError } from './range-set';
-import { assertTimeChangeable } from './time-guard.service';
+import { assertDayWithin24Hours, assertTimeChangeable } from './time-guard.service';
 import { reportTime, type TagType } from './time-report.rules';
 import { parsePeriod, weekDates, zDate } from './period-input';
 
@@ -268,6 +268,7 @@ export async function saveTimeReport(
       .returning('id');
     id = row.id as string;
   }
+  await assertDayWithin24Hours(ctx, user.id, input.date, 'reportedHours');
   const saved = await readReport(ctx, id);
   await recordHistory(ctx, {
     entity: TIME_REPORT_ENTITY,

@@ -8,7 +8,7 @@ import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { dateIn, spanMinutes, toMinutes } from './time-rules';
 import { lockedSql, type LockState } from '~/core/time-reports/period-lock';
 import { timeLockState } from '~/core/time-reports/period-lock.service';
-import { assertTimeChangeable } from '~/core/time-reports/time-guard.service';
+import { assertDayWithin24Hours, assertTimeChangeable } from '~/core/time-reports/time-guard.service';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 import { activeUserChoices } from '~/core/users/active-users';
 
@@ -270,6 +270,7 @@ export async function saveWorkOrderTime(ctx: Ctx, raw: unknown): Promise<{ id: s
       .returning('id');
     id = row.id as string;
   }
+  await assertDayWithin24Hours(ctx, userId, date, 'hours');
   const saved = await readTimeRow(ctx, id);
   await ctx.trx('work_orders').where({ id: wo.id }).update({ update_ts: ctx.now });
   await recordHistory(ctx, {

@@ -123,6 +123,34 @@ describe('time reports: the week', () => {
     expect(night.json<{ timeReport: { minutes: number } }>().timeReport.minutes).toBe(480);
   });
 
+  it('refuses a day of more than 24 hours, counting work-order time inside the own work once (issue 28 item 2)', async () => {
+    const day = '2026-09-15';
+    // 20 h of own work and 10 h on an order the same day: the order's time is inside the 20 h, 20 h in all
+    expect((await report({ tagId: ids.arb, date: day, reportedHours: 20 })).status).toBe(200);
+    const order = await call('PUT', '/api/wo/time', tok.tech, { workOrderId: ids.wo, date: day, hours: 10 });
+    expect(order.status, order.text).toBe(200);
+    // 5 h more own work makes 25 h: refused, and nothing of it is written
+    const over = await report({ tagId: ids.arb, date: day, reportedHours: 5 });
+    expect(over.status).toBe(400);
+    expect(over.json<{ fields: Record<string, string[]> }>().fields).toEqual({
+      reportedHours: ['TIME_REPORT_DAY_OVER_24_HOURS'],
+    });
+    // 4 h of absence fits exactly (24 h); one more hour on the order beyond the own work does not
+    expect((await report({ tagId: ids.sem, date: day, reportedHours: 4 })).status).toBe(200);
+    const more = await call('PUT', '/api/wo/time', tok.tech, { workOrderId: ids.wo, date: day, hours: 21 });
+    expect(more.status).toBe(400);
+    expect(more.json<{ fields: Record<string, string[]> }>().fields).toEqual({
+      hours: ['TIME_REPORT_DAY_OVER_24_HOURS'],
+    });
+    const rows = await sql(
+      a,
+      `select (select sum(minutes) from time_reports where user_id = ? and date = ?)::int as own,
+              (select sum(work_minutes) from work_order_time where user_id = ? and date = ?)::int as orders`,
+      [ids.tech, day, ids.tech, day],
+    );
+    expect(rows[0]).toEqual({ own: 24 * 60, orders: 10 * 60 });
+  });
+
   it('a time report list spans at most 60 days', async () => {
     const ok = await call('GET', '/api/timereports?startTime=2026-11-01&endTime=2026-12-30', tok.tech);
     expect(ok.status).toBe(200);
