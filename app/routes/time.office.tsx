@@ -34,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return {
       month: m,
       locks: await listLockMonths(ctx, m.year),
+      today,
       canLock: hasAccess(auth, { permission: 'timereports:edit' }),
     };
   });
@@ -46,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     return await run(context, async (ctx) => {
       if (form.intent === 'lock' || form.intent === 'unlock')
-        await setMonthLocked(ctx, { month: form.month }, form.intent === 'lock');
+        await setMonthLocked(ctx, { month: form.month, early: form.early }, form.intent === 'lock');
       else
         await setMonthApproval(ctx, {
           userId: form.userId,
@@ -61,6 +62,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** The last day (YYYY-MM-DD) of the month starting on `month` (YYYY-MM-01). */
+function monthEnd(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
 export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('time');
   const { t: tc } = useTranslation();
@@ -69,9 +76,11 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
   const navigation = useNavigation();
   const fetcher = useFetcher<Result>();
   const [unlocking, setUnlocking] = useState<LockMonth | null>(null);
+  const [locking, setLocking] = useState<LockMonth | null>(null);
   useFetcherResult(fetcher, (result) => {
     if ('ok' in result) {
       setUnlocking(null);
+      setLocking(null);
       toast.show({ kind: 'success', message: t(`office.done.${result.intent}`) });
     } else toast.show({ kind: 'error', message: tc(result.code) });
   });
@@ -82,6 +91,8 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
   const firstWeek = isoWeek(parsePlainDate(m.dates[0]!.date)!);
   const busyFor = (key: string) => fetcher.state !== 'idle' && fetcher.formData?.get('key') === key;
   const submit = (form: Record<string, string>) => void fetcher.submit(form, { method: 'post' });
+  // a month whose last day is today or later has not ended (the month's first day + 1 month > today)
+  const lockingEarly = locking !== null && monthEnd(locking.month) >= d.today;
   const diffOf = (p: MonthPerson) => p.totals.total - p.totals.scheduled;
   const navClass = 'inline-flex min-h-11 items-center rounded-md px-3 text-sm ring-1 ring-slate-300 sm:min-h-9';
 
@@ -260,7 +271,7 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
                       variant="secondary"
                       isPending={busyFor(key)}
                       aria-label={t('locks.lockMonth', { month: monthName(month) })}
-                      onPress={() => submit({ intent: 'lock', key, month: lm.month.slice(0, 7) })}
+                      onPress={() => setLocking(lm)}
                     >
                       {t('locks.lock')}
                     </Button>
@@ -290,6 +301,37 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
         ) : null}
       </section>
 
+      <ConfirmDialog
+        title={t('locks.lockTitle')}
+        message={
+          locking
+            ? [
+                t('locks.lockMessage', { month: monthName(Number(locking.month.slice(5, 7))) }),
+                lockingEarly
+                  ? t('locks.lockEarlyMessage', { month: monthName(Number(locking.month.slice(5, 7))) })
+                  : '',
+              ]
+                .filter(Boolean)
+                .join(' ')
+            : undefined
+        }
+        confirmLabel={lockingEarly ? t('locks.lockEarly') : t('locks.lock')}
+        isOpen={locking !== null}
+        onOpenChange={(open) => {
+          if (!open) setLocking(null);
+        }}
+        isPending={fetcher.state !== 'idle'}
+        onConfirm={() => {
+          if (locking)
+            submit({
+              intent: 'lock',
+              key: `lock-${locking.month}`,
+              month: locking.month.slice(0, 7),
+              // the month has not ended: the dialog said so, and confirming is the explicit ask
+              early: lockingEarly ? 'true' : 'false',
+            });
+        }}
+      />
       <ConfirmDialog
         title={t('locks.unlockTitle')}
         message={

@@ -123,15 +123,31 @@ const ZMonth = z.object({
     .refine((m) => !Number.isNaN(Date.parse(`${m.slice(0, 7)}-01T00:00:00Z`)), 'ERROR_INVALID_VALUE'),
 });
 
+/** The lock call's input: the month, and `early: true` to lock a month that has not ended yet. */
+export const ZLockMonth = ZMonth.extend({
+  early: z.preprocess((v) => (v === 'true' ? true : v === 'false' || v === '' ? false : v), z.boolean()).optional(),
+});
+
+/** The last day (YYYY-MM-DD) of the month that starts on `month` (YYYY-MM-01). */
+function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
 /**
- * POST /timereports/lock {month} and POST /timereports/unlock {month} (timereports:edit): lock a
- * month by hand before its lock day, or open one again after it. A month the rule would give the
- * same state needs no row, so setting it back removes the hand-set row. History: `lock` or
- * `unlock` on the month.
+ * POST /timereports/lock {month, early?} and POST /timereports/unlock {month} (timereports:edit):
+ * lock a month by hand before its lock day, or open one again after it. A month that has not
+ * ended (its last day is today or later in the company's time zone) is locked only when asked
+ * explicitly (`early: true`), else 409 TIME_MONTH_NOT_ENDED: people are still reporting its last
+ * days (issue 28 item 2). A month the rule would give the same state needs no row, so setting it
+ * back removes the hand-set row. History: `lock` or `unlock` on the month.
  */
 export async function setMonthLocked(ctx: Ctx, raw: unknown, locked: boolean): Promise<LockMonth> {
   requireAccess(ctx.auth, { permission: 'timereports:edit' });
-  const month = monthOf(parseInput(ZMonth, raw).month);
+  const input = parseInput(ZLockMonth, raw);
+  const month = monthOf(input.month);
+  if (locked && !input.early && lastDayOf(month) >= tenantToday(ctx))
+    throw new AppError('TIME_MONTH_NOT_ENDED', 409, { month: month.slice(0, 7) });
   const state = await timeLockState(ctx);
   const byRule = state.boundary !== null && month < state.boundary;
   const current = monthLock(state, month).locked;

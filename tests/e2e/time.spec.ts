@@ -113,6 +113,10 @@ test('[time] the office locks the month; the technician can change it neither on
   // Erik's month is in the grid
   await expect(page.getByRole('rowheader', { name: 'Erik Johansson' })).toBeVisible();
   await page.getByRole('button', { name: `Lås nu: ${capitalized}` }).click();
+  // locking asks first, and says that this month has not ended (issue 28 item 2)
+  const lockDialog = page.getByRole('alertdialog', { name: 'Låsa månaden?' });
+  await expect(lockDialog).toContainText(`${capitalized} har inte tagit slut`);
+  await lockDialog.getByRole('button', { name: 'Lås i förtid', exact: true }).click();
   await expect(page.getByRole('status').getByText('Månaden är låst')).toBeVisible();
   await expect(page.getByRole('button', { name: `Lås upp ${capitalized}` })).toBeVisible();
 

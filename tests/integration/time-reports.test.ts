@@ -289,6 +289,19 @@ describe('time reports: the office', () => {
     expect(history.map((h) => h.action)).toEqual(['lock', 'unlock']);
   });
 
+  it('a month that has not ended is locked only when asked explicitly (issue 28 item 2)', async () => {
+    // next January has not ended whatever day this runs
+    const month = `${new Date().getUTCFullYear() + 1}-01`;
+    const refused = await call('POST', '/api/timereports/lock', tok.admin, { month });
+    expect(refused.status).toBe(409);
+    expect(refused.json<{ code: string }>().code).toBe('TIME_MONTH_NOT_ENDED');
+    expect(await sql(a, `select month from time_period_locks where month = ?`, [`${month}-01`])).toEqual([]);
+    const early = await call('POST', '/api/timereports/lock', tok.admin, { month, early: true });
+    expect(early.status, early.text).toBe(200);
+    expect(early.json()).toMatchObject({ month: `${month}-01`, locked: true, byHand: true });
+    expect((await call('POST', '/api/timereports/unlock', tok.admin, { month })).status).toBe(200);
+  });
+
   it("the lock day locks last month; the office can open it again; a month's lock day past its end is its last day", async () => {
     // today (the server's clock) is after the lock day 1 of this month: last month is locked
     await sql(a, `update work_order_settings set time_lock_day = 1`);

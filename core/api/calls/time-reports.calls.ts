@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listLockMonths, setMonthLocked } from '~/core/time-reports/period-lock.service';
+import { listLockMonths, setMonthLocked, ZLockMonth } from '~/core/time-reports/period-lock.service';
 import {
   copyPreviousWeek,
   createTimeParent,
@@ -199,8 +199,8 @@ export const timeReportCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/lock',
     access: { permission: 'timereports:edit' },
-    input: pass,
-    summary: 'Locks a month now {month: YYYY-MM} → the month',
+    input: ZLockMonth,
+    summary: 'Locks a month now {month: YYYY-MM, early?: true to lock a month that has not ended} → the month',
     handler: (ctx, input) => setMonthLocked(ctx, input, true),
   }),
   defineCall({
