@@ -3,7 +3,7 @@ import { cx } from '~/app/components/ui/class-names';
 import type { InvoiceStatus } from '~/core/invoicing/invoice.service';
 import type { ErpStatus } from './invoice-format';
 
-const BADGE = 'inline-flex items-center rounded px-2 py-0.5 text-xs font-medium whitespace-nowrap';
+const BADGE = 'inline-flex items-center rounded px-2 py-0.5 text-xs font-medium';
 
 const STATUS_CLASS: Record<InvoiceStatus, string> = {
   draft: 'bg-amber-100 text-amber-900',
@@ -14,7 +14,7 @@ const STATUS_CLASS: Record<InvoiceStatus, string> = {
 /** Draft, final or void. */
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   const { t } = useTranslation('invoices');
-  return <span className={cx(BADGE, STATUS_CLASS[status])}>{t(`status.${status}`)}</span>;
+  return <span className={cx(BADGE, 'whitespace-nowrap', STATUS_CLASS[status])}>{t(`status.${status}`)}</span>;
 }
 
 const ERP_CLASS: Record<ErpStatus, string> = {
@@ -55,7 +55,7 @@ export function ErpBadge({ erp, externalInvoiceNr, errorCode, erpName }: ErpBadg
           })
         : t(`erp.${erp}`);
   return (
-    <span className={cx(BADGE, 'whitespace-normal', ERP_CLASS[erp])} data-testid="erp-badge">
+    <span className={cx(BADGE, 'max-w-full whitespace-normal break-words', ERP_CLASS[erp])} data-testid="erp-badge">
       {text}
     </span>
   );

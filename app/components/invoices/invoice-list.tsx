@@ -140,7 +140,7 @@ export function InvoiceListRows({ rows, erpName }: { rows: InvoiceListRow[]; erp
                 <td className="px-3 py-2">
                   <InvoiceStatusBadge status={row.status} />
                 </td>
-                <td className="px-3 py-2">
+                <td className="min-w-40 px-3 py-2">
                   <Badge row={row} erpName={erpName} />
                 </td>
               </tr>

@@ -205,6 +205,16 @@ describe('[invoicing] the invoice list', () => {
     expect(html).toMatch(/<ul class="space-y-2 sm:hidden"/);
   });
 
+  it('lets a failed ERP badge wrap inside its cell instead of being clipped (issue 28 item 18)', () => {
+    const html = render(<InvoiceListPage data={listData()} />);
+    const badges = [...html.matchAll(/<span class="([^"]*)" data-testid="erp-badge">/g)].map((m) => m[1]!.split(' '));
+    expect(badges.length).toBeGreaterThan(0);
+    for (const classes of badges) {
+      expect(classes).toContain('whitespace-normal');
+      expect(classes).not.toContain('whitespace-nowrap');
+    }
+  });
+
   it('says so when nothing matches, and offers to clear the filters', () => {
     const html = render(
       <InvoiceListPage
