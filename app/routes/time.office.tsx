@@ -97,7 +97,9 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
   const navClass = 'inline-flex min-h-11 items-center rounded-md px-3 text-sm ring-1 ring-slate-300 sm:min-h-9';
 
   return (
-    <div className="grid gap-4">
+    // one column that may shrink below the table's width: a grid item is otherwise as wide as its
+    // content, and the month's wide table widened the whole page instead of scrolling in its box
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <TimeNav current="office" />
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>

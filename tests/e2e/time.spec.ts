@@ -98,6 +98,21 @@ test('[time] a technician reports a week on a phone: a work day, a vacation day 
   expect(tuesday > monday).toBe(true);
 });
 
+test('[time] the office month fits a 1,440 px window: the wide table scrolls in its own box (issue 28 item 18)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const [year, month] = companyDay().split('-').map(Number) as [number, number];
+  await signIn(page, app, `/time/office?year=${year}&month=${month}`);
+  await expect(page.getByRole('rowheader', { name: 'Erik Johansson' })).toBeVisible({ timeout: SLOW });
+  await hydrated(page);
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(widths.window);
+});
+
 test('[time] the office locks the month; the technician can change it neither on the week nor on a work order', async ({
   page,
 }) => {
