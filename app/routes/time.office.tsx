@@ -13,6 +13,7 @@ import { tenantToday } from '~/core/calendar/tenant-today';
 import { hasAccess } from '~/core/permissions/access';
 import { listLockMonths, setMonthLocked, type LockMonth } from '~/core/time-reports/period-lock.service';
 import { setMonthApproval } from '~/core/time-reports/time-parent.service';
+import { isFarBeyondSchedule } from '~/core/time-reports/time-report.rules';
 import { timeMonth, type MonthPerson } from '~/core/time-reports/time-week.service';
 import { formatDuration } from '~/core/work-orders/time-rules';
 
@@ -77,10 +78,12 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
   const fetcher = useFetcher<Result>();
   const [unlocking, setUnlocking] = useState<LockMonth | null>(null);
   const [locking, setLocking] = useState<LockMonth | null>(null);
+  const [approvingOver, setApprovingOver] = useState<MonthPerson | null>(null);
   useFetcherResult(fetcher, (result) => {
     if ('ok' in result) {
       setUnlocking(null);
       setLocking(null);
+      setApprovingOver(null);
       toast.show({ kind: 'success', message: t(`office.done.${result.intent}`) });
     } else toast.show({ kind: 'error', message: tc(result.code) });
   });
@@ -93,6 +96,8 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
   const submit = (form: Record<string, string>) => void fetcher.submit(form, { method: 'post' });
   // a month whose last day is today or later has not ended (the month's first day + 1 month > today)
   const lockingEarly = locking !== null && monthEnd(locking.month) >= d.today;
+  const submitApproval = (p: MonthPerson, intent: 'approve' | 'reopen') =>
+    submit({ intent, key: `approval-${p.userId}`, userId: p.userId, year: String(m.year), month: String(m.month) });
   const diffOf = (p: MonthPerson) => p.totals.total - p.totals.scheduled;
   const navClass = 'inline-flex min-h-11 items-center rounded-md px-3 text-sm ring-1 ring-slate-300 sm:min-h-9';
 
@@ -210,13 +215,10 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
                           isPending={busyFor(key)}
                           aria-label={t(approved ? 'office.reopenFor' : 'office.approveFor', { name: p.name })}
                           onPress={() =>
-                            submit({
-                              intent: approved ? 'reopen' : 'approve',
-                              key,
-                              userId: p.userId,
-                              year: String(m.year),
-                              month: String(m.month),
-                            })
+                            // a total far beyond the schedule is approved only after a second look
+                            !approved && isFarBeyondSchedule(p.totals.total, p.totals.scheduled)
+                              ? setApprovingOver(p)
+                              : submitApproval(p, approved ? 'reopen' : 'approve')
                           }
                         >
                           {approved ? t('office.reopen') : t('office.approve')}
@@ -303,6 +305,27 @@ export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) 
         ) : null}
       </section>
 
+      <ConfirmDialog
+        title={t('office.overTitle')}
+        message={
+          approvingOver
+            ? t('office.overMessage', {
+                name: approvingOver.name,
+                total: formatDuration(approvingOver.totals.total),
+                scheduled: formatDuration(approvingOver.totals.scheduled),
+              })
+            : undefined
+        }
+        confirmLabel={t('office.overConfirm')}
+        isOpen={approvingOver !== null}
+        onOpenChange={(open) => {
+          if (!open) setApprovingOver(null);
+        }}
+        isPending={fetcher.state !== 'idle'}
+        onConfirm={() => {
+          if (approvingOver) submitApproval(approvingOver, 'approve');
+        }}
+      />
       <ConfirmDialog
         title={t('locks.lockTitle')}
         message={

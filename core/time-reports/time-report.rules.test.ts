@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayTotals, reportTime, type ReportTimeInput } from './time-report.rules';
+import { dayTotals, isFarBeyondSchedule, reportTime, type ReportTimeInput } from './time-report.rules';
 
 const base: ReportTimeInput = { tagType: 'work', scheduledMinutes: 480 };
 
@@ -108,5 +108,21 @@ describe('dayTotals', () => {
     ).toMatchObject({
       total: 660,
     });
+  });
+});
+
+describe('isFarBeyondSchedule', () => {
+  it.each([
+    // total, scheduled (minutes), warns
+    [333.5 * 60, 168 * 60, true],
+    [168 * 60 + 42 * 60, 168 * 60, false], // exactly a quarter over
+    [168 * 60 + 42 * 60 + 1, 168 * 60, true],
+    [180 * 60, 168 * 60, false],
+    [8 * 60, 0, false], // a day's work without a schedule
+    [8 * 60 + 1, 0, true],
+    [20 * 60, 16 * 60, false], // a quarter over, but less than a day
+    [0, 168 * 60, false],
+  ])('%d min against %d min scheduled warns: %s', (total, scheduled, warns) => {
+    expect(isFarBeyondSchedule(total, scheduled)).toBe(warns);
   });
 });

@@ -66,6 +66,14 @@ export function reportTime(input: ReportTimeInput): ReportTime {
  */
 export const workedMinutes = (ownWork: number, workOrderMinutes: number) => Math.max(ownWork, workOrderMinutes);
 
+/**
+ * Whether a period's total is far beyond its schedule, so approving it deserves a second look
+ * (issue 28 item 2: 333:30 h were approvable against 168): more than a quarter over the schedule,
+ * and at least a working day (8 h) over it, so a short month's few extra hours do not warn.
+ */
+export const isFarBeyondSchedule = (totalMinutes: number, scheduledMinutes: number) =>
+  totalMinutes - scheduledMinutes > Math.max(scheduledMinutes * 0.25, 8 * 60);
+
 /** The day's totals: worked time (own work, work-order time inside it) and absence count against the schedule; attendance is shown apart. */
 export interface DayTotals {
   workOrder: number;
