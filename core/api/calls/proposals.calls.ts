@@ -212,7 +212,8 @@ export const proposalCalls: ApiCall[] = [
     method: 'POST',
     path: '/salesorders/:id/workorder',
     access: SO_EDIT,
-    input: pass,
+    // the id from the path; the object to make the order for, else the proposal's
+    input: z.object({ id: z.string(), businessObjectId: z.string().nullish() }),
     summary:
       'Makes the work order that fulfils and bills an open sales order {businessObjectId?} → {workOrderId, salesOrder}; 409 SALES_ORDER_HAS_WORK_ORDER, CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING',
     handler: (ctx, input: Input) => createSalesOrderWorkOrder(ctx, input.id, input),
