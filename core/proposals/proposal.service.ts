@@ -895,20 +895,8 @@ export async function closeProposal(
     const existing = await existingOrders(ctx, p);
     // a work order made straight from the proposal bills these rows: a sales order would bill them again
     if (existing.workOrderId && !existing.salesOrderId) throw new AppError('PROPOSAL_ALREADY_HAS_WORK_ORDER', 409);
-    if (existing.salesOrderId) {
-      await ctx.trx('proposals').where({ id: p.id }).update(close);
-      await recordHistory(ctx, {
-        entity: PROPOSAL_ENTITY,
-        entityId: p.id,
-        action: 'accept',
-        data: { salesOrderId: existing.salesOrderId, reused: true },
-      });
-      return {
-        proposal: await getProposal(ctx, p.id),
-        message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED',
-        salesOrderId: existing.salesOrderId,
-      };
-    }
+    if (existing.salesOrderId)
+      return acceptAgain(ctx, p.id, close, 'PROPOSAL_SUCCESSFULLY_ACCEPTED', { salesOrderId: existing.salesOrderId });
     const number = await nextNumber(ctx, 'sales_order_settings', 'next_number');
     const [so] = (await ctx
       .trx('sales_orders')
@@ -951,21 +939,11 @@ export async function closeProposal(
   requireAccess(ctx.auth, { permission: 'workorders:create' });
   if (!p.businessObjectId) throw new AppError('CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING', 409);
   const existing = await existingOrders(ctx, p);
-  if (existing.workOrderId) {
-    // accepted before and reopened: the work order made then still bills the rows
-    await ctx.trx('proposals').where({ id: p.id }).update(close);
-    await recordHistory(ctx, {
-      entity: PROPOSAL_ENTITY,
-      entityId: p.id,
-      action: 'accept',
-      data: { workOrderId: existing.workOrderId, reused: true },
-    });
-    return {
-      proposal: await getProposal(ctx, p.id),
-      message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED',
+  // accepted before and reopened: the work order made then still bills the rows
+  if (existing.workOrderId)
+    return acceptAgain(ctx, p.id, close, 'PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED', {
       workOrderId: existing.workOrderId,
-    };
-  }
+    });
   const source = existing.salesOrderId
     ? await openSalesOrderForWorkOrder(ctx, existing.salesOrderId)
     : { rows, salesOrderId: null };
@@ -999,6 +977,27 @@ export async function closeProposal(
     message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED',
     workOrderId: workOrder.id,
   };
+}
+
+/**
+ * Accepting a reopened proposal again: the order an earlier acceptance made still bills its rows,
+ * so the proposal is closed and pointed at it instead of a second billable order being made.
+ */
+async function acceptAgain(
+  ctx: Ctx,
+  proposalId: string,
+  close: Record<string, unknown>,
+  message: 'PROPOSAL_SUCCESSFULLY_ACCEPTED' | 'PROPOSAL_SUCCESSFULLY_ACCEPTED_WORKORDER_CREATED',
+  order: { salesOrderId: string } | { workOrderId: string },
+): Promise<{ proposal: Proposal; message: string; salesOrderId?: string; workOrderId?: string }> {
+  await ctx.trx('proposals').where({ id: proposalId }).update(close);
+  await recordHistory(ctx, {
+    entity: PROPOSAL_ENTITY,
+    entityId: proposalId,
+    action: 'accept',
+    data: { ...order, reused: true },
+  });
+  return { proposal: await getProposal(ctx, proposalId), message, ...order };
 }
 
 /**
