@@ -40,6 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     company: tenant.displayName,
     dateFormat: tenant.config.dateFormat,
     country: tenant.config.country,
+    currency: tenant.config.currency.symbol,
     logoUrl: tenant.config.logoUrl,
     requestId: context.get(requestContext).requestId,
   };

@@ -1,4 +1,5 @@
 import { parseDate } from '@internationalized/date';
+import { usePrintDiscount } from '~/app/lib/use-currency';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -206,15 +207,10 @@ function DiscountDialog({ article, onClose }: { article: AgreementArticle; onClo
   );
 }
 
-/** "10 %", "150,00 off each", or "—". */
+/** "10 %", "150,00 kr", or "—": the one printed form of a discount. */
 function useDiscountText() {
-  const { t } = useTranslation('agreements');
-  return (a: AgreementArticle) =>
-    a.discountType === 'PERCENTAGE'
-      ? t('discount.percentText', { value: formatMoney(a.discountValue).replace(/,00$/, '') })
-      : a.discountType === 'REGULAR'
-        ? t('discount.amountText', { value: formatMoney(a.discountValue) })
-        : '—';
+  const printDiscount = usePrintDiscount();
+  return (a: AgreementArticle) => printDiscount({ type: a.discountType, value: a.discountValue }) || '—';
 }
 
 /** Discount type (none, percent, amount) and value: the spec's discount types, as the UI words them. */

@@ -9,7 +9,7 @@ import { formatDuration } from '~/core/projects/extra-work.mail';
 import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import type { DateFormat } from '~/core/i18n/number-format';
 import { PUBLIC } from '~/core/permissions/access';
-import { decimalPlaces, formatTrimmed, toNumber } from '~/core/pricing';
+import { printDiscount, toNumber } from '~/core/pricing';
 import {
   answerExtraWorkLink,
   openExtraWorkLink,
@@ -190,11 +190,7 @@ function OpenLink({
                     </td>
                     <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">{money(a.price)}</td>
                     <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">
-                      {a.discount
-                        ? a.discount.type === 'PERCENTAGE'
-                          ? `${formatNumber(toNumber(a.discount.value), { decimals: decimalPlaces(formatTrimmed(a.discount.value)) })} %`
-                          : t('extraWork.public.discountPerUnit', { value: money(a.discount.value) })
-                        : ''}
+                      {printDiscount(a.discount, { currency: view.currency, unit: a.unit })}
                     </td>
                     <td className="py-1 ps-2 text-right whitespace-nowrap tabular-nums">{money(a.total)}</td>
                   </tr>

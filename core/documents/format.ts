@@ -1,4 +1,4 @@
-import { formatDecimal, formatTrimmed, parseDecimal, type Discount } from '~/core/pricing';
+import { formatDecimal, formatTrimmed, parseDecimal, printDiscount, type Discount } from '~/core/pricing';
 
 /**
  * How documents write numbers (spec section 9): space as thousands separator, comma as decimal
@@ -41,9 +41,10 @@ function hoursText(minutes: number): string {
   return minutes < 0 ? `-${text}` : text;
 }
 
-/** A row's discount as documents print it: "10 %", "50,00" (an amount off the price), empty for none. */
-export function printedDiscount(discount: Discount): string {
-  if (discount.type === 'PERCENTAGE') return `${formatTrimmed(discount.value).replace('.', ',')} %`;
-  if (discount.type === 'REGULAR') return formatDecimal(discount.value).replace('.', ',');
-  return '';
+/**
+ * A row's discount as documents print it, the same form as every screen (`printDiscount`):
+ * "10 %", "50,00 kr/st" (an amount off each unit), empty for none.
+ */
+export function printedDiscount(discount: Discount, currency: string, unit?: string | null): string {
+  return printDiscount(discount, { currency, unit });
 }

@@ -101,7 +101,7 @@ function issuer(now: DocumentCompany, kept: Row): DocumentCompany {
 }
 
 /** The rows as printed: text rows as text; the VAT rate the row is taxed at (0 under reverse VAT). */
-function documentRows(invoice: InvoiceView): InvoiceDocumentRow[] {
+function documentRows(invoice: InvoiceView, currency: string): InvoiceDocumentRow[] {
   return invoice.articles.map((r) =>
     r.isText
       ? {
@@ -122,7 +122,7 @@ function documentRows(invoice: InvoiceView): InvoiceDocumentRow[] {
           amount: r.amount,
           unit: r.unit,
           price: r.price,
-          discount: printedDiscount(discountOf(r.discountType, r.discountValue)),
+          discount: printedDiscount(discountOf(r.discountType, r.discountValue), currency, r.unit),
           vatPercent: invoice.reverseVat ? '0' : r.vatPercent,
           total: r.totalPrice,
         },
@@ -179,7 +179,7 @@ async function modelOf(ctx: Ctx, invoice: InvoiceView): Promise<InvoiceDocumentM
       workOrderNumber: invoice.source.type === 'workOrder' ? invoice.source.number : null,
       salesOrderNumber: invoice.source.type === 'salesOrder' ? invoice.source.number : null,
     },
-    rows: documentRows(invoice),
+    rows: documentRows(invoice, config.currency.symbol),
     vat: invoice.figures.vat,
     net: invoice.figures.net,
     vatTotal: invoice.figures.vatTotal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDiscount, discountOf, formatDiscount, NO_DISCOUNT, parseDiscount } from './discount';
+import { checkDiscount, discountOf, formatDiscount, NO_DISCOUNT, parseDiscount, printDiscount } from './discount';
 import { zDiscount, zDiscountText } from './schemas';
 
 describe('[pricing] discount text (spec section 5)', () => {
@@ -47,6 +47,17 @@ describe('[pricing] discount text (spec section 5)', () => {
       expect(parseDiscount(formatDiscount(parsed.discount))).toEqual(parsed);
     }
     expect(formatDiscount(null)).toBe('');
+  });
+
+  it('prints one form everywhere: the percent sign or the currency per unit is always there', () => {
+    const kr = { currency: 'kr' };
+    expect(printDiscount({ type: 'PERCENTAGE', value: '10.00' }, kr)).toBe('10 %');
+    expect(printDiscount({ type: 'PERCENTAGE', value: '12.50' }, kr)).toBe('12,5 %');
+    expect(printDiscount({ type: 'REGULAR', value: '10' }, kr)).toBe('10,00 kr');
+    expect(printDiscount({ type: 'REGULAR', value: '1500.5' }, { currency: 'kr', unit: 'st' })).toBe('1 500,50 kr/st');
+    expect(printDiscount({ type: 'REGULAR', value: '50' }, { currency: '€', unit: ' ' })).toBe('50,00 €');
+    expect(printDiscount(NO_DISCOUNT, kr)).toBe('');
+    expect(printDiscount(null, kr)).toBe('');
   });
 
   it('checks a type and value pair, and reads stored columns', () => {

@@ -61,6 +61,32 @@ export function formatDiscount(discount: Discount | null | undefined): string {
   return discount.type === 'PERCENTAGE' ? `${value}%` : value;
 }
 
+/** Exact decimal text written the spec's way (section 9): "1250.5" → "1 250,50", "10" → "10". */
+function spelled(text: string): string {
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction] = (negative ? text.slice(1) : text).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  return `${negative ? '-' : ''}${grouped}${fraction ? `,${fraction}` : ''}`;
+}
+
+/**
+ * The one printed form of a discount (issue 28 item 8), on screens, documents and mails alike:
+ * a percentage as "10 %" (decimals only when it has them: "12,5 %"), an amount off each unit as
+ * "50,00 kr/st" — the tenant's currency symbol and, when known, the row's unit — so "10" can never
+ * be read as ten percent. Empty for no discount.
+ */
+export function printDiscount(
+  discount: Discount | null | undefined,
+  { currency, unit }: { currency: string; unit?: string | null },
+): string {
+  if (!discount || discount.type === 'NONE') return '';
+  const value = parseDecimal(String(discount.value));
+  if (!value) return '';
+  if (discount.type === 'PERCENTAGE') return `${spelled(formatTrimmed(value))} %`;
+  const per = unit?.trim() ? `/${unit.trim()}` : '';
+  return `${spelled(formatDecimal(value))} ${currency}${per}`;
+}
+
 /** A discount from stored columns; a zero or missing value is no discount. */
 export function discountOf(type: string | null | undefined, value: string | number | null | undefined): Discount {
   if ((type !== 'PERCENTAGE' && type !== 'REGULAR') || value == null) return NO_DISCOUNT;

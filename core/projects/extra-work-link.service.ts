@@ -14,6 +14,7 @@ import { requireAccess, type Access } from '~/core/permissions/access';
 import {
   decimalPlaces,
   discountOf,
+  printDiscount,
   formatDecimal,
   formatTrimmed,
   isZero,
@@ -268,15 +269,7 @@ export async function sendExtraWorkLink(ctx: Ctx, raw: unknown): Promise<{ link:
         title: a.title,
         quantity: `${formatNumber(toNumber(a.amount), { decimals: decimalPlaces(a.amount) })}${a.unit ? ` ${a.unit}` : ''}`,
         price: money(a.price),
-        discount: a.discount
-          ? a.discount.type === 'PERCENTAGE'
-            ? {
-                percent: formatNumber(toNumber(a.discount.value), {
-                  decimals: decimalPlaces(formatTrimmed(a.discount.value)),
-                }),
-              }
-            : { perUnit: money(a.discount.value) }
-          : null,
+        discount: printDiscount(a.discount, { currency: view.currency, unit: a.unit }),
         total: money(a.total),
       })),
       labour: view.labour

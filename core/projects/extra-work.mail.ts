@@ -15,8 +15,8 @@ interface ExtraWorkText {
   columns: { article: string; quantity: string; price: string; discount: string; total: string };
   /** The labour row's title: the order's work hours at the hourly price. */
   labour: string;
-  discountPercent: string;
-  discountPerUnit: string;
+  /** "rabatt {{value}}", the value printed as every screen prints a discount ("10 %", "50,00 kr/st"). */
+  discount: string;
   total: string;
   time: string;
   message: string;
@@ -38,8 +38,7 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     articles: 'Arbete, artiklar och material',
     columns: { article: 'Artikel', quantity: 'Antal', price: 'À-pris', discount: 'Rabatt', total: 'Summa' },
     labour: 'Arbete',
-    discountPercent: 'rabatt {{value}} %',
-    discountPerUnit: 'rabatt {{value}} per enhet',
+    discount: 'rabatt {{value}}',
     total: 'Summa exkl. moms: {{total}}',
     time: 'Nedlagd tid hittills: {{work}} arbete, {{travel}} restid',
     message: 'Meddelande från {{company}}:',
@@ -59,8 +58,7 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     articles: 'Labour, articles and materials',
     columns: { article: 'Article', quantity: 'Quantity', price: 'Unit price', discount: 'Discount', total: 'Total' },
     labour: 'Labour',
-    discountPercent: 'discount {{value}} %',
-    discountPerUnit: 'discount {{value}} per unit',
+    discount: 'discount {{value}}',
     total: 'Total excluding VAT: {{total}}',
     time: 'Time spent so far: {{work}} work, {{travel}} travel',
     message: 'Message from {{company}}:',
@@ -80,8 +78,7 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     articles: 'Töö, artiklid ja materjalid',
     columns: { article: 'Artikkel', quantity: 'Kogus', price: 'Ühikuhind', discount: 'Allahindlus', total: 'Summa' },
     labour: 'Töö',
-    discountPercent: 'allahindlus {{value}} %',
-    discountPerUnit: 'allahindlus {{value}} ühiku kohta',
+    discount: 'allahindlus {{value}}',
     total: 'Summa ilma käibemaksuta: {{total}}',
     time: 'Seni kulunud aeg: {{work}} tööd, {{travel}} sõitu',
     message: '{{company}} sõnum:',
@@ -101,8 +98,7 @@ const TEXT: Record<Lang, ExtraWorkText> = {
     articles: 'Darbs, artikuli un materiāli',
     columns: { article: 'Artikuls', quantity: 'Daudzums', price: 'Vienības cena', discount: 'Atlaide', total: 'Summa' },
     labour: 'Darbs',
-    discountPercent: 'atlaide {{value}} %',
-    discountPerUnit: 'atlaide {{value}} par vienību',
+    discount: 'atlaide {{value}}',
     total: 'Summa bez PVN: {{total}}',
     time: 'Līdz šim patērētais laiks: {{work}} darbs, {{travel}} ceļš',
     message: '{{company}} ziņojums:',
@@ -128,8 +124,7 @@ const TEXT: Record<Lang, ExtraWorkText> = {
       total: 'Сумма',
     },
     labour: 'Работа',
-    discountPercent: 'скидка {{value}} %',
-    discountPerUnit: 'скидка {{value}} за единицу',
+    discount: 'скидка {{value}}',
     total: 'Сумма без НДС: {{total}}',
     time: 'Затрачено времени: {{work}} работы, {{travel}} в пути',
     message: 'Сообщение от {{company}}:',
@@ -155,7 +150,8 @@ export interface ExtraWorkMailContent {
     quantity: string;
     price: string;
     /** A percentage ("10") or an amount off each unit ("150,00 kr"), formatted; null for none. */
-    discount: { percent: string } | { perUnit: string } | null;
+    /** Printed ("10 %", "50,00 kr/st"); empty for none. */
+    discount: string;
     total: string;
   }[];
   /** The work hours at the hourly price, formatted; null without hours. */
@@ -214,12 +210,7 @@ export function renderExtraWorkMail(
     text.push(`${t.description}:\n${content.description}`);
     html.push(`<p><strong>${escapeHtml(t.description)}</strong></p>`, pre(content.description));
   }
-  const discountText = (d: ExtraWorkMailContent['articles'][number]['discount']) =>
-    !d
-      ? ''
-      : 'percent' in d
-        ? fill(t.discountPercent, { value: d.percent })
-        : fill(t.discountPerUnit, { value: d.perUnit });
+  const discountText = (d: string) => (d ? fill(t.discount, { value: d }) : '');
   const lines = [
     ...(content.labour ? [{ title: t.labour, ...content.labour, discount: '' }] : []),
     ...content.articles.map((a) => ({ ...a, discount: discountText(a.discount) })),

@@ -81,15 +81,24 @@ export function proposalDocumentFilename(
   return safeFilename(kind === 'proposal' ? 'proposal' : 'sales-order', number, extension);
 }
 
-const apiDiscount = (type: ProposalRow['articleDiscountType'], value: string | null) =>
-  printedDiscount(discountOf(type === 'percentage' ? 'PERCENTAGE' : type === 'amount' ? 'REGULAR' : null, value));
+const apiDiscount = (
+  type: ProposalRow['articleDiscountType'],
+  value: string | null,
+  currency: string,
+  unit: string | null,
+) =>
+  printedDiscount(
+    discountOf(type === 'percentage' ? 'PERCENTAGE' : type === 'amount' ? 'REGULAR' : null, value),
+    currency,
+    unit,
+  );
 
 /**
  * The rows as printed: summary rows with their running subtotal (already computed by readRows),
  * comment rows as text, article rows with sales figures only. A row without article, comment or
  * summary (an unfinished line) is left out.
  */
-export function documentRows(rows: readonly ProposalRow[]): ProposalDocumentRow[] {
+export function documentRows(rows: readonly ProposalRow[], currency: string): ProposalDocumentRow[] {
   const printed: ProposalDocumentRow[] = [];
   for (const r of rows) {
     const kind = r.isSummaryRow ? 'summary' : r.articleId ? 'article' : 'comment';
@@ -107,10 +116,12 @@ export function documentRows(rows: readonly ProposalRow[]): ProposalDocumentRow[
       amount: article ? (r.articleAmount ?? '0') : null,
       unit: article ? r.articleUnit : null,
       price: article ? (r.articlePrice ?? '0') : null,
-      discount: article ? apiDiscount(r.articleDiscountType, r.articleDiscountValue) : '',
+      discount: article ? apiDiscount(r.articleDiscountType, r.articleDiscountValue, currency, r.articleUnit) : '',
       total: article ? r.articleTotalPrice : null,
       monthlyPrice: monthly ? r.articleMonthlyPrice : null,
-      monthlyDiscount: monthly ? apiDiscount(r.articleMonthlyDiscountType, r.articleMonthlyDiscountValue) : '',
+      monthlyDiscount: monthly
+        ? apiDiscount(r.articleMonthlyDiscountType, r.articleMonthlyDiscountValue, currency, r.articleUnit)
+        : '',
       monthlyTotal: monthly ? r.articleMonthlyTotalPrice : null,
       subtotal: kind === 'summary' ? (r.summarySalesPrice ?? '0.00') : null,
       monthlySubtotal: kind === 'summary' ? (r.summaryMonthlyPrice ?? '0.00') : null,
@@ -249,7 +260,7 @@ export async function buildProposalDocumentModel(ctx: Ctx, proposalId: unknown):
       ? { serial: p.businessObjectSerialCode, model: p.businessObjectModelName }
       : null,
     showMonthly: settings.monthlyPrice,
-    rows: documentRows(p.rows ?? []),
+    rows: documentRows(p.rows ?? [], ctx.tenant.config.currency.symbol),
     total: p.totalPrice,
     monthlyTotal: p.totalMonthlyPrice,
     ...(await vatOf(ctx, p.rows ?? [], customer)),
@@ -269,7 +280,7 @@ export async function buildSalesOrderDocumentModel(ctx: Ctx, salesOrderId: unkno
     proposalSettings(ctx),
     documentCompany(ctx),
   ]);
-  const rows = documentRows(so.rows ?? []);
+  const rows = documentRows(so.rows ?? [], ctx.tenant.config.currency.symbol);
   return {
     kind: 'salesOrder',
     isSalesOrder: true,

@@ -142,7 +142,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
       amount: priced[i]!.amount,
       unit: str(r.unit),
       price: priced[i]!.price,
-      discount: printedDiscount(discount),
+      discount: printedDiscount(discount, config.currency.symbol, str(r.unit)),
       total: sums.rowTotals[i]!,
     };
   });

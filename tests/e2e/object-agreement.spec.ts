@@ -50,14 +50,14 @@ test('[objects] an agreement put on an object: type, valid from, an invoice row,
   const included = page.getByTestId('agreement-included');
   await expect(included).toContainText('från avtalstypen');
   await pick(page, included.getByRole('combobox', { name: 'Artikel som ingår' }), '90002', /90002/);
-  await included.getByLabel('Rabatt').fill('100%');
+  await included.getByRole('textbox', { name: 'Rabatt', exact: true }).fill('100%');
   await included.getByRole('button', { name: 'Lägg till artikel' }).click();
-  await expect(included).toContainText('100%');
+  await expect(included).toContainText('100 %');
   await page.getByRole('button', { name: 'Spara avtal' }).click();
   await expect(page.getByTestId('agreement-included').getByRole('button', { name: /^Ta bort: 90002/ })).toBeVisible();
   await page.reload();
   await hydrated(page);
-  await expect(page.getByTestId('agreement-included')).toContainText('100%');
+  await expect(page.getByTestId('agreement-included')).toContainText('100 %');
 
   const invoiceRows = page.getByTestId('agreement-rows-invoice');
   await expect(invoiceRows).toContainText('Inga rader ännu.');

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { hydrated, pick, signIn } from './helpers';
+import { pdfText } from '../helpers/pdf-text';
 
 /**
  * Issue 13 in the browser: a proposal built on a desktop with an article row, a monthly price and
@@ -258,7 +259,7 @@ test('[proposals] settings: a standard text, a required custom field and a price
     .first()
     .click();
   // the spec's tiers are there from the start
-  await expect(templates.getByRole('textbox', { name: 'Pris nivå 2' })).toHaveValue('4400.00');
+  await expect(templates.getByRole('textbox', { name: 'Pris nivå 2' })).toHaveValue('4400,00');
   // the texts' "Sparat" may still be showing: wait for this save's own answer before reloading
   const saved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/settings/proposals'));
   await templates.getByRole('button', { name: 'Spara prismallar' }).click();
@@ -284,7 +285,7 @@ test('[proposals] settings: a standard text, a required custom field and a price
   await expect(standard).toBeEnabled();
   await standard.click();
   await expect(rows).toHaveCount(before + 1);
-  await expect(rows.last().getByRole('textbox', { name: /^(Pris|Price)$/ })).toHaveValue('4400.00');
+  await expect(rows.last().getByRole('textbox', { name: /^(Pris|Price)$/ })).toHaveValue('4400,00');
   await page.getByLabel('Infoga standardtext').selectOption({ label: 'Garanti' });
   await expect(page.getByRole('textbox', { name: /^Beskrivning$/ })).toHaveValue(/Två års garanti på material\.$/);
   await expect(page.getByTestId('save-state')).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
@@ -377,4 +378,66 @@ test('[proposals] download the proposal as PDF and e-mail it', async ({ page }) 
   await expect(dialog).toBeHidden();
   const mail = await smtp.waitForMail((m) => m.to.includes('kund@passage.se'), 30_000);
   expect(mail.raw).toMatch(/application\/pdf/);
+});
+
+test('[proposals] a discount shows its unit, kr per unit or percent, and the PDF prints it the same way (issue 28 items 8, 18)', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, app, '/proposals/new');
+  await page.waitForURL((u) => u.pathname === '/proposals/new');
+  await hydrated(page);
+  await page.getByRole('textbox', { name: /^(Rubrik|Title)$/ }).fill('Rabatt med enhet');
+  await pick(page, page.getByRole('combobox', { name: /Kund|Customer/ }).first(), '100', /^1000\d/);
+  await page.getByRole('button', { name: /Lägg till artikel|Add article/ }).click();
+  await pick(page, page.getByRole('combobox', { name: /^(Artikel|Article)$/ }), '1000', /^1000\d/);
+  const row = page.getByTestId('proposal-row').first();
+  await row.getByRole('textbox', { name: /^(Antal|Quantity)$/ }).fill('2');
+  await row.getByRole('textbox', { name: /^(Pris|Price)$/ }).fill('1000');
+
+  // the columns are named on a desktop, not only read aloud
+  const headings = page.getByTestId('proposal-row-headings');
+  await expect(headings).toBeVisible();
+  await expect(headings).toHaveText(/Antal\s*Pris\s*Rabatt\s*Radsumma/);
+
+  // "10" under the % switch is ten percent: 2 × 1 000 − 10 % = 1 800
+  const discount = row.getByRole('textbox', { name: /^(Rabatt|Discount)$/ });
+  const unit = row.getByRole('combobox', { name: /^(Rabatt: procent eller belopp|Discount: percent or amount)$/ });
+  await discount.fill('10');
+  await expect(unit).toHaveValue('percent');
+  const rowTotal = row.getByLabel(/^(Radsumma|Row total)$/);
+  await expect(rowTotal).toHaveText('1 800,00');
+  // switched to kr/st it is ten kronor off each unit: 2 × (1 000 − 10) = 1 980
+  await unit.selectOption('amount');
+  await expect(rowTotal).toHaveText('1 980,00');
+  // typing "%" flips the switch back
+  await discount.fill('5%');
+  await expect(discount).toHaveValue('5');
+  await expect(unit).toHaveValue('percent');
+  await expect(rowTotal).toHaveText('1 900,00');
+  await unit.selectOption('amount');
+  await discount.fill('12,5');
+  await expect(rowTotal).toHaveText('1 975,00');
+
+  const status = page.getByTestId('save-state');
+  await expect(status).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  const id = page.url().split('/').pop()!;
+  await page.reload();
+  await hydrated(page);
+  // read back as typed: the price with a decimal comma, the discount with its unit
+  const saved = page.getByTestId('proposal-row').first();
+  await expect(saved.getByRole('textbox', { name: /^(Pris|Price)$/ })).toHaveValue('1000,00');
+  await expect(saved.getByRole('textbox', { name: /^(Rabatt|Discount)$/ })).toHaveValue('12,5');
+  const savedUnit = saved.getByRole('combobox', { name: /^(Rabatt: procent eller belopp|Discount: percent or amount)$/ });
+  await expect(savedUnit).toHaveValue('amount');
+  await expect(savedUnit.locator('option:checked')).toHaveText('kr/st');
+
+  // the PDF prints the same unit: never a bare "12,50"
+  const pdf = await page.request.get(`${app.url}/proposals/${id}/document?format=pdf`);
+  expect(pdf.status()).toBe(200);
+  const text = await pdfText(await pdf.body());
+  expect(text).toContain('12,50 kr/st');
+  expect(text).toContain('1 975,00');
 });

@@ -248,7 +248,7 @@ describe('[proposals] the document model and HTML', () => {
       ['summary', null, '6450.00', ''],
       ['article', 'Installation', '500.00', ''],
     ]);
-    expect(m.rows[2]).toMatchObject({ monthlyPrice: '199.00', monthlyDiscount: '19,00', monthlyTotal: '540.00' });
+    expect(m.rows[2]).toMatchObject({ monthlyPrice: '199.00', monthlyDiscount: '19,00 kr/st', monthlyTotal: '540.00' });
     expect(m.rows[3]!.monthlySubtotal).toBe('540.00');
     expect(m).toMatchObject({ total: '6950.00', monthlyTotal: '540.00', showMonthly: true, lang: 'sv' });
     expect(JSON.stringify(m)).not.toMatch(/purchase|margin|600\.00|2400/i);

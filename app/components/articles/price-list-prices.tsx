@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatDiscount, type PriceLookup } from '~/core/pricing';
+import { usePrintDiscount } from '~/app/lib/use-currency';
+import type { PriceLookup } from '~/core/pricing';
 import { formatMoney } from './format';
 
 /**
@@ -8,6 +9,7 @@ import { formatMoney } from './format';
  */
 export function PriceListPrices({ prices }: { prices: { priceListId: string; title: string; lookup: PriceLookup }[] }) {
   const { t } = useTranslation('articles');
+  const printDiscount = usePrintDiscount();
   return (
     <section aria-labelledby="pricelists-heading" className="grid gap-2">
       <h2 id="pricelists-heading" className="text-lg font-medium">
@@ -30,8 +32,7 @@ export function PriceListPrices({ prices }: { prices: { priceListId: string; tit
                 <td className="py-1 pe-3">{p.title}</td>
                 <td className="py-1 pe-3 text-end tabular-nums">{formatMoney(p.lookup.salesPrice)}</td>
                 <td className="py-1 text-end tabular-nums">
-                  {formatDiscount({ type: p.lookup.discountType, value: p.lookup.discountValue }).replace('.', ',') ||
-                    '—'}
+                  {printDiscount({ type: p.lookup.discountType, value: p.lookup.discountValue }) || '—'}
                 </td>
               </tr>
             ))}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { Button, formatDateTime, type DateFormat } from '~/app/components/ui';
-import { formatDiscount } from '~/core/pricing/discount';
+import { usePrintDiscount } from '~/app/lib/use-currency';
 
 export interface HistoryEntry {
   userName: string | null;
@@ -42,6 +42,7 @@ const s = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : S
  */
 export function CustomerHistory({ customerId, initial }: { customerId: string; initial: HistoryPage }) {
   const { t } = useTranslation('customers');
+  const printDiscount = usePrintDiscount();
   const fetcher = useFetcher<HistoryPage>();
   const [more, setMore] = useState<HistoryEntry[]>([]);
   const [seen, setSeen] = useState<HistoryPage | undefined>(undefined);
@@ -79,7 +80,7 @@ export function CustomerHistory({ customerId, initial }: { customerId: string; i
       case 'edit.contacts':
         return t('history.contacts', { n: Number(d.count ?? 0) });
       case 'discount.set':
-        return `${s(d.articleGroup)}: ${formatDiscount({ type: d.discountType as 'PERCENTAGE' | 'REGULAR', value: String(d.discountValue) })}`;
+        return `${s(d.articleGroup)}: ${printDiscount({ type: d.discountType as 'PERCENTAGE' | 'REGULAR', value: String(d.discountValue) })}`;
       case 'discount.delete':
       case 'article.delete':
         return s(d.articleGroup ?? d.article);

@@ -1,9 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { Button, formatNumber, Select, TextField, useToast } from '~/app/components/ui';
 import { EntityPicker } from '~/app/components/ui/entity-picker';
-import { formatDiscount } from '~/core/pricing/discount';
+import { usePrintDiscount } from '~/app/lib/use-currency';
+import { DiscountField } from '~/app/components/articles/discount-field';
 import { TrashIcon } from './icons';
 import { useConfirm } from './use-confirm';
 
@@ -61,8 +62,13 @@ export function GroupDiscounts({
   const [ask, dialog] = useConfirm();
   const formRef = useRef<HTMLFormElement>(null);
   const errors = save.data && !save.data.ok ? save.data.fields : undefined;
+  const printDiscount = usePrintDiscount();
+  const [discount, setDiscount] = useState('');
   useEffect(() => {
-    if (save.state === 'idle' && save.data?.ok) formRef.current?.reset();
+    if (save.state === 'idle' && save.data?.ok) {
+      formRef.current?.reset();
+      setDiscount('');
+    }
   }, [save.state, save.data]);
   return (
     <div className="grid gap-3">
@@ -75,7 +81,7 @@ export function GroupDiscounts({
               <span className="min-w-0">
                 <span className="font-medium">{d.articleGroup}</span>{' '}
                 <span className="text-slate-700">
-                  {formatDiscount({ type: d.discountType, value: d.discountValue }).replace('.', ',')}
+                  {printDiscount({ type: d.discountType, value: d.discountValue })}
                 </span>
               </span>
               {canEdit ? (
@@ -117,12 +123,13 @@ export function GroupDiscounts({
               isRequired
               errorMessage={errors?.articleGroupId?.map((k) => tc(k))}
             />
-            <TextField
+            <DiscountField
               name="discountValue"
               label={t('discounts.value')}
-              placeholder="10%"
-              description={t('discounts.value.help')}
-              errorMessage={errors?.discountValue?.map((k) => tc(k))}
+              labelClassName="text-sm font-medium text-gray-900"
+              value={discount}
+              onChange={setDiscount}
+              error={errors?.discountValue?.map((k) => tc(k)).join(' ')}
             />
             <div>
               <Button type="submit" variant="secondary" isPending={save.state !== 'idle'}>

@@ -1,4 +1,5 @@
 import { parseDate } from '@internationalized/date';
+import { DiscountField } from '~/app/components/articles/discount-field';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -330,7 +331,6 @@ export function InvoiceEditor({ invoice, fields, busy, onSave, onFinalize, onDir
       </Section>
 
       <Section title={t('section.rows')} testId="invoice-editor-rows">
-        <p className="mb-3 text-sm text-slate-600">{t('row.discountHelp')}</p>
         {err('rows') ? <p className="mb-3 text-sm text-red-700">{err('rows')!.join(' ')}</p> : null}
         {draft.rows.length === 0 ? <p className="mb-3 text-sm text-slate-600">{t('row.none')}</p> : null}
         <ol className="space-y-3">
@@ -472,11 +472,13 @@ function RowEditor({
             onChange={(price) => onChange({ price })}
             errorMessage={err('price')}
           />
-          <TextField
+          <DiscountField
             label={t('row.discount')}
+            labelClassName="text-sm font-medium text-gray-900"
             value={r.discount}
+            unit={r.unit}
             onChange={(discount) => onChange({ discount })}
-            errorMessage={err('discountValue') ?? err('discountType')}
+            error={(err('discountValue') ?? err('discountType'))?.join(' ')}
           />
           <NativeSelect
             label={t('row.vat')}

@@ -2,12 +2,12 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { invoiceRowType } from '~/core/invoicing/invoice-math';
 import type { InvoiceRowView } from '~/core/invoicing/invoice.service';
-import { discountOf, formatDiscount } from '~/core/pricing';
+import { discountOf } from '~/core/pricing';
+import { usePrintDiscount } from '~/app/lib/use-currency';
 import { formatQuantity } from '~/app/components/articles/format';
 import { money } from './invoice-format';
 
 const amountText = (r: InvoiceRowView) => `${formatQuantity(r.amount)}${r.unit ? ` ${r.unit}` : ''}`;
-const discountText = (r: InvoiceRowView) => formatDiscount(discountOf(r.discountType, r.discountValue)) || '—';
 
 /**
  * A final invoice's rows as read: a table from 640 px up, cards on a phone; each with its VAT rate
@@ -16,6 +16,8 @@ const discountText = (r: InvoiceRowView) => formatDiscount(discountOf(r.discount
 export function InvoiceRows({ rows, reverseVat }: { rows: InvoiceRowView[]; reverseVat: boolean }) {
   const { t } = useTranslation('invoices');
   const id = useId();
+  const printDiscount = usePrintDiscount();
+  const discountText = (r: InvoiceRowView) => printDiscount(discountOf(r.discountType, r.discountValue), r.unit) || '—';
   const vat = (r: InvoiceRowView) => t('row.vatRate', { percent: reverseVat ? '0' : r.vatPercent });
   const work = (r: InvoiceRowView) => t(`rowType.${invoiceRowType(r.kind, r.work)}`);
   return (

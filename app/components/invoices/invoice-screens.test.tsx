@@ -244,7 +244,9 @@ describe('[invoicing] the invoice screen', () => {
     expect(html).toContain('100134');
     expect(html).toContain('PO-77');
     expect(html).toContain('Rörelsedetektor');
-    expect(html).toContain('10%');
+    // the one printed form of a discount (issue 28 item 8): the unit is always there
+    expect(html).toContain('>10 %<');
+    expect(html).not.toContain('10%');
     expect(html).toContain('>Labour<');
     expect(html).toContain('>Material<');
     expect(html).toContain('Utfört enligt avtal');
@@ -402,7 +404,8 @@ describe('[invoicing] the invoice screen', () => {
       expect(html, label).toContain(label);
     expect(html).toContain('value="Hus B"');
     expect(html).toContain('value="Rörelsedetektor"');
-    expect(html).toContain('value="10%"');
+    // the discount field shows its unit: the number, and the switch on percent
+    expect(html).toMatch(/value="10"\/><select aria-label="[^"]*Discount[^"]*: percent or amount"[^>]*><option value="percent" selected=""/);
     expect(html).toContain('Due on 2026-11-30');
     expect(html).toContain('>25 %</option>');
     expect(html).toContain('>0 %</option>');

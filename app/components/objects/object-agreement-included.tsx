@@ -1,9 +1,11 @@
 import { useId, useState } from 'react';
+import { DiscountField } from '~/app/components/articles/discount-field';
 import { useTranslation } from 'react-i18next';
 import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
-import { Button, TextField } from '~/app/components/ui';
+import { Button } from '~/app/components/ui';
+import { usePrintDiscount } from '~/app/lib/use-currency';
 import type { IncludedArticle, IncludedArticleView } from '~/core/agreements/object-agreement.service';
-import { formatDiscount, parseDiscount } from '~/core/pricing';
+import { parseDiscount } from '~/core/pricing';
 
 /**
  * The articles the agreement includes at a discount on this object (spec "Agreement on object":
@@ -22,6 +24,7 @@ export function IncludedArticles({
 }) {
   const { t } = useTranslation('objectagreement');
   const { t: tc } = useTranslation();
+  const printDiscount = usePrintDiscount();
   const headingId = useId();
   const [own, setOwn] = useState(() => included.filter((a) => a.source === 'object'));
   const [article, setArticle] = useState<{ id: string; label: string } | null>(null);
@@ -59,7 +62,7 @@ export function IncludedArticles({
   }
 
   const line = (a: IncludedArticleView) =>
-    `${a.articleNumber} ${a.title} · ${formatDiscount({ type: a.discountType, value: a.discountValue }) || t('included.noDiscount')}`;
+    `${a.articleNumber} ${a.title} · ${printDiscount({ type: a.discountType, value: a.discountValue }) || t('included.noDiscount')}`;
 
   return (
     <section aria-labelledby={headingId} className="grid gap-2 sm:col-span-2" data-testid="agreement-included">
@@ -101,9 +104,9 @@ export function IncludedArticles({
             defaultSelected={article}
             onSelectionChange={(o) => setArticle(o ? { id: o.id, label: o.label } : null)}
           />
-          <TextField
+          <DiscountField
             label={t('included.discount')}
-            description={t('included.discount.help')}
+            labelClassName="text-sm font-medium text-gray-900"
             value={discount}
             onChange={setDiscount}
           />

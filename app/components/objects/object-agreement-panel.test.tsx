@@ -227,8 +227,8 @@ describe('[objects] agreement tab', () => {
       />,
     );
     expect(html).toContain('Articles included at a discount');
-    expect(html).toContain('90001 Arbetstid tekniker · 100%');
-    expect(html).toContain('90003 Restid · 50 · from the agreement type');
+    expect(html).toContain('90001 Arbetstid tekniker · 100 %');
+    expect(html).toContain('90003 Restid · 50,00 kr · from the agreement type');
     expect(html).toContain('aria-label="Remove: 90001 Arbetstid tekniker"');
     expect(html).not.toContain('aria-label="Remove: 90003 Restid"');
     // only the object's own travel with the form: the type's apply without being copied

@@ -8,7 +8,8 @@ import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type { AgreementActionResult } from '~/app/routes/inventory.objects.$id.agreement';
 import type { DiscountType } from '~/core/agreements/agreement-constants';
 import type { AgreementRow, RowKind } from '~/core/agreements/object-agreement.service';
-import { discountOf, formatDiscount, parseDecimal, rowTotal } from '~/core/pricing';
+import { discountOf, parseDecimal, rowTotal } from '~/core/pricing';
+import { usePrintDiscount } from '~/app/lib/use-currency';
 import { agreementUrl } from './object-agreement-shared';
 import { useFieldErrors } from './shared';
 
@@ -45,10 +46,6 @@ const draftOf = (r: AgreementRow): RowDraft => ({
   discountValue: r.discountType === 'NONE' ? '' : moneyInput(r.discountValue),
 });
 
-/** "1 250,00" / "10 %" / "—". */
-const discountText = (r: Pick<AgreementRow, 'discountType' | 'discountValue'>) =>
-  r.discountType === 'NONE' ? '—' : formatDiscount(discountOf(r.discountType, r.discountValue)) || '—';
-
 /** The draft's total as it would be saved, when its numbers read; null otherwise. */
 function draftTotal(d: RowDraft): string | null {
   const dec = (v: string) =>
@@ -77,6 +74,10 @@ export interface AgreementRowsProps {
 export function AgreementRows({ boId, kind, rows, canEdit, canPickArticles }: AgreementRowsProps) {
   const { t } = useTranslation('objectagreement');
   const { t: tc } = useTranslation();
+  const printDiscount = usePrintDiscount();
+  /** "10 %" / "50,00 kr" / "—". */
+  const discountText = (r: Pick<AgreementRow, 'discountType' | 'discountValue'>) =>
+    r.discountType === 'NONE' ? '—' : printDiscount(discountOf(r.discountType, r.discountValue)) || '—';
   const toast = useToast();
   const headingId = useId();
   const saver = useFetcher<AgreementActionResult>();

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { moneyInput } from '~/app/components/articles/format';
 import { useTranslation } from 'react-i18next';
 import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
 import { Button, NativeSelect, TextField } from '~/app/components/ui';
@@ -475,8 +476,8 @@ export function PriceTemplatesForm({ templates, canEdit }: { templates: PriceTem
                       <TextField
                         label={t('templates.tierPrice', { n: n + 1 })}
                         inputMode="decimal"
-                        value={tier.price}
-                        onChange={(price) => setTier(i, n, { price })}
+                        value={moneyInput(tier.price)}
+                        onChange={(price) => setTier(i, n, { price: price.replace(',', '.') })}
                         isDisabled={!canEdit}
                         errorMessage={save.err(`priceTemplates.${i}.tiers.${n}.price`)}
                       />

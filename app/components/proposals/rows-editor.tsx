@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DiscountField } from '~/app/components/articles/discount-field';
+import { moneyInput } from '~/app/components/articles/format';
 import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
 import { Button, ConfirmDialog, Dialog, NativeSelect } from '~/app/components/ui';
 import { INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
@@ -72,6 +74,10 @@ function Cell(props: {
     </label>
   );
 }
+
+/** The desktop row's columns: article, amount, price, discount, total (and the row's tools). */
+const ROW_GRID = 'sm:grid-cols-[minmax(12rem,2fr)_repeat(4,minmax(5rem,1fr))]';
+const ROW_GRID_WITH_TOOLS = 'sm:grid-cols-[minmax(12rem,2fr)_repeat(4,minmax(5rem,1fr))_8.5rem]';
 
 /** An amount as people write it: "7", "2,5" (no trailing decimals on whole numbers). */
 const amountText = (amount: string | null) => {
@@ -154,14 +160,14 @@ function RowFields({ row: r, figures, settings, readOnly, groupId, error, update
         <>
           <Cell
             label={t('row.amount')}
-            value={r.articleAmount ?? ''}
+            value={moneyInput(r.articleAmount)}
             disabled={readOnly}
             error={error('articleAmount')}
             onChange={(v) => update({ articleAmount: decimal(v) })}
           />
           <Cell
             label={t('row.price')}
-            value={r.articlePrice ?? ''}
+            value={moneyInput(r.articlePrice)}
             placeholder={t('row.pricePending')}
             disabled={readOnly}
             error={error('articlePrice')}
@@ -179,14 +185,16 @@ function RowFields({ row: r, figures, settings, readOnly, groupId, error, update
         <div className="grid grid-cols-3 gap-2 sm:col-span-5 sm:col-start-2">
           <Cell
             label={t('row.monthlyPrice')}
-            value={r.articleMonthlyPrice ?? ''}
+            visibleLabel
+            value={moneyInput(r.articleMonthlyPrice)}
             disabled={readOnly}
             error={error('articleMonthlyPrice')}
             onChange={(v) => update({ articleMonthlyPrice: decimal(v) })}
           />
           {discountField(true)}
-          <p className="text-end tabular-nums sm:pb-2" aria-label={t('row.monthlyTotal')}>
-            {formatNumber(Number(figures.monthlyTotalPrice))}
+          <p className="flex flex-col gap-0.5 text-end sm:pb-2">
+            <span className="text-xs text-gray-600">{t('row.monthlyTotal')}</span>
+            <span className="tabular-nums">{formatNumber(Number(figures.monthlyTotalPrice))}</span>
           </p>
         </div>
       )}
@@ -195,7 +203,8 @@ function RowFields({ row: r, figures, settings, readOnly, groupId, error, update
           {settings.purchasePriceEdit && (
             <Cell
               label={t('row.purchasePrice')}
-              value={r.articlePurchasePrice ?? ''}
+              visibleLabel
+              value={moneyInput(r.articlePurchasePrice)}
               disabled={readOnly}
               error={error('articlePurchasePrice')}
               onChange={(v) => update({ articlePurchasePrice: decimal(v) })}
@@ -308,11 +317,12 @@ export function RowsEditor(props: {
       );
     const parsed = parseDiscount(shown);
     return (
-      <Cell
+      <DiscountField
         label={monthly ? t('row.monthlyDiscount') : t('row.discount')}
+        labelClassName={`text-xs text-gray-600 ${monthly ? '' : 'sm:sr-only'}`}
         value={shown}
+        unit={r.articleUnit}
         disabled={readOnly}
-        inputMode="text"
         error={
           !parsed.ok ? tc(parsed.error) : error(i)(monthly ? 'articleMonthlyDiscountValue' : 'articleDiscountValue')
         }
@@ -395,13 +405,26 @@ export function RowsEditor(props: {
         <p className="text-sm text-gray-700">{t('row.empty')}</p>
       ) : (
         <>
-          {/* large screens: the rows edited in place */}
+          {/* large screens: the rows edited in place, under column headings (each input names itself too) */}
+          <div
+            aria-hidden
+            className={`hidden gap-2 border-b border-slate-200 pb-1 text-xs font-medium text-gray-600 sm:grid ${
+              readOnly ? ROW_GRID : ROW_GRID_WITH_TOOLS
+            }`}
+            data-testid="proposal-row-headings"
+          >
+            <span />
+            <span className="text-end">{t('row.amount')}</span>
+            <span className="text-end">{t('row.price')}</span>
+            <span className="text-end">{t('row.discount')}</span>
+            <span className="text-end">{t('row.total')}</span>
+          </div>
           <ol className="hidden divide-y divide-slate-100 sm:block" aria-label={t('section.rows')}>
             {rows.map((r, i) => (
               <li
                 key={r.key ?? r.id}
                 {...drag(i)}
-                className={`grid gap-2 py-3 sm:grid-cols-[minmax(12rem,2fr)_repeat(4,minmax(5rem,1fr))_auto] sm:items-end ${
+                className={`grid gap-2 py-3 sm:items-end ${readOnly ? ROW_GRID : ROW_GRID_WITH_TOOLS} ${
                   dragged === i ? 'opacity-50' : ''
                 }`}
                 data-testid="proposal-row"

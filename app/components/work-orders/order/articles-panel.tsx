@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
+import { DiscountField } from '~/app/components/articles/discount-field';
 import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
 import { Button, ConfirmDialog, formatNumber, useToast } from '~/app/components/ui';
 import { CloseIcon } from '~/app/components/ui/icons';
@@ -191,20 +192,15 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
   const discountInput = (r: EditRow, withLabel: boolean) => {
     const errors = errorsOf(r, 'discount');
     return (
-      <label className="flex min-w-0 flex-col gap-1 text-sm">
-        <span className={withLabel ? 'text-gray-700' : 'sr-only'}>
-          {t('articles.discount')} {withLabel ? null : label(r)}
-        </span>
-        <input
-          className={INPUT}
-          value={r.discount}
-          placeholder={t('articles.discountHint')}
-          disabled={!canEdit || busy}
-          aria-invalid={errors ? true : undefined}
-          onChange={(e) => change(r.key, { discount: e.target.value })}
-        />
-        {errors ? <span className="text-sm text-red-700">{errors.join(' ')}</span> : null}
-      </label>
+      <DiscountField
+        label={withLabel ? t('articles.discount') : `${t('articles.discount')} ${label(r)}`}
+        labelClassName={withLabel ? 'text-sm text-gray-700' : 'sr-only'}
+        value={r.discount}
+        unit={r.unit}
+        disabled={!canEdit || busy}
+        error={errors ? errors.join(' ') : undefined}
+        onChange={(discount) => change(r.key, { discount })}
+      />
     );
   };
   const description = (r: EditRow) => {
@@ -274,7 +270,7 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
                 <th scope="col" className="px-2 py-2 text-right font-medium">
                   {t('articles.price')}
                 </th>
-                <th scope="col" className="w-24 px-2 py-2 font-medium">
+                <th scope="col" className="w-36 px-2 py-2 font-medium">
                   {t('articles.discount')}
                 </th>
                 <th scope="col" className="px-2 py-2 text-right font-medium">

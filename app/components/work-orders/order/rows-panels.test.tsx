@@ -50,7 +50,8 @@ describe('[work orders] articles panel', () => {
     expect(html).toContain('600,00');
     expect(html).toContain('900,00 (33,33 %)');
     expect(html).toContain('value="3"');
-    expect(html).toContain('value="10%"');
+    // the discount shows its unit: "10" with the switch on percent, and the amount choice per the row's unit
+    expect(html).toMatch(/value="10"\/><select aria-label="[^"]*Discount[^"]*: percent or amount"[^>]*><option value="percent" selected="">%<\/option><option value="amount">kr\/st</);
     expect(html).toContain('Add article');
   });
 
