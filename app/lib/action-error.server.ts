@@ -1,19 +1,29 @@
 import { data } from 'react-router';
 import { isAppError, type AppError } from '~/core/errors/app-error';
+import { logger } from '~/core/log/logger';
 
 export type ActionError = { code: string; fields?: Record<string, string[]>; usedBy?: Record<string, number> };
 
 /**
- * A rule's refusal (a 4xx AppError) becomes the action's answer: its code and field errors, which
- * the page shows translated (and, for 409 IN_USE, what still uses the thing). Anything else is a real failure and goes to the error boundary.
+ * What an action answers when its work fails, so the page that asked stays as it is (issue 28
+ * item 10: a failed panel save must not replace the screen, and with it what was typed, by an
+ * error page):
+ * - a rule's refusal (an AppError) becomes its code and field errors, which the page shows
+ *   translated (and, for 409 IN_USE, what still uses the thing), with the error's status — a
+ *   5xx AppError too (502 FAILED_TO_SEND_EMAIL, an ERP that did not answer);
+ * - an unexpected failure is logged here and answered as 500 SERVER_ERROR ("a server error
+ *   occurred, try again") in the same shape;
+ * - a thrown Response (a redirect) or `data()` is React Router's own and is thrown on.
  */
 export function actionError(e: unknown) {
-  if (isAppError(e) && e.status < 500)
+  if (isAppError(e))
     return data<ActionError>(
       { code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> | undefined },
       { status: e.status },
     );
-  throw e;
+  if (!(e instanceof Error)) throw e;
+  logger.error({ err: e }, 'action failed');
+  return data<ActionError>({ code: 'SERVER_ERROR' }, { status: 500 });
 }
 
 /**
