@@ -55,3 +55,42 @@ export async function fillDate(page: Page, group: Locator, iso: string) {
     await page.keyboard.type(value);
   }
 }
+
+/** Opens a proposal from the list by its title (the list must be the page, or `url` given). */
+export async function openProposal(page: Page, title: string, url?: string) {
+  if (url) await page.goto(`${url}/proposals`);
+  await hydrated(page);
+  await page.getByRole('link', { name: title }).click();
+  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+}
+
+/** Accepts the open proposal into a sales order and opens that order (the page is left on it). */
+export async function acceptIntoSalesOrder(page: Page) {
+  await page.getByRole('button', { name: /^(Acceptera|Accept)$/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /^(Acceptera|Accept)$/ })
+    .click();
+  await page.getByRole('link', { name: /Öppna försäljningsordern|Open the sales order/ }).click();
+  await page.waitForURL(/\/sales\/[0-9a-f-]{36}$/);
+  await hydrated(page);
+}
+
+/**
+ * Opens the demo project "Nybygge Kvarnen" on its work orders and the extra-work approval panel of
+ * its ÄTA order; answers the panel and the amount it shows ("12 345,00").
+ */
+export async function openExtraWorkApproval(page: Page, app: { url: string }, timeout = 30_000) {
+  await signIn(page, app, '/projects');
+  await hydrated(page);
+  await page.getByText('Nybygge Kvarnen – larm och passage').first().click();
+  await hydrated(page);
+  await page.getByRole('tab', { name: 'Arbetsordrar' }).click();
+  const orders = page.getByRole('tabpanel');
+  await orders.getByRole('button', { name: /^ÄTA-godkännande för/ }).click();
+  const amount = orders.getByText(/^Belopp exkl\. moms: \d[\d\s]*,\d\d$/);
+  await amount.waitFor({ timeout });
+  const figure = /: (.+)$/.exec((await amount.textContent()) ?? '')![1]!;
+  return { orders, figure };
+}

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { hydrated, openExtraWorkApproval, signIn } from './helpers';
 
 /**
  * Issue 18 in the browser: the demo's building project shows what it has cost (in all, since the
@@ -96,17 +96,7 @@ test('[projects] the extra work panel shows its amount and proposes the customer
   page,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, app, '/projects');
-  await hydrated(page);
-  await page.getByText('Nybygge Kvarnen – larm och passage').first().click();
-  await hydrated(page);
-
-  await page.getByRole('tab', { name: 'Arbetsordrar' }).click();
-  const orders = page.getByRole('tabpanel');
-  await orders.getByRole('button', { name: /^ÄTA-godkännande för/ }).click();
-  const amount = orders.getByText(/^Belopp exkl\. moms: \d[\d\s]*,\d\d$/);
-  await expect(amount).toBeVisible({ timeout: SLOW });
-  const figure = /: (.+)$/.exec((await amount.textContent()) ?? '')![1]!;
+  const { orders, figure } = await openExtraWorkApproval(page, app, SLOW);
 
   // the customer's contact, not the invoice mailbox (ekonomi@icafyris.se)
   await orders.getByRole('button', { name: 'Skicka för godkännande' }).click();

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { startApp, type RunningApp } from './app-server';
 import { seriousViolations } from './axe';
-import { hydrated, pick, signIn } from './helpers';
+import { hydrated, openExtraWorkApproval, pick, signIn } from './helpers';
 
 /**
  * Issue 18 in the browser, as the office and a customer would: the admin makes a project with a
@@ -213,16 +213,7 @@ test('[projects] the extra work mail and approval page show the discount and the
   browser,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, app, '/projects');
-  await hydrated(page);
-  await page.getByText('Nybygge Kvarnen – larm och passage').first().click();
-  await hydrated(page);
-  await page.getByRole('tab', { name: 'Arbetsordrar' }).click();
-  const orders = page.getByRole('tabpanel');
-  await orders.getByRole('button', { name: /^ÄTA-godkännande för/ }).click();
-  const amount = orders.getByText(/^Belopp exkl\. moms: \d[\d\s]*,\d\d$/);
-  await expect(amount).toBeVisible({ timeout: SLOW });
-  const figure = /: (.+)$/.exec((await amount.textContent()) ?? '')![1]!;
+  const { orders, figure } = await openExtraWorkApproval(page, app, SLOW);
 
   await orders.getByRole('button', { name: 'Skicka för godkännande' }).click();
   const send = page.getByRole('dialog', { name: 'Skicka för godkännande' });

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
 import { seriousViolations } from './axe';
-import { hydrated, pick, signIn } from './helpers';
+import { acceptIntoSalesOrder, hydrated, openProposal, pick, signIn } from './helpers';
 
 /**
  * Issue 28 items 1 and 11 in the browser, on the demo company: a proposal accepted into a sales
@@ -19,34 +19,19 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-async function openProposal(page: Page, title: string) {
-  await page.goto(`${app.url}/proposals`);
-  await hydrated(page);
-  await page.getByRole('link', { name: title }).click();
-  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
-  await hydrated(page);
-}
-
 test('[proposals] proposal → sales order → work order → invoice bills each row exactly once', async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, app, '/proposals');
   await page.waitForURL((u) => u.pathname === '/proposals');
-  await openProposal(page, 'Kameraövervakning garage');
+  await openProposal(page, 'Kameraövervakning garage', app.url);
   const proposalUrl = page.url();
 
   // no object yet: "accept and create work order" says so beforehand instead of failing
   await expect(page.getByTestId('object-missing')).toBeVisible();
   await expect(page.getByRole('button', { name: /Acceptera och skapa arbetsorder/ })).toBeDisabled();
 
-  await page.getByRole('button', { name: /^Acceptera$/ }).click();
-  await page
-    .getByRole('alertdialog')
-    .getByRole('button', { name: /^Acceptera$/ })
-    .click();
-  await page.getByRole('link', { name: 'Öppna försäljningsordern' }).click();
-  await page.waitForURL(/\/sales\/[0-9a-f-]{36}$/);
-  await hydrated(page);
+  await acceptIntoSalesOrder(page);
   const salesUrl = page.url();
 
   // the sales order makes its work order; without an object the field is marked and nothing is made
@@ -120,7 +105,7 @@ test('[proposals] a monthly price is not lost: the proposal says an object agree
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, app, '/proposals');
   await page.waitForURL((u) => u.pathname === '/proposals');
-  await openProposal(page, 'Passagesystem entré');
+  await openProposal(page, 'Passagesystem entré', app.url);
   await expect(page.getByTestId('monthly-notice')).toHaveCount(0);
   await page
     .getByRole('textbox', { name: /^(Månadspris|Monthly price)$/ })

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
-import { hydrated, pick, signIn } from './helpers';
+import { acceptIntoSalesOrder, hydrated, openProposal, pick, signIn } from './helpers';
 import { pdfText } from '../helpers/pdf-text';
 
 /**
@@ -93,18 +93,8 @@ test('[sales] accept a proposal into a sales order, change a row, close it as pa
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, app, '/proposals');
   await page.waitForURL((u) => u.pathname === '/proposals');
-  await hydrated(page);
-  await page.getByRole('link', { name: 'Inbrottslarm trapphus' }).click();
-  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
-  await hydrated(page);
-  await page.getByRole('button', { name: /^(Acceptera|Accept)$/ }).click();
-  await page
-    .getByRole('alertdialog')
-    .getByRole('button', { name: /^(Acceptera|Accept)$/ })
-    .click();
-  await page.getByRole('link', { name: /Öppna försäljningsordern|Open the sales order/ }).click();
-  await page.waitForURL(/\/sales\/[0-9a-f-]{36}$/);
-  await hydrated(page);
+  await openProposal(page, 'Inbrottslarm trapphus');
+  await acceptIntoSalesOrder(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inbrottslarm trapphus');
   // the proposal's rows came along: three articles, a comment and a subtotal
   await expect(page.getByTestId('proposal-row')).toHaveCount(5);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { acceptIntoSalesOrder, hydrated, openProposal, signIn } from './helpers';
 
 /**
  * Issue 28 item 9 and 19 in the browser: nothing typed on an autosaving screen is lost by leaving
@@ -102,19 +102,9 @@ test('[sales] a sales order changed and left at once is saved too (the same auto
   await page.setViewportSize({ width: 1400, height: 900 });
   await signIn(page, app, '/proposals');
   await page.waitForURL((u) => u.pathname === '/proposals');
-  await hydrated(page);
-  await page.getByRole('link', { name: 'Inbrottslarm trapphus' }).click();
-  await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
-  await hydrated(page);
-  await page.getByRole('button', { name: /^(Acceptera|Accept)$/ }).click();
-  await page
-    .getByRole('alertdialog')
-    .getByRole('button', { name: /^(Acceptera|Accept)$/ })
-    .click();
-  await page.getByRole('link', { name: /Öppna försäljningsordern|Open the sales order/ }).click();
-  await page.waitForURL(/\/sales\/[0-9a-f-]{36}$/);
+  await openProposal(page, 'Inbrottslarm trapphus');
+  await acceptIntoSalesOrder(page);
   const url = page.url();
-  await hydrated(page);
   await title(page).fill('Ändrad och lämnad');
   await page
     .getByRole('navigation')
