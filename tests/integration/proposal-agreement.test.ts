@@ -11,6 +11,7 @@ import { getTenantBySlug } from '~/tenants/registry';
 import { insertAgreementType } from '~/tests/helpers/agreements';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
+import { createArticle, saveNewProposal } from '~/tests/helpers/proposals';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -34,14 +35,8 @@ beforeAll(async () => {
   ref.customer = (
     await call('POST', '/api/customers', token, { customer: { customerId: '6001', name: 'Brf Eken' } })
   ).json().id;
-  const article = async (articleId: string, title: string, price: string) => {
-    const res = (
-      await call('POST', '/api/articles', token, {
-        article: { articleId, title, unit: 'st', price, purchasePrice: '0' },
-      })
-    ).json();
-    return (res.article ?? res).id as string;
-  };
+  const article = (articleId: string, title: string, price: string) =>
+    createArticle(call, token, articleId, title, price);
   ref.detector = await article('6101', 'Larmövervakning', '1250.00');
   ref.install = await article('6102', 'Installation', '650.00');
   await withTenant(tenantA, async (trx) => {
@@ -61,27 +56,22 @@ afterAll(() => srv?.close());
 async function acceptedProposal(serialCode: string): Promise<{ id: string; bo: string }> {
   const bo = (await call('POST', '/api/bo', token, { bo: { serialCode, customerId: ref.customer } })).json()
     .id as string;
-  const id = (await call('POST', '/api/proposals', token, { customerId: ref.customer })).json().id as string;
-  const p = (await call('GET', `/api/proposals/${id}`, token)).json();
-  const saved = await call('PUT', '/api/proposals', token, {
-    proposal: {
-      ...p,
-      title: 'Larm Eken',
-      businessObjectId: bo,
-      rows: [
-        {
-          articleId: ref.detector,
-          articleAmount: '2',
-          articleMonthlyPrice: '249',
-          articleMonthlyDiscountType: 'percentage',
-          articleMonthlyDiscountValue: '10',
-        },
-        { articleId: ref.install, articleAmount: '1' },
-      ],
-    },
+  const saved = await saveNewProposal(call, token, ref.customer, {
+    title: 'Larm Eken',
+    businessObjectId: bo,
+    rows: [
+      {
+        articleId: ref.detector,
+        articleAmount: '2',
+        articleMonthlyPrice: '249',
+        articleMonthlyDiscountType: 'percentage',
+        articleMonthlyDiscountValue: '10',
+      },
+      { articleId: ref.install, articleAmount: '1' },
+    ],
   });
-  expect(saved.status, saved.text).toBe(200);
-  expect(saved.json()).toMatchObject({ totalMonthlyPrice: '448.20' });
+  expect(saved).toMatchObject({ totalMonthlyPrice: '448.20' });
+  const id = saved.id as string;
   const accepted = await call('POST', '/api/proposals/close', token, { proposalId: id, status: 'accepted' });
   expect(accepted.status, accepted.text).toBe(200);
   return { id, bo };

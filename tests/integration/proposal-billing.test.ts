@@ -12,6 +12,7 @@ import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 import { testApi } from '~/tests/helpers/api';
+import { createArticle, saveNewProposal } from '~/tests/helpers/proposals';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -41,14 +42,8 @@ beforeAll(async () => {
   });
   expect(withAddress.status, withAddress.text).toBe(200);
   ref.bo = (await call('POST', '/api/bo', token, { bo: { serialCode: 'LIND-1', customerId: ref.customer } })).json().id;
-  const article = async (articleId: string, title: string, price: string) => {
-    const res = (
-      await call('POST', '/api/articles', token, {
-        article: { articleId, title, unit: 'st', price, purchasePrice: '0' },
-      })
-    ).json();
-    return (res.article ?? res).id as string;
-  };
+  const article = (articleId: string, title: string, price: string) =>
+    createArticle(call, token, articleId, title, price);
   ref.detector = await article('5101', 'Rörelsedetektor', '1250.00');
   ref.install = await article('5102', 'Installation', '650.00');
   await withTenant(tenantA, (trx) => trx('proposal_settings').update({ monthly_price: true }));
@@ -57,28 +52,22 @@ afterAll(() => srv?.close());
 
 /** An open proposal for the customer and object with the two priced rows. */
 async function proposal(): Promise<Json> {
-  const id = (await call('POST', '/api/proposals', token, { customerId: ref.customer })).json().id as string;
-  const p = (await call('GET', `/api/proposals/${id}`, token)).json();
-  const saved = await call('PUT', '/api/proposals', token, {
-    proposal: {
-      ...p,
-      title: 'Larm Linden',
-      businessObjectId: ref.bo,
-      rows: [
-        {
-          articleId: ref.detector,
-          articleAmount: '2',
-          articleDiscountType: 'percentage',
-          articleDiscountValue: '10',
-          articleMonthlyPrice: '249',
-        },
-        { articleId: ref.install, articleAmount: '1' },
-      ],
-    },
+  const saved = await saveNewProposal(call, token, ref.customer, {
+    title: 'Larm Linden',
+    businessObjectId: ref.bo,
+    rows: [
+      {
+        articleId: ref.detector,
+        articleAmount: '2',
+        articleDiscountType: 'percentage',
+        articleDiscountValue: '10',
+        articleMonthlyPrice: '249',
+      },
+      { articleId: ref.install, articleAmount: '1' },
+    ],
   });
-  expect(saved.status, saved.text).toBe(200);
-  expect(saved.json()).toMatchObject({ totalPrice: '2900.00', totalMonthlyPrice: '498.00' });
-  return saved.json();
+  expect(saved).toMatchObject({ totalPrice: '2900.00', totalMonthlyPrice: '498.00' });
+  return saved;
 }
 
 const accept = (proposalId: string, status: 'accepted' | 'accepted-wo') =>
