@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
+import { seriousViolations } from './axe';
 import { companyDay, ADMIN, hydrated, signIn } from './helpers';
 
 /**
@@ -98,6 +99,7 @@ test('[payroll] the admin previews a locked month and downloads it as PAXml', as
   const paxml = page.getByRole('button', { name: 'Ladda ner PAXml' });
   await expect(paxml).toBeDisabled();
   await expect(paxml).toHaveAccessibleDescription(/Anställningsnummer saknas \(1\).*exporten är spärrad/);
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole('link', { name: 'Maria Lindqvist: ange anställningsnummer' }).click();
   await expect(page).toHaveURL(new RegExp(`/settings/users/${session.user.id}`));
   await hydrated(page);
