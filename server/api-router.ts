@@ -110,6 +110,8 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
         if (e.status === 409 && e.details?.usedBy) body.usedBy = e.details.usedBy;
         // 409 PROPOSAL_AGREEMENT_OBJECT_HAS_AGREEMENT names the object whose agreement to go to.
         if (e.status === 409 && e.details?.businessObjectId) body.businessObjectId = e.details.businessObjectId;
+        // 409 PAYROLL_EMPLOYEE_NUMBER_MISSING names the people ([{userId, name}]) who need an employee number.
+        if (e.status === 409 && e.details?.people) body.people = e.details.people;
         return sendError(res, e.status, body);
       }
       logger.error({ err: caught, call: `${call.method} ${call.path}` }, 'API call failed');

@@ -17,7 +17,6 @@ const preview = (over: Partial<PayrollPreview> = {}): PayrollPreview => ({
       userId: 'u1',
       name: 'Tess Tekniker',
       employeeNumber: '1001',
-      employeeNumberMissing: false,
       work: [
         { code: 'ARB', hours: 18 },
         { code: 'RE1', hours: 0.5 },
@@ -29,8 +28,7 @@ const preview = (over: Partial<PayrollPreview> = {}): PayrollPreview => ({
     {
       userId: 'u2',
       name: 'Anna Admin',
-      employeeNumber: 'u2',
-      employeeNumberMissing: true,
+      employeeNumber: '1002',
       work: [{ code: 'ARB', hours: 5 }],
       absence: [],
       compensation: [{ code: '821', kind: 'distance', unit: 'km', quantity: 52.4, amount: 131 }],
@@ -38,7 +36,8 @@ const preview = (over: Partial<PayrollPreview> = {}): PayrollPreview => ({
     },
   ],
   totals: { people: 2, workHours: 23.5, absenceHours: 16, amount: 711, distanceKm: 52.4 },
-  missingEmployeeNumbers: 1,
+  notApproved: [],
+  missingEmployeeNumbers: [],
   ...over,
 });
 
@@ -55,8 +54,8 @@ describe('[payroll] payroll page', () => {
     expect(html).toContain('href="/time/payroll/export?month=2026-03&amp;format=paxml"');
     expect(html).toContain('href="/time/payroll/export?month=2026-03&amp;format=csv"');
     expect(html).toContain('Employee no. 1001');
-    expect(html).toContain('No employee number');
-    expect(html).toContain('People without an employee number: 1.');
+    expect(html).not.toContain('Employee number missing');
+    expect(html).not.toContain('Not approved');
     expect(html).toContain('18,50 h');
     expect(html).toContain('52,40 km · 131,00');
     expect(html).toContain('711,00');
@@ -73,11 +72,36 @@ describe('[payroll] payroll page', () => {
     expect(html.match(/<button[^>]*aria-describedby="[^"]+"[^>]*>/g)?.length).toBe(2);
   });
 
+  it('names who is left out as not approved, with the way to the approval', () => {
+    const html = page(preview({ notApproved: [{ userId: 'u3', name: 'Olle Oattesterad' }] }));
+    expect(html).toContain('Not approved (1)');
+    expect(html).toContain('Olle Oattesterad');
+    expect(html).toContain('Their time in March 2026 is not approved and is left out of the payroll.');
+    expect(html).toContain('href="/time/office?year=2026&amp;month=3"');
+    // the others can still be exported
+    expect(html).toContain('href="/time/payroll/export?month=2026-03&amp;format=paxml"');
+  });
+
+  it('blocks the downloads while someone in the file has no employee number, and links to them', () => {
+    const people = preview().people.map((p) => (p.userId === 'u2' ? { ...p, employeeNumber: null } : p));
+    const html = page(preview({ people, missingEmployeeNumbers: [{ userId: 'u2', name: 'Anna Admin' }] }));
+    expect(html).toContain('Employee number missing (1)');
+    expect(html).toContain('No employee number');
+    expect(html).toContain('href="/settings/users/u2"');
+    expect(html).toContain('Anna Admin: set employee number');
+    expect(html).not.toContain('/time/payroll/export');
+    // both downloads off, and they say why
+    const buttons = html.match(/<button[^>]*\sdisabled=""[^>]*>/g) ?? [];
+    expect(buttons.length).toBe(2);
+    const describedBy = /aria-describedby="([^"]+)"/.exec(buttons[0]!)?.[1];
+    expect(describedBy).toBeTruthy();
+    expect(html).toMatch(new RegExp(`id="${describedBy}"[^>]*>[^]*Employee number missing`));
+  });
+
   it('has an empty state', () => {
     const html = page(
       preview({
         people: [],
-        missingEmployeeNumbers: 0,
         totals: { people: 0, workHours: 0, absenceHours: 0, amount: 0, distanceKm: 0 },
       }),
     );

@@ -13,7 +13,9 @@ import { payrollDefaultMonth, payrollPreview } from '~/core/time-reports/payroll
 /**
  * Payroll (issue 17 part 5): a month's worked hours, absence, compensation and mileage per
  * person as the payroll file will hold them, and the file itself — PAXml 2.0 or CSV — once the
- * month is locked. Opens on the latest locked month, or the previous month when none is.
+ * month is locked. Only approved time goes to payroll: the people whose month is not approved are
+ * named apart; someone in the file without an employee number blocks the downloads, with a link to
+ * the user to set it (issue 28). Opens on the latest locked month, or the previous month when none is.
  */
 export const middleware = guard({ permission: 'timereports:read' });
 
@@ -47,6 +49,10 @@ export default function PayrollPage({ loaderData: d }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const exportError = params.get('exportError');
   const noticeId = useId();
+  const missingId = useId();
+  const missing = d.missingEmployeeNumbers;
+  // the downloads are off while the month is open or someone in it lacks an employee number
+  const blockedBy = [d.locked ? null : noticeId, missing.length ? missingId : null].filter(Boolean).join(' ');
   const month = monthLabel(d.month, i18n.language);
   const unit = (u: CodeQuantity['unit']) => t(`unit.${u}`);
   const exportHref = (format: 'paxml' | 'csv') => `/time/payroll/export?month=${d.month}&format=${format}`;
@@ -125,8 +131,24 @@ export default function PayrollPage({ loaderData: d }: Route.ComponentProps) {
           </p>
         ) : null}
 
+        {missing.length ? (
+          <div id={missingId} role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+            <p className="font-medium">{t('missingEmployeeNumbersTitle', { count: missing.length })}</p>
+            <p>{t('missingEmployeeNumbers')}</p>
+            <ul className="mt-1 grid gap-0.5" aria-label={t('missingEmployeeNumbersTitle', { count: missing.length })}>
+              {missing.map((p) => (
+                <li key={p.userId}>
+                  <Link to={`/settings/users/${p.userId}`} className="text-brand-700 underline">
+                    {t('setEmployeeNumber', { name: p.name })}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+
         <div className="flex flex-wrap gap-2">
-          {d.locked ? (
+          {!blockedBy ? (
             <>
               <a href={exportHref('paxml')} className={buttonClass({ variant: 'primary' })}>
                 {t('downloadPaxml')}
@@ -137,10 +159,10 @@ export default function PayrollPage({ loaderData: d }: Route.ComponentProps) {
             </>
           ) : (
             <>
-              <Button variant="primary" isDisabled aria-describedby={noticeId}>
+              <Button variant="primary" isDisabled aria-describedby={blockedBy}>
                 {t('downloadPaxml')}
               </Button>
-              <Button variant="secondary" isDisabled aria-describedby={noticeId}>
+              <Button variant="secondary" isDisabled aria-describedby={blockedBy}>
                 {t('downloadCsv')}
               </Button>
             </>
@@ -149,10 +171,29 @@ export default function PayrollPage({ loaderData: d }: Route.ComponentProps) {
         <p className="text-xs text-slate-600">{t('formatsHelp')}</p>
       </section>
 
-      {d.missingEmployeeNumbers > 0 ? (
-        <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
-          {t('missingEmployeeNumbers', { count: d.missingEmployeeNumbers })}
-        </p>
+      {d.notApproved.length ? (
+        <section
+          aria-labelledby="payroll-not-approved"
+          className="rounded-md bg-slate-50 p-3 text-sm text-slate-800 ring-1 ring-slate-200"
+        >
+          <h2 id="payroll-not-approved" className="font-medium">
+            {t('notApprovedTitle', { count: d.notApproved.length })}
+          </h2>
+          <p>
+            {t('notApprovedNotice', { month })}{' '}
+            <Link
+              to={`/time/office?year=${d.month.slice(0, 4)}&month=${Number(d.month.slice(5, 7))}`}
+              className="text-brand-700 underline"
+            >
+              {t('toApproval')}
+            </Link>
+          </p>
+          <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-0.5" data-testid="payroll-not-approved">
+            {d.notApproved.map((p) => (
+              <li key={p.userId}>{p.name}</li>
+            ))}
+          </ul>
+        </section>
       ) : null}
 
       {d.people.length === 0 ? (
@@ -188,12 +229,12 @@ export default function PayrollPage({ loaderData: d }: Route.ComponentProps) {
                     <div>{p.name}</div>
                     <div
                       className={
-                        p.employeeNumberMissing
+                        p.employeeNumber === null
                           ? 'text-xs font-normal text-amber-800'
                           : 'text-xs font-normal text-slate-600'
                       }
                     >
-                      {p.employeeNumberMissing
+                      {p.employeeNumber === null
                         ? t('employeeNumberMissing')
                         : t('employeeNumber', { number: p.employeeNumber })}
                     </div>

@@ -2,6 +2,8 @@ import { ocrReference } from '~/core/invoicing/ocr';
 import { newQrRef } from '~/core/business-objects/business-object.service';
 import type { Trx } from '~/core/db/with-tenant';
 import { dateIn, wallClockToIso } from '~/core/work-orders/time-rules';
+import { demoProjectDays } from './projects';
+import { demoAbsenceDays } from './time';
 import { DEMO_MODELS, objectKindOfTitle, type DemoObjectKind } from './objects';
 
 /**
@@ -141,6 +143,8 @@ async function insertAll(trx: Trx, table: string, rows: Row[], returning?: strin
 }
 
 const money = (n: number) => Math.round(n * 100) / 100;
+/** The most order time (work and travel) the history gives a person on a day: inside the own 8.5 h. */
+const DAY_BUDGET_MINUTES = 7.5 * 60;
 
 interface Site {
   customerId: string;
@@ -347,6 +351,32 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
   const finalNumber = (nr: number) => ({ invoice_nr: String(nr), invoice_sequence: nr, ocr: ocrReference(nr) });
   const kinds: (keyof typeof TITLES)[] = ['service', 'service', 'service', 'fault', 'fault', 'install', 'small'];
 
+  // A person's order time per day (issue 28: no impossible days). The history's visits are done on
+  // working days within a working day's time, so the technicians' own 8.5 h rows cover them and no
+  // month runs far beyond the schedule: a visit goes on the order's close day, or the latest working
+  // day before it with room (back to the order's intake, and at least two weeks back), and when no
+  // day has room, on the least busy of them at what room is left (at least a quarter of an hour).
+  const booked = new Map<string, number>();
+  const erik = users.get('erik.tekniker@nordlarm.se');
+  // Erik's days on the demo project and the technicians' days away (seeded later) are full already
+  if (erik) for (const p of demoProjectDays(now)) booked.set(`${erik}|${p.date}`, p.minutes);
+  for (const a of demoAbsenceDays(now)) booked.set(`${users.get(a.email)}|${a.date}`, DAY_BUDGET_MINUTES);
+  const isWorkingDay = (date: string) => ![0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
+  const dayBefore = (date: string) => new Date(Date.parse(`${date}T12:00:00Z`) - day).toISOString().slice(0, 10);
+  const workDayFor = (userId: string, closedDay: string, intakeDay: string, minutes: number, travel: number) => {
+    const used = (date: string) => booked.get(`${userId}|${date}`) ?? 0;
+    const days: string[] = [];
+    for (let d = closedDay; days.length < 15 && (d >= intakeDay || days.length < 10); d = dayBefore(d))
+      if (isWorkingDay(d)) days.push(d);
+    const date =
+      days.find((d) => used(d) + minutes + travel <= DAY_BUDGET_MINUTES) ??
+      days.reduce((least, d) => (used(d) < used(least) ? d : least));
+    const fits = Math.max(15, Math.floor((DAY_BUDGET_MINUTES - used(date) - travel) / 15) * 15);
+    const worked = Math.min(minutes, fits);
+    booked.set(`${userId}|${date}`, used(date) + worked + travel);
+    return { date, minutes: worked };
+  };
+
   for (let i = 0; i < count; i++) {
     const id = crypto.randomUUID();
     const kind = rnd.pick(kinds);
@@ -433,15 +463,19 @@ export async function seedDemoHistory(trx: Trx, count: number, now = new Date())
     let sum = 0;
     const own: Row[] = [];
     for (const user_id of who) {
-      const minutes = rnd.int(2, 16) * 15;
+      const wanted = rnd.int(2, 16) * 15;
+      const travel = rnd.pick([15, 20, 30, 45]);
+      const { date, minutes } = workDayFor(user_id, closedDay, dateIn(intake, zone), wanted, travel);
+      // on the close day the visit ends when the order closes; on an earlier day it ends at 16:00
+      const end = date === closedDay ? closedAt : at(date, 16 * 60);
       times.push({
         work_order_id: id,
         user_id,
-        date: closedDay,
-        start_ts: new Date(closedAt.getTime() - minutes * 60_000),
-        end_ts: closedAt,
+        date,
+        start_ts: new Date(end.getTime() - minutes * 60_000),
+        end_ts: end,
         work_minutes: minutes,
-        travel_minutes: rnd.pick([15, 20, 30, 45]),
+        travel_minutes: travel,
         distance_km: rnd.int(4, 60),
         created_at: closedAt,
       });

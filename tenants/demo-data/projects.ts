@@ -11,12 +11,45 @@ import { rowTotal } from '~/core/pricing';
 const DAY = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
+/** Erik's hours on the project's two contract orders (the first closed ten days ago). */
+const PROJECT_HOURS: { closedDaysAgo?: number; hours: number[] }[] = [
+  { closedDaysAgo: 10, hours: [7.5, 8, 8, 6] },
+  { hours: [8, 7] },
+];
+const PROJECT_TRAVEL_MINUTES = 30;
+
+/**
+ * The working days (YYYY-MM-DD) of an order's hours: one per hour entry, counting back over
+ * Monday to Friday from two days before its close (or before today).
+ */
+function projectDays(now: Date, closedDaysAgo: number | undefined, count: number): string[] {
+  const days: string[] = [];
+  for (let back = 2 + (closedDaysAgo ?? 0); days.length < count; back++) {
+    const day = new Date(now.getTime() - back * DAY);
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) days.push(isoDay(day));
+  }
+  return days;
+}
+
+/**
+ * Erik's days on the project and his order time on each (issue 28: the history keeps them free of
+ * other visits, so no day of his runs beyond a working day).
+ */
+export function demoProjectDays(now: Date): { date: string; minutes: number }[] {
+  return PROJECT_HOURS.flatMap(({ closedDaysAgo, hours }) =>
+    projectDays(now, closedDaysAgo, hours.length).map((date, d) => ({
+      date,
+      minutes: Math.round(hours[d]! * 60) + PROJECT_TRAVEL_MINUTES,
+    })),
+  );
+}
+
 interface DemoOrder {
   title: string;
   description: string;
   extra?: 'pending' | 'accepted';
   closedDaysAgo?: number;
-  /** Erik's hours on the order, one row per day counting back from yesterday. */
+  /** Erik's hours on the order, one row per working day counting back (`projectDays`). */
   hours: number[];
   /** A percentage off, as the row's discount (the extra work's offer shows it). */
   articles: { articleId: string; amount: number; discountPercent?: number }[];
@@ -88,14 +121,14 @@ export async function seedDemoProjects(trx: Trx, now = new Date()): Promise<void
     {
       title: 'Inbrottslarm trapphus A–C',
       description: 'Centralutrustning, detektorer och manöverpaneler enligt ritning E-201.',
-      closedDaysAgo: 10,
-      hours: [7.5, 8, 8, 6],
+      closedDaysAgo: PROJECT_HOURS[0]!.closedDaysAgo,
+      hours: PROJECT_HOURS[0]!.hours,
       articles: articles.slice(0, 2).map((a) => ({ articleId: a.id, amount: 6 })),
     },
     {
       title: 'Passagesystem entréer och garage',
       description: 'Kortläsare vid tre entréer och garageporten, driftsättning med förvaltaren.',
-      hours: [8, 7],
+      hours: PROJECT_HOURS[1]!.hours,
       articles: articles.slice(1, 3).map((a) => ({ articleId: a.id, amount: 4 })),
     },
     {
@@ -130,16 +163,18 @@ export async function seedDemoProjects(trx: Trx, now = new Date()): Promise<void
     const people = [erik, sara].filter((u): u is string => Boolean(u));
     if (people.length)
       await trx('work_order_assignees').insert(people.map((user_id) => ({ work_order_id: wo!.id, user_id })));
-    if (erik && o.hours.length)
+    if (erik && o.hours.length) {
+      const days = projectDays(now, o.closedDaysAgo, o.hours.length);
       await trx('work_order_time').insert(
         o.hours.map((h, d) => ({
           work_order_id: wo!.id,
           user_id: erik,
-          date: isoDay(new Date(now.getTime() - (d + 2 + (o.closedDaysAgo ?? 0)) * DAY)),
+          date: days[d],
           work_minutes: Math.round(h * 60),
-          travel_minutes: 30,
+          travel_minutes: PROJECT_TRAVEL_MINUTES,
         })),
       );
+    }
     if (o.articles.length)
       await trx('work_order_articles').insert(
         o.articles.map((row, n) => {

@@ -97,10 +97,23 @@ async function seededTenant(): Promise<Tenant> {
       'analyze time_reports; analyze work_order_time; analyze distance_reports; analyze compensation_reports',
     );
   });
-  // the month the export reads is locked
-  await withTenant(tenant, (trx) =>
-    trx.raw(`insert into time_period_locks (month, locked) values ('2026-11-01', true) on conflict (month) do nothing`),
-  );
+  // the month the export reads is locked, and approved for everyone, each with an employee number
+  // (only approved people with one are exported, issue 28)
+  await withTenant(tenant, async (trx) => {
+    await trx.raw(
+      `insert into time_period_locks (month, locked) values ('2026-11-01', true) on conflict (month) do nothing`,
+    );
+    await trx.raw(
+      `update users set erp_employee_id = (5000 + row_number)::text
+         from (select id, row_number() over (order by email) from users where email like 'tekniker%') n
+        where users.id = n.id and users.erp_employee_id is null`,
+    );
+    await trx.raw(
+      `insert into time_report_parents (user_id, period_start, period_end, status, approved_at)
+       select id, '2026-11-01', '2026-11-30', 'approved', now() from users where email like 'tekniker%'
+       on conflict (user_id, period_start, period_end) do nothing`,
+    );
+  });
   return tenant;
 }
 

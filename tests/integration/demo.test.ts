@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDue } from '~/core/agreements/agreement-runs';
+import { tenantToday } from '~/core/calendar/tenant-today';
+import { isFarBeyondSchedule, workedMinutes } from '~/core/time-reports/time-report.rules';
 import { withTenant } from '~/core/db/with-tenant';
 import { DEMO, ensureDemoTenant } from '~/tenants/demo';
 import { getTenantBySlug } from '~/tenants/registry';
@@ -203,5 +205,68 @@ describe('[demo] Nordlarm Säkerhet AB', () => {
     expect(await of(`select count(*) as n from project_activities where project_id = $p`)).toBe(4);
     expect(await of(`select count(*) as n from project_resources where project_id = $p`)).toBeGreaterThan(0);
     expect(await count(`select count(*) as n from projects where status = 'closed'`)).toBe(1);
+  });
+
+  it('has no impossible days: no one over 24 h a day or far beyond the schedule in a month, and every technician an employee number (issue 28)', async () => {
+    // every person-day of the year: own work, absence and work-order time, counted as the week and payroll count them
+    const days = await withTenant(
+      tenant,
+      async (trx) =>
+        (
+          await trx.raw(`
+          with own as (
+            select r.user_id, r.date,
+                   sum(r.minutes) filter (where t.type = 'work') as work,
+                   sum(r.minutes) filter (where t.type = 'absence') as absence
+              from time_reports r join time_report_tags t on t.id = r.tag_id
+             group by r.user_id, r.date),
+          orders as (
+            select w.user_id, w.date, sum(w.work_minutes + w.travel_minutes) as minutes
+              from work_order_time w join work_orders o on o.id = w.work_order_id
+             where o.deleted_at is null
+             group by w.user_id, w.date)
+          select coalesce(own.user_id, orders.user_id) as user_id,
+                 to_char(coalesce(own.date, orders.date), 'YYYY-MM-DD') as date,
+                 coalesce(own.work, 0)::int as work, coalesce(own.absence, 0)::int as absence,
+                 coalesce(orders.minutes, 0)::int as orders
+            from own full join orders on orders.user_id = own.user_id and orders.date = own.date`)
+        ).rows as { user_id: string; date: string; work: number; absence: number; orders: number }[],
+    );
+    expect(days.length).toBeGreaterThan(100);
+    const over24 = days.filter((d) => workedMinutes(d.work, d.orders) + d.absence > 24 * 60);
+    expect(over24).toEqual([]);
+
+    // each month of the year on the office's month view: no one's total far beyond the schedule
+    const signIn = await request(srv.url, {
+      method: 'POST',
+      path: '/api/authenticate',
+      host,
+      ...jsonBody({ email: DEMO.admin.email, password: DEMO.admin.password }),
+    });
+    const headers = { authorization: `Bearer ${signIn.json<{ token: string }>().token}` };
+    const today = tenantToday({ tenant, now: new Date() });
+    const beyond: string[] = [];
+    for (let back = 0; back < 12; back++) {
+      const first = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)) - 1 - back, 1));
+      const [year, month] = [first.getUTCFullYear(), first.getUTCMonth() + 1];
+      const res = await request(srv.url, { path: `/api/timereports/month/${year}/${month}`, host, headers });
+      expect(res.status, res.text).toBe(200);
+      const people = res.json<{ people: { name: string; totals: { total: number; scheduled: number } }[] }>().people;
+      for (const p of people)
+        if (isFarBeyondSchedule(p.totals.total, p.totals.scheduled))
+          beyond.push(`${year}-${month} ${p.name}: ${p.totals.total} min against ${p.totals.scheduled}`);
+    }
+    expect(beyond).toEqual([]);
+
+    // the payroll export knows each technician by their employee number
+    const technicians = await withTenant(tenant, (trx) =>
+      trx('users as u')
+        .join('user_access_levels as ul', 'ul.user_id', 'u.id')
+        .join('access_levels as a', 'a.id', 'ul.access_level_id')
+        .where('a.display_name', 'Technician')
+        .select('u.name', 'u.erp_employee_id'),
+    );
+    expect(technicians.length).toBe(2);
+    for (const tech of technicians) expect(tech.erp_employee_id, tech.name).toMatch(/^\d+$/);
   });
 });

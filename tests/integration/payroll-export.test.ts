@@ -51,6 +51,20 @@ async function newOrder(token: string, title: string): Promise<string> {
   return res.json<{ workOrder: { id: string } }>().workOrder.id;
 }
 
+/** The office approves a person's month (its parent report), as the month view's button does. */
+async function approve(token: string, userId: string, host?: string, month = MONTH) {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const end = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  const res = await call(
+    'POST',
+    '/api/timereports/parent',
+    token,
+    { userId, periodStart: `${month}-01`, periodEnd: end, status: 'approved' },
+    host,
+  );
+  expect(res.status, res.text).toBe(200);
+}
+
 async function lock(tenant: Tenant, month: string, locked = true) {
   await withTenant(tenant, (trx) =>
     trx.raw(
@@ -76,7 +90,7 @@ beforeAll(async () => {
     ids.admin = await idOf(trx, 'users', { email: a.adminEmail });
     ids.tech = await idOf(trx, 'users', { email: a.technicianEmail });
     await trx('users').where({ id: ids.admin }).update({ name: 'Anna Admin' });
-    // Tess has an employee number; Anna has none (the file names her by her user id).
+    // Tess has an employee number; Anna has none yet (the export is refused until she has one).
     await trx.raw(`update users set erp_employee_id = '1001' where id = ?`, [ids.tech]);
     const t = await tagIds(trx, 'time_report_tags');
     const c = await tagIds(trx, 'compensation_tags');
@@ -137,11 +151,15 @@ beforeAll(async () => {
   // Another tenant's March, locked: it must never show in A's figures or files.
   await withTenant(tenantB, async (trx) => {
     ids.adminB = await idOf(trx, 'users', { email: b.adminEmail });
-    await trx('users').where({ id: ids.adminB }).update({ name: 'Bertil Annat Bolag' });
+    await trx('users').where({ id: ids.adminB }).update({ name: 'Bertil Annat Bolag', erp_employee_id: '7' });
     const t = await tagIds(trx, 'time_report_tags');
     await trx('time_reports').insert({ user_id: ids.adminB, tag_id: t.SEM, date: '2026-03-02', minutes: 480 });
   });
   await lock(tenantB, MONTH);
+
+  // The office approved both people's March (only approved time goes to payroll), and Bertil's in B.
+  for (const userId of [ids.admin, ids.tech]) await approve(tok.admin, userId);
+  await approve(tok.adminB, ids.adminB, b.host);
 }, 120_000);
 afterAll(() => srv.close());
 
@@ -198,7 +216,6 @@ describe('payroll export', () => {
       userId: ids.tech,
       name: 'Tess Tekniker',
       employeeNumber: '1001',
-      employeeNumberMissing: false,
       // own 510 + 480 (the order's 90 + 30 of 2 March are part of the 510, not on top of it), and a
       // day on the order only: 120 work + 30 travel (RE1); the binned order's time is not paid
       work: [
@@ -218,15 +235,15 @@ describe('payroll export', () => {
     expect(anna).toEqual({
       userId: ids.admin,
       name: 'Anna Admin',
-      employeeNumber: ids.admin,
-      employeeNumberMissing: true,
+      employeeNumber: null,
       work: [{ code: 'ARB', hours: 5 }],
       absence: [],
       compensation: [{ code: '821', kind: 'distance', unit: 'km', quantity: 52.4, amount: 131 }],
       totals: { workHours: 5, absenceHours: 0, amount: 131, distanceKm: 52.4 },
     });
     expect(preview.totals).toEqual({ people: 2, workHours: 24, absenceHours: 20, amount: 860.9, distanceKm: 52.4 });
-    expect(preview.missingEmployeeNumbers).toBe(1);
+    expect(preview.notApproved).toEqual([]);
+    expect(preview.missingEmployeeNumbers).toEqual([{ userId: ids.admin, name: 'Anna Admin' }]);
 
     for (const format of ['paxml', 'csv']) {
       const refused = await call('GET', exportPath(format), tok.admin);
@@ -264,6 +281,22 @@ describe('payroll export', () => {
     await lock(tenantA, MONTH);
     expect((await call('GET', PREVIEW, tok.admin)).json<Json>().locked).toBe(true);
 
+    // Anna has no employee number: never written as her user id, the export is refused naming her
+    for (const format of ['paxml', 'csv']) {
+      const refused = await call('GET', exportPath(format), tok.admin);
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.json<Json>()).toEqual({
+        code: 'PAYROLL_EMPLOYEE_NUMBER_MISSING',
+        people: [{ userId: ids.admin, name: 'Anna Admin' }],
+      });
+    }
+    const web = await runExportRoute(`/time/payroll/export?month=${MONTH}&format=paxml`);
+    expect(web.status).toBe(302);
+    expect(new URL(web.headers.get('Location')!, 'http://x').searchParams.get('exportError')).toBe(
+      'PAYROLL_EMPLOYEE_NUMBER_MISSING',
+    );
+    await withTenant(tenantA, (trx) => trx('users').where({ id: ids.admin }).update({ erp_employee_id: '1000' }));
+
     const res = await call('GET', exportPath('paxml'), tok.admin);
     expect(res.status, res.text).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
@@ -275,7 +308,7 @@ describe('payroll export', () => {
     expect(doc.header).toMatchObject({ format: 'LÖNIN', version: '2.0', foretagnamn: 'pay-a AB', programnamn: 'Ordo' });
     const time = (doc.tidtransaktioner.tidtrans as Json[]).map((t) => [t['@anstid'], t.tidkod, t.datum, t.timmar]);
     expect(time).toEqual([
-      [ids.admin, 'ARB', '2026-03-10', '5'],
+      ['1000', 'ARB', '2026-03-10', '5'],
       ['1001', 'ARB', '2026-03-02', '8.5'],
       ['1001', 'ARB', '2026-03-03', '8'],
       ['1001', 'SEM', '2026-03-04', '8'],
@@ -287,7 +320,7 @@ describe('payroll export', () => {
     const salary = (doc.lonetransaktioner.lonetrans as Json[]).map(({ '@postid': _postid, ...l }) => l);
     expect(salary).toEqual([
       {
-        '@anstid': ids.admin,
+        '@anstid': '1000',
         lonart: '821',
         datum: '2026-03-10',
         antal: '42.4',
@@ -295,7 +328,7 @@ describe('payroll export', () => {
         belopp: '106',
         kommentar: 'Lund & åter',
       },
-      { '@anstid': ids.admin, lonart: '821', datum: '2026-03-11', antal: '10', apris: '2.5', belopp: '25' },
+      { '@anstid': '1000', lonart: '821', datum: '2026-03-11', antal: '10', apris: '2.5', belopp: '25' },
       { '@anstid': '1001', lonart: '811', datum: '2026-03-12', antal: '2', apris: '290', belopp: '580' },
       {
         '@anstid': '1001',
@@ -334,9 +367,9 @@ describe('payroll export', () => {
     const [head, ...rows] = parseCsv(res.text, ';');
     expect(head).toEqual([...PAYROLL_CSV_COLUMNS]);
     expect(rows).toEqual([
-      [ids.admin, 'Anna Admin', 'work', 'ARB', '2026-03-10', '5', 'h', '', '', ''],
-      [ids.admin, 'Anna Admin', 'distance', '821', '2026-03-10', '42,4', 'km', '2,5', '106', 'Lund & åter'],
-      [ids.admin, 'Anna Admin', 'distance', '821', '2026-03-11', '10', 'km', '2,5', '25', ''],
+      ['1000', 'Anna Admin', 'work', 'ARB', '2026-03-10', '5', 'h', '', '', ''],
+      ['1000', 'Anna Admin', 'distance', '821', '2026-03-10', '42,4', 'km', '2,5', '106', 'Lund & åter'],
+      ['1000', 'Anna Admin', 'distance', '821', '2026-03-11', '10', 'km', '2,5', '25', ''],
       ['1001', 'Tess Tekniker', 'work', 'ARB', '2026-03-02', '8,5', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'work', 'ARB', '2026-03-03', '8', 'h', '', '', ''],
       ['1001', 'Tess Tekniker', 'absence', 'SEM', '2026-03-04', '8', 'h', '', '', ''],
@@ -420,6 +453,15 @@ describe('payroll export', () => {
       );
       await trx('compensation_reports').insert(
         users.map(({ id }) => ({ user_id: id, tag_id: comp['811'], date: days[3], quantity: '1', amount: '0' })),
+      );
+      await trx('time_report_parents').insert(
+        users.map(({ id }) => ({
+          user_id: id,
+          period_start: '2026-03-01',
+          period_end: '2026-03-31',
+          status: 'approved',
+          approved_at: new Date(),
+        })),
       );
       await trx.raw(`insert into time_period_locks (month, locked) values ('2026-03-01', true)`);
     });

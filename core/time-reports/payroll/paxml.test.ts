@@ -3,13 +3,13 @@ import { parseCsv } from '~/core/import-export/csv';
 import { readPaxml } from '~/tests/helpers/paxml-reader';
 import { escapeXml, writePaxml } from './paxml';
 import { PAYROLL_CSV_COLUMNS, writePayrollCsv } from './payroll-csv';
-import { payrollLines, type PayrollInput, type PayrollPerson } from './payroll-lines';
+import { payrollLines, type PayrollEmployee, type PayrollInput } from './payroll-lines';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const people: PayrollPerson[] = [
-  { userId: 'b', name: 'Åsa "Bo" <Öberg> & Co', employeeNumber: '17', employeeNumberMissing: false },
-  { userId: 'a', name: 'Anna', employeeNumber: 'a', employeeNumberMissing: true },
+const people: PayrollEmployee[] = [
+  { userId: 'b', name: 'Åsa "Bo" <Öberg> & Co', employeeNumber: '17' },
+  { userId: 'a', name: 'Anna', employeeNumber: 'a' },
 ];
 
 const input: PayrollInput = {

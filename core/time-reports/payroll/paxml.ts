@@ -1,4 +1,4 @@
-import { decimalText, isPaxmlTimeCode, type PayrollLine, type PayrollPerson } from './payroll-lines';
+import { decimalText, isPaxmlTimeCode, type PayrollEmployee, type PayrollLine } from './payroll-lines';
 
 /**
  * The payroll lines as a PAXml 2.0 file (paxml-2.0.xsd beside this file; element and attribute
@@ -49,7 +49,7 @@ function orgNrText(orgNr: string | null): string | null {
 
 export function writePaxml(
   header: PaxmlHeader,
-  people: readonly PayrollPerson[],
+  people: readonly PayrollEmployee[],
   lines: readonly PayrollLine[],
 ): string {
   const anstid = new Map(people.map((p) => [p.userId, p.employeeNumber]));

@@ -1,5 +1,5 @@
 import { csvHead, csvLine } from '~/core/import-export/csv';
-import { decimalText, type PayrollLine, type PayrollPerson } from './payroll-lines';
+import { decimalText, type PayrollEmployee, type PayrollLine } from './payroll-lines';
 
 /**
  * The payroll lines as CSV for payroll systems without PAXml and for spreadsheets: the registers'
@@ -25,7 +25,7 @@ export const PAYROLL_CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 /** 7.5 → "7,5": the decimal comma Swedish spreadsheets and payroll programs read. */
 const decimalComma = (n: number | null) => (n === null ? '' : decimalText(n).replace('.', ','));
 
-export function writePayrollCsv(people: readonly PayrollPerson[], lines: readonly PayrollLine[]): string {
+export function writePayrollCsv(people: readonly PayrollEmployee[], lines: readonly PayrollLine[]): string {
   const byId = new Map(people.map((p) => [p.userId, p]));
   const order = new Map(people.map((p, i) => [p.userId, i]));
   const rows = [...lines]

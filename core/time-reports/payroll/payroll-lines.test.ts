@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  approvedPeople,
   decimalText,
   employeeNumberOf,
   PAXML_TIME_CODES,
   payrollCodeOf,
   payrollLines,
   summarize,
+  type ApprovedPeriod,
   type PayrollInput,
   type PayrollLine,
 } from './payroll-lines';
@@ -246,8 +248,8 @@ describe('summarize', () => {
       }),
     );
     const people = [
-      { userId: B, name: 'Bo', employeeNumber: '2', employeeNumberMissing: false },
-      { userId: A, name: 'Anna', employeeNumber: '1', employeeNumberMissing: false },
+      { userId: B, name: 'Bo', employeeNumber: '2' },
+      { userId: A, name: 'Anna', employeeNumber: '1' },
     ];
     const [anna, ...rest] = summarize(people, lines);
     expect(rest).toEqual([]);
@@ -270,15 +272,53 @@ describe('summarize', () => {
 
 describe('employeeNumberOf', () => {
   it.each([
-    ['1001', { employeeNumber: '1001', missing: false }],
-    [' 17 ', { employeeNumber: '17', missing: false }],
-    [42, { employeeNumber: '42', missing: false }],
-    ['', { employeeNumber: 'user-a', missing: true }],
-    [null, { employeeNumber: 'user-a', missing: true }],
-    [undefined, { employeeNumber: 'user-a', missing: true }],
-    [{ n: 1 }, { employeeNumber: 'user-a', missing: true }],
+    ['1001', '1001'],
+    [' 17 ', '17'],
+    [42, '42'],
+    // never the user's id instead (issue 28: a UUID reached the PAXml file)
+    ['', null],
+    ['  ', null],
+    [null, null],
+    [undefined, null],
+    [{ n: 1 }, null],
   ])('configured %j → %j', (configured, expected) => {
-    expect(employeeNumberOf(A, configured)).toEqual(expected);
+    expect(employeeNumberOf(configured)).toBe(expected);
+  });
+});
+
+describe('approvedPeople', () => {
+  const line = (userId: string, date: string): PayrollLine => ({
+    userId,
+    date,
+    kind: 'work',
+    code: 'ARB',
+    minutes: 60,
+    quantity: 1,
+    unit: 'h',
+    unitPrice: null,
+    amount: null,
+    comment: null,
+  });
+  const lines = [line(A, '2026-03-02'), line(A, '2026-03-30'), line(B, '2026-03-02'), line(B, '2026-03-20')];
+  it.each([
+    ['nobody approved', [], []],
+    ['the month approved for A', [{ userId: A, start: '2026-03-01', end: '2026-03-31' }], [A]],
+    [
+      'B approved for two weeks only: a day outside stays unapproved',
+      [{ userId: B, start: '2026-03-01', end: '2026-03-14' }],
+      [],
+    ],
+    [
+      'B approved in two periods covering its days',
+      [
+        { userId: B, start: '2026-03-01', end: '2026-03-14' },
+        { userId: B, start: '2026-03-15', end: '2026-03-31' },
+      ],
+      [B],
+    ],
+    ["A's approval does not cover B", [{ userId: A, start: '2026-02-01', end: '2026-04-30' }], [A]],
+  ] as [string, ApprovedPeriod[], string[]][])('%s', (_, approved, expected) => {
+    expect([...approvedPeople(lines, approved)].sort()).toEqual(expected.sort());
   });
 });
 

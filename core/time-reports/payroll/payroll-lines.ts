@@ -239,16 +239,43 @@ export function payrollLines(input: PayrollInput): PayrollLine[] {
 export interface PayrollPerson {
   userId: string;
   name: string;
-  /** users.configuration.employeeNumber; the user's id when it is not set. */
-  employeeNumber: string;
-  employeeNumberMissing: boolean;
+  /** The ERP employee number (Settings → Users); null when not set — never the Ordo id. */
+  employeeNumber: string | null;
 }
 
-/** The employee number the payroll system knows a person by: set in their configuration, else their Ordo id. */
-export function employeeNumberOf(userId: string, configured: unknown): { employeeNumber: string; missing: boolean } {
+/** A person the file is written for: with the employee number the payroll system knows. */
+export interface PayrollEmployee extends PayrollPerson {
+  employeeNumber: string;
+}
+
+/**
+ * The employee number the payroll system knows a person by, or null when none is set: a file
+ * naming someone by their Ordo id reaches a payroll system that knows no such person (issue 28).
+ */
+export function employeeNumberOf(configured: unknown): string | null {
   const set =
     typeof configured === 'number' ? String(configured) : typeof configured === 'string' ? configured.trim() : '';
-  return set ? { employeeNumber: set, missing: false } : { employeeNumber: userId, missing: true };
+  return set || null;
+}
+
+/** An approved period of a person's time (a parent report), YYYY-MM-DD inclusive. */
+export interface ApprovedPeriod {
+  userId: string;
+  start: string;
+  end: string;
+}
+
+/**
+ * The people whose time of the month is approved: every day they have a payroll line on lies in
+ * one of their approved periods (issue 28). Only they go to payroll; time nobody has looked at
+ * waits until it is approved.
+ */
+export function approvedPeople(lines: readonly PayrollLine[], approved: readonly ApprovedPeriod[]): Set<string> {
+  const covered = (userId: string, date: string) =>
+    approved.some((a) => a.userId === userId && a.start <= date && date <= a.end);
+  const out = new Set(lines.map((l) => l.userId));
+  for (const l of lines) if (out.has(l.userId) && !covered(l.userId, l.date)) out.delete(l.userId);
+  return out;
 }
 
 export interface CodeHours {

@@ -10,6 +10,7 @@ import { timeLockState } from '../period-lock.service';
 import { PAXML_CONTENT_TYPE, writePaxml } from './paxml';
 import { PAYROLL_CSV_CONTENT_TYPE, writePayrollCsv } from './payroll-csv';
 import {
+  approvedPeople,
   employeeNumberOf,
   payrollLines,
   summarize,
@@ -17,6 +18,7 @@ import {
   type CompensationSum,
   type CompensationType,
   type DistanceSum,
+  type PayrollEmployee,
   type PayrollLine,
   type PayrollPerson,
   type PersonSummary,
@@ -30,7 +32,10 @@ import { defaultPayrollMonth, MONTH_PATTERN, monthRange } from './payroll-month'
  * The payroll export of a month (issue 17 part 5): the month's worked hours, absence,
  * compensation and mileage per person as PAXml 2.0 or CSV, and a preview of the same figures.
  * Only a locked month leaves for payroll (409 PAYROLL_MONTH_NOT_LOCKED): its time can no longer
- * change under the payroll run. Everything is summed in SQL per person, day and code — a fixed
+ * change under the payroll run. Only people whose time of the month is approved are in it; the
+ * rest wait, named on the preview. Everyone in it needs their ERP employee number (409
+ * PAYROLL_EMPLOYEE_NUMBER_MISSING names who lacks one): the payroll system knows nobody by an Ordo
+ * id (issue 28). Everything is summed in SQL per person, day and code — a fixed
  * number of queries whatever the number of people.
  */
 
@@ -45,6 +50,12 @@ export const ZPayrollExport = ZPayrollMonth.extend({
   format: z.enum(PAYROLL_FORMATS, { error: 'ERROR_INVALID_VALUE' }),
 });
 
+/** A person named on the preview: who is left out, or who blocks the export. */
+export interface PayrollPersonRef {
+  userId: string;
+  name: string;
+}
+
 export interface PayrollPreview {
   /** YYYY-MM */
   month: string;
@@ -52,10 +63,13 @@ export interface PayrollPreview {
   to: string;
   /** Whether the month is locked: only then can it be exported. */
   locked: boolean;
+  /** The people the file holds: those whose time of the month is approved. */
   people: PersonSummary[];
   totals: { people: number; workHours: number; absenceHours: number; amount: number; distanceKm: number };
-  /** People without an employee number (the file names them by their user id). */
-  missingEmployeeNumbers: number;
+  /** People with time this month that is not approved: left out of the file. */
+  notApproved: PayrollPersonRef[];
+  /** People in the file without an employee number: the export is refused until they have one. */
+  missingEmployeeNumbers: PayrollPersonRef[];
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
@@ -63,11 +77,14 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 interface MonthData {
+  /** Everyone with lines this month. */
   people: PayrollPerson[];
   lines: PayrollLine[];
+  /** Who of them has the month's time approved. */
+  approved: Set<string>;
 }
 
-/** The month's rows summed per person, day and code, and the people they belong to (7 queries). */
+/** The month's rows summed per person, day and code, the people they belong to and their approvals (8 queries). */
 async function loadMonth(ctx: Ctx, from: string, to: string): Promise<MonthData> {
   const { trx } = ctx;
   const day = (column: string) => trx.raw(`to_char(${column}, 'YYYY-MM-DD') as day`);
@@ -213,26 +230,45 @@ async function loadMonth(ctx: Ctx, from: string, to: string): Promise<MonthData>
         )
     : [];
   const people = users
-    .map((u) => {
-      const { employeeNumber, missing } = employeeNumberOf(u.id, u.employee_number);
-      return { userId: u.id, name: u.name, employeeNumber, employeeNumberMissing: missing };
-    })
+    .map((u) => ({ userId: u.id, name: u.name, employeeNumber: employeeNumberOf(u.employee_number) }))
     .sort((a, b) => a.name.localeCompare(b.name, 'sv') || a.userId.localeCompare(b.userId));
-  return { people, lines };
+
+  // The office's approvals (parent reports) that reach into the month.
+  const periods: { user_id: string; start: string; end: string }[] = ids.length
+    ? await trx('time_report_parents')
+        .whereIn('user_id', ids)
+        .where('status', 'approved')
+        .where('period_start', '<=', to)
+        .where('period_end', '>=', from)
+        .select(
+          'user_id',
+          trx.raw(`to_char(period_start, 'YYYY-MM-DD') as start`),
+          trx.raw(`to_char(period_end, 'YYYY-MM-DD') as "end"`),
+        )
+    : [];
+  const approved = approvedPeople(
+    lines,
+    periods.map((p) => ({ userId: p.user_id, start: p.start, end: p.end })),
+  );
+  return { people, lines, approved };
 }
 
+const ref = (p: PayrollPerson): PayrollPersonRef => ({ userId: p.userId, name: p.name });
+
 /**
- * GET /timereports/payroll?month=YYYY-MM (timereports:read): per person the hours worked and
- * absence per code, compensation and mileage per code, and their totals — what the export would
- * hold — with whether the month is locked.
+ * GET /timereports/payroll?month=YYYY-MM (timereports:read): per approved person the hours worked
+ * and absence per code, compensation and mileage per code, and their totals — what the export
+ * would hold — with whether the month is locked, who is left out as not approved, and who in it
+ * lacks an employee number.
  */
 export async function payrollPreview(ctx: Ctx, raw: unknown): Promise<PayrollPreview> {
   requireAccess(ctx.auth, READ);
   const { month } = parseInput(ZPayrollMonth, raw);
   const { from, to } = monthRange(month);
   const locked = isDateLocked(await timeLockState(ctx), from);
-  const { people, lines } = await loadMonth(ctx, from, to);
-  const summaries = summarize(people, lines);
+  const { people, lines, approved } = await loadMonth(ctx, from, to);
+  const paid = people.filter((p) => approved.has(p.userId));
+  const summaries = summarize(paid, lines);
   const sum = (pick: (p: PersonSummary) => number) => round2(summaries.reduce((s, p) => s + pick(p), 0));
   return {
     month,
@@ -247,20 +283,32 @@ export async function payrollPreview(ctx: Ctx, raw: unknown): Promise<PayrollPre
       amount: sum((p) => p.totals.amount),
       distanceKm: sum((p) => p.totals.distanceKm),
     },
-    missingEmployeeNumbers: summaries.filter((p) => p.employeeNumberMissing).length,
+    notApproved: people.filter((p) => !approved.has(p.userId)).map(ref),
+    missingEmployeeNumbers: paid.filter((p) => p.employeeNumber === null).map(ref),
   };
 }
 
 /**
  * GET /timereports/payroll/export?month=YYYY-MM&format=paxml|csv (timereports:read): the month
- * as a PAXml 2.0 file or as CSV. 409 PAYROLL_MONTH_NOT_LOCKED unless the month is locked.
+ * as a PAXml 2.0 file or as CSV, of the people whose time of the month is approved. 409
+ * PAYROLL_MONTH_NOT_LOCKED unless the month is locked; 409 PAYROLL_EMPLOYEE_NUMBER_MISSING (details:
+ * `people`, and their `names`) when someone in it has no employee number.
  */
 export async function payrollExport(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
   requireAccess(ctx.auth, READ);
   const { month, format } = parseInput(ZPayrollExport, raw);
   const { from, to } = monthRange(month);
   if (!isDateLocked(await timeLockState(ctx), from)) throw new AppError('PAYROLL_MONTH_NOT_LOCKED', 409);
-  const { people, lines } = await loadMonth(ctx, from, to);
+  const loaded = await loadMonth(ctx, from, to);
+  const paid = loaded.people.filter((p) => loaded.approved.has(p.userId));
+  const missing = paid.filter((p) => p.employeeNumber === null);
+  if (missing.length)
+    throw new AppError('PAYROLL_EMPLOYEE_NUMBER_MISSING', 409, {
+      people: missing.map(ref),
+      names: missing.map((p) => p.name).join(', '),
+    });
+  const people = paid as PayrollEmployee[];
+  const { lines } = loaded;
   if (format === 'csv')
     return {
       filename: `payroll-${month}.csv`,
