@@ -30,6 +30,7 @@ import { timeTagCalls } from './calls/time-tags.calls';
 import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
 import { fileCalls } from './calls/files.calls';
+import { driveByIdCalls } from './calls/drive-by-id.calls';
 import { proposalCalls } from './calls/proposals.calls';
 import { proposalDocumentCalls } from './calls/proposal-documents.calls';
 import { contractCalls } from './calls/contracts.calls';
@@ -89,6 +90,8 @@ export const API_CALLS: ApiCall[] = [
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,
   ...fileCalls,
+  // the spec's /file/drive/{id} paths, after the drive's fixed /recent, /favourites and /archive
+  ...driveByIdCalls,
   // fixed /proposals/pdf, /salesorders/word … paths before /proposals/:id and /salesorders/:id
   ...proposalDocumentCalls,
   ...proposalCalls,

@@ -137,6 +137,22 @@ export interface FileListing {
   can: Record<Exclude<FileAction, 'read'> | 'publish', boolean>;
   /** Files an object passes to its work orders (on a work order's list). */
   inherited?: FileEntry[];
+  /** The drive's id (on the drive's list): the `{id}` of the spec's /file/drive/{id} paths. */
+  driveId?: string;
+}
+
+/**
+ * The company's drive. There is one per company today, and it is named by the tenant's id so the
+ * spec's /file/drive/{id} paths have an id to carry (issue 29 item 5); a drive of several per
+ * company would give it its own table.
+ */
+export function driveIdOf(ctx: Ctx): string {
+  return ctx.tenant.id;
+}
+
+/** A /file/drive/{id} path's id: the company's drive, else 404 like any id the asker cannot see. */
+export function requireDrive(ctx: Ctx, driveId: unknown): void {
+  if (typeof driveId !== 'string' || driveId !== driveIdOf(ctx)) throw notFound();
 }
 
 async function folderPath(ctx: Ctx, folderId: string | null): Promise<{ id: string; name: string }[]> {
@@ -206,6 +222,7 @@ export async function listFiles(ctx: Ctx, kind: unknown, ownerIdRaw: unknown, ra
     totalCount: Number(n),
     path: await folderPath(ctx, folderId),
     can: abilities(ctx, k),
+    ...(k.kind === 'drive' ? { driveId: driveIdOf(ctx) } : {}),
   };
   // An object's default files show on its work orders (spec section 3: "default files"), to
   // those who may open an object's files.

@@ -479,6 +479,48 @@ describe('publishing and the drive', () => {
       (await call('POST', `/api/file/drive/${file.id}/publish`, tok.admin, { customerId: ref.customer })).status,
     ).toBe(200);
   });
+
+  it("serves the spec's /file/drive/{id} paths for the drive GET /file/drive names, and 404 for any other id", async () => {
+    const drive = (await call('GET', '/api/file/drive', tok.admin)).json();
+    const id = drive.driveId as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    // the same listing, folder, link, recent files and favourites under the drive's own path
+    const folder = await call('POST', `/api/file/drive/${id}/folder`, tok.admin, { name: 'Ritningar' });
+    expect(folder.status, folder.text).toBe(200);
+    const link = await call('POST', `/api/file/drive/${id}/link`, tok.admin, {
+      name: 'Leverantörsportal',
+      link: 'https://example.com/portal',
+      folderId: folder.json().file.id,
+    });
+    expect(link.status, link.text).toBe(200);
+    const byId = (await call('GET', `/api/file/drive/${id}?folderId=${folder.json().file.id}`, tok.admin)).json();
+    expect(byId.files.map((f: { name: string }) => f.name)).toEqual(['Leverantörsportal']);
+    expect(byId.driveId).toBe(id);
+    expect((await call('GET', `/api/file/drive/${id}?q=ritn`, tok.admin)).json().files[0].id).toBe(
+      folder.json().file.id,
+    );
+    expect((await call('GET', `/api/file/drive/${id}/recent`, tok.admin)).json()).toEqual(
+      (await call('GET', '/api/file/drive/recent', tok.admin)).json(),
+    );
+    const fav = await call('PUT', `/api/file/drive/${id}/config/favourites`, tok.tech, {
+      id: link.json().file.id,
+      favourite: true,
+    });
+    expect(fav.status, fav.text).toBe(200);
+    expect(
+      (await call('GET', `/api/file/drive/${id}/favourites`, tok.tech)).json().files.map((f: { id: string }) => f.id),
+    ).toContain(link.json().file.id);
+    // the same permissions: the technician reads but may not make folders
+    expect((await call('POST', `/api/file/drive/${id}/folder`, tok.tech, { name: 'Nej' })).status).toBe(403);
+    // another company's drive, or no drive at all, is not found
+    const other = (await call('GET', '/api/file/drive', tok.adminB, undefined, b.host)).json().driveId as string;
+    expect(other).not.toBe(id);
+    expect((await call('GET', `/api/file/drive/${other}`, tok.admin)).status).toBe(404);
+    expect((await call('POST', `/api/file/drive/${other}/folder`, tok.admin, { name: 'X' })).status).toBe(404);
+    expect((await call('GET', '/api/file/drive/00000000-0000-4000-8000-000000000000/recent', tok.admin)).status).toBe(
+      404,
+    );
+  });
 });
 
 describe('files and the records they belong to', () => {
