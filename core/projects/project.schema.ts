@@ -27,7 +27,12 @@ const zUrl = () => zOptionalText(500).refine((v) => v === null || /^https?:\/\/[
 const zHours = () =>
   z
     .preprocess(
-      (v) => (v === '' || v == null ? null : typeof v === 'string' ? Number(v.replace(',', '.')) : v),
+      (v) =>
+        v === '' || v == null
+          ? null
+          : typeof v === 'string'
+            ? Number(v.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.'))
+            : v,
       z
         .number({ error: 'ERROR_INVALID_VALUE' })
         .min(0, 'ERROR_INVALID_VALUE')

@@ -73,6 +73,8 @@ test('[projects] two work orders and an extra work the customer approves from th
   await expect(page.getByRole('heading', { name: /Larm och passage E2E/, level: 1 })).toBeVisible({ timeout: SLOW });
   await expect(page.getByText('Projektet är skapat.')).toBeVisible();
   await hydrated(page);
+  // numbers read back as the spec writes them, not "100000,00" (issue 29 item 4)
+  await expect(page.getByRole('textbox', { name: 'Fast kontraktssumma' })).toHaveValue('100 000,00');
 
   // its own hourly price: the extra work's two hours come to 1 600,00
   await page.getByRole('tab', { name: 'Inställningar' }).click();

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startApp, type RunningApp } from './app-server';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
-import { acceptIntoSalesOrder, hydrated, openProposal, pick, signIn } from './helpers';
+import { acceptIntoSalesOrder, fillDate, hydrated, openProposal, pick, signIn } from './helpers';
 import { pdfText } from '../helpers/pdf-text';
 
 /**
@@ -410,10 +410,15 @@ test('[proposals] a discount shows its unit, kr per unit or percent, and the PDF
   await discount.fill('12,5');
   await expect(rowTotal).toHaveText('1 975,00');
 
+  // dates are the one date field of the kit, not a "YYYY-MM-DD" text box (issue 29 item 4)
+  await fillDate(page, page.getByRole('group', { name: /^(Följ upp|Follow up)/ }), '2026-12-15');
+
   const status = page.getByTestId('save-state');
   await expect(status).toHaveText(/Sparad|Saved/, { timeout: 15_000 });
   await page.waitForURL(/\/proposals\/[0-9a-f-]{36}$/);
   const id = page.url().split('/').pop()!;
+  const stored = await page.request.get(`${app.url}/api/proposals/${id}`);
+  expect((await stored.json()).nextActionDate).toMatch(/^2026-12-15/);
   await page.reload();
   await hydrated(page);
   // read back as typed: the price with a decimal comma, the discount with its unit

@@ -1,7 +1,7 @@
 import { parseDate } from '@internationalized/date';
 import { useTranslation } from 'react-i18next';
 import { Form, useNavigation } from 'react-router';
-import { moneyInput } from '~/app/components/articles/format';
+import { numberField } from '~/app/components/articles/format';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { TextArea } from '~/app/components/objects/shared';
 import { Button, DatePicker, Select, TextField } from '~/app/components/ui';
@@ -190,21 +190,21 @@ export function ProjectForm({
           name="contractSum"
           label={t('field.contractSum')}
           description={t('field.contractSum.help')}
-          defaultValue={moneyInput(project.contractSum)}
+          defaultValue={numberField(project.contractSum)}
           isDisabled={disabled}
           errorMessage={errors('contractSum')}
         />
         <TextField
           name="estimatedHours"
           label={t('field.estimatedHours')}
-          defaultValue={project.estimatedHours ?? ''}
+          defaultValue={numberField(project.estimatedHours)}
           isDisabled={disabled}
           errorMessage={errors('estimatedHours')}
         />
         <TextField
           name="estimatedCost"
           label={t('field.estimatedCost')}
-          defaultValue={project.estimatedCost ? moneyInput(project.estimatedCost) : ''}
+          defaultValue={numberField(project.estimatedCost)}
           isDisabled={disabled}
           errorMessage={errors('estimatedCost')}
         />

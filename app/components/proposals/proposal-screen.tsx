@@ -1,3 +1,4 @@
+import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
@@ -8,6 +9,7 @@ import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
   Dialog,
   Menu,
   NativeSelect,
@@ -95,6 +97,16 @@ function firstOfNextMonth(): string {
   return next.toISOString().slice(0, 10);
 }
 
+/** A stored plain date ("2026-12-01") for the date field; null for none or what is not a date. */
+function plainDate(value: string | null | undefined): CalendarDate | null {
+  if (!value) return null;
+  try {
+    return parseDate(value.slice(0, 10));
+  } catch {
+    return null;
+  }
+}
+
 /** "Create agreement" from the monthly rows: the agreement type and from when (issue 28 item 3). */
 function AgreementDialog(props: {
   types: { id: string; label: string }[];
@@ -107,7 +119,6 @@ function AgreementDialog(props: {
   const { t: tc } = useTranslation('common');
   const [type, setType] = useState(props.types[0]?.id ?? '');
   const [validFrom, setValidFrom] = useState(firstOfNextMonth);
-  const dateId = useId();
   const dateError = props.fields?.validFrom?.map((c) => tc(c)).join(' ');
   return (
     <Dialog
@@ -128,20 +139,12 @@ function AgreementDialog(props: {
       <div className="flex flex-col gap-3">
         <p className="text-sm">{t('monthly.createAgreementHelp')}</p>
         <NativeSelect label={t('monthly.agreementType')} items={props.types} value={type} onChange={setType} />
-        <div className={FIELD_CLASS}>
-          <label htmlFor={dateId} className="text-sm font-medium text-gray-900">
-            {t('monthly.validFrom')}
-          </label>
-          <input
-            id={dateId}
-            type="date"
-            value={validFrom}
-            onChange={(e) => setValidFrom(e.target.value)}
-            aria-invalid={dateError ? true : undefined}
-            className={`${INPUT_BOX_CLASS} ${INPUT_FOCUS_CLASS} px-3 py-2`}
-          />
-          {dateError && <p className="text-sm text-red-700">{dateError}</p>}
-        </div>
+        <DatePicker
+          label={t('monthly.validFrom')}
+          value={plainDate(validFrom)}
+          onChange={(v) => setValidFrom(v ? v.toString().slice(0, 10) : '')}
+          errorMessage={dateError}
+        />
       </div>
     </Dialog>
   );
@@ -352,21 +355,18 @@ export function ProposalScreen({ proposal, settings, lists, can, tags, groups, a
             />
             <div className="grid gap-3 sm:grid-cols-2">
               {settings.validTo && (
-                <TextField
+                <DatePicker
                   label={t('field.validTo')}
-                  type="text"
-                  placeholder="YYYY-MM-DD"
-                  value={draft.validTo ?? ''}
-                  onChange={(v) => change({ validTo: v || null })}
+                  value={plainDate(draft.validTo)}
+                  onChange={(v) => change({ validTo: v ? v.toString().slice(0, 10) : null })}
                   isDisabled={readOnly}
                   errorMessage={fields.validTo?.map((c) => tc(c))}
                 />
               )}
-              <TextField
+              <DatePicker
                 label={t('field.nextActionDate')}
-                placeholder="YYYY-MM-DD"
-                value={draft.nextActionDate ?? ''}
-                onChange={(v) => change({ nextActionDate: v || null })}
+                value={plainDate(draft.nextActionDate)}
+                onChange={(v) => change({ nextActionDate: v ? v.toString().slice(0, 10) : null })}
                 isDisabled={readOnly}
                 errorMessage={fields.nextActionDate?.map((c) => tc(c))}
               />
