@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { companyDay, ADMIN, hydrated, signIn } from './helpers';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { ADMIN, hydrated, signIn } from './helpers';
 
@@ -90,7 +90,7 @@ test('[articles] create an article with a proposed ID, find it, take in stock, a
   // The article page shows the list's price, and the price lookup for a customer on the list agrees.
   await page.goto(articleUrl);
   await expect(page.getByRole('row', { name: /Brandavtal/ })).toContainText('499,00');
-  await expect(page.getByRole('row', { name: /Brandavtal/ })).toContainText('15%');
+  await expect(page.getByRole('row', { name: /Brandavtal/ })).toContainText('15 %');
   const token = (await (await page.request.post(`${app.url}/api/authenticate`, { data: ADMIN })).json())
     .token as string;
   const headers = { authorization: `Bearer ${token}` };

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { startApp, type RunningApp } from './app-server';
 import { hydrated, signIn } from './helpers';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startErplyFake, type ErplyFake } from '../fakes/erply';
 import { startQuickBooksFake, type QuickBooksFake } from '../fakes/quickbooks-online';
 import { startWintFake, type WintFake } from '../fakes/wint';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { startApp, type RunningApp } from './app-server';

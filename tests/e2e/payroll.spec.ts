@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { seriousViolations } from './axe';
 import { companyDay, ADMIN, hydrated, signIn } from './helpers';

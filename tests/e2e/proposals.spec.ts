@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { acceptIntoSalesOrder, fillDate, hydrated, openProposal, pick, signIn } from './helpers';

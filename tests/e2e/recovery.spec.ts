@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { hydrated } from './helpers';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';

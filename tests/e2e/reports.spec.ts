@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { unzipEntry } from '../helpers/zip';
 import { startApp, type RunningApp } from './app-server';
 import { hydrated, signIn } from './helpers';
