@@ -1,24 +1,72 @@
 import { z } from 'zod';
 import type { ApiCall } from '~/core/api/define-call';
 
+type JsonSchema = { type?: unknown; properties?: Record<string, unknown>; required?: string[] } & Record<
+  string,
+  unknown
+>;
+
+/** A call's input as JSON schema (input side: what a client sends); `{}` for one zod cannot describe. */
+function inputSchema(call: ApiCall): JsonSchema {
+  try {
+    return z.toJSONSchema(call.input, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The input split where it travels: `:name` path parameters (always required), for GET and DELETE
+ * the schema's other properties as query parameters, else the rest as the JSON body. Path
+ * parameters are merged into the input by the router, so the schema names them too; they are
+ * documented once, in the path.
+ */
+function describeInput(call: ApiCall) {
+  const schema = inputSchema(call);
+  const pathNames = [...call.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const props = schema.properties ?? {};
+  const parameters: Record<string, unknown>[] = pathNames.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: props[name] ?? { type: 'string' },
+  }));
+  const { $schema: _s, ...rest } = schema;
+  const withoutPath: JsonSchema = schema.properties
+    ? {
+        ...rest,
+        properties: Object.fromEntries(Object.entries(props).filter(([k]) => !pathNames.includes(k))),
+        ...(schema.required ? { required: schema.required.filter((k) => !pathNames.includes(k)) } : {}),
+      }
+    : rest;
+  if (call.method === 'GET' || call.method === 'DELETE') {
+    const required = new Set(withoutPath.required ?? []);
+    // One with a default (zod lists a `.catch()` field as required) may be left out.
+    for (const [name, propSchema] of Object.entries(withoutPath.properties ?? {}))
+      parameters.push({
+        name,
+        in: 'query',
+        required: required.has(name) && !Object.hasOwn(propSchema as object, 'default'),
+        schema: propSchema,
+      });
+    return { parameters };
+  }
+  return { parameters, requestBody: { content: { 'application/json': { schema: withoutPath } } } };
+}
+
 /** OpenAPI 3.1 from the catalogue's zod schemas: the same schemas that validate requests. */
 export function buildOpenApi(calls: ApiCall[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const call of calls) {
     const path = call.path.replace(/:(\w+)/g, '{$1}');
-    let schema: unknown = {};
-    try {
-      schema = z.toJSONSchema(call.input, { unrepresentable: 'any', io: 'input' });
-    } catch {
-      schema = {};
-    }
-    const bodyful = !['GET', 'DELETE'].includes(call.method);
+    const { parameters, requestBody } = describeInput(call);
     (paths[path] ??= {})[call.method.toLowerCase()] = {
       summary: call.summary,
       'x-permission': call.access.permission,
       ...(call.access.module ? { 'x-app-module': call.access.module } : {}),
       security: call.access.permission === 'public' ? [] : [{ bearer: [] }],
-      ...(bodyful ? { requestBody: { content: { 'application/json': { schema } } } } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
       responses: {
         '200': { description: 'Success (the only success status)' },
         '400': { description: 'Validation failed: {code, fields}' },
@@ -49,11 +97,20 @@ export function renderApiDocs(calls: ApiCall[]): string {
         const o = op as {
           summary: string;
           'x-permission': string;
+          parameters?: { name: string; in: string; required: boolean; schema: unknown }[];
           requestBody?: { content: { 'application/json': { schema: unknown } } };
         };
-        const schema = o.requestBody
-          ? `<pre>${escape(JSON.stringify(o.requestBody.content['application/json'].schema, null, 2))}</pre>`
-          : '';
+        const params = (o.parameters ?? [])
+          .map(
+            (p) =>
+              `<code>${escape(p.name)}</code> (${p.in}${p.required ? ', required' : ''}): ${escape(JSON.stringify(p.schema))}`,
+          )
+          .join('<br>');
+        const schema =
+          (params ? `<p>${params}</p>` : '') +
+          (o.requestBody
+            ? `<pre>${escape(JSON.stringify(o.requestBody.content['application/json'].schema, null, 2))}</pre>`
+            : '');
         return `<tr><td><code>${method.toUpperCase()}</code></td><td><code>/api${escape(path)}</code></td><td>${escape(o['x-permission'])}</td><td>${escape(o.summary)}${schema}</td></tr>`;
       }),
     )

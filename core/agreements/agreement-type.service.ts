@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
-import { isUuid, parseInput } from '~/core/errors/validation';
+import { evenWithOtherErrors, isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { tenantTimeZone } from '~/core/i18n/number-format';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
@@ -138,11 +138,15 @@ const agreementFields = {
  */
 function withValidity<T extends z.ZodType<{ validFrom: string | null; validTo: string | null }>>(schema: T) {
   return schema
-    .refine((v) => v.validFrom != null, { message: 'ERROR_REQUIRED_FIELD', path: ['validFrom'], when: () => true })
+    .refine((v) => v.validFrom != null, {
+      message: 'ERROR_REQUIRED_FIELD',
+      path: ['validFrom'],
+      when: evenWithOtherErrors,
+    })
     .refine((v) => !(typeof v.validFrom === 'string' && typeof v.validTo === 'string' && v.validTo < v.validFrom), {
       message: 'ERROR_VALID_TO_BEFORE_VALID_FROM',
       path: ['validTo'],
-      when: () => true,
+      when: evenWithOtherErrors,
     });
 }
 

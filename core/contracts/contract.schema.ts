@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zOptionalPlainDate } from '~/core/agreements/agreement-schema';
-import { zRequiredString, UUID_PATTERN } from '~/core/errors/validation';
+import { evenWithOtherErrors, zRequiredString, UUID_PATTERN } from '~/core/errors/validation';
 import { zMoney } from '~/core/pricing/schemas';
 import { blankToNull, zOptionalEmail, zOptionalIdOrUnset, zOptionalText, zOptionalUuid } from '~/core/registers/fields';
 import { zIdentifier, ZListQuery, zQueryFlag } from '~/core/registers/list-query';
@@ -49,7 +49,7 @@ const contractFields = {
 function withDates<T extends z.ZodType<{ startDate: unknown; stopDate: unknown }>>(schema: T) {
   return schema.refine(
     (v) => !(typeof v.startDate === 'string' && typeof v.stopDate === 'string' && v.stopDate < v.startDate),
-    { message: 'ERROR_STOP_DATE_BEFORE_START_DATE', path: ['stopDate'], when: () => true },
+    { message: 'ERROR_STOP_DATE_BEFORE_START_DATE', path: ['stopDate'], when: evenWithOtherErrors },
   );
 }
 

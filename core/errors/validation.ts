@@ -8,6 +8,14 @@ export const EMAIL_PATTERN = /^[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,3}$/;
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
 
+/**
+ * A refinement's `when` that runs it even when other fields are wrong, so a form shows every
+ * mistake at once, but only on an object: on a missing or non-object value (a body of `[]`, a
+ * `{contract: 1}`) its check would read a field of undefined and throw, a 500 instead of the 400.
+ */
+export const evenWithOtherErrors = (payload: { value: unknown }): boolean =>
+  typeof payload.value === 'object' && payload.value !== null;
+
 export const zRequiredString = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD');
 export const zEmail = () => zRequiredString().max(254, 'ERROR_MAX_LENGTH').regex(EMAIL_PATTERN, 'ERROR_INVALID_EMAIL');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zOptionalPlainDate, zPlainDate } from '~/core/agreements/agreement-schema';
-import { zRequiredString, UUID_PATTERN } from '~/core/errors/validation';
+import { evenWithOtherErrors, zRequiredString, UUID_PATTERN } from '~/core/errors/validation';
 import { zMoney, zOptionalMoney } from '~/core/pricing/schemas';
 import { blankToNull, zOptionalText, zOptionalUuid } from '~/core/registers/fields';
 import { zQueryFlag } from '~/core/registers/list-query';
@@ -60,7 +60,7 @@ const projectFields = {
 function withDates<T extends z.ZodType<{ startDate: unknown; endDate: unknown }>>(schema: T) {
   return schema.refine(
     (v) => !(typeof v.startDate === 'string' && typeof v.endDate === 'string' && v.endDate < v.startDate),
-    { message: 'ERROR_STOP_DATE_BEFORE_START_DATE', path: ['endDate'], when: () => true },
+    { message: 'ERROR_STOP_DATE_BEFORE_START_DATE', path: ['endDate'], when: evenWithOtherErrors },
   );
 }
 

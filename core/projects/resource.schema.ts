@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zPlainDate } from '~/core/agreements/agreement-schema';
-import { UUID_PATTERN } from '~/core/errors/validation';
+import { evenWithOtherErrors, UUID_PATTERN } from '~/core/errors/validation';
 import { blankToNull, zOptionalText, zOptionalTextOrUnset } from '~/core/registers/fields';
 
 /**
@@ -26,7 +26,7 @@ const zHoursPerDay = () =>
 const endNotBeforeStart = {
   message: 'ERROR_STOP_DATE_BEFORE_START_DATE',
   path: ['endDate'],
-  when: () => true,
+  when: evenWithOtherErrors,
 };
 const datesInOrder = (v: { startDate?: unknown; endDate?: unknown }) =>
   !(typeof v.startDate === 'string' && typeof v.endDate === 'string' && v.endDate < v.startDate);
@@ -46,7 +46,7 @@ export const ZPlanResource = z
     hoursPerDay: zHoursPerDay().optional(),
     comment: zOptionalText(1000),
   })
-  .refine(oneOwner, { message: 'ERROR_REQUIRED_FIELD', path: ['userId'], when: () => true })
+  .refine(oneOwner, { message: 'ERROR_REQUIRED_FIELD', path: ['userId'], when: evenWithOtherErrors })
   .refine(datesInOrder, endNotBeforeStart);
 export type TPlanResource = z.infer<typeof ZPlanResource>;
 

@@ -224,6 +224,8 @@ export async function getDepartment(ctx: Ctx, id: unknown) {
 export async function saveDepartment(ctx: Ctx, raw: unknown): Promise<{ id: string; name: string }> {
   requireAccess(ctx.auth, { permission: 'instance:edit' });
   const input = parseInput(ZDepartment, raw);
+  // The department first: an id that names none (not even a UUID) is 404, never a query on it.
+  if (input.id) await getDepartment(ctx, input.id);
   const clash = await ctx
     .trx('departments')
     .whereRaw('lower(name) = lower(?)', [input.name])
@@ -231,7 +233,6 @@ export async function saveDepartment(ctx: Ctx, raw: unknown): Promise<{ id: stri
     .first('id');
   if (clash) throw new AppError('DEPARTMENT_NAME_TAKEN', 409, { message: 'A department with that name exists' });
   if (input.id) {
-    await getDepartment(ctx, input.id);
     await ctx.trx('departments').where({ id: input.id }).update({ name: input.name });
     return { id: input.id, name: input.name };
   }

@@ -203,11 +203,16 @@ const zPrefs = z.object({
     .refine((n) => (PROJECT_STEPS as readonly number[]).includes(n))
     .catch(1),
 });
-const zView = zPrefs.extend({ date: z.string().optional(), q: z.string().trim().max(200).optional() });
+/** GET /wo/calendar's query: the view, the day it shows (YYYY-MM-DD) and the unscheduled orders' search. */
+export const ZCalendarView = zPrefs.extend({
+  date: z.string({ error: 'ERROR_INVALID_VALUE' }).optional(),
+  q: z.string({ error: 'ERROR_INVALID_VALUE' }).trim().max(200, 'ERROR_MAX_LENGTH').optional(),
+});
 
 /** A view from loose query values: unknown periods fall back to the month, a bad date to today. */
 export function parseView(ctx: Ctx, raw: Record<string, unknown>): CalendarView & { q: string } {
-  const v = zView.parse(raw);
+  // A date or search that is no text (`?q=a&q=b`) is a 400 naming it, not a thrown ZodError.
+  const v = parseInput(ZCalendarView, raw);
   const anchor = parsePlainDate(v.date) ?? parsePlainDate(dateIn(ctx.now, zone(ctx)))!;
   return { period: v.period, perspective: v.perspective, anchor, step: v.step as CalendarView['step'], q: v.q ?? '' };
 }

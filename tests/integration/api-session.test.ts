@@ -238,6 +238,46 @@ describe('[platform] operations endpoints', () => {
     expect(doc.paths['/authenticate'].post['x-permission']).toBe('public');
     expect(doc.paths['/acls/{id}'].get['x-permission']).toBe('accesslevels:read');
   });
+
+  it('documents query parameters of GET calls and path parameters of every call, with their types', async () => {
+    const doc = (await get(a.host, '/api/openapi.json')).json();
+    type Param = { name: string; in: string; required: boolean; schema: { type?: string; enum?: string[] } };
+    const calendar: Param[] = doc.paths['/wo/calendar'].get.parameters;
+    expect(calendar).toContainEqual(
+      expect.objectContaining({
+        name: 'period',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ type: 'string', enum: expect.arrayContaining(['month', 'week']) }),
+      }),
+    );
+    expect(calendar).toContainEqual(
+      expect.objectContaining({
+        name: 'q',
+        in: 'query',
+        schema: expect.objectContaining({ type: 'string', maxLength: 200 }),
+      }),
+    );
+    expect(calendar).toContainEqual(
+      expect.objectContaining({ name: 'step', in: 'query', schema: expect.objectContaining({ type: 'number' }) }),
+    );
+    expect(doc.paths['/wo/calendar'].get.requestBody).toBeUndefined();
+    // A path parameter is in the path, required, and not repeated as a query parameter or in the body.
+    expect(doc.paths['/acls/{id}'].get.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+    const toAgreement = doc.paths['/proposals/{id}/agreement'].post;
+    expect(toAgreement.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+    const body = toAgreement.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['agreementId', 'validFrom']));
+    expect(body.properties.id).toBeUndefined();
+    const close = doc.paths['/contracts/{id}/close'].post;
+    expect(close.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(close.requestBody.content['application/json'].schema.properties).toEqual({});
+    expect(doc.paths['/instance/departments'].delete.parameters).toEqual([
+      { name: 'id', in: 'query', required: true, schema: { type: 'string' } },
+    ]);
+  });
 });
 
 describe('[platform] API documentation and headers', () => {

@@ -292,6 +292,15 @@ describe('[contracts] CRUD and totals', () => {
     });
     expect(await count()).toEqual(before);
     expect((await ok('GET', `/api/contracts/${ids.k100}`, admin)).contract).toEqual(contract);
+    // No contract object at all (a body of [] or {contract: 1}): the dates check has nothing to read.
+    for (const [method, body] of [
+      ['POST', []],
+      ['PUT', { contract: 1 }],
+    ] as const) {
+      const bad = await call(method, '/api/contracts', admin, body);
+      expect(bad.status, bad.text).toBe(400);
+      expect(bad.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { contract: ['ERROR_INVALID_VALUE'] } });
+    }
   });
 });
 

@@ -194,6 +194,12 @@ describe('[projects] create, read and change', () => {
         'project.contractSum': ['ERROR_NEGATIVE_AMOUNT'],
       },
     });
+    // no project object at all: the dates check has nothing to read
+    for (const method of ['POST', 'PUT'])
+      expect((await refused(method, '/api/projects', admin, { project: 'x' }, 400)).json()).toEqual({
+        code: 'VALIDATION_FAILED',
+        fields: { project: ['ERROR_INVALID_VALUE'] },
+      });
     // another tenant's customer is not found, and no project is made
     await refused('POST', '/api/projects', admin, { project: { title: 'X', customerIds: [customerB] } }, 404);
     const n = await withTenant(tenantA, async (trx) =>

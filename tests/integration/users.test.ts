@@ -100,6 +100,10 @@ describe('[users] departments', () => {
       fields: { name: ['ERROR_REQUIRED_FIELD'] },
     });
     expect((await call('PUT', '/api/instance/departments', admin, { id, name: 'Service Syd' })).status).toBe(200);
+    // An id that is no UUID names no department: 404, not a failed query.
+    expect((await call('PUT', '/api/instance/departments', admin, { id: 'x', name: 'Ny' })).json()).toEqual({
+      code: 'NOT_FOUND',
+    });
     expect((await call('GET', `/api/instance/departments/${id}`, admin)).json()).toEqual({ id, name: 'Service Syd' });
     // Another tenant's department id is not found.
     const other = await signIn(b, b.adminEmail);

@@ -302,6 +302,10 @@ describe('the calendar reads', () => {
     const open = await newOrder('Oplanerad unik');
     const res = await call('GET', '/api/wo/calendar?period=month&date=2026-12-10&q=oplanerad unik', tok.admin);
     expect(res.status, res.text).toBe(200);
+    // A search given twice is no text: 400 naming it.
+    const twice = await call('GET', '/api/wo/calendar?q=a&q=b', tok.admin);
+    expect(twice.status).toBe(400);
+    expect(twice.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { q: ['ERROR_INVALID_VALUE'] } });
     const board = res.json<{
       from: string;
       to: string;

@@ -6,6 +6,7 @@ import {
   monthCalendar,
   moveSchedule,
   parseView,
+  ZCalendarView,
   planWorkOrder,
   weekCalendar,
 } from '~/core/work-orders/schedule.service';
@@ -42,7 +43,7 @@ export const workOrderScheduleCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/calendar',
     access: { permission: 'workorders:read' },
-    input: pass,
+    input: ZCalendarView,
     summary:
       'The planning board for ?period=month|week|day|quarter|half_year|year&perspective=technician|project&date=YYYY-MM-DD&step=1|3|6|12&q= → {from, to, users, items, projects: [{id, number, title}] (those of the items), unscheduled, unscheduledCount, holidays, version, canPlan}',
     handler: (ctx, input: Input) => loadBoard(ctx, parseView(ctx, input)),
