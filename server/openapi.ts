@@ -13,12 +13,14 @@ export function buildOpenApi(calls: ApiCall[]) {
       schema = {};
     }
     const bodyful = !['GET', 'DELETE'].includes(call.method);
+    const { parameters, body } = splitInput(call.path, bodyful, schema);
     (paths[path] ??= {})[call.method.toLowerCase()] = {
       summary: call.summary,
       'x-permission': call.access.permission,
       ...(call.access.module ? { 'x-app-module': call.access.module } : {}),
       security: call.access.permission === 'public' ? [] : [{ bearer: [] }],
-      ...(bodyful ? { requestBody: { content: { 'application/json': { schema } } } } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(bodyful ? { requestBody: { content: { 'application/json': { schema: body } } } } : {}),
       responses: {
         '200': { description: 'Success (the only success status)' },
         '400': { description: 'Validation failed: {code, fields}' },
@@ -35,6 +37,43 @@ export function buildOpenApi(calls: ApiCall[]) {
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths,
   };
+}
+
+interface JsonObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/**
+ * The input schema as OpenAPI places it: `:name` path parameters, a GET's or DELETE's other fields
+ * as query parameters, and a body of the rest. The router merges them all into one input.
+ */
+function splitInput(path: string, bodyful: boolean, schema: unknown) {
+  const inPath = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const s = (schema ?? {}) as JsonObjectSchema;
+  const props = s.properties ?? {};
+  const required = s.required ?? [];
+  const param = (name: string, where: 'path' | 'query') => ({
+    name,
+    in: where,
+    required: where === 'path' || required.includes(name),
+    schema: props[name] ?? { type: 'string' },
+  });
+  const parameters = [
+    ...inPath.map((name) => param(name, 'path')),
+    ...(bodyful
+      ? []
+      : Object.keys(props)
+          .filter((name) => !inPath.includes(name))
+          .map((name) => param(name, 'query'))),
+  ];
+  if (!bodyful || !s.properties) return { parameters, body: schema };
+  const rest = Object.fromEntries(Object.entries(props).filter(([name]) => !inPath.includes(name)));
+  const stillRequired = required.filter((name) => !inPath.includes(name));
+  const body: JsonObjectSchema = { ...s, properties: rest };
+  if (s.required) body.required = stillRequired;
+  return { parameters, body };
 }
 
 const escape = (s: string) =>
