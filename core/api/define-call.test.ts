@@ -31,6 +31,16 @@ describe('[platform] a call input at the boundary', () => {
     expect(refused.details).toEqual({ fields: { amount: ['ERROR_INVALID_VALUE'] } });
   });
 
+  it('checks a wrapped body as the service reads it, so the errors name the same fields', () => {
+    const unwrap = z.preprocess((v) => (v as { entity?: unknown }).entity ?? v, ZAmount);
+    const schema = asSent(z.object({ entity: ZAmount }), unwrap);
+    const sent = { entity: { amount: '2.00' } };
+    expect(callInput(schema, sent)).toBe(sent);
+    expect(() => callInput(schema, { entity: { amount: 'x' } })).toThrow(
+      expect.objectContaining({ details: { fields: { amount: ['ERROR_INVALID_VALUE'] } } }),
+    );
+  });
+
   it('leaves a shownOnly schema to the service, and marks neither the service schema', () => {
     expect(callInput(shownOnly(ZAmount), { amount: 'lots' })).toEqual({ amount: 'lots' });
     expect(() => callInput(ZAmount, { amount: 'lots' })).toThrow(AppError);

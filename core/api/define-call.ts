@@ -73,8 +73,8 @@ export function defineCall<S extends z.ZodType>(call: ApiCall<S>): ApiCall<S> {
   return call;
 }
 
-/** Schemas made by `asSent`: the router checks the input with them and hands it on as it came. */
-const checkedOnly = new WeakSet<z.ZodType>();
+/** Schemas made by `asSent`, with what checks the input: it is handed on as it came. */
+const checkedOnly = new WeakMap<z.ZodType, z.ZodType>();
 /** Schemas made by `shownOnly`: documentation; the service alone checks the input. */
 const uncheckedAtBoundary = new WeakSet<z.ZodType>();
 
@@ -84,10 +84,12 @@ const uncheckedAtBoundary = new WeakSet<z.ZodType>();
  * gets the input as it was sent, because the service parses it again (the UI's routes call the same
  * service with raw form data) and a schema that transforms (text to number or date, '' to null) is
  * not safe to run twice. The schema is a copy, so the service's own schema is not marked.
+ * `checkWith` checks instead when the service reads a body that may come wrapped (`{proposal}` or
+ * the proposal itself), so the errors name the same fields as the service's.
  */
-export function asSent<S extends z.ZodType>(schema: S): z.ZodType<z.input<S>, z.input<S>> {
+export function asSent<S extends z.ZodType>(schema: S, checkWith?: z.ZodType): z.ZodType<z.input<S>, z.input<S>> {
   const copy = schema.clone();
-  checkedOnly.add(copy);
+  checkedOnly.set(copy, checkWith ?? copy);
   return copy as unknown as z.ZodType<z.input<S>, z.input<S>>;
 }
 
@@ -109,6 +111,8 @@ export function shownOnly<S extends z.ZodType>(schema: S): z.ZodType<z.input<S>,
  */
 export function callInput(schema: z.ZodType, sent: unknown): unknown {
   if (uncheckedAtBoundary.has(schema)) return sent;
-  const parsed = parseInput(schema, sent);
-  return checkedOnly.has(schema) ? sent : parsed;
+  const checker = checkedOnly.get(schema);
+  if (!checker) return parseInput(schema, sent);
+  parseInput(checker, sent);
+  return sent;
 }
