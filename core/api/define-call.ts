@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseInput } from '~/core/errors/validation';
 import type { Auth, Ctx } from '~/core/context';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -116,3 +116,10 @@ export function callInput(schema: z.ZodType, sent: unknown): unknown {
   parseInput(checker, sent);
   return sent;
 }
+
+/**
+ * A body checked as its service reads it: the entity under `key` (`{proposal}`, `{row}`) or the
+ * body itself, so the errors name the entity's fields plainly. For `asSent`'s `checkWith`.
+ */
+export const unwrapped = (key: string, schema: z.ZodType, whenMissing?: unknown) =>
+  z.preprocess((v) => (v as Record<string, unknown> | undefined)?.[key] ?? whenMissing ?? v, schema);

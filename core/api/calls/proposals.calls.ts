@@ -37,7 +37,7 @@ import {
   updateProposalConfiguration,
   ZProposalConfiguration,
 } from '~/core/proposals/proposal-configuration.service';
-import { asSent, defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, unwrapped, type ApiCall } from '../define-call';
 
 /*
  * Proposals (api-calls.md "Proposals"; issue 13), the CRM module. The services check the finer
@@ -47,9 +47,6 @@ import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /** Path parameters are text; the service answers 404 for one that names nothing. */
 const byId = z.object({ id: z.string() });
-/** A save's body, `{proposal}` as the catalogue has it or the entity itself: checked as the service reads it. */
-const unwrapped = (key: string, schema: z.ZodType) =>
-  z.preprocess((v) => (v as Record<string, unknown> | undefined)?.[key] ?? v, schema);
 type Input = Record<string, unknown>;
 const READ = { permission: 'proposal:read', module: 'crm' } as const;
 const EDIT = { permission: 'proposal:edit', module: 'crm' } as const;
