@@ -37,7 +37,7 @@ import { asSent, defineCall, type ApiCall } from '../define-call';
 /** Path parameters are text; the service answers 404 for one that names nothing. */
 const byId = z.object({ id: z.string() });
 /** `?userId`: whose time (the asker's when left out); the service checks who may read it. */
-const forPerson = { userId: z.string().optional() };
+const forPerson = { userId: z.string().nullish() };
 /** The month view's approve/reopen: a month that is in range, named by `month` when not (as the service). */
 const ZMonthApproval = z
   .object({
