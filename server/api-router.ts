@@ -1,11 +1,10 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { API_CALLS } from '~/core/api/catalogue';
-import { Reply, StreamReply, type ApiCall } from '~/core/api/define-call';
+import { callInput, Reply, StreamReply, type ApiCall } from '~/core/api/define-call';
 import { pipeline } from 'node:stream/promises';
 import { checkSession } from '~/core/auth/session.service';
 import { AppError, isAppError } from '~/core/errors/app-error';
 import { getRegistry, pluginApiCalls } from '~/core/extension-points/registry';
-import { parseInput } from '~/core/errors/validation';
 import { langFromKey } from '~/core/i18n/languages';
 import { logContext, logger } from '~/core/log/logger';
 import type { AppModuleId } from '~/core/modules/app-modules';
@@ -66,7 +65,7 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
               { ...req.query, ...(req.body ?? {}), ...req.params };
       // PostgreSQL refuses a NUL character in text: refused here as bad input, the field named.
       refuseNul(raw);
-      const input = parseInput(call.input, raw);
+      const input = callInput(call.input, raw);
       const lang = langFromKey(auth?.user.language ?? tenant.config.languageKey);
       const run = call.unitOfWork === false ? withoutUnitOfWork : inTenant;
       // An upload streams to the file store first, outside the unit of work; undone if that fails.

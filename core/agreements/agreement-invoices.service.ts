@@ -44,7 +44,7 @@ export function thisMonth(ctx: Ctx): { from: string; to: string } {
 /** The upcoming list counts this far; beyond it the page says "10,000+" (`more`). */
 export const UPCOMING_COUNT_CAP = 10_000;
 
-const ZUpcoming = z.object({
+export const ZUpcomingInvoices = z.object({
   from: zPlainDate().optional(),
   to: zPlainDate().optional(),
   q: z.string().trim().max(200).optional(),
@@ -164,7 +164,7 @@ export async function upcomingInvoices(
   raw: unknown = {},
 ): Promise<{ from: string; to: string; invoices: UpcomingInvoice[]; totalCount: number; more: boolean }> {
   requireAccess(ctx.auth, READ);
-  const f = parseInput(ZUpcoming, raw);
+  const f = parseInput(ZUpcomingInvoices, raw);
   const month = thisMonth(ctx);
   const from = f.from ?? month.from;
   const to = f.to ?? month.to;
@@ -231,7 +231,7 @@ export async function upcomingInvoices(
 
 const periodAmountRows = (r: Row) => ((typeof r.rows === 'string' ? JSON.parse(r.rows) : r.rows) as unknown[]).length;
 
-const ZScheduled = z.object({ from: zPlainDate().optional(), to: zPlainDate().optional() });
+export const ZScheduledInvoices = z.object({ from: zPlainDate().optional(), to: zPlainDate().optional() });
 
 export interface ScheduledMonth {
   month: string;
@@ -249,7 +249,7 @@ export async function scheduledInvoices(
   raw: unknown = {},
 ): Promise<{ from: string; to: string; months: ScheduledMonth[] }> {
   requireAccess(ctx.auth, READ);
-  const f = parseInput(ZScheduled, raw);
+  const f = parseInput(ZScheduledInvoices, raw);
   const from = f.from ?? thisMonth(ctx).from;
   const to = f.to ?? addDaysTo(addMonthsToFirst(from, 12), -1);
   const rows = (await baseQuery(ctx).whereRaw(DUE_SQL).select(CANDIDATE_COLUMNS(ctx))) as Row[];
@@ -274,7 +274,7 @@ export async function scheduledInvoices(
   };
 }
 
-const ZHistory = z.object({
+export const ZAgreementInvoiceHistory = z.object({
   startTime: zPlainDate().optional(),
   endTime: zPlainDate().optional(),
   offset: z.coerce.number().int().min(0).default(0),
@@ -358,7 +358,7 @@ export async function agreementInvoiceHistory(
   totalPriceVat: string;
 }> {
   requireAccess(ctx.auth, INVOICES);
-  const f = parseInput(ZHistory, raw);
+  const f = parseInput(ZAgreementInvoiceHistory, raw);
   const month = thisMonth(ctx);
   const startTime = f.startTime ?? month.from;
   const endTime = f.endTime ?? month.to;
@@ -450,7 +450,7 @@ export async function agreementInvoicingThisMonth(ctx: Ctx): Promise<{
   };
 }
 
-const ZYear = z.object({ year: z.coerce.number().int().min(2000).max(2100).optional() });
+export const ZAgreementYear = z.object({ year: z.coerce.number().int().min(2000).max(2100).optional() });
 
 export interface YearPeriod {
   from: string;
@@ -470,7 +470,7 @@ export async function agreementYear(
 ): Promise<{ year: number; periods: YearPeriod[]; invoices: AgreementInvoice[] }> {
   requireAccess(ctx.auth, INVOICES);
   if (!isUuid(id)) throw notFound();
-  const { year: y } = parseInput(ZYear, raw);
+  const { year: y } = parseInput(ZAgreementYear, raw);
   const year = y ?? Number(tenantToday(ctx).slice(0, 4));
   const oa: Row | undefined = await ctx
     .trx('object_agreements as oa')

@@ -295,7 +295,7 @@ export function setAgreementQueue(queue: JobQueue | null): void {
   runQueue = queue;
 }
 
-const ZStartRun = z.object({
+export const ZStartInvoiceRun = z.object({
   until: zPlainDate(),
 });
 
@@ -306,7 +306,7 @@ const ZStartRun = z.object({
  */
 export async function startInvoiceRun(ctx: Ctx, raw: unknown): Promise<{ run: AgreementRun }> {
   requireAccess(ctx.auth, { permission: 'agreements:edit' });
-  const { until } = parseInput(ZStartRun, raw);
+  const { until } = parseInput(ZStartInvoiceRun, raw);
   // one at a time: the lock orders two clicks; the second sees the first's row
   await ctx.trx.raw(`lock table agreement_runs in share row exclusive mode`);
   const live: Row | undefined = await ctx

@@ -90,7 +90,7 @@ const ZIncluded = z
   .and(zDiscount())
   .transform((v) => ({ articleId: v.articleId, discountType: v.type, discountValue: v.value }));
 
-const ZAgreementFields = z.object({
+export const ZObjectAgreementFields = z.object({
   agreementId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).regex(UUID_PATTERN, 'ERROR_REQUIRED_FIELD'),
   validFrom: z.preprocess((v) => (v === '' || v === null ? undefined : v), zPlainDate().optional()),
   validTo: zOptionalPlainDate(),
@@ -238,7 +238,7 @@ export async function putObjectAgreement(
   requireAccess(ctx.auth, EDIT);
   const bo = await requireBo(ctx, boId);
   // the fields are checked as the body's `agreement`, so field errors name them plainly (validFrom)
-  const input = parseInput(ZAgreementFields, (raw as { agreement?: unknown } | null)?.agreement ?? {});
+  const input = parseInput(ZObjectAgreementFields, (raw as { agreement?: unknown } | null)?.agreement ?? {});
   const existing: Row | undefined = await ctx
     .trx('object_agreements')
     .where({ business_object_id: bo.id })
@@ -446,7 +446,7 @@ export interface AgreementRow {
   sortOrder: number;
 }
 
-const ZRowFields = z
+export const ZAgreementRowFields = z
   .object({
     articleId: optionalId().default(null),
     title: text(500).default(null),
@@ -542,7 +542,7 @@ export async function saveAgreementRow(
   const oa = await requireOa(ctx, boId);
   const body = (raw as { row?: unknown } | null)?.row ?? raw;
   const id = (body as { id?: unknown } | null)?.id;
-  const input = parseInput(ZRowFields, body);
+  const input = parseInput(ZAgreementRowFields, body);
   const discount = parseInput(zDiscount(), { discountType: input.discountType, discountValue: input.discountValue });
   let article: Row | undefined;
   if (input.articleId) {
@@ -604,7 +604,7 @@ export async function deleteAgreementRow(ctx: Ctx, boId: unknown, kind: unknown,
   await recordHistory(ctx, { entity: OA_ENTITY, entityId: oa.id, action: 'row.delete', data: { kind: k } });
 }
 
-const ZSchedule = z.object({
+export const ZScheduleAgreementWorkOrders = z.object({
   objectAgreementIds: z
     .array(z.string().regex(UUID_PATTERN, 'ERROR_INVALID_VALUE'))
     .min(1, 'ERROR_REQUIRED_FIELD')
@@ -625,7 +625,7 @@ export async function scheduleWorkOrders(
 }> {
   requireAccess(ctx.auth, EDIT);
   requireAccess(ctx.auth, { permission: 'workorders:create' });
-  const { objectAgreementIds } = parseInput(ZSchedule, raw);
+  const { objectAgreementIds } = parseInput(ZScheduleAgreementWorkOrders, raw);
   const ids = [...new Set(objectAgreementIds)];
   const known = await ctx.trx('object_agreements').whereIn('id', ids).count({ n: '*' });
   if (Number(known[0]?.n) !== ids.length) throw notFound();

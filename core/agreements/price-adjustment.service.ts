@@ -18,7 +18,7 @@ import { tenantToday } from './generation.service';
 
 type Row = Record<string, unknown>;
 
-const ZSelection = z
+export const ZAdjustmentSelection = z
   .object({
     agreementIds: z.array(z.string().regex(UUID_PATTERN, 'ERROR_INVALID_VALUE')).max(500).default([]),
     objectAgreementIds: z.array(z.string().regex(UUID_PATTERN, 'ERROR_INVALID_VALUE')).max(50_000).default([]),
@@ -86,7 +86,7 @@ export async function previewAdjustment(
   raw: unknown,
 ): Promise<{ rows: AdjustmentPreviewRow[]; oldTotal: string; newTotal: string }> {
   requireAccess(ctx.auth, { permission: 'agreements:edit' });
-  const sel = parseInput(ZSelection, raw);
+  const sel = parseInput(ZAdjustmentSelection, raw);
   const rows = (await chosen(ctx, sel)).map((r) => ({
     objectAgreementId: r.id as string,
     serialCode: r.serial_code as string,
@@ -111,7 +111,7 @@ export async function createAdjustment(
   raw: unknown,
 ): Promise<{ id: string; agreements: number; applied: boolean }> {
   requireAccess(ctx.auth, { permission: 'agreements:edit' });
-  const sel = parseInput(ZSelection, raw);
+  const sel = parseInput(ZAdjustmentSelection, raw);
   const targets = await chosen(ctx, sel);
   if (!targets.length) throw new AppError('AGREEMENT_ADJUSTMENT_NOTHING_CHOSEN', 409);
   const [row] = await ctx

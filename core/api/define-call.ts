@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { parseInput } from '~/core/errors/validation';
 import type { Auth, Ctx } from '~/core/context';
 import type { Tenant } from '~/core/tenancy/tenant';
 import type { Access } from '~/core/permissions/access';
@@ -71,3 +72,54 @@ export interface ApiCall<S extends z.ZodType = z.ZodType> {
 export function defineCall<S extends z.ZodType>(call: ApiCall<S>): ApiCall<S> {
   return call;
 }
+
+/** Schemas made by `asSent`, with what checks the input: it is handed on as it came. */
+const checkedOnly = new WeakMap<z.ZodType, z.ZodType>();
+/** Schemas made by `shownOnly`: documentation; the service alone checks the input. */
+const uncheckedAtBoundary = new WeakSet<z.ZodType>();
+
+/**
+ * A call's input declared with the schema its service parses (issue 29): the router refuses what
+ * the schema refuses (400 {code, fields}) and /api/openapi.json shows its shape, but the handler
+ * gets the input as it was sent, because the service parses it again (the UI's routes call the same
+ * service with raw form data) and a schema that transforms (text to number or date, '' to null) is
+ * not safe to run twice. The schema is a copy, so the service's own schema is not marked.
+ * `checkWith` checks instead when the service reads a body that may come wrapped (`{proposal}` or
+ * the proposal itself), so the errors name the same fields as the service's.
+ */
+export function asSent<S extends z.ZodType>(schema: S, checkWith?: z.ZodType): z.ZodType<z.input<S>, z.input<S>> {
+  const copy = schema.clone();
+  checkedOnly.set(copy, checkWith ?? copy);
+  return copy as unknown as z.ZodType<z.input<S>, z.input<S>>;
+}
+
+/**
+ * Like `asSent`, but the router does not check the input: for a call whose service must answer
+ * something else before it reads the body (another tenant's object is 404 before the body is read,
+ * decision 020). /api/openapi.json still shows the shape; the service refuses a bad one.
+ */
+export function shownOnly<S extends z.ZodType>(schema: S): z.ZodType<z.input<S>, z.input<S>> {
+  const copy = schema.clone();
+  uncheckedAtBoundary.add(copy);
+  return copy as unknown as z.ZodType<z.input<S>, z.input<S>>;
+}
+
+/**
+ * What a call's handler gets from what was sent (body or query with the path parameters): the
+ * parsed input, or for an `asSent` or `shownOnly` schema the input as it came. A zod error is a
+ * 400 VALIDATION_FAILED with the fields.
+ */
+export function callInput(schema: z.ZodType, sent: unknown): unknown {
+  if (uncheckedAtBoundary.has(schema)) return sent;
+  const checker = checkedOnly.get(schema);
+  if (!checker) return parseInput(schema, sent);
+  parseInput(checker, sent);
+  return sent;
+}
+
+/**
+ * A body checked as its service reads it: the entity under `key` (`{proposal}`, `{row}`) or the
+ * body itself, so the errors name the entity's fields plainly. For `asSent`'s `checkWith`.
+ */
+export const unwrapped = (key: string, schema: z.ZodType, whenMissing?: unknown) =>
+  z.preprocess((v) => (v as Record<string, unknown> | undefined)?.[key] ?? whenMissing ?? v, schema);

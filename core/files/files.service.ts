@@ -121,7 +121,14 @@ const pageSize = z.coerce
   .int()
   .refine((n) => (FILE_PAGE_SIZES as readonly number[]).includes(n), { message: 'ERROR_INVALID_VALUE' });
 
-const ZList = z.object({
+/** A folder to move into or download, or the top ('' or null). */
+export const ZFolderChoice = z.object({ folderId: optionalId });
+export const ZDefaultFile = z.object({ isDefault: z.coerce.boolean() });
+export const ZFavourite = z.object({ favourite: z.coerce.boolean() });
+/** Publishing a drive file names the customer; a record's file goes to the record's customer. */
+export const ZPublishTo = z.object({ customerId: id });
+
+export const ZList = z.object({
   folderId: optionalId,
   from: z.coerce.number().int().min(0).default(0),
   size: pageSize.default(20),
@@ -292,7 +299,7 @@ async function requireEntry(ctx: Ctx, fileId: unknown, action: FileAction): Prom
 }
 
 const required = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD');
-const ZName = z.object({ name: required().max(MAX_FILE_NAME) });
+export const ZName = z.object({ name: required().max(MAX_FILE_NAME) });
 
 /** The next sort position at the end of a folder. */
 async function nextSortOrder(ctx: Ctx, k: FileOwnerKind, ownerId: string | null, folderId: string | null) {
@@ -314,12 +321,7 @@ export async function attachReceived(
   const k = fileOwnerKind(kind);
   requireFiles(ctx.auth, k, 'upload');
   const ownerId = await requireOwner(ctx, k, ownerIdRaw);
-  const folderId = await requireFolder(
-    ctx,
-    k,
-    ownerId,
-    parseInput(z.object({ folderId: optionalId }), received.fields).folderId,
-  );
+  const folderId = await requireFolder(ctx, k, ownerId, parseInput(ZFolderChoice, received.fields).folderId);
   let order = await nextSortOrder(ctx, k, ownerId, folderId ?? null);
   const ids: string[] = [];
   for (const f of received.files) ids.push(await insertFile(ctx, k, ownerId, folderId ?? null, f, order++));
@@ -374,7 +376,7 @@ export async function quotaLeftBytes(ctx: Ctx): Promise<number> {
   return (ctx.tenant.config.files?.quotaMb ?? 10_240) * 1024 * 1024 - Number(bytes);
 }
 
-const ZFolder = z.object({ name: required().max(MAX_FILE_NAME), parentId: optionalId });
+export const ZFolder = z.object({ name: required().max(MAX_FILE_NAME), parentId: optionalId });
 
 /**
  * A folder or a link in a folder of this owner (the top when none), at the end of its order: the
@@ -419,7 +421,7 @@ export async function createFolder(
   return addEntry(ctx, kind, ownerIdRaw, f.parentId, { kind: 'folder', name: f.name });
 }
 
-const ZLink = z.object({
+export const ZLink = z.object({
   name: required().max(MAX_FILE_NAME),
   link: required()
     .max(MAX_LINK_LENGTH)
@@ -456,7 +458,7 @@ export async function renameFile(ctx: Ctx, fileId: unknown, raw: unknown): Promi
 /** POST /file/{id}/move {folderId|null}: within the same record or drive; never into itself. */
 export async function moveFile(ctx: Ctx, fileId: unknown, raw: unknown): Promise<{ file: FileEntry }> {
   const { row, k } = await requireEntry(ctx, fileId, 'edit');
-  const { folderId } = parseInput(z.object({ folderId: optionalId }), raw);
+  const { folderId } = parseInput(ZFolderChoice, raw);
   const target = await requireFolder(ctx, k, (row.owner_id as string | null) ?? null, folderId);
   if (target && row.kind === 'folder') {
     const path = await folderPath(ctx, target);
@@ -473,7 +475,7 @@ export async function moveFile(ctx: Ctx, fileId: unknown, raw: unknown): Promise
   return { file: await entry(ctx, row.id as string) };
 }
 
-const ZReorder = z.object({ ids: z.array(id).min(1).max(1000) });
+export const ZReorder = z.object({ ids: z.array(id).min(1).max(1000) });
 
 /** POST /file/{id}/reorder {ids}: the order of the entries of `{id}`'s folder (the first id's folder). */
 export async function reorderFiles(ctx: Ctx, fileId: unknown, raw: unknown): Promise<{ ok: true }> {
@@ -531,7 +533,7 @@ export async function deleteFilesOf(ctx: Ctx, kind: string, ownerIds: readonly s
 export async function setDefaultFile(ctx: Ctx, fileId: unknown, raw: unknown): Promise<{ file: FileEntry }> {
   const { row } = await requireEntry(ctx, fileId, 'edit');
   if (row.owner_type !== 'bo' || row.kind !== 'file') throw notFound();
-  const { isDefault } = parseInput(z.object({ isDefault: z.coerce.boolean() }), raw);
+  const { isDefault } = parseInput(ZDefaultFile, raw);
   await ctx.trx('files').where({ id: row.id }).update({ is_default: isDefault, updated_at: ctx.now });
   return { file: await entry(ctx, row.id as string) };
 }
@@ -559,7 +561,7 @@ export async function setPublished(
   }
   let customerId: string | null;
   if (k.kind === 'drive') {
-    const c = parseInput(z.object({ customerId: id }), raw).customerId;
+    const c = parseInput(ZPublishTo, raw).customerId;
     customerId = (await ctx.trx('customers').where({ id: c }).first('id')) ? c : null;
     if (!customerId) throw notFound();
   } else customerId = await ownerCustomer(ctx, k, (row.owner_id as string | null) ?? null);
@@ -585,7 +587,7 @@ export async function publishedForCustomer(ctx: Ctx, customerId: unknown): Promi
 /** PUT /file/{id}/favourite {favourite}: the asker's mark. */
 export async function setFavourite(ctx: Ctx, fileId: unknown, raw: unknown): Promise<{ file: FileEntry }> {
   const { row } = await requireEntry(ctx, fileId, 'read');
-  const { favourite } = parseInput(z.object({ favourite: z.coerce.boolean() }), raw);
+  const { favourite } = parseInput(ZFavourite, raw);
   const key = { user_id: ctx.auth!.user.id, file_id: row.id };
   if (favourite)
     await ctx
@@ -643,7 +645,7 @@ export async function filesForArchive(
   const k = fileOwnerKind(kind);
   requireFiles(ctx.auth, k, 'read');
   const ownerId = await requireOwner(ctx, k, ownerIdRaw);
-  const { folderId } = parseInput(z.object({ folderId: optionalId }), raw);
+  const { folderId } = parseInput(ZFolderChoice, raw);
   const folder = await requireFolder(ctx, k, ownerId, folderId);
   const rows = (await ctx
     .trx('files')

@@ -206,10 +206,13 @@ export async function saveErpSettings(ctx: Ctx, raw: unknown): Promise<ErpSettin
 /** Where the vendor sends the browser back: the tenant's own host, so the session cookie comes along. */
 export const erpCallbackUrl = (origin: string) => `${origin.replace(/\/$/, '')}/settings/erp/callback`;
 
+/** Where the browser is: the vendor sends it back to this origin's callback page. */
+export const ZErpAuthStart = z.object({ origin: z.string().url('ERROR_INVALID_VALUE') });
+
 /** POST /instance/erp/auth {origin}: the vendor's authorization URL for an OAuth2 ERP, with a fresh state. */
 export async function startErpAuth(ctx: Ctx, raw: unknown): Promise<{ url: string }> {
   requireAccess(ctx.auth, EDIT);
-  const { origin } = parseInput(z.object({ origin: z.string().url('ERROR_INVALID_VALUE') }), raw);
+  const { origin } = parseInput(ZErpAuthStart, raw);
   const erp = await tenantErp(ctx);
   if (erp.provider.auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
   // a sign-in without the app's client id ends on the vendor's error page: say what to configure
@@ -233,6 +236,14 @@ export function erpFailure(err: unknown): AppError {
   throw err;
 }
 
+export const ZErpAuthCallback = z.object({
+  code: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
+  state: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
+  origin: z.string().url(),
+  /** The callback's other query parameters (QuickBooks sends the company's realmId). */
+  params: z.record(z.string().max(64), z.string().max(500)).optional(),
+});
+
 /**
  * The callback's half (GET /settings/erp/callback?code&state): the state must be the one we issued
  * to this tenant within ten minutes (409 ERP_OAUTH_STATE_INVALID otherwise), the code is exchanged
@@ -240,16 +251,7 @@ export function erpFailure(err: unknown): AppError {
  */
 export async function completeErpAuth(ctx: Ctx, raw: unknown): Promise<{ companyName: string | null }> {
   requireAccess(ctx.auth, EDIT);
-  const input = parseInput(
-    z.object({
-      code: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
-      state: z.string().min(1, 'ERROR_REQUIRED_FIELD'),
-      origin: z.string().url(),
-      /** The callback's other query parameters (QuickBooks sends the company's realmId). */
-      params: z.record(z.string().max(64), z.string().max(500)).optional(),
-    }),
-    raw,
-  );
+  const input = parseInput(ZErpAuthCallback, raw);
   if (!(await takeOAuthState(ctx.trx, input.state, ctx.now))) throw new AppError('ERP_OAUTH_STATE_INVALID', 409);
   const erp = await tenantErp(ctx);
   if (erp.provider.auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
@@ -308,16 +310,17 @@ export async function disconnectErp(ctx: Ctx): Promise<ErpSettingsView> {
   return getErpSettings(ctx);
 }
 
+export const ZErpArticleQuery = z
+  .object({ articlenumber: z.string().trim().optional(), title: z.string().trim().optional() })
+  .passthrough();
+
 /**
  * GET /articles/erp?articlenumber&title: the ERP's articles (articles:read_from_erp), filtered by
  * number or title when given. 409 ERP_CANNOT_LIST_ARTICLES for an ERP that has no such list.
  */
 export async function listErpArticles(ctx: Ctx, raw: unknown): Promise<{ articles: ErpArticleListing[] }> {
   requireAccess(ctx.auth, { permission: 'articles:read_from_erp' });
-  const f = parseInput(
-    z.object({ articlenumber: z.string().trim().optional(), title: z.string().trim().optional() }).passthrough(),
-    raw,
-  );
+  const f = parseInput(ZErpArticleQuery, raw);
   const erp = await tenantErp(ctx);
   if (!erp.provider.capabilities.listArticles) throw new AppError('ERP_CANNOT_LIST_ARTICLES', 409);
   const session = erpSession(ctx.tenant.id, erp.connection, (next) => saveErpCredentials(ctx.trx, next));

@@ -134,7 +134,7 @@ const ZTemplates = z
   )
   .max(50, 'ERROR_MAX_LENGTH');
 
-const ZConfiguration = z.object({
+export const ZProposalConfiguration = z.object({
   summaryRows: z.boolean().optional(),
   monthlyPrice: z.boolean().optional(),
   negativePrices: z.boolean().optional(),
@@ -196,7 +196,7 @@ async function saveList(ctx: Ctx, table: string, field: string, rows: (Row & { i
  */
 export async function updateProposalConfiguration(ctx: Ctx, raw: unknown): Promise<ProposalConfiguration> {
   requireAccess(ctx.auth, SETTINGS_EDIT);
-  const input = parseInput(ZConfiguration, raw);
+  const input = parseInput(ZProposalConfiguration, raw);
   const update: Row = {};
   for (const [key, column] of Object.entries(SWITCHES))
     if (input[key as keyof typeof SWITCHES] !== undefined) update[column] = input[key as keyof typeof SWITCHES];

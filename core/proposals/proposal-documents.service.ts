@@ -139,15 +139,8 @@ async function customerOf(ctx: Ctx, customerId: string | null): Promise<Row | un
       this.on('a.customer_id', 'c.id').andOn('a.is_primary', ctx.trx.raw('true'));
     })
     .where('c.id', customerId)
-    .first(
-      'c.name',
-      'c.customer_id',
-      'c.invoice_language',
-      'c.reverse_vat',
-      'a.street',
-      'a.post_index',
-      'a.city',
-    )) as Row | undefined;
+    .first('c.name', 'c.customer_id', 'c.invoice_language', 'c.reverse_vat', 'a.street', 'a.post_index', 'a.city')) as
+    Row | undefined;
 }
 
 /**

@@ -305,7 +305,7 @@ const zDate = () =>
       .optional(),
   );
 
-const ZList = z.object({
+export const ZProposalList = z.object({
   status: z.enum([...PROPOSAL_STATUSES, 'all']).default('active'),
   startTime: zDate(),
   endTime: zDate(),
@@ -324,7 +324,7 @@ const ZList = z.object({
  */
 export async function listProposals(ctx: Ctx, raw: unknown): Promise<{ proposals: Proposal[]; totalCount: number }> {
   requireAccess(ctx.auth, READ);
-  const f = parseInput(ZList, raw);
+  const f = parseInput(ZProposalList, raw);
   const base = ctx.trx('proposals as p');
   if (f.status !== 'all') base.where('p.status', f.status);
   if (f.startTime) base.where('p.create_ts', '>=', f.startTime);
@@ -359,7 +359,7 @@ async function nextNumber(
   return Number(row![column]) - 1;
 }
 
-const ZCreate = z.object({ customerId: z.string().uuid().nullish() });
+export const ZCreateProposal = z.object({ customerId: z.string().uuid().nullish() });
 
 /** POST /proposals {customerId}: a new active proposal with the tenant's terms, at the top of the list. */
 export async function createProposal(
@@ -367,7 +367,7 @@ export async function createProposal(
   raw: unknown,
 ): Promise<{ id: string; title: string; sortOrder: number; sequenceNumber: number }> {
   requireAccess(ctx.auth, EDIT);
-  const { customerId } = parseInput(ZCreate, raw);
+  const { customerId } = parseInput(ZCreateProposal, raw);
   let contact: Row | undefined;
   if (customerId) {
     const customer = await ctx.trx('customers').where({ id: customerId }).first('id');
@@ -648,7 +648,7 @@ export async function replaceRows(
   return figures;
 }
 
-const ZSave = z.object({
+export const ZSaveProposal = z.object({
   id: z.string().uuid({ error: 'ERROR_REQUIRED_FIELD' }),
   version: z.coerce.number().int().min(1),
   title: text(200),
@@ -702,7 +702,7 @@ function requireActive(p: Proposal) {
 export async function saveProposal(ctx: Ctx, raw: unknown): Promise<Proposal> {
   requireAccess(ctx.auth, EDIT);
   const body = (raw as { proposal?: unknown })?.proposal ?? raw;
-  const input = parseInput(ZSave, body);
+  const input = parseInput(ZSaveProposal, body);
   // the row is locked for the rest of the transaction: two saves of one version cannot both pass
   const locked = (await ctx.trx('proposals').where({ id: input.id }).forUpdate().first('id', 'version')) as
     Row | undefined;
@@ -812,7 +812,7 @@ function changedFields(
   return totals ? [...fields, 'rows'] : fields;
 }
 
-const ZPatch = z.object({
+export const ZPatchProposal = z.object({
   state: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(50, 'ERROR_MAX_LENGTH').nullish()),
   sortOrder: z.coerce.number().int().min(-1_000_000).max(1_000_000).optional(),
 });
@@ -821,7 +821,7 @@ const ZPatch = z.object({
 export async function patchProposal(ctx: Ctx, id: unknown, raw: unknown): Promise<Proposal> {
   requireAccess(ctx.auth, EDIT);
   const p = await findProposal(ctx, id);
-  const f = parseInput(ZPatch, raw);
+  const f = parseInput(ZPatchProposal, raw);
   const update: Row = {};
   if (f.state !== undefined) update.state = f.state;
   if (f.sortOrder !== undefined) update.sort_order = f.sortOrder;
@@ -843,7 +843,7 @@ export async function deleteProposal(ctx: Ctx, id: unknown): Promise<{ message: 
   return { message: 'PROPOSAL_SUCCESSFULLY_DELETED' };
 }
 
-const ZClose = z.object({
+export const ZCloseProposal = z.object({
   proposalId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).uuid({ error: 'ERROR_REQUIRED_FIELD' }),
   status: z.enum(['accepted', 'accepted-wo', 'declined'], { error: 'ERROR_INVALID_VALUE' }),
   ignoreArticlesForWorkOrder: z.boolean().optional().default(false),
@@ -865,7 +865,7 @@ export async function closeProposal(
   raw: unknown,
 ): Promise<{ proposal: Proposal; message: string; salesOrderId?: string; workOrderId?: string }> {
   requireAccess(ctx.auth, EDIT);
-  const input = parseInput(ZClose, raw);
+  const input = parseInput(ZCloseProposal, raw);
   await ctx.trx('proposals').where({ id: input.proposalId }).forUpdate().first('id');
   const p = await getProposal(ctx, input.proposalId);
   requireActive(p);

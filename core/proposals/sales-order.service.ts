@@ -131,7 +131,7 @@ export async function salesOrderOfProposal(ctx: Ctx, proposalId: unknown): Promi
   return getSalesOrder(ctx, row.sales_order_id);
 }
 
-const ZList = z.object({
+export const ZSalesOrderList = z.object({
   customerId: z.string().uuid().optional(),
   status: z.enum(['open', 'closed', 'all']).default('open'),
   departmentId: z.string().uuid().optional(),
@@ -146,7 +146,7 @@ export async function listSalesOrders(
   raw: unknown,
 ): Promise<{ salesOrders: SalesOrder[]; totalCount: number }> {
   requireAccess(ctx.auth, READ);
-  const f = parseInput(ZList, raw);
+  const f = parseInput(ZSalesOrderList, raw);
   const base = ctx.trx('sales_orders as s');
   if (f.status !== 'all') base.where('s.status', f.status);
   if (f.customerId) base.where('s.customer_id', f.customerId);
@@ -173,16 +173,15 @@ export async function nextSalesOrderNumber(ctx: Ctx): Promise<number> {
   return Number(row!.next_number) - 1;
 }
 
+export const ZCreateSalesOrder = z.object({
+  customerId: z.string().uuid().nullish(),
+  title: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
+});
+
 /** POST /salesorders {customerId}: a new open order, the asker its reference. */
 export async function createSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder> {
   requireAccess(ctx.auth, EDIT);
-  const { customerId, title } = parseInput(
-    z.object({
-      customerId: z.string().uuid().nullish(),
-      title: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
-    }),
-    raw,
-  );
+  const { customerId, title } = parseInput(ZCreateSalesOrder, raw);
   if (customerId && !(await ctx.trx('customers').where({ id: customerId }).first('id'))) throw notFound();
   const number = await nextSalesOrderNumber(ctx);
   const [row] = (await ctx
@@ -206,7 +205,7 @@ export async function createSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrd
   return getSalesOrder(ctx, row!.id);
 }
 
-const ZSave = z.object({
+export const ZSaveSalesOrder = z.object({
   id: z.string().uuid({ error: 'ERROR_REQUIRED_FIELD' }),
   version: z.coerce.number().int().min(1),
   title: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional(),
@@ -223,7 +222,7 @@ const ZSave = z.object({
  */
 export async function saveSalesOrder(ctx: Ctx, raw: unknown): Promise<SalesOrder> {
   requireAccess(ctx.auth, EDIT);
-  const input = parseInput(ZSave, (raw as { salesOrder?: unknown })?.salesOrder ?? raw);
+  const input = parseInput(ZSaveSalesOrder, (raw as { salesOrder?: unknown })?.salesOrder ?? raw);
   const locked = (await ctx
     .trx('sales_orders')
     .where({ id: input.id })
@@ -276,6 +275,8 @@ export async function deleteSalesOrder(ctx: Ctx, id: unknown): Promise<{ ok: tru
   return { ok: true };
 }
 
+export const ZCloseSalesOrder = z.object({ paid: z.boolean().optional().default(false) });
+
 /**
  * POST /salesorders/{id}/close {paid}: closed (invoiced), with the paid flag. Needs a reference
  * person (SALES_ORDER_REFERENCE_USER_MISSING) and a customer with a customer number
@@ -285,7 +286,7 @@ export async function deleteSalesOrder(ctx: Ctx, id: unknown): Promise<{ ok: tru
  */
 export async function closeSalesOrder(ctx: Ctx, id: unknown, raw: unknown): Promise<SalesOrder> {
   requireAccess(ctx.auth, EDIT);
-  const { paid } = parseInput(z.object({ paid: z.boolean().optional().default(false) }), raw);
+  const { paid } = parseInput(ZCloseSalesOrder, raw);
   const so = await findSalesOrder(ctx, id);
   if (so.status !== 'open') throw new AppError('SALES_ORDER_CLOSED', 409);
   if (!so.referenceUserId) throw new AppError('SALES_ORDER_REFERENCE_USER_MISSING', 409);

@@ -58,7 +58,7 @@ const zBool = z.preprocess(
   z.boolean({ error: 'ERROR_INVALID_VALUE' }),
 );
 
-const ZTag = z.object({
+export const ZCompensationTag = z.object({
   code: zRequiredString().max(20, 'ERROR_MAX_LENGTH').regex(/^\S+$/, 'ERROR_NO_SPACES'),
   name: optionalText(100),
   type: z.enum(COMPENSATION_TYPES, { error: 'ERROR_REQUIRED_FIELD' }),
@@ -79,9 +79,9 @@ const ZTag = z.object({
     z.number({ error: 'ERROR_INVALID_NUMBER' }).int('ERROR_INVALID_NUMBER').min(0).max(100_000).optional(),
   ),
 });
-const ZEdit = ZTag.extend({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
+export const ZEditCompensationTag = ZCompensationTag.extend({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
 
-type TagInput = z.infer<typeof ZTag>;
+type TagInput = z.infer<typeof ZCompensationTag>;
 
 function values(input: TagInput) {
   return {
@@ -139,7 +139,7 @@ async function getCompensationTag(ctx: Ctx, id: unknown): Promise<CompensationTa
 /** POST: a new tag at the end of its type's order; a code already used is 409 DUPLICATE_COMPENSATION_TAG. */
 export async function addCompensationTag(ctx: Ctx, raw: unknown): Promise<{ tag: CompensationTag }> {
   requireAccess(ctx.auth, { permission: 'instance:edit' });
-  const input = parseInput(ZTag, raw);
+  const input = parseInput(ZCompensationTag, raw);
   if (await codeTaken(ctx, input.code)) throw duplicate();
   const sortOrder =
     input.sortOrder ??
@@ -159,7 +159,7 @@ export async function addCompensationTag(ctx: Ctx, raw: unknown): Promise<{ tag:
  */
 export async function editCompensationTag(ctx: Ctx, raw: unknown): Promise<{ tag: CompensationTag }> {
   requireAccess(ctx.auth, { permission: 'instance:edit' });
-  const input = parseInput(ZEdit, raw);
+  const input = parseInput(ZEditCompensationTag, raw);
   const before = await getCompensationTag(ctx, input.id);
   if (await codeTaken(ctx, input.code, before.id)) throw duplicate();
   if (input.type !== before.type) {

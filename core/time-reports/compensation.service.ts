@@ -189,7 +189,7 @@ const ZData = z
   .catchall(zExtra)
   .refine((d) => Object.keys(d).length <= 20, 'ERROR_INVALID_VALUE');
 
-const ZCompensation = z.object({
+export const ZCompensationReport = z.object({
   id: zOptionalId(),
   userId: zOptionalId(),
   tagId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD'),
@@ -201,7 +201,7 @@ const ZCompensation = z.object({
   data: z.preprocess((v) => v ?? {}, ZData),
 });
 
-type CompensationInput = z.infer<typeof ZCompensation>;
+type CompensationInput = z.infer<typeof ZCompensationReport>;
 
 /** The tag named: it must exist, and be active unless the report already had it. */
 async function checkTag(ctx: Ctx, tagId: string, keep: string | null): Promise<CompensationTag> {
@@ -304,7 +304,7 @@ export async function addCompensationReport(
   ctx: Ctx,
   raw: unknown,
 ): Promise<{ compensationReport: CompensationReport }> {
-  const input = parseInput(ZCompensation, raw);
+  const input = parseInput(ZCompensationReport, raw);
   const user = await requireExpenseWriter(ctx, 'compensation', input.userId);
   await assertTimeChangeable(ctx, user.id, input.date);
   const tag = await checkTag(ctx, input.tagId, null);
@@ -322,7 +322,7 @@ export async function editCompensationReport(
   ctx: Ctx,
   raw: unknown,
 ): Promise<{ compensationReport: CompensationReport }> {
-  const input = parseInput(ZCompensation, raw);
+  const input = parseInput(ZCompensationReport, raw);
   const before = await readReport(ctx, input.id);
   requireRowWriter(ctx, 'compensation', before.userId);
   await assertTimeChangeable(ctx, before.userId, before.date, input.date);

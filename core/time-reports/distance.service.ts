@@ -172,7 +172,7 @@ async function latestReading(ctx: Ctx, userId: string, vehicle: string | undefin
 }
 
 /** A vehicle as typed: trimmed, single spaces, upper case (a registration number), at most 40. */
-const zVehicle = z.preprocess(
+export const zVehicle = z.preprocess(
   (v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v.trim().replace(/\s+/g, ' ').toUpperCase() : v),
   z.string({ error: 'ERROR_INVALID_VALUE' }).max(40, 'ERROR_MAX_LENGTH'),
 );
@@ -215,7 +215,7 @@ export async function weekDistanceReports(
 
 const zKm = (max: number) => zTypedNumber(max, hasOneDecimal);
 
-const ZTrip = z.object({
+export const ZTrip = z.object({
   id: zOptionalId(),
   userId: zOptionalId(),
   date: zDate(),

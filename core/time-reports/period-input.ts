@@ -14,6 +14,55 @@ const DAY_MS = 86_400_000;
 export const zDate = () =>
   z.string({ error: 'ERROR_REQUIRED_FIELD' }).refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_VALUE');
 
+/** A date as a query gives it: its first ten characters must be a real YYYY-MM-DD (`parsePeriod`). */
+const zDateOfQuery = () =>
+  z
+    .string({ error: 'ERROR_REQUIRED_FIELD' })
+    .min(1, 'ERROR_REQUIRED_FIELD')
+    .refine((v) => parsePlainDate(v.slice(0, 10)) !== null, 'ERROR_INVALID_VALUE');
+
+/**
+ * `?userId&startTime&endTime` of the period calls, as `parsePeriod` reads it (the span's length is
+ * the service's check); no userId is the asker.
+ */
+export const ZPersonPeriod = z.object({
+  userId: z.string().optional(),
+  startTime: zDateOfQuery(),
+  endTime: zDateOfQuery(),
+});
+
+const zYear = () =>
+  z.coerce
+    .number({ error: 'ERROR_INVALID_VALUE' })
+    .int('ERROR_INVALID_VALUE')
+    .min(2000, 'ERROR_INVALID_VALUE')
+    .max(2100, 'ERROR_INVALID_VALUE');
+
+/** An ISO week as the week calls take it (`weekDates`): year 2000–2100, a week that year has. */
+export const ZIsoWeek = z
+  .object({
+    year: zYear(),
+    week: z.coerce
+      .number({ error: 'ERROR_INVALID_VALUE' })
+      .int('ERROR_INVALID_VALUE')
+      .min(1, 'ERROR_INVALID_VALUE')
+      .max(53, 'ERROR_INVALID_VALUE'),
+  })
+  .refine((w) => w.week <= isoWeeksInYear(w.year), { path: ['week'], message: 'ERROR_INVALID_VALUE' });
+
+/** A month as the month calls take it: year 2000–2100 and month 1–12. */
+export const ZYearMonth = z.object({
+  year: zYear(),
+  month: z.coerce
+    .number({ error: 'ERROR_INVALID_VALUE' })
+    .int('ERROR_INVALID_VALUE')
+    .min(1, 'ERROR_INVALID_VALUE')
+    .max(12, 'ERROR_INVALID_VALUE'),
+});
+
+/** The lock list's `?year`: a year 2000–2100, this year when left out. */
+export const ZLockYear = z.object({ year: zYear().optional() });
+
 /**
  * A period of at most 60 days (spec section 5): 400 with ERROR_TIME_SPAN_TOO_LONG on endTime
  * beyond it, ERROR_END_BEFORE_START when it ends before it starts.

@@ -78,14 +78,14 @@ const zComment = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
   z.string().trim().max(2000, 'ERROR_MAX_LENGTH').optional(),
 );
-const ZCreate = z.object({
+export const ZCreateTimeParent = z.object({
   userId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
   periodStart: zDate,
   periodEnd: zDate,
   status: zStatus.optional(),
   comment: zComment,
 });
-const ZUpdate = z.object({
+export const ZUpdateTimeParent = z.object({
   id: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
   status: zStatus.optional(),
   comment: zComment,
@@ -104,7 +104,7 @@ const approvalColumns = (ctx: Ctx, status: 'open' | 'approved') =>
  */
 export async function createTimeParent(ctx: Ctx, raw: unknown): Promise<{ parent: TimeReportParent }> {
   requireAccess(ctx.auth, { permission: 'timereports:read' });
-  const input = parseInput(ZCreate, raw);
+  const input = parseInput(ZCreateTimeParent, raw);
   if (input.periodEnd < input.periodStart)
     throw new AppError('VALIDATION_FAILED', 400, { fields: { periodEnd: ['ERROR_END_BEFORE_START'] } });
   const user = isUuid(input.userId) ? await ctx.trx('users').where({ id: input.userId }).first('id') : undefined;
@@ -133,7 +133,7 @@ export async function createTimeParent(ctx: Ctx, raw: unknown): Promise<{ parent
 /** PUT /timereports/parent {id, status?, comment?} (timereports:read): approve, reopen or comment. History: approve / reopen. */
 export async function updateTimeParent(ctx: Ctx, raw: unknown): Promise<{ parent: TimeReportParent }> {
   requireAccess(ctx.auth, { permission: 'timereports:read' });
-  const input = parseInput(ZUpdate, raw);
+  const input = parseInput(ZUpdateTimeParent, raw);
   const existing = await readParent(ctx, input.id);
   const status = input.status ?? existing.status;
   await ctx

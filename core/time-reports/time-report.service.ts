@@ -143,7 +143,7 @@ const zCount = (max: number, message = 'ERROR_INVALID_VALUE') =>
       .optional(),
   );
 
-const ZReport = z.object({
+export const ZTimeReport = z.object({
   id: z.preprocess(emptyToUndefined, z.string().optional()),
   tagId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD'),
   userId: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -197,7 +197,7 @@ export async function saveTimeReport(
   opts: { update?: boolean } = {},
 ): Promise<{ timeReport: TimeReport }> {
   requireAccess(ctx.auth, { permission: 'signed-in' });
-  const input = parseInput(ZReport, raw);
+  const input = parseInput(ZTimeReport, raw);
   if (opts.update && input.id === undefined)
     throw new AppError('VALIDATION_FAILED', 400, { fields: { id: ['ERROR_REQUIRED_FIELD'] } });
   const existing = input.id !== undefined ? await readReport(ctx, input.id) : null;

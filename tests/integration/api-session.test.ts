@@ -237,6 +237,22 @@ describe('[platform] operations endpoints', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/authenticate'].post['x-permission']).toBe('public');
     expect(doc.paths['/acls/{id}'].get['x-permission']).toBe('accesslevels:read');
+    // Issue 29: each call's real input. A body with its limits and enums, without its path parameter…
+    const bo = doc.paths['/bo'].post.requestBody.content['application/json'].schema;
+    expect(bo.properties.bo.required).toEqual(['serialCode']);
+    expect(bo.properties.bo.properties.serialCode).toMatchObject({ type: 'string', maxLength: 100 });
+    expect(bo.properties.bo.properties.status.enum).toEqual(['active', 'inactive']);
+    const contacts = doc.paths['/bo/{boId}/contacts'].put;
+    expect(contacts.parameters).toEqual([{ name: 'boId', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(contacts.requestBody.content['application/json'].schema.properties).not.toHaveProperty('boId');
+    expect(contacts.requestBody.content['application/json'].schema.properties.contacts.maxItems).toBe(50);
+    // …and a GET's query as parameters.
+    const list = doc.paths['/bo'].get.parameters;
+    expect(list.find((p: { name: string }) => p.name === 'limit')).toMatchObject({
+      in: 'query',
+      schema: { maximum: 200 },
+    });
+    expect(list.find((p: { name: string }) => p.name === 'q')).toMatchObject({ in: 'query', required: false });
   });
 
   it('documents query parameters of GET calls and path parameters of every call, with their types', async () => {

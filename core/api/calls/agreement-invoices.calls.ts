@@ -5,8 +5,12 @@ import {
   dueAgreementInvoiceCount,
   scheduledInvoices,
   upcomingInvoices,
+  ZAgreementInvoiceHistory,
+  ZAgreementYear,
+  ZScheduledInvoices,
+  ZUpcomingInvoices,
 } from '~/core/agreements/agreement-invoices.service';
-import { getInvoiceRun, latestInvoiceRun, startInvoiceRun } from '~/core/agreements/agreement-runs';
+import { getInvoiceRun, latestInvoiceRun, startInvoiceRun, ZStartInvoiceRun } from '~/core/agreements/agreement-runs';
 import {
   deleteAgreementRow,
   deleteObjectAgreement,
@@ -16,9 +20,17 @@ import {
   putObjectAgreement,
   saveAgreementRow,
   scheduleWorkOrders,
+  ZAgreementRowFields,
+  ZObjectAgreementFields,
+  ZScheduleAgreementWorkOrders,
 } from '~/core/agreements/object-agreement.service';
-import { createAdjustment, listAdjustments, previewAdjustment } from '~/core/agreements/price-adjustment.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  createAdjustment,
+  listAdjustments,
+  previewAdjustment,
+  ZAdjustmentSelection,
+} from '~/core/agreements/price-adjustment.service';
+import { asSent, defineCall, unwrapped, type ApiCall } from '../define-call';
 
 /*
  * The agreement calls of the catalogue that are not the agreement-type register (api-calls.md
@@ -28,7 +40,8 @@ import { defineCall, type ApiCall } from '../define-call';
  * `/invoice/:id`, whose parameters would otherwise take these fixed paths. Services check access.
  */
 
-const pass = z.object({}).passthrough();
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const onBo = z.object({ boId: z.string() });
 type Input = Record<string, unknown>;
 const READ = { permission: 'agreements:read' } as const;
 const EDIT = { permission: 'agreements:edit' } as const;
@@ -47,7 +60,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/agreements/invoices/upcoming',
     access: READ,
-    input: pass,
+    input: asSent(ZUpcomingInvoices),
     summary:
       'Agreement invoices the next run makes: periods whose invoice day is on or before ?to (default: end of this month; ?from, ?q, ?offset, ?limit), each with amount and skipReason (OBJECT_INACTIVE, AGREEMENT_TYPE_INACTIVE, AGREEMENT_ENDED, CUSTOMER_MISSING, NOTHING_TO_INVOICE) {from, to, invoices, totalCount}',
     handler: (ctx, input) => upcomingInvoices(ctx, input),
@@ -56,7 +69,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/agreements/invoices/scheduled',
     access: READ,
-    input: pass,
+    input: asSent(ZScheduledInvoices),
     summary:
       'What the coming months will invoice, by month {from, to, months: [{month, count, amount}]}; ?from&to (default: 12 months)',
     handler: (ctx, input) => scheduledInvoices(ctx, input),
@@ -65,7 +78,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'POST',
     path: '/agreements/invoices/run',
     access: EDIT,
-    input: pass,
+    input: asSent(ZStartInvoiceRun),
     summary:
       'Starts invoicing every agreement due by {until} as a background run; answers {run} with its progress (total, done, created, skipped with reasons, warnings); a run already going is answered instead of starting another',
     handler: (ctx, input) => startInvoiceRun(ctx, input),
@@ -74,7 +87,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/agreements/invoices/run',
     access: READ,
-    input: pass,
+    input: z.object({}),
     summary: 'The latest invoicing run {run} (null when none)',
     handler: (ctx) => latestInvoiceRun(ctx),
   }),
@@ -90,7 +103,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'POST',
     path: '/agreements/pricing/preview',
     access: EDIT,
-    input: pass,
+    input: asSent(ZAdjustmentSelection),
     summary:
       'Preview of a price adjustment {agreementIds?, objectAgreementIds?, percent, effectiveFrom}: {rows: [{objectAgreementId, serialCode, customerName, agreementTitle, oldAmount, newAmount}], oldTotal, newTotal}',
     handler: (ctx, input) => previewAdjustment(ctx, input),
@@ -99,7 +112,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'POST',
     path: '/agreements/pricing/adjust',
     access: EDIT,
-    input: pass,
+    input: asSent(ZAdjustmentSelection),
     summary:
       'Raises (or lowers) the chosen agreements’ prices by percent from effectiveFrom: applied at once when the date has come, else by the generation run of that day; returns {id, agreements, applied}',
     handler: (ctx, input) => createAdjustment(ctx, input),
@@ -108,7 +121,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/agreements/pricing/adjustments',
     access: READ,
-    input: pass,
+    input: z.object({}),
     summary: 'The latest price adjustments {adjustments: [{id, percent, effectiveFrom, appliedAt, agreements}]}',
     handler: (ctx) => listAdjustments(ctx),
   }),
@@ -116,7 +129,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/invoice/agreement/history',
     access: INVOICES,
-    input: pass,
+    input: asSent(ZAgreementInvoiceHistory),
     summary:
       'Agreement invoices whose period starts between ?startTime and ?endTime (default: this month) {invoices, totalCount, totalPrice, totalPriceVat}',
     handler: (ctx, input) => agreementInvoiceHistory(ctx, input),
@@ -125,7 +138,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/invoice/agreement/count',
     access: READ,
-    input: pass,
+    input: z.object({}),
     summary: 'How many agreement invoices are due by today and not yet made {count}',
     handler: (ctx) => dueAgreementInvoiceCount(ctx),
   }),
@@ -133,7 +146,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/invoice/agreement/:id',
     access: INVOICES,
-    input: pass,
+    input: asSent(ZAgreementYear.extend({ id: z.string() })),
     summary: 'One object agreement’s year ?year: {year, periods: [{from, to, generateOn, invoice}], invoices}',
     handler: (ctx, input: Input) => agreementYear(ctx, input.id, input),
   }),
@@ -141,7 +154,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'POST',
     path: '/bo/agreement/wo/schedule',
     access: BO_EDIT,
-    input: pass,
+    input: asSent(ZScheduleAgreementWorkOrders),
     summary:
       'Makes the next service work order of each {objectAgreementIds} now, whatever its day (also workorders:create): {created: [{objectAgreementId, workOrderId, number, periodFrom}], skipped}',
     handler: (ctx, input) => scheduleWorkOrders(ctx, input),
@@ -150,7 +163,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'GET',
     path: '/bo/:boId/agreement',
     access: BO_READ,
-    input: pass,
+    input: onBo,
     summary:
       'The object’s agreement {agreement} or null: type, dates, woScheduledTo, invoiceScheduledTo, invoicePeriodFrom, validFrom/To, totalPrice, articles, field texts, invoice customer and address, nextWorkOrder, nextInvoice, lastInvoiced, warnings',
     handler: (ctx, input: Input) => getObjectAgreement(ctx, input.boId),
@@ -159,7 +172,10 @@ export const agreementCalls: ApiCall[] = [
     method: 'PUT',
     path: '/bo/:boId/agreement',
     access: BO_EDIT,
-    input: pass,
+    input: asSent(
+      onBo.extend({ agreement: ZObjectAgreementFields }),
+      unwrapped('agreement', ZObjectAgreementFields, {}),
+    ),
     summary:
       'Puts an agreement on the object or changes it {agreement: {agreementId, validFrom, validTo, …, version}}; 409 AGREEMENT_CHANGED (stale version), 409 AGREEMENT_DOUBLE_INVOICING unless confirmDoubleInvoicing',
     handler: (ctx, input: Input) => putObjectAgreement(ctx, input.boId, input),
@@ -168,7 +184,7 @@ export const agreementCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/bo/:boId/agreement',
     access: BO_EDIT,
-    input: pass,
+    input: onBo,
     summary:
       'Takes the agreement off the object; 409 AGREEMENT_HAS_INVOICES once invoices were made (set a to-date instead)',
     async handler(ctx, input: Input) {
@@ -181,7 +197,7 @@ export const agreementCalls: ApiCall[] = [
       method: 'GET',
       path: `/bo/:boId/agreement/${kind}`,
       access: BO_READ,
-      input: pass,
+      input: onBo,
       summary: `The rows every generated ${kind === 'wo' ? 'work order' : 'invoice'} carries {rows}`,
       handler: (ctx, input: Input) => listAgreementRows(ctx, input.boId, kind),
     }),
@@ -189,7 +205,7 @@ export const agreementCalls: ApiCall[] = [
       method: 'POST',
       path: `/bo/:boId/agreement/${kind}`,
       access: BO_EDIT,
-      input: pass,
+      input: asSent(onBo.extend({ row: ZAgreementRowFields }), unwrapped('row', ZAgreementRowFields)),
       summary:
         'Adds a row {row: {articleId?, title?, description?, amount, price?, discountType, discountValue}}; title and price default to the article’s',
       handler: (ctx, input: Input) => saveAgreementRow(ctx, input.boId, kind, withoutId(input)),
@@ -198,7 +214,7 @@ export const agreementCalls: ApiCall[] = [
       method: 'PUT',
       path: `/bo/:boId/agreement/${kind}`,
       access: BO_EDIT,
-      input: pass,
+      input: asSent(onBo.extend({ row: ZAgreementRowFields }), unwrapped('row', ZAgreementRowFields)),
       summary: 'Changes a row {row: {id, …}}',
       handler: (ctx, input: Input) => {
         const row = (input.row ?? input) as Input;
@@ -209,7 +225,7 @@ export const agreementCalls: ApiCall[] = [
       method: 'GET',
       path: `/bo/:boId/agreement/${kind}/:rowId`,
       access: BO_READ,
-      input: pass,
+      input: onBo.extend({ rowId: z.string() }),
       summary: 'One row {row}',
       handler: (ctx, input: Input) => getAgreementRow(ctx, input.boId, kind, input.rowId),
     }),
@@ -217,7 +233,7 @@ export const agreementCalls: ApiCall[] = [
       method: 'DELETE',
       path: `/bo/:boId/agreement/${kind}/:rowId`,
       access: BO_EDIT,
-      input: pass,
+      input: onBo.extend({ rowId: z.string() }),
       summary: 'Deletes a row',
       async handler(ctx, input: Input) {
         await deleteAgreementRow(ctx, input.boId, kind, input.rowId);

@@ -11,7 +11,22 @@ import {
   setCodeValue,
   updateCode,
   updateCodeGroup,
+  ZCodeValue,
+  ZCodeValueQuery,
+  ZCreateCode,
+  ZCreateGroup,
+  ZSecurityLogQuery,
+  ZUpdateCode,
+  ZUpdateGroup,
 } from '~/core/business-objects/access-codes.service';
+import {
+  ZBoList,
+  ZContacts,
+  ZCreateBo,
+  ZPage,
+  ZQrLookup,
+  ZUpdateBo,
+} from '~/core/business-objects/business-object.schema';
 import {
   createBusinessObject,
   deleteBusinessObject,
@@ -28,8 +43,15 @@ import {
   deleteObjectArticlePrice,
   listObjectArticlePrices,
   saveObjectArticlePrice,
+  ZObjectArticlePrice,
 } from '~/core/business-objects/object-articles.service';
-import { addServiceLogEntry, listServiceLog, updateServiceLogEntry } from '~/core/business-objects/service-log.service';
+import {
+  addServiceLogEntry,
+  listServiceLog,
+  updateServiceLogEntry,
+  ZServiceLogEntry,
+  ZServiceLogPage,
+} from '~/core/business-objects/service-log.service';
 import {
   getCustomSpecification,
   getSecurityForm,
@@ -38,11 +60,13 @@ import {
   saveSecurityForm,
   getSpecification,
   saveSpecification,
+  ZSpecData,
 } from '~/core/business-objects/spec.service';
-import type { SecurityFormType } from '~/core/business-objects/security-forms';
-import { exportSecurityForm } from '~/core/business-objects/security-form-export.service';
+import { securityFormSchema, type SecurityFormType } from '~/core/business-objects/security-forms';
+import { exportSecurityForm, ZSecurityFormExport } from '~/core/business-objects/security-form-export.service';
+import { ZProposeQuery } from '~/core/registers/propose-id';
 import { fileReply } from './work-order-documents.calls';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, shownOnly, type ApiCall } from '../define-call';
 
 /*
  * The business-object calls of the catalogue (api-calls.md "Business objects"), without the
@@ -51,12 +75,13 @@ import { defineCall, type ApiCall } from '../define-call';
  * `access` here is the outer gate. Fixed paths come before parameterised ones.
  */
 
-const pass = z.object({}).passthrough();
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
+const onBo = z.object({ boId: z.string() });
 const ok = async (p: Promise<unknown>) => {
   await p;
   return {};
 };
-type Input = Record<string, unknown>;
 
 const READ = { permission: 'bo:read' } as const;
 const EDIT = { permission: 'bo:edit' } as const;
@@ -81,7 +106,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'GET',
     path: '/bo',
     access: READ,
-    input: pass,
+    input: asSent(ZBoList),
     summary:
       'Objects by serial code {bos, totalCount}; ?q (serial, location, description, model, customer), ?customerId, ?modelId, ?status, ?includeSpecificationData, ?offset, ?limit',
     handler: (ctx, input) => listBusinessObjects(ctx, input),
@@ -90,7 +115,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'POST',
     path: '/bo',
     access: EDIT,
-    input: pass,
+    input: asSent(ZCreateBo),
     summary:
       'Creates an object {bo: {serialCode, modelId, customerId, priceListId, location, location2, location3, description, invoiceMarking, qrRef}}; returns {id}; 409 DUPLICATE_SERIAL_CODE, QR_REFERENCE_TAKEN',
     handler: (ctx, input) => createBusinessObject(ctx, input),
@@ -99,7 +124,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'PUT',
     path: '/bo',
     access: EDIT,
-    input: pass,
+    input: asSent(ZUpdateBo),
     summary: 'Changes the fields given of an object {bo: {id, …}}; 409 DUPLICATE_SERIAL_CODE, QR_REFERENCE_TAKEN',
     handler: (ctx, input) => ok(updateBusinessObject(ctx, input)),
   }),
@@ -107,7 +132,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'POST',
     path: '/bo/qr',
     access: READ,
-    input: pass,
+    input: asSent(ZQrLookup),
     summary: 'The object a QR reference points at {qrRefId} → {bo}; 404 QR_REFERENCE_NOT_FOUND',
     handler: (ctx, input) => resolveQrRef(ctx, input),
   }),
@@ -115,7 +140,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'GET',
     path: '/bo/id/propose',
     access: EDIT,
-    input: pass,
+    input: asSent(z.object({ length: z.union([z.literal(''), ZProposeQuery.shape.length]) })),
     summary: 'Proposes the next free all-digit serial code ?length (default 5) → {id}',
     handler: (ctx, input) => proposeSerialCode(ctx, input),
   }),
@@ -123,7 +148,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'POST',
     path: '/bo/articles',
     access: EDIT,
-    input: pass,
+    input: asSent(ZObjectArticlePrice),
     summary: "Sets an object's price for an article {businessObjectId, price, articleId}",
     handler: (ctx, input) => ok(saveObjectArticlePrice(ctx, input, 'create')),
   }),
@@ -131,7 +156,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'PUT',
     path: '/bo/articles',
     access: EDIT,
-    input: pass,
+    input: asSent(ZObjectArticlePrice),
     summary: "Changes an object's price for an article {businessObjectId, price, articleId}; 404 when none is set",
     handler: (ctx, input) => ok(saveObjectArticlePrice(ctx, input, 'update')),
   }),
@@ -139,7 +164,7 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'GET',
     path: '/bo/codes/logs',
     access: { permission: 'bo:codes:view_log' },
-    input: pass,
+    input: asSent(ZSecurityLogQuery),
     summary:
       'The security log, newest first {logs, totalCount}; ?businessObjectId, ?userId, ?type, ?startTime, ?endTime, ?from, ?size',
     handler: (ctx, input) => listSecurityLog(ctx, input),
@@ -149,230 +174,231 @@ export const businessObjectCalls: ApiCall[] = [
     method: 'GET',
     path: '/bo/:id',
     access: READ,
-    input: pass,
+    input: byId,
     summary: 'One object {bo} with model, customer, price list, contacts and specification',
-    handler: (ctx, input) => getBusinessObject(ctx, (input as Input).id),
+    handler: (ctx, input) => getBusinessObject(ctx, input.id),
   }),
   defineCall({
     method: 'DELETE',
     path: '/bo/:id',
     access: { permission: 'bo:delete' },
-    input: pass,
+    input: byId,
     summary: 'Deletes an object (access codes go too, each logged); 409 DELETE_NOT_POSSIBLE_SET_INACTIVE when in use',
-    handler: (ctx, input) => ok(deleteBusinessObject(ctx, (input as Input).id)),
+    handler: (ctx, input) => ok(deleteBusinessObject(ctx, input.id)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/customer',
     access: READ,
-    input: pass,
+    input: onBo,
     summary: "The object's customer {customer} (null when none)",
-    handler: (ctx, input) => getBusinessObjectCustomer(ctx, (input as Input).boId),
+    handler: (ctx, input) => getBusinessObjectCustomer(ctx, input.boId),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/contacts',
     access: EDIT,
-    input: pass,
+    input: asSent(ZContacts.extend(onBo.shape)),
     summary: "Replaces the object's contacts {contacts: [{name, role, phone, email}]}",
-    handler: (ctx, input) => ok(setBusinessObjectContacts(ctx, (input as Input).boId, input)),
+    handler: (ctx, input) => ok(setBusinessObjectContacts(ctx, input.boId, input)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/history',
     access: READ,
-    input: pass,
+    input: asSent(ZPage(20).extend(onBo.shape)),
     summary: "The object's history, newest first {history, totalCount}; ?from (offset), ?size (default 20)",
-    handler: (ctx, input) => listBusinessObjectHistory(ctx, (input as Input).boId, input),
+    handler: (ctx, input) => listBusinessObjectHistory(ctx, input.boId, input),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/articles',
     access: READ,
-    input: pass,
+    input: onBo,
     summary: "The object's own article prices {articles}",
-    handler: (ctx, input) => listObjectArticlePrices(ctx, (input as Input).boId),
+    handler: (ctx, input) => listObjectArticlePrices(ctx, input.boId),
   }),
   defineCall({
     method: 'DELETE',
     path: '/bo/:boId/articles',
     access: EDIT,
-    input: pass,
+    input: onBo.extend({ articleId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) }),
     summary: "Removes the object's price for ?articleId",
-    handler: (ctx, input) => ok(deleteObjectArticlePrice(ctx, (input as Input).boId, input)),
+    handler: (ctx, input) => ok(deleteObjectArticlePrice(ctx, input.boId, input)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/spec',
     access: READ,
-    input: pass,
+    input: onBo,
     summary: "The object's specification data {data}",
-    handler: (ctx, input) => getSpecification(ctx, (input as Input).boId),
+    handler: (ctx, input) => getSpecification(ctx, input.boId),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/spec',
     access: EDIT,
-    input: pass,
+    input: asSent(ZSpecData.extend(onBo.shape)),
     summary: "Replaces the object's specification data {data: {name: value}}",
-    handler: (ctx, input) => ok(saveSpecification(ctx, (input as Input).boId, input)),
+    handler: (ctx, input) => ok(saveSpecification(ctx, input.boId, input)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/spec/custom/:type',
     access: READ,
-    input: pass,
+    input: onBo.extend({ type: z.string() }),
     summary: 'A custom specification form {data, updatedAt, updatedBy}',
-    handler: (ctx, input) => getCustomSpecification(ctx, (input as Input).boId, (input as Input).type),
+    handler: (ctx, input) => getCustomSpecification(ctx, input.boId, input.type),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/spec/custom/:type',
     access: EDIT,
-    input: pass,
+    input: asSent(ZSpecData.extend({ ...onBo.shape, type: z.string() })),
     summary: 'Saves a custom specification form {data}',
-    handler: (ctx, input) => ok(saveCustomSpecification(ctx, (input as Input).boId, (input as Input).type, input)),
+    handler: (ctx, input) => ok(saveCustomSpecification(ctx, input.boId, input.type, input)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/sec',
     access: SEC_READ,
-    input: pass,
+    input: onBo,
     summary: 'Every security-system form of the object, by type (burglary, passage, camera, firealarm, assault)',
-    handler: (ctx, input) => getSecurityForms(ctx, (input as Input).boId),
+    handler: (ctx, input) => getSecurityForms(ctx, input.boId),
   }),
   ...SECURITY_PATHS.flatMap(([segment, type]) => [
     defineCall({
       method: 'GET',
       path: `/bo/:boId/sec/${segment}`,
       access: SEC_READ,
-      input: pass,
+      input: onBo,
       summary: `The ${type} form {data, updatedAt, updatedBy}`,
-      handler: (ctx, input) => getSecurityForm(ctx, (input as Input).boId, type),
+      handler: (ctx, input) => getSecurityForm(ctx, input.boId, type),
     }),
     defineCall({
       method: 'PUT',
       path: `/bo/:boId/sec/${segment}`,
       access: SEC_EDIT,
-      input: pass,
+      input: asSent(onBo.extend({ data: securityFormSchema(type) })),
       summary: `Saves the ${type} form {data}`,
-      handler: (ctx, input) => ok(saveSecurityForm(ctx, (input as Input).boId, type, input)),
+      handler: (ctx, input) => ok(saveSecurityForm(ctx, input.boId, type, input)),
     }),
   ]),
   defineCall({
     method: 'POST',
     path: '/bo/:boId/sec/form/export',
     access: SEC_READ,
-    input: pass,
+    // Another tenant's object is 404 before the body is read (decision 020): the service checks it.
+    input: shownOnly(ZSecurityFormExport.extend(onBo.shape)),
     summary:
       "The object's security documentation as a file {type: docx | pdf, signature? (a PNG data URL or a typed name), " +
       'excludedPages? [object, burglary, passage, camera, firealarm, assault]} → the .docx or PDF attachment; one page ' +
       'per filled security form, the signature at the end',
-    handler: async (ctx, input) => fileReply(await exportSecurityForm(ctx, (input as Input).boId, input)),
+    handler: async (ctx, input) => fileReply(await exportSecurityForm(ctx, input.boId, input)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/servicelog',
     access: READ,
-    input: pass,
+    input: asSent(ZServiceLogPage.extend(onBo.shape)),
     summary: 'The service log, newest first, 20 a page {logs, totalCount}; ?from (offset)',
-    handler: (ctx, input) => listServiceLog(ctx, (input as Input).boId, input),
+    handler: (ctx, input) => listServiceLog(ctx, input.boId, input),
   }),
   defineCall({
     method: 'POST',
     path: '/bo/:boId/servicelog',
     access: { permission: 'bo:service_log' },
-    input: pass,
+    input: asSent(ZServiceLogEntry.extend(onBo.shape)),
     summary: 'Adds a service log entry {entry}; returns {id}',
-    handler: (ctx, input) => addServiceLogEntry(ctx, (input as Input).boId, input),
+    handler: (ctx, input) => addServiceLogEntry(ctx, input.boId, input),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/servicelog/:logId',
     access: { permission: 'bo:service_log' },
-    input: pass,
+    input: asSent(ZServiceLogEntry.extend({ ...onBo.shape, logId: z.string() })),
     summary: 'Corrects a service log entry {entry}',
-    handler: (ctx, input) => ok(updateServiceLogEntry(ctx, (input as Input).boId, (input as Input).logId, input)),
+    handler: (ctx, input) => ok(updateServiceLogEntry(ctx, input.boId, input.logId, input)),
   }),
   // ---- access codes ----
   defineCall({
     method: 'GET',
     path: '/bo/:boId/codes/groups',
     access: CODES,
-    input: pass,
+    input: onBo,
     summary: 'Code groups with their codes, names only {groups} (bo:codes:view or bo:codes:edit)',
-    handler: (ctx, input) => listCodeGroups(ctx, (input as Input).boId),
+    handler: (ctx, input) => listCodeGroups(ctx, input.boId),
   }),
   defineCall({
     method: 'POST',
     path: '/bo/:boId/codes/groups',
     access: CODES_EDIT,
-    input: pass,
+    input: asSent(ZCreateGroup.extend(onBo.shape)),
     summary: 'Adds a code group {displayName, sortOrder?} → {id}; logged add.group',
-    handler: (ctx, input) => createCodeGroup(ctx, (input as Input).boId, input),
+    handler: (ctx, input) => createCodeGroup(ctx, input.boId, input),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/codes/groups',
     access: CODES_EDIT,
-    input: pass,
+    input: asSent(ZUpdateGroup.extend(onBo.shape)),
     summary: 'Renames or reorders a code group {id, displayName?, sortOrder?}; logged edit.group',
-    handler: (ctx, input) => ok(updateCodeGroup(ctx, (input as Input).boId, input)),
+    handler: (ctx, input) => ok(updateCodeGroup(ctx, input.boId, input)),
   }),
   defineCall({
     method: 'POST',
     path: '/bo/:boId/codes/groups/code',
     access: CODES_EDIT,
-    input: pass,
+    input: asSent(ZCreateCode.extend(onBo.shape)),
     summary: 'Adds a code {groupId, displayName, value?, sortOrder?} → {id}; logged add.code',
-    handler: (ctx, input) => createCode(ctx, (input as Input).boId, input),
+    handler: (ctx, input) => createCode(ctx, input.boId, input),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/codes/groups/code',
     access: CODES_EDIT,
-    input: pass,
+    input: asSent(ZUpdateCode.extend(onBo.shape)),
     summary: 'Renames, moves or reorders a code {id, displayName?, groupId?, sortOrder?, value?}; logged edit.code',
-    handler: (ctx, input) => ok(updateCode(ctx, (input as Input).boId, input)),
+    handler: (ctx, input) => ok(updateCode(ctx, input.boId, input)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/codes/groups/code/:codeId',
     access: CODES_VIEW,
-    input: pass,
+    input: asSent(ZCodeValueQuery.extend({ ...onBo.shape, codeId: z.string() })),
     summary: "A code's value {value}; ?copy=1 logs copy.code, otherwise view.code. Never cached",
-    handler: (ctx, input) => getCodeValue(ctx, (input as Input).boId, (input as Input).codeId, input),
+    handler: (ctx, input) => getCodeValue(ctx, input.boId, input.codeId, input),
   }),
   defineCall({
     method: 'PUT',
     path: '/bo/:boId/codes/groups/code/:codeId',
     access: CODES_EDIT,
-    input: pass,
+    input: asSent(ZCodeValue.extend({ ...onBo.shape, codeId: z.string() })),
     summary: "Sets a code's value {id, value} ('' clears it); logged edit.code.value",
-    handler: (ctx, input) => ok(setCodeValue(ctx, (input as Input).boId, (input as Input).codeId, input)),
+    handler: (ctx, input) => ok(setCodeValue(ctx, input.boId, input.codeId, input)),
   }),
   defineCall({
     method: 'DELETE',
     path: '/bo/:boId/codes/groups/code/:codeId',
     access: CODES_EDIT,
-    input: pass,
+    input: onBo.extend({ codeId: z.string() }),
     summary: 'Deletes a code; logged delete.code',
-    handler: (ctx, input) => ok(deleteCode(ctx, (input as Input).boId, (input as Input).codeId)),
+    handler: (ctx, input) => ok(deleteCode(ctx, input.boId, input.codeId)),
   }),
   defineCall({
     method: 'GET',
     path: '/bo/:boId/codes/groups/:groupId',
     access: CODES,
-    input: pass,
+    input: onBo.extend({ groupId: z.string() }),
     summary: 'One code group with its codes, names only {group}',
-    handler: (ctx, input) => getCodeGroup(ctx, (input as Input).boId, (input as Input).groupId),
+    handler: (ctx, input) => getCodeGroup(ctx, input.boId, input.groupId),
   }),
   defineCall({
     method: 'DELETE',
     path: '/bo/:boId/codes/groups/:groupId',
     access: CODES_EDIT,
-    input: pass,
+    input: onBo.extend({ groupId: z.string() }),
     summary: 'Deletes a code group and its codes; logged delete.code for each code and delete.group',
-    handler: (ctx, input) => ok(deleteCodeGroup(ctx, (input as Input).boId, (input as Input).groupId)),
+    handler: (ctx, input) => ok(deleteCodeGroup(ctx, input.boId, input.groupId)),
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, type ApiCall } from '~/core/api/define-call';
+import { asSent, defineCall, type ApiCall } from '~/core/api/define-call';
 import { requireDrive } from '~/core/files/files.service';
 import { fileCalls } from './files.calls';
 
@@ -29,7 +29,8 @@ export const driveByIdCalls: ApiCall[] = SERVED.map((key) => {
   return defineCall({
     ...call,
     path: call.path.replace('/file/drive', '/file/drive/:driveId'),
-    input: withDrive(call.input),
+    // checked at the boundary, handed on as sent: the drive call's service parses it again
+    input: asSent(withDrive(call.input)),
     summary: `${call.summary} — the drive named by its id (driveId of GET /file/drive); 404 for any other`,
     handler: (ctx, input: Record<string, unknown>, meta) => {
       requireDrive(ctx, input.driveId);

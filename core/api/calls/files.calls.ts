@@ -20,12 +20,21 @@ import {
   setDefaultFile,
   setFavourite,
   setPublished,
+  ZDefaultFile,
+  ZFavourite,
+  ZFolder,
+  ZFolderChoice,
+  ZLink,
+  ZList,
+  ZName,
+  ZPublishTo,
+  ZReorder,
 } from '~/core/files/files.service';
 import { fileOwnerKind, requireFiles } from '~/core/files/owners';
 import { discardReceived, receiveFiles, type Received } from '~/core/files/receive';
 import { langFromKey } from '~/core/i18n/languages';
 import { SIGNED_IN } from '~/core/permissions/access';
-import { defineCall, type ApiCall, type ReceiveBody } from '../define-call';
+import { asSent, defineCall, type ApiCall, type ReceiveBody } from '../define-call';
 
 /*
  * Files and the drive (api-calls.md "Files and drive"; issue 12). A record's files are under
@@ -34,7 +43,9 @@ import { defineCall, type ApiCall, type ReceiveBody } from '../define-call';
  * permission (spec section 6: <kind>:files, <kind>:files:read; drive:*) and that the record exists.
  */
 
-const pass = z.object({}).passthrough();
+/** Path parameters are text; the service answers 404 for a kind or record that is not there. */
+const byId = z.object({ id: z.string() });
+const onRecord = z.object({ kind: z.string(), ownerId: z.string() });
 type Input = Record<string, unknown>;
 
 const ENTRY =
@@ -85,15 +96,15 @@ export const fileCalls: ApiCall[] = [
     method: 'GET',
     path: '/file/drive',
     access: drive('drive:read'),
-    input: pass,
+    input: asSent(ZList),
     summary: `The drive: one folder ?folderId (the top without), ?from, ?size (20, 50 or 100), ?q (by name, anywhere) → ${LISTING}`,
-    handler: (ctx, input: Input) => listFiles(ctx, 'drive', null, input),
+    handler: (ctx, input) => listFiles(ctx, 'drive', null, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/drive',
     access: drive('drive:files:upload'),
-    input: pass,
+    input: z.object({}),
     receive: upload(() => 'drive'),
     summary: `Uploads to the drive: ${UPLOAD}`,
     handler: (ctx, input: Input) => attachReceived(ctx, 'drive', null, input.received as Received),
@@ -102,7 +113,7 @@ export const fileCalls: ApiCall[] = [
     method: 'GET',
     path: '/file/drive/recent',
     access: drive('drive:read'),
-    input: pass,
+    input: z.object({}),
     summary: "The drive's 20 newest files → {files: [entry]}",
     handler: (ctx) => recentDriveFiles(ctx),
   }),
@@ -110,7 +121,7 @@ export const fileCalls: ApiCall[] = [
     method: 'GET',
     path: '/file/drive/favourites',
     access: drive('drive:read'),
-    input: pass,
+    input: z.object({}),
     summary: "The asker's favourite drive files and folders → {files: [entry]}",
     handler: (ctx) => favouriteDriveFiles(ctx),
   }),
@@ -118,73 +129,73 @@ export const fileCalls: ApiCall[] = [
     method: 'PUT',
     path: '/file/drive/config/favourites',
     access: drive('drive:read'),
-    input: pass,
+    input: asSent(ZFavourite.extend(byId.shape)),
     summary: 'Marks or unmarks a favourite {id, favourite: boolean} → {file: entry}',
-    handler: (ctx, input: Input) => setFavourite(ctx, input.id, input),
+    handler: (ctx, input) => setFavourite(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/drive/folder',
     access: drive('drive:edit'),
-    input: pass,
+    input: asSent(ZFolder),
     summary: 'A folder in the drive {name, parentId?} → {file: entry}',
-    handler: (ctx, input: Input) => createFolder(ctx, 'drive', null, input),
+    handler: (ctx, input) => createFolder(ctx, 'drive', null, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/drive/link',
     access: drive('drive:edit'),
-    input: pass,
+    input: asSent(ZLink),
     summary: 'A link in the drive {name, link (http or https), folderId?} → {file: entry}; both are required',
-    handler: (ctx, input: Input) => createLink(ctx, 'drive', null, input),
+    handler: (ctx, input) => createLink(ctx, 'drive', null, input),
   }),
   defineCall({
     method: 'GET',
     path: '/file/drive/archive',
     access: drive('drive:read'),
-    input: pass,
+    input: asSent(ZFolderChoice),
     summary: 'Download all: up to 100 files of a drive folder ?folderId as one zip',
-    handler: async (ctx, input: Input) => archiveReply(await filesForArchive(ctx, 'drive', null, input), 'drive'),
+    handler: async (ctx, input) => archiveReply(await filesForArchive(ctx, 'drive', null, input), 'drive'),
   }),
   defineCall({
     method: 'POST',
     path: '/file/drive/:id/publish',
     access: { permission: 'customerzone:publish_files', module: 'customerzone' },
-    input: pass,
+    input: asSent(ZPublishTo.partial().extend(byId.shape)),
     summary:
       "Publishes a file to a customer zone: a record's file to its customer, a drive file to {customerId} → {file: entry}; 400 FILE_NO_CUSTOMER when the record has no customer",
-    handler: (ctx, input: Input) => setPublished(ctx, input.id, true, input),
+    handler: (ctx, input) => setPublished(ctx, input.id, true, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/drive/:id/unpublish',
     access: { permission: 'customerzone:publish_files', module: 'customerzone' },
-    input: pass,
+    input: byId,
     summary: 'Takes a file out of the customer zone → {file: entry}',
-    handler: (ctx, input: Input) => setPublished(ctx, input.id, false),
+    handler: (ctx, input) => setPublished(ctx, input.id, false),
   }),
   defineCall({
     method: 'GET',
     path: '/file/published/:customerId',
     access: { permission: 'customers:files:read', module: 'files' },
-    input: pass,
+    input: z.object({ customerId: z.string() }),
     summary:
       "The files published to a customer's zone, from the customer, its objects and work orders and the drive → {files: [entry]}",
-    handler: (ctx, input: Input) => publishedForCustomer(ctx, input.customerId),
+    handler: (ctx, input) => publishedForCustomer(ctx, input.customerId),
   }),
   defineCall({
     method: 'GET',
     path: '/file/generic/:kind/:ownerId',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZList.extend(onRecord.shape)),
     summary: `A record's files (kind: customer, bo, model, article, doorautomatic, wo): ?folderId, ?from, ?size (20, 50, 100), ?q → ${LISTING}; a work order's also lists its object's default files (inherited)`,
-    handler: (ctx, input: Input) => listFiles(ctx, input.kind, input.ownerId, input),
+    handler: (ctx, input) => listFiles(ctx, input.kind, input.ownerId, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/generic/:kind/:ownerId',
     access: SIGNED_IN,
-    input: pass,
+    input: onRecord,
     receive: upload((input) => input.kind),
     summary: `Uploads to a record: ${UPLOAD}`,
     handler: (ctx, input: Input) => attachReceived(ctx, input.kind, input.ownerId, input.received as Received),
@@ -193,84 +204,84 @@ export const fileCalls: ApiCall[] = [
     method: 'POST',
     path: '/file/generic/:kind/:ownerId/folder',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZFolder.extend(onRecord.shape)),
     summary: 'A folder on a record {name, parentId?} → {file: entry}',
-    handler: (ctx, input: Input) => createFolder(ctx, input.kind, input.ownerId, input),
+    handler: (ctx, input) => createFolder(ctx, input.kind, input.ownerId, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/generic/:kind/:ownerId/link',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZLink.extend(onRecord.shape)),
     summary: 'A link on a record {name, link (http or https), folderId?} → {file: entry}; both are required',
-    handler: (ctx, input: Input) => createLink(ctx, input.kind, input.ownerId, input),
+    handler: (ctx, input) => createLink(ctx, input.kind, input.ownerId, input),
   }),
   defineCall({
     method: 'GET',
     path: '/file/generic/:kind/:ownerId/archive',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZFolderChoice.extend(onRecord.shape)),
     summary: "Download all: up to 100 files of a record's folder ?folderId as one zip",
-    handler: async (ctx, input: Input) =>
+    handler: async (ctx, input) =>
       archiveReply(await filesForArchive(ctx, input.kind, input.ownerId, input), String(input.kind)),
   }),
   defineCall({
     method: 'GET',
     path: '/file/:id',
     access: SIGNED_IN,
-    input: pass,
+    input: byId.extend({ download: z.string().optional() }),
     summary:
       'The file itself (a Range header gives part of it); images, video and PDF are shown inline unless ?download=1; 404 FILE_NOT_FOUND for a folder or link',
-    handler: async (ctx, input: Input, meta) =>
+    handler: async (ctx, input, meta) =>
       downloadReply(await fileForDownload(ctx, input.id), { range: meta.range, attachment: input.download === '1' }),
   }),
   defineCall({
     method: 'GET',
     path: '/file/:id/thumbnail',
     access: SIGNED_IN,
-    input: pass,
+    input: byId,
     summary: "An image's thumbnail (WebP, at most 320 px, re-encoded from the upload)",
-    handler: async (ctx, input: Input) => downloadReply(await fileForDownload(ctx, input.id, 'thumbnail')),
+    handler: async (ctx, input) => downloadReply(await fileForDownload(ctx, input.id, 'thumbnail')),
   }),
   defineCall({
     method: 'POST',
     path: '/file/:id/rename',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZName.extend(byId.shape)),
     summary: 'Renames a file, folder or link {name} → {file: entry}',
-    handler: (ctx, input: Input) => renameFile(ctx, input.id, input),
+    handler: (ctx, input) => renameFile(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/:id/move',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZFolderChoice.extend(byId.shape)),
     summary:
       'Moves into a folder of the same record or drive {folderId|null (the top)} → {file: entry}; 409 FAILED_TO_MOVE_FILE into itself',
-    handler: (ctx, input: Input) => moveFile(ctx, input.id, input),
+    handler: (ctx, input) => moveFile(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/:id/reorder',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZReorder.extend(byId.shape)),
     summary: "Sets the order of the entries of {id}'s folder {ids: [id, …]} → {ok}",
-    handler: (ctx, input: Input) => reorderFiles(ctx, input.id, input),
+    handler: (ctx, input) => reorderFiles(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
     path: '/file/:id/default',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZDefaultFile.extend(byId.shape)),
     summary: "An object's default file, shown on its work orders {isDefault: boolean} → {file: entry}",
-    handler: (ctx, input: Input) => setDefaultFile(ctx, input.id, input),
+    handler: (ctx, input) => setDefaultFile(ctx, input.id, input),
   }),
   defineCall({
     method: 'DELETE',
     path: '/file/:id',
     access: SIGNED_IN,
-    input: pass,
+    input: byId,
     summary: 'Deletes a file, a link, or a folder with everything in it → {ok}',
-    handler: (ctx, input: Input) => deleteFile(ctx, input.id),
+    handler: (ctx, input) => deleteFile(ctx, input.id),
   }),
 ];

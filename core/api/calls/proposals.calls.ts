@@ -10,6 +10,11 @@ import {
   reopenProposal,
   saveProposal,
   workOrderOfProposal,
+  ZCloseProposal,
+  ZCreateProposal,
+  ZPatchProposal,
+  ZProposalList,
+  ZSaveProposal,
 } from '~/core/proposals/proposal.service';
 import {
   closeSalesOrder,
@@ -21,10 +26,18 @@ import {
   reopenSalesOrder,
   saveSalesOrder,
   salesOrderOfProposal,
+  ZCloseSalesOrder,
+  ZCreateSalesOrder,
+  ZSalesOrderList,
+  ZSaveSalesOrder,
 } from '~/core/proposals/sales-order.service';
 import { createAgreementFromProposal, ZCreateProposalAgreement } from '~/core/proposals/proposal-agreement.service';
-import { getProposalConfiguration, updateProposalConfiguration } from '~/core/proposals/proposal-configuration.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  getProposalConfiguration,
+  updateProposalConfiguration,
+  ZProposalConfiguration,
+} from '~/core/proposals/proposal-configuration.service';
+import { asSent, defineCall, unwrapped, type ApiCall } from '../define-call';
 
 /*
  * Proposals (api-calls.md "Proposals"; issue 13), the CRM module. The services check the finer
@@ -32,7 +45,8 @@ import { defineCall, type ApiCall } from '../define-call';
  * accept into a work order); `access` is the outer gate.
  */
 
-const pass = z.object({}).passthrough();
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
 type Input = Record<string, unknown>;
 const READ = { permission: 'proposal:read', module: 'crm' } as const;
 const EDIT = { permission: 'proposal:edit', module: 'crm' } as const;
@@ -52,7 +66,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'GET',
     path: '/proposals/conf',
     access: READ,
-    input: pass,
+    input: z.object({}),
     summary:
       'The proposal configuration → {summaryRows, monthlyPrice, negativePrices, files, purchasePriceEdit, stockPoint, costCenter, projectScope, validTo, generalTerms, paymentTerms, nextSequence, salesOrderNextNumber, standardTexts: [{id, title, body}], customFields: [{id, label, type: text|number|date, required}], priceTemplates: [{id, title, articleId, articleTitle, monthly, tiers: [{label, price}]}]}',
     handler: (ctx) => getProposalConfiguration(ctx),
@@ -61,7 +75,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'PUT',
     path: '/proposals/conf',
     access: { permission: 'instance:edit', module: 'crm' },
-    input: pass,
+    input: asSent(ZProposalConfiguration),
     summary:
       'Changes any part of the proposal configuration (the same fields; each list saved whole: listed rows kept by id, new ones added, the rest removed) → the configuration; 400 PROPOSAL_NUMBER_IN_USE when a next number is not above the highest in use',
     handler: (ctx, input) => updateProposalConfiguration(ctx, input),
@@ -70,7 +84,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'GET',
     path: '/proposals',
     access: READ,
-    input: pass,
+    input: asSent(ZProposalList),
     summary: `Proposals, one page: ?status (active by default; accepted, accepted-wo, declined, all), ?startTime, ?endTime (created), ?tags (ids, all of them), ?createUserId, ?offset, ?limit ≤ 200 → {proposals: [${PROPOSAL} without rows], totalCount}`,
     handler: (ctx, input) => listProposals(ctx, input),
   }),
@@ -78,7 +92,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'POST',
     path: '/proposals',
     access: EDIT,
-    input: pass,
+    input: asSent(ZCreateProposal),
     summary:
       'Creates an active proposal {customerId?} with the tenant’s terms and the customer’s first contact → {id, title, sortOrder, sequenceNumber}',
     handler: (ctx, input) => createProposal(ctx, input),
@@ -87,7 +101,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'PUT',
     path: '/proposals',
     access: EDIT,
-    input: pass,
+    input: asSent(z.object({ proposal: ZSaveProposal }), unwrapped('proposal', ZSaveProposal)),
     summary: `Saves a whole proposal {proposal: {id, version, …fields, tags: [tag names], rows: [${ROW}]}} → ${PROPOSAL}; 409 PROPOSAL_CHANGED {message} when it was saved since \`version\`, 409 PROPOSAL_NOT_ACTIVE once accepted or declined; 400 AMOUNT_CANT_BE_NEGATIVE, ERROR_NEGATIVE_PRICE, ERROR_ARTICLE_INACTIVE by row field`,
     handler: (ctx, input) => saveProposal(ctx, input),
   }),
@@ -95,7 +109,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'POST',
     path: '/proposals/close',
     access: EDIT,
-    input: pass,
+    input: asSent(ZCloseProposal),
     summary:
       'Accepts or declines {proposalId, status: accepted|accepted-wo|declined, ignoreArticlesForWorkOrder} → {proposal, message, salesOrderId?, workOrderId?}; accepted needs salesorder:edit and a customer number (409 CANNOT_CLOSE_PROPOSAL_SALES_ORDER_CUSTOMER_NUMBER_MISSING), accepted-wo needs workorders:create and an object (409 CANNOT_CLOSE_PROPOSAL_WORKORDER_OBJECT_IS_MISSING); both a customer (409 PROPOSAL_PLEASE_SELECT_CUSTOMER_BEFORE_ACCEPTING)',
     handler: (ctx, input) => closeProposal(ctx, input),
@@ -104,34 +118,34 @@ export const proposalCalls: ApiCall[] = [
     method: 'GET',
     path: '/proposals/:id',
     access: READ,
-    input: pass,
+    input: byId,
     summary: `One proposal with its rows → ${PROPOSAL}`,
-    handler: (ctx, input: Input) => getProposal(ctx, input.id),
+    handler: (ctx, input) => getProposal(ctx, input.id),
   }),
   defineCall({
     method: 'PATCH',
     path: '/proposals/:id',
     access: EDIT,
-    input: pass,
+    input: asSent(ZPatchProposal.extend(byId.shape)),
     summary: "The list's grouping and order {state?, sortOrder?} → the proposal",
-    handler: (ctx, input: Input) => patchProposal(ctx, input.id, input),
+    handler: (ctx, input) => patchProposal(ctx, input.id, input),
   }),
   defineCall({
     method: 'DELETE',
     path: '/proposals/:id',
     access: { permission: 'proposal:delete', module: 'crm' },
-    input: pass,
+    input: byId,
     summary: 'Deletes a proposal and its rows; orders it created stay → {message: PROPOSAL_SUCCESSFULLY_DELETED}',
-    handler: (ctx, input: Input) => deleteProposal(ctx, input.id),
+    handler: (ctx, input) => deleteProposal(ctx, input.id),
   }),
   defineCall({
     method: 'POST',
     path: '/proposals/:id/reopen',
     access: { permission: 'proposal:reopen', module: 'crm' },
-    input: pass,
+    input: byId,
     summary:
       'Makes an accepted or declined proposal active again; the work and sales orders it created are kept → the proposal',
-    handler: (ctx, input: Input) => reopenProposal(ctx, input.id),
+    handler: (ctx, input) => reopenProposal(ctx, input.id),
   }),
   defineCall({
     method: 'POST',
@@ -146,15 +160,15 @@ export const proposalCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/proposal/:id',
     access: READ,
-    input: pass,
+    input: byId,
     summary: 'The work order a proposal was accepted into → {workOrder}; 404 when none',
-    handler: (ctx, input: Input) => workOrderOfProposal(ctx, input.id),
+    handler: (ctx, input) => workOrderOfProposal(ctx, input.id),
   }),
   defineCall({
     method: 'GET',
     path: '/salesorders',
     access: SO_READ,
-    input: pass,
+    input: asSent(ZSalesOrderList),
     summary: `Sales orders, newest first: ?customerId, ?status (open by default; closed, all), ?departmentId, ?createUserId, ?offset, ?limit ≤ 200 → {salesOrders: [${SALES_ORDER}], totalCount}`,
     handler: (ctx, input) => listSalesOrders(ctx, input),
   }),
@@ -162,7 +176,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'POST',
     path: '/salesorders',
     access: SO_EDIT,
-    input: pass,
+    input: asSent(ZCreateSalesOrder),
     summary: `Creates an open sales order {customerId?, title?} with the asker as reference → ${SALES_ORDER}`,
     handler: (ctx, input) => createSalesOrder(ctx, input),
   }),
@@ -170,7 +184,7 @@ export const proposalCalls: ApiCall[] = [
     method: 'PUT',
     path: '/salesorders',
     access: SO_EDIT,
-    input: pass,
+    input: asSent(z.object({ salesOrder: ZSaveSalesOrder }), unwrapped('salesOrder', ZSaveSalesOrder)),
     summary:
       'Saves an open sales order {salesOrder: {id, version, title?, customerId?, referenceUserId?, departmentId?, rows?}} (rows as the proposal’s) → the order; 409 SALES_ORDER_CHANGED, SALES_ORDER_CLOSED',
     handler: (ctx, input) => saveSalesOrder(ctx, input),
@@ -179,34 +193,34 @@ export const proposalCalls: ApiCall[] = [
     method: 'GET',
     path: '/salesorders/proposal/:id',
     access: SO_READ,
-    input: pass,
+    input: byId,
     summary: 'The sales order a proposal was accepted into → the order with its rows; 404 when none',
-    handler: (ctx, input: Input) => salesOrderOfProposal(ctx, input.id),
+    handler: (ctx, input) => salesOrderOfProposal(ctx, input.id),
   }),
   defineCall({
     method: 'GET',
     path: '/salesorders/:id',
     access: SO_READ,
-    input: pass,
+    input: byId,
     summary: `One sales order with its rows → ${SALES_ORDER}`,
-    handler: (ctx, input: Input) => getSalesOrder(ctx, input.id),
+    handler: (ctx, input) => getSalesOrder(ctx, input.id),
   }),
   defineCall({
     method: 'DELETE',
     path: '/salesorders/:id',
     access: { permission: 'salesorder:delete', module: 'crm' },
-    input: pass,
+    input: byId,
     summary: 'Deletes an open sales order and its rows → {ok}; 409 SALES_ORDER_CLOSED',
-    handler: (ctx, input: Input) => deleteSalesOrder(ctx, input.id),
+    handler: (ctx, input) => deleteSalesOrder(ctx, input.id),
   }),
   defineCall({
     method: 'POST',
     path: '/salesorders/:id/close',
     access: SO_EDIT,
-    input: pass,
+    input: asSent(ZCloseSalesOrder.extend(byId.shape)),
     summary:
       'Closes (invoiced) {paid} → the order; needs a reference person (409 SALES_ORDER_REFERENCE_USER_MISSING) and a customer number (409 SALES_ORDER_CUSTOMER_NUMBER_MISSING)',
-    handler: (ctx, input: Input) => closeSalesOrder(ctx, input.id, input),
+    handler: (ctx, input) => closeSalesOrder(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
@@ -222,16 +236,16 @@ export const proposalCalls: ApiCall[] = [
     method: 'POST',
     path: '/salesorders/:id/reopen',
     access: SO_EDIT,
-    input: pass,
+    input: byId,
     summary: 'Opens a closed sales order again (paid cleared) → the order',
-    handler: (ctx, input: Input) => reopenSalesOrder(ctx, input.id),
+    handler: (ctx, input) => reopenSalesOrder(ctx, input.id),
   }),
   defineCall({
     method: 'POST',
     path: '/proposals/:id/copy',
     access: EDIT,
-    input: pass,
+    input: byId,
     summary: 'A new proposal for the same customer with the full content (spec: copy) → the new proposal',
-    handler: (ctx, input: Input) => copyProposal(ctx, input.id),
+    handler: (ctx, input) => copyProposal(ctx, input.id),
   }),
 ];

@@ -11,6 +11,8 @@ import {
   deleteCompensationTag,
   editCompensationTag,
   listCompensationTags,
+  ZCompensationTag,
+  ZEditCompensationTag,
 } from '~/core/time-reports/compensation-tags.service';
 import {
   addCompensationReport,
@@ -20,6 +22,7 @@ import {
   listCompensationReports,
   receiptForDownload,
   weekCompensationReports,
+  ZCompensationReport,
 } from '~/core/time-reports/compensation.service';
 import {
   addDistanceReport,
@@ -28,9 +31,12 @@ import {
   lastDistanceReading,
   listDistanceReports,
   weekDistanceReports,
+  zVehicle,
+  ZTrip,
 } from '~/core/time-reports/distance.service';
+import { ZIsoWeek, ZPersonPeriod } from '~/core/time-reports/period-input';
 import { canWriteExpenses, DISTANCE_MODULE } from '~/core/time-reports/expense-access';
-import { defineCall, type ApiCall, type ReceiveBody } from '../define-call';
+import { asSent, defineCall, type ApiCall, type ReceiveBody } from '../define-call';
 
 /*
  * Distance and compensation reports and the compensation tags (api-calls.md "Time, distance and
@@ -40,7 +46,10 @@ import { defineCall, type ApiCall, type ReceiveBody } from '../define-call';
  * module. Changes in a locked month are 409 TIME_REPORT_LOCKED.
  */
 
-const pass = z.object({}).passthrough();
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
+/** `?userId` or a body's userId: whose expenses (the asker's when left out); the service checks who may. */
+const forPerson = { userId: z.string().nullish() };
 type Input = Record<string, unknown>;
 
 const TRIP =
@@ -80,7 +89,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/distance/week/:year/:week',
     access: DISTANCE_MODULE,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary: `A person's trips of an ISO week ?userId (the asker's by default) → {year, week, days: [7 dates], distanceReports: [${TRIP}], totalKm, lastReading: ${LAST}}`,
     handler: (ctx, input: Input) => weekDistanceReports(ctx, input),
   }),
@@ -88,7 +97,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/distance',
     access: DISTANCE_MODULE,
-    input: pass,
+    input: asSent(ZPersonPeriod),
     summary: `A person's trips ?userId&startTime&endTime (dates; at most 60 days, else 400 ERROR_TIME_SPAN_TOO_LONG on endTime) → {distanceReports: [${TRIP}], totalKm}`,
     handler: (ctx, input: Input) => listDistanceReports(ctx, input),
   }),
@@ -96,7 +105,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/distance/last',
     access: DISTANCE_MODULE,
-    input: pass,
+    input: asSent(z.object({ ...forPerson, vehicle: zVehicle.nullish() })),
     summary: `The last odometer reading of a person {userId?, vehicle?} (any vehicle without one), to prefill the next trip → {lastReading: ${LAST}}`,
     handler: (ctx, input: Input) => lastDistanceReading(ctx, input),
   }),
@@ -104,7 +113,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/distance',
     access: DISTANCE_MODULE,
-    input: pass,
+    input: asSent(ZTrip),
     summary: `Adds a trip ${TRIP_IN} → {distanceReport: ${TRIP}}; ${LOCKED}`,
     handler: (ctx, input) => addDistanceReport(ctx, input),
   }),
@@ -112,7 +121,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/distance',
     access: DISTANCE_MODULE,
-    input: pass,
+    input: asSent(ZTrip),
     summary: `Changes a trip {id, …} ${TRIP_IN}; the next reading's trip is recomputed → {distanceReport: ${TRIP}}; ${LOCKED}`,
     handler: (ctx, input) => editDistanceReport(ctx, input),
   }),
@@ -120,7 +129,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/timereports/distance/:id',
     access: DISTANCE_MODULE,
-    input: pass,
+    input: byId,
     summary: `Deletes a trip; the next reading's trip then measures from the one before → {ok}; ${LOCKED}`,
     handler: async (ctx, input: Input) => {
       await deleteDistanceReport(ctx, input.id);
@@ -132,7 +141,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/week/compensation/:year/:week',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary: `A person's compensations of an ISO week ?userId → {year, week, days, compensationReports: [${COMPENSATION}], totalAmount}`,
     handler: (ctx, input: Input) => weekCompensationReports(ctx, input),
   }),
@@ -140,7 +149,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/compensation',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZPersonPeriod),
     summary: `A person's compensations ?userId&startTime&endTime (at most 60 days) → {compensationReports: [${COMPENSATION}], totalAmount}`,
     handler: (ctx, input: Input) => listCompensationReports(ctx, input),
   }),
@@ -148,7 +157,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/compensation/receipt',
     access: SIGNED_IN,
-    input: pass,
+    input: z.object(forPerson),
     receive: receipts,
     summary: `Uploads receipts ?userId (multipart/form-data, \`file\` parts; the file types of the file calls) → {files: [${RECEIPT}]}, to link in data.receiptFileIds; 413 STORAGE_QUOTA_EXCEEDED, FILE_TOO_LARGE`,
     handler: (ctx, input: Input) => attachReceipts(ctx, input.userId, input.received as Received),
@@ -157,7 +166,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/compensation/receipt/:id',
     access: SIGNED_IN,
-    input: pass,
+    input: byId,
     summary: 'A receipt itself (images and PDF inline unless ?download=1)',
     handler: async (ctx, input: Input, meta) =>
       downloadReply(await receiptForDownload(ctx, input.id), { range: meta.range, attachment: input.download === '1' }),
@@ -166,7 +175,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/compensation',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZCompensationReport),
     summary: `Adds a compensation ${COMPENSATION_IN} → {compensationReport: ${COMPENSATION}}; 400 ERROR_TAG_INACTIVE on tagId; ${LOCKED}`,
     handler: (ctx, input) => addCompensationReport(ctx, input),
   }),
@@ -174,7 +183,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/compensation',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZCompensationReport),
     summary: `Changes a compensation {id, …} ${COMPENSATION_IN}; receipts no longer linked are deleted → {compensationReport}; ${LOCKED}`,
     handler: (ctx, input) => editCompensationReport(ctx, input),
   }),
@@ -182,7 +191,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/timereports/compensation/:id',
     access: SIGNED_IN,
-    input: pass,
+    input: byId,
     summary: `Deletes a compensation with its receipts → {ok}; ${LOCKED}`,
     handler: async (ctx, input: Input) => {
       await deleteCompensationReport(ctx, input.id);
@@ -194,7 +203,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/conf/compensation/tags',
     access: SIGNED_IN,
-    input: pass,
+    input: z.object({ active: z.string().optional() }),
     summary: `The compensation tags in their order ?active=1 (only active) → {tags: [${TAG}]}`,
     handler: (ctx, input: Input) => listCompensationTags(ctx, input),
   }),
@@ -202,7 +211,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/conf/compensation/tags',
     access: { permission: 'instance:edit' },
-    input: pass,
+    input: asSent(ZCompensationTag),
     summary: `Adds a compensation tag {code, name?, type, unitPrice? (per km or day; none for an expense), payrollCode?, active?, sortOrder?} → {tag: ${TAG}}; 409 DUPLICATE_COMPENSATION_TAG`,
     handler: (ctx, input) => addCompensationTag(ctx, input),
   }),
@@ -210,7 +219,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/conf/compensation/tags',
     access: { permission: 'instance:edit' },
-    input: pass,
+    input: asSent(ZEditCompensationTag),
     summary:
       'Changes a compensation tag {id, …as POST} → {tag}; a tag in use keeps its type (400 ERROR_TYPE_IN_USE); 409 DUPLICATE_COMPENSATION_TAG',
     handler: (ctx, input) => editCompensationTag(ctx, input),
@@ -219,7 +228,7 @@ export const timeExpenseCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/timereports/conf/compensation/tags/:id',
     access: { permission: 'instance:edit' },
-    input: pass,
+    input: byId,
     summary:
       'Deletes a compensation tag → {ok}; one that reports use is 409 IN_USE {usedBy: {compensationReports, distanceReports}}: set it inactive (PUT active: false) instead',
     handler: async (ctx, input: Input) => {

@@ -7,8 +7,16 @@ import {
   getTimeParent,
   setMonthApproval,
   updateTimeParent,
+  ZCreateTimeParent,
+  ZUpdateTimeParent,
 } from '~/core/time-reports/time-parent.service';
-import { deleteTimeReport, listTimeReports, saveTimeReport } from '~/core/time-reports/time-report.service';
+import { ZIsoWeek, ZLockYear, ZPersonPeriod, ZYearMonth } from '~/core/time-reports/period-input';
+import {
+  deleteTimeReport,
+  listTimeReports,
+  saveTimeReport,
+  ZTimeReport,
+} from '~/core/time-reports/time-report.service';
 import {
   timeMonth,
   timeWeek,
@@ -17,7 +25,7 @@ import {
   timeWeekWorkOrdersAll,
   listPersonWorkOrderTime,
 } from '~/core/time-reports/time-week.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /*
  * A person's own time (api-calls.md "Time, distance and compensation reports"): the week and its
@@ -26,7 +34,19 @@ import { defineCall, type ApiCall } from '../define-call';
  * the services check whose time it is, so the calls declare signed-in.
  */
 
-const pass = z.object({}).passthrough();
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
+/** `?userId`: whose time (the asker's when left out); the service checks who may read it. */
+const forPerson = { userId: z.string().nullish() };
+/** The month view's approve/reopen: a month that is in range, named by `month` when not (as the service). */
+const ZMonthApproval = z
+  .object({
+    userId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
+    year: z.union([z.number(), z.string()]),
+    month: z.union([z.number(), z.string()]),
+    approved: z.boolean({ error: 'ERROR_INVALID_VALUE' }).optional(),
+  })
+  .refine((v) => ZYearMonth.safeParse(v).success, { path: ['month'], message: 'ERROR_INVALID_VALUE' });
 type Input = Record<string, unknown>;
 const SIGNED_IN = { permission: 'signed-in' } as const;
 const REPORT_FIELDS =
@@ -37,7 +57,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/week/:year/:week',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary:
       "A person's ISO week ?userId (yourself by default): {year, week, weeksInYear, user, mode, days: [{date, weekday, holiday, scheduledMinutes, locked, approved, reports, workOrderTime, totals}], totals, users, canEdit}",
     handler: (ctx, input: Input) => timeWeek(ctx, input as { year: unknown; week: unknown; userId?: unknown }),
@@ -46,7 +66,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/week/wo/all/:year/:week',
     access: { permission: 'timereports:read' },
-    input: pass,
+    input: asSent(ZIsoWeek),
     summary: "Everyone's work-order time in an ISO week: {workOrderTime: [...]}",
     handler: (ctx, input: Input) => timeWeekWorkOrdersAll(ctx, input as { year: unknown; week: unknown }),
   }),
@@ -54,7 +74,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/week/wo/:year/:week',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary:
       "A person's work-order time in an ISO week ?userId: {workOrderTime: [{workOrderId, workOrderNumber, date, workMinutes, travelMinutes, distanceKm}]}",
     handler: (ctx, input: Input) => timeWeekWorkOrders(ctx, input as { year: unknown; week: unknown }),
@@ -63,7 +83,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/week/absence/:year/:week',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary: "A person's absence in an ISO week ?userId: {timeReports}",
     handler: (ctx, input: Input) => timeWeekByType(ctx, 'absence', input as { year: unknown; week: unknown }),
   }),
@@ -71,7 +91,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/week/attend/:year/:week',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary: "A person's attendance in an ISO week ?userId: {timeReports}",
     handler: (ctx, input: Input) => timeWeekByType(ctx, 'attend', input as { year: unknown; week: unknown }),
   }),
@@ -79,7 +99,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/week/copy',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZIsoWeek.safeExtend(forPerson)),
     summary:
       "Copies last week's own work and attendance reports onto this week {year, week, userId?}; days with reports, holidays, locked and approved days are skipped → {copied}",
     handler: (ctx, input) => copyPreviousWeek(ctx, input),
@@ -88,7 +108,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/month/:year/:month',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZYearMonth.extend(forPerson)),
     summary:
       'A month per person ?userId (everyone with timereports:read): {year, month, dates, locked, people: [{userId, name, days: {date: {total, absence}}, totals, parent}]}',
     handler: (ctx, input: Input) => timeMonth(ctx, input as { year: unknown; month: unknown; userId?: unknown }),
@@ -97,7 +117,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/month/approval',
     access: { permission: 'timereports:read' },
-    input: pass,
+    input: asSent(ZMonthApproval),
     summary: "Approves (or reopens) a person's month {userId, year, month, approved} → {parent}",
     handler: (ctx, input: Input) =>
       setMonthApproval(ctx, {
@@ -111,7 +131,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZPersonPeriod),
     summary: "A person's own time reports ?userId&startTime&endTime (at most 60 days): {timeReports}",
     handler: (ctx, input: Input) => listTimeReports(ctx, input),
   }),
@@ -119,7 +139,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/wo',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZPersonPeriod),
     summary: "A person's work-order time ?userId&startTime&endTime (at most 60 days): {workOrderTime}",
     handler: (ctx, input: Input) => listPersonWorkOrderTime(ctx, input),
   }),
@@ -127,7 +147,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZTimeReport),
     summary: `Reports own time {${REPORT_FIELDS}} → {timeReport}; 409 TIME_REPORT_LOCKED / TIME_REPORT_APPROVED`,
     handler: (ctx, input) => saveTimeReport(ctx, { ...(input as Input), id: undefined }),
   }),
@@ -135,7 +155,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports',
     access: SIGNED_IN,
-    input: pass,
+    input: asSent(ZTimeReport),
     summary: `Changes a time report {id, ${REPORT_FIELDS}} → {timeReport}`,
     handler: (ctx, input: Input) => saveTimeReport(ctx, input, { update: true }),
   }),
@@ -143,7 +163,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/timereports/:id',
     access: SIGNED_IN,
-    input: pass,
+    input: byId,
     summary: 'Deletes a time report; 409 in a locked or approved period',
     handler: async (ctx, input: Input) => {
       await deleteTimeReport(ctx, input.id);
@@ -154,7 +174,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/parent/:id',
     access: SIGNED_IN,
-    input: pass,
+    input: byId,
     summary: 'A parent report (a person’s period as the office approves it): {parent}',
     handler: (ctx, input: Input) => getTimeParent(ctx, input.id),
   }),
@@ -162,7 +182,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/parent',
     access: { permission: 'timereports:read' },
-    input: pass,
+    input: asSent(ZCreateTimeParent),
     summary:
       'Creates a parent report {userId, periodStart, periodEnd, status?: open|approved, comment?} → {parent}; 409 DUPLICATE_TIME_REPORT_PARENT',
     handler: (ctx, input) => createTimeParent(ctx, input),
@@ -171,7 +191,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/parent',
     access: { permission: 'timereports:read' },
-    input: pass,
+    input: asSent(ZUpdateTimeParent),
     summary: 'Approves, reopens or comments a parent report {id, status?, comment?} → {parent}',
     handler: (ctx, input) => updateTimeParent(ctx, input),
   }),
@@ -179,7 +199,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/timereports/parent/:id',
     access: { permission: 'timereports:read' },
-    input: pass,
+    input: byId,
     summary: 'Deletes a parent report (and its approval)',
     handler: async (ctx, input: Input) => {
       await deleteTimeParent(ctx, input.id);
@@ -190,7 +210,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/lock',
     access: { permission: 'timereports:read' },
-    input: pass,
+    input: asSent(ZLockYear),
     summary:
       "A year's months and their lock ?year: {year, lockDay, months: [{month, locked, byHand, lockDate, changedBy, changedAt}], history: [{month, action: lock|unlock, userName, at}]}",
     handler: (ctx, input: Input) => listLockMonths(ctx, input.year),
@@ -207,7 +227,7 @@ export const timeReportCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/unlock',
     access: { permission: 'timereports:edit' },
-    input: pass,
+    input: asSent(ZLockMonth),
     summary: 'Opens a locked month again {month: YYYY-MM} → the month',
     handler: (ctx, input) => setMonthLocked(ctx, input, false),
   }),
