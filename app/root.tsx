@@ -61,7 +61,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{documentTitle(page ? t(page.key, page.values) : null, data?.company)}</title>
+        <title>
+          {documentTitle(
+            page ? [t(page.key, page.values), ...(page.within ? [t(page.within)] : [])].join(' – ') : null,
+            data?.company,
+          )}
+        </title>
         <Meta />
         <Links />
       </head>

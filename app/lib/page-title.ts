@@ -9,6 +9,10 @@ import type { UIMatch } from 'react-router';
 export interface PageTitle {
   key: string;
   name?: (data: never) => string | number | null | undefined;
+  /** The key used when `name` finds none (a new record): "New proposal". */
+  orElse?: string;
+  /** A section the page sits in, added after it: "Users – Settings". */
+  within?: string;
 }
 
 export interface PageTitleHandle {
@@ -17,9 +21,10 @@ export interface PageTitleHandle {
 
 export function pageTitle<D = never>(
   key: string,
-  name?: (data: D) => string | number | null | undefined,
+  name?: ((data: D) => string | number | null | undefined) | null,
+  options: { orElse?: string; within?: string } = {},
 ): PageTitleHandle {
-  return { title: { key, ...(name ? { name: name as PageTitle['name'] } : {}) } };
+  return { title: { key, ...(name ? { name: name as PageTitle['name'] } : {}), ...options } };
 }
 
 export function isPageTitleHandle(handle: unknown): handle is PageTitleHandle {
@@ -29,19 +34,21 @@ export function isPageTitleHandle(handle: unknown): handle is PageTitleHandle {
 /** The deepest route's title as a key and its values, or null where no route names one. */
 export function titleOfMatches(
   matches: readonly Pick<UIMatch, 'handle' | 'loaderData'>[],
-): { key: string; values: Record<string, string | number> } | null {
+): { key: string; values: Record<string, string | number>; within?: string } | null {
   for (const match of [...matches].reverse()) {
     if (!isPageTitleHandle(match.handle)) continue;
-    const { key, name } = match.handle.title;
-    if (!name) return { key, values: {} };
-    if (match.loaderData == null) continue;
-    let value: string | number | null | undefined;
+    const { key, name, orElse, within } = match.handle.title;
+    const section = within ? { within } : {};
+    if (!name) return { key, values: {}, ...section };
+    let value: string | number | null | undefined = null;
     try {
-      value = (name as (data: unknown) => string | number | null | undefined)(match.loaderData);
+      if (match.loaderData != null)
+        value = (name as (data: unknown) => string | number | null | undefined)(match.loaderData);
     } catch {
       value = null;
     }
-    if (value != null && value !== '') return { key, values: { name: value } };
+    if (value != null && value !== '') return { key, values: { name: value }, ...section };
+    if (orElse && match.loaderData != null) return { key: orElse, values: {}, ...section };
   }
   return null;
 }

@@ -30,7 +30,12 @@ export const NAV_LINKS: NavLink[] = [
   { to: '/', labelKey: 'nav.workOrders', access: { permission: 'workorders:read' } },
   { to: '/projects', labelKey: 'nav.projects', access: { permission: 'projects:read', module: 'projects' } },
   { to: '/time', labelKey: 'nav.time', access: { permission: 'timereports:read_own' } },
-  { to: '/proposals', labelKey: 'nav.proposals', access: { permission: 'proposal:read', module: 'crm' }, group: 'sales' },
+  {
+    to: '/proposals',
+    labelKey: 'nav.proposals',
+    access: { permission: 'proposal:read', module: 'crm' },
+    group: 'sales',
+  },
   { to: '/sales', labelKey: 'nav.sales', access: { permission: 'salesorder:read', module: 'crm' }, group: 'sales' },
   {
     to: '/agreements',
@@ -71,10 +76,16 @@ export interface ShownNavLink {
 export function visibleLinks(auth: Auth, links: NavLink[]): ShownNavLink[] {
   return links
     .filter((l) => hasAccess(auth, l.access))
-    .map(({ to, labelKey, badge, group }) => ({ to, labelKey, ...(badge ? { badge } : {}), ...(group ? { group } : {}) }));
+    .map(({ to, labelKey, badge, group }) => ({
+      to,
+      labelKey,
+      ...(badge ? { badge } : {}),
+      ...(group ? { group } : {}),
+    }));
 }
 
-export type NavEntry<L extends { group?: NavGroup }> = { kind: 'link'; link: L } | { kind: 'menu'; group: NavGroup; links: L[] };
+export type NavEntry<L extends { group?: NavGroup }> =
+  { kind: 'link'; link: L } | { kind: 'menu'; group: NavGroup; links: L[] };
 
 /**
  * The bar's entries in order: the lone links, then one menu per group. A group the person sees only

@@ -74,7 +74,13 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
                 {badgeOf(e.link)}
               </NavLink>
             ) : (
-              <GroupMenu key={e.group} label={t(`nav.group.${e.group}`)} links={e.links} labelOf={linkLabel} badgeOf={badgeOf} />
+              <GroupMenu
+                key={e.group}
+                label={t(`nav.group.${e.group}`)}
+                links={e.links}
+                labelOf={linkLabel}
+                badgeOf={badgeOf}
+              />
             ),
           )}
         </nav>
@@ -123,13 +129,21 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         <nav id={phoneMenuId} aria-label={t('shell.mainNav')} className="border-t border-white/15 px-4 pb-3 lg:hidden">
           {entries.map((e) =>
             e.kind === 'link' ? (
-              <NavLink key={e.link.to} to={e.link.to} end={e.link.to === '/'} className={(s) => `flex min-h-11 items-center ${linkClass(s)}`}>
+              <NavLink
+                key={e.link.to}
+                to={e.link.to}
+                end={e.link.to === '/'}
+                className={(s) => `flex min-h-11 items-center ${linkClass(s)}`}
+              >
                 {linkLabel(e.link.labelKey)}
                 {badgeOf(e.link)}
               </NavLink>
             ) : (
               <section key={e.group} aria-labelledby={`${phoneMenuId}-${e.group}`} className="mt-2">
-                <h2 id={`${phoneMenuId}-${e.group}`} className="px-3 pt-2 text-xs font-semibold tracking-wide text-brand-100 uppercase">
+                <h2
+                  id={`${phoneMenuId}-${e.group}`}
+                  className="px-3 pt-2 text-xs font-semibold tracking-wide text-brand-100 uppercase"
+                >
                   {t(`nav.group.${e.group}`)}
                 </h2>
                 <ul>
