@@ -77,8 +77,12 @@ async function reachableNames(page: Page): Promise<string[]> {
   const menus = await mainNav(page).getByRole('button').allInnerTexts();
   for (const menu of menus.map((m) => m.trim())) {
     await mainNav(page).getByRole('button', { name: menu }).click();
-    names.push(...(await page.getByRole('menuitem').allInnerTexts()).map((n) => n.trim()));
+    // the open menu is its own chunk: wait for it before reading its items
+    const open = page.getByRole('menu', { name: menu });
+    await expect(open.getByRole('menuitem').first()).toBeVisible();
+    names.push(...(await open.getByRole('menuitem').allInnerTexts()).map((n) => n.trim()));
     await page.keyboard.press('Escape');
+    await expect(open).toBeHidden();
   }
   return names;
 }
