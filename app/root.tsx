@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useHref,
+  useMatches,
   useNavigate,
   useRouteLoaderData,
 } from 'react-router';
@@ -17,6 +18,7 @@ import { i18nextMiddleware, getLocale } from '~/app/middleware/i18n.server';
 import { sessionMiddleware } from '~/app/middleware/session.server';
 import { formEdgeMiddleware } from '~/app/middleware/edge.server';
 import { useNonce } from '~/app/lib/nonce';
+import { documentTitle, titleOfMatches } from '~/app/lib/page-title';
 import { formattingLocale, isLang, DEFAULT_LANG } from '~/core/i18n/languages';
 import { RouteErrorPage } from '~/app/components/shell/error-page';
 import { ToastProvider } from '~/app/components/ui';
@@ -51,12 +53,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const lang = data?.lang ?? DEFAULT_LANG;
   const navigate = useNavigate();
   const nonce = useNonce();
+  const { t } = useTranslation();
+  // the deepest route that names its page (its `handle`, app/lib/page-title.ts) titles the document
+  const page = titleOfMatches(useMatches());
   return (
     <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{data?.company ? `${data.company} · Ordo` : 'Ordo'}</title>
+        <title>
+          {documentTitle(
+            page ? [t(page.key, page.values), ...(page.within ? [t(page.within)] : [])].join(' – ') : null,
+            data?.company,
+          )}
+        </title>
         <Meta />
         <Links />
       </head>

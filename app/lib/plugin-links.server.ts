@@ -27,6 +27,7 @@ export function pluginNavLinks(): NavLink[] {
     (instance.navLinks ?? []).map((l) => ({
       to: l.to,
       labelKey: l.labelKey,
+      group: l.group ?? 'registers',
       access: {
         permission: l.permission && isPermission(l.permission) ? l.permission : ('signed-in' as const),
         module: instance.moduleId,

@@ -46,6 +46,7 @@ import {
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { readWorkTypes } from '~/core/work-orders/settings/settings.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One agreement type (spec section 3 "Agreement"): its fields, when it makes work orders and
@@ -295,6 +296,9 @@ function AddArticle() {
     </fetcher.Form>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.agreement', (d: Route.ComponentProps['loaderData']) => d.agreement.title);
 
 export default function AgreementPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('agreements');

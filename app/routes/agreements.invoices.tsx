@@ -45,6 +45,7 @@ import { tenantToday } from '~/core/agreements/generation.service';
 import { addDaysTo, addMonthsToFirst } from '~/core/agreements/periods';
 import type { InvoiceStatus } from '~/core/invoicing/invoice.service';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Agreements → agreement invoices (spec section 2 "agreement invoices (list and scheduled)", issue
@@ -533,6 +534,9 @@ function History({ data }: { data: Route.ComponentProps['loaderData'] }) {
     </div>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.agreementInvoices');
 
 export default function AgreementInvoices({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('agreementinvoices');

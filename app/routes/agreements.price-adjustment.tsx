@@ -26,6 +26,7 @@ import {
   previewAdjustment,
   type AdjustmentPreviewRow,
 } from '~/core/agreements/price-adjustment.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Agreements → price adjustment (issue 16 item 5): raise (or lower) the prices of the agreements of
@@ -100,6 +101,9 @@ function Change({ from, to }: { from: string; to: string }) {
     </span>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.priceAdjustment', null, { within: 'nav.agreements' });
 
 export default function PriceAdjustment({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('agreementinvoices');

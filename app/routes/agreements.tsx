@@ -25,6 +25,7 @@ import { createAgreementType, listAgreementTypes, type Agreement } from '~/core/
 import { tenantTimeZone } from '~/core/i18n/number-format';
 import { hasAccess } from '~/core/permissions/access';
 import { dateIn } from '~/core/work-orders/time-rules';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Agreements → agreement types (spec sections 2 and 3): what agreements on objects are instances
@@ -106,6 +107,9 @@ function NewAgreementDialog({ today, onClose }: { today: string; onClose: () => 
     </Dialog>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.agreements');
 
 export default function Agreements({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('agreements');

@@ -17,6 +17,7 @@ import {
   updateContract,
 } from '~/core/contracts/contract.service';
 import { isAppError } from '~/core/errors/app-error';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One contract (spec section 3): its fields and services with live totals, saved together and
@@ -66,6 +67,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw e;
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.contract', (d: Route.ComponentProps['loaderData']) => d.contract.number);
 
 export default function ContractPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('contracts');

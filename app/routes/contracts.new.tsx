@@ -13,6 +13,7 @@ import {
   proposeContractNumber,
 } from '~/core/contracts/contract.service';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** A new contract: its fields and services; the contract ID is proposed when left empty. */
 export const middleware = guard({ permission: 'contracts:create', module: 'contracts' });
@@ -40,6 +41,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw redirect(`/contracts/${id}?created=1`);
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newContract');
 
 export default function NewContract({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('contracts');

@@ -27,6 +27,7 @@ import {
 } from '~/core/contracts/contract-constants';
 import { contractOptions, contractSeesAll, listContracts, type Contract } from '~/core/contracts/contract.service';
 import { isUuid } from '~/core/errors/validation';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Contracts (spec section 2: /contracts, the CONTRACTS module): open ones unless the filter says
@@ -62,6 +63,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const ANY = 'any';
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.contracts');
 
 export default function Contracts({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('contracts');

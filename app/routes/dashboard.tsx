@@ -5,6 +5,7 @@ import { useCan } from '~/app/lib/can';
 import { guard, run } from '~/app/lib/guard.server';
 import { formatNumber } from '~/core/i18n/number-format';
 import { getDashboardKpis } from '~/core/dashboard/kpi.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** The dashboard (spec section 2): the company's key figures, for those whose start page it can be. */
 export const middleware = guard({ permission: 'dashboard:read', module: 'dashboard' });
@@ -33,6 +34,9 @@ function Card({ label, value, help, to }: { label: string; value: string; help: 
     </li>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('dashboard.title');
 
 export default function Dashboard({ loaderData: k }: Route.ComponentProps) {
   const { t } = useTranslation();

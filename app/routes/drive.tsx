@@ -7,6 +7,7 @@ import { FileBrowser } from '~/app/components/files/file-browser';
 import type { FileEntry } from '~/app/components/files/files-api';
 import { tenantContext } from '~/app/context';
 import { favouriteDriveFiles, recentDriveFiles } from '~/core/files/files.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** The drive (spec section 2: /drive, the DRIVE module and drive:read): the company's shared files. */
 export const middleware = guard({ permission: 'drive:read', module: 'drive' });
@@ -54,6 +55,9 @@ function QuickList({ title, files, empty }: { title: string; files: FileEntry[];
     </section>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.drive');
 
 export default function Drive({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('files');

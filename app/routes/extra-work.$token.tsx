@@ -16,6 +16,7 @@ import {
   type ExtraWorkAnswerResult,
   type ExtraWorkView,
 } from '~/core/projects/extra-work-link.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The page an extra-work (ATA) approval link opens, signed out, on the tenant's host: the company,
@@ -59,6 +60,9 @@ function Card({ children }: { children: React.ReactNode }) {
     </main>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.extraWork');
 
 export default function ExtraWorkPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');

@@ -17,6 +17,7 @@ import { getListPreferences, saveListPreferences } from '~/core/work-orders/list
 import { listWorkOrders } from '~/core/work-orders/work-order-list.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 import { WORK_ORDER_LISTS, WORK_ORDER_SORTS } from '~/core/work-orders/work-order.constants';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The work-order screen's list tab (spec sections 2 and 4): the six lists, every filter, the sort,
@@ -84,6 +85,9 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 }
 
 type ListData = NonNullable<Route.ComponentProps['loaderData']>;
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.workOrders');
 
 export default function WorkOrderList({ loaderData }: Route.ComponentProps) {
   if (!loaderData) return null;

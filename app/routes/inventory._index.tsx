@@ -4,6 +4,7 @@ import { guard, requireAuth } from '~/app/lib/guard.server';
 import { INVENTORY_LINKS, visibleInventoryLinks } from '~/app/components/inventory/inventory-links';
 import { pluginInventoryLinks } from '~/app/lib/plugin-links.server';
 import { SIGNED_IN } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** /inventory opens the first register the person may read (the layout says so when there is none). */
 export const middleware = guard(SIGNED_IN);
@@ -13,6 +14,9 @@ export function loader({ context }: Route.LoaderArgs) {
   if (first) throw redirect(first.to);
   return null;
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.inventory');
 
 export default function InventoryIndex() {
   return null;

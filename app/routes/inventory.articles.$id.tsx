@@ -27,6 +27,7 @@ import { moveStock, stockHistory } from '~/core/articles/stock.service';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { articleGroupOptions } from '~/core/registers/options';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One article (spec section 3): its fields, stock, suppliers, prices per price list and history.
@@ -148,6 +149,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle(
+  'title.article',
+  (d: Route.ComponentProps['loaderData']) => (d.isNew ? null : d.article.articleId),
+  { orElse: 'title.newArticle' },
+);
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('articles');

@@ -6,6 +6,7 @@ import { listArticles } from '~/core/articles/article.service';
 import { GROUPS_READ } from '~/core/articles/article-group.service';
 import { hasAccess } from '~/core/permissions/access';
 import { articleGroupOptions } from '~/core/registers/options';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Inventory → articles (spec section 2, /inventory/articles): the article register. */
 export const middleware = guard({ permission: 'articles:read' });
@@ -30,6 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canCreate: hasAccess(auth, { permission: 'articles:create' }),
   }));
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.articles');
 
 export default function Articles({ loaderData }: Route.ComponentProps) {
   return <ArticleList {...loaderData} />;

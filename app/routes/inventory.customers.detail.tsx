@@ -34,6 +34,7 @@ import {
   updateZoneUser,
   ZONE_USERS_ACCESS,
 } from '~/core/customers/zone-user.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Inventory → customers → one customer: every field with contacts and addresses, the group
@@ -143,6 +144,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.customer', (d: Route.ComponentProps['loaderData']) => d.customer.name);
 
 export default function CustomerPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('customers');

@@ -11,6 +11,7 @@ import { createCustomer } from '~/core/customers/customer.service';
 import { hasAccess } from '~/core/permissions/access';
 import { priceListOptions } from '~/core/registers/options';
 import type { Auth } from '~/core/context';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Inventory → customers → new. Needs customers:create, or customers:create_potential for a
@@ -48,6 +49,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newCustomer');
 
 export default function NewCustomer({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('customers');

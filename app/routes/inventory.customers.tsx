@@ -17,6 +17,7 @@ import { SEARCH_DEBOUNCE_MS } from '~/app/components/ui/entity-picker';
 import { cx } from '~/app/components/ui/class-names';
 import { hasAccess } from '~/core/permissions/access';
 import { listCustomers, type CustomerListItem } from '~/core/customers/customer.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Inventory → customers (spec section 2): search as you type, filters, sort and pages, all in SQL. */
 export const middleware = guard({ permission: 'customers:read' });
@@ -61,6 +62,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hasAccess(auth, { permission: 'customers:create_potential' }),
   };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.customers');
 
 export default function Customers({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('customers');

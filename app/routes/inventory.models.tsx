@@ -10,6 +10,7 @@ import { Card, Pager, useFieldErrors, useResultToast, type ActionResult } from '
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { createModel, deleteModel, listModels, updateModel, type Model } from '~/core/models/model.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Inventory → models (spec section 3): the product types objects are instances of. */
 export const middleware = guard({ permission: 'models:read' });
@@ -116,6 +117,9 @@ function ModelDialog({ editing, onClose }: { editing: Editing; onClose: () => vo
     </Dialog>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.models');
 
 export default function Models({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

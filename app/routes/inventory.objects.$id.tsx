@@ -50,6 +50,7 @@ import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { listObjectWorkOrders } from '~/core/work-orders/object-work-orders';
 import { priceListOptions } from '~/core/registers/options';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Inventory → one object (spec section 2, /inventory/objects/{id}): its fields, contacts, own
@@ -311,6 +312,9 @@ function Details({ loaderData }: { loaderData: Route.ComponentProps['loaderData'
     </div>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.object', (d: Route.ComponentProps['loaderData']) => d.bo.serialCode);
 
 export default function ObjectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

@@ -8,6 +8,7 @@ import { guard, run } from '~/app/lib/guard.server';
 import { Button } from '~/app/components/ui';
 import { getBusinessObject } from '~/core/business-objects/business-object.service';
 import { isAppError } from '~/core/errors/app-error';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The printable QR label of an object (outside the inventory tabs): a QR code of
@@ -41,6 +42,9 @@ const PRINT_CSS = `@media print {
   #qr-label, #qr-label * { visibility: visible !important; }
   #qr-label { position: absolute; left: 0; top: 0; box-shadow: none !important; border: 1px solid #000; }
 }`;
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.objectLabel', (d: Route.ComponentProps['loaderData']) => d.bo.serialCode);
 
 export default function QrLabel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

@@ -12,6 +12,7 @@ import {
   proposeSerialCode,
 } from '~/core/business-objects/business-object.service';
 import { priceListOptions } from '~/core/registers/options';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Inventory → objects → new: the object's fields; ?customerId= preselects its customer. */
 export const middleware = guard({ permission: 'bo:edit' });
@@ -34,6 +35,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newObject');
 
 export default function NewObject({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

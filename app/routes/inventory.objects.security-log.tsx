@@ -15,6 +15,7 @@ import {
 import { SECURITY_LOG_TYPES } from '~/core/business-objects/security-log-types';
 import { boLabel, getBusinessObject } from '~/core/business-objects/business-object.service';
 import { isUuid } from '~/core/errors/validation';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Inventory → objects → security log: who saw, copied or changed which access code, newest
@@ -68,6 +69,9 @@ function Ref({ value }: { value: CodeRef | null }) {
     <span>{value.displayName === value.groupName ? value.groupName : `${value.groupName} › ${value.displayName}`}</span>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.securityLog');
 
 export default function SecurityLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

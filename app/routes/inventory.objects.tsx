@@ -15,6 +15,7 @@ import {
 import { isUuid } from '~/core/errors/validation';
 import { getModel } from '~/core/models/model.service';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Inventory → objects (spec section 2): the installed equipment, searched and filtered by
@@ -54,6 +55,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     };
   });
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.objects');
 
 export default function Objects({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

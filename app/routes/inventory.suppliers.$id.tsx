@@ -17,6 +17,7 @@ import {
   setSupplierContacts,
   updateSupplier,
 } from '~/core/suppliers/supplier.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** One supplier (spec section 3): its fields and contacts, and the articles bought from it. */
 export const middleware = guard({ permission: 'suppliers:read' });
@@ -67,6 +68,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (form.get('intent') === 'delete') throw redirect('/inventory/suppliers?deleted=1');
   return data<ActionResult>({ ok: true });
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle(
+  'title.supplier',
+  (d: Route.ComponentProps['loaderData']) => d.supplier.name ?? d.supplier.title,
+);
 
 export default function SupplierPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('suppliers');

@@ -8,6 +8,7 @@ import { contactsFromForm } from '~/app/components/suppliers/contacts-editor';
 import { EMPTY_SUPPLIER, SupplierForm, supplierFromForm } from '~/app/components/suppliers/supplier-form';
 import { hasAccess } from '~/core/permissions/access';
 import { createSupplier, setSupplierContacts } from '~/core/suppliers/supplier.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** A new supplier: its fields and contacts; the number is proposed when left empty. */
 export const middleware = guard({ permission: 'suppliers:edit' });
@@ -33,6 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw redirect(`/inventory/suppliers/${id}?created=1`);
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newSupplier');
 
 export default function NewSupplier({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('suppliers');

@@ -5,6 +5,7 @@ import { pageFromUrl } from '~/app/components/ui';
 import { SupplierList } from '~/app/components/suppliers/supplier-list';
 import { hasAccess } from '~/core/permissions/access';
 import { listSuppliers } from '~/core/suppliers/supplier.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Inventory → suppliers (spec section 2, /inventory/suppliers): the supplier register. */
 export const middleware = guard({ permission: 'suppliers:read' });
@@ -25,6 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   return { ...result, ...page, canEdit: hasAccess(auth, { permission: 'suppliers:edit' }) };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.suppliers');
 
 export default function Suppliers({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('suppliers');

@@ -7,6 +7,7 @@ import { cx, FOCUS_RING, TOUCH_HEIGHT } from '~/app/components/ui/class-names';
 import { pluginInventoryLinks } from '~/app/lib/plugin-links.server';
 import { namespacesOfKeys } from '~/app/locales/key-namespaces';
 import { SIGNED_IN } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** The registers (spec section 2, /inventory): one tab per register the person may read. */
 export const middleware = guard(SIGNED_IN);
@@ -15,6 +16,9 @@ export function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
   return { links: visibleInventoryLinks(auth, [...INVENTORY_LINKS, ...pluginInventoryLinks()]) };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.inventory');
 
 export default function Inventory({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('inventory');

@@ -6,6 +6,7 @@ import { InvoiceScreen, type InvoiceActionResult } from '~/app/components/invoic
 import { isAppError } from '~/core/errors/app-error';
 import { refuseNul } from '~/core/http/edge';
 import { applyErp, finalizeDraft, getInvoice, updateInvoice } from '~/core/invoicing/invoice.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One invoice (issue 14 item 2): read with invoices:read; the action takes JSON (`intent` and what
@@ -59,6 +60,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data<InvoiceActionResult>({ ...refused.data, intent }, { status: refused.init?.status ?? 400 });
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.invoice', (d: Route.ComponentProps['loaderData']) => d.invoice.invoiceNr, {
+  orElse: 'nav.invoices',
+});
 
 export default function InvoicePage({ loaderData }: Route.ComponentProps) {
   return <InvoiceScreen key={loaderData.invoice.id} invoice={loaderData.invoice} />;

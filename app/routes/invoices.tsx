@@ -3,6 +3,7 @@ import { guard, run } from '~/app/lib/guard.server';
 import { InvoiceListPage } from '~/app/components/invoices/invoice-list';
 import { invoiceListFilters, invoiceListPage } from '~/app/components/invoices/invoice-loaders.server';
 import { currentSiePeriod } from '~/core/invoicing/sie-export.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Invoices (issue 14 item 2; invoices:read): newest invoice date first, filtered by status, ERP
@@ -20,6 +21,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   return { ...page, filters, offset, siePeriod };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.invoices');
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
   return <InvoiceListPage data={loaderData} />;

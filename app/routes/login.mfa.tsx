@@ -10,6 +10,7 @@ import { authenticateMfa } from '~/core/auth/authenticate.service';
 import { MFA_COOKIE, readCookie, sessionCookie } from '~/core/http/session-token';
 import { PUBLIC } from '~/core/permissions/access';
 import { sessionPolicy } from '~/core/unit-of-work';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The login screen's second step (spec section 2: "a multifactor step when a token is pending"):
@@ -48,6 +49,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('login.mfaTitle');
 
 export default function LoginMfa() {
   const { t } = useTranslation();

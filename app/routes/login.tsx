@@ -23,6 +23,7 @@ import { assertPasswordLoginAllowed, loginOptions } from '~/core/auth/oidc-setti
 import { PUBLIC } from '~/core/permissions/access';
 import { LANGS } from '~/core/i18n/languages';
 import { sessionPolicy } from '~/core/unit-of-work';
+import { pageTitle } from '~/app/lib/page-title';
 
 export const middleware = guard(PUBLIC);
 
@@ -148,6 +149,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('login.title');
 
 export default function Login({ loaderData }: Route.ComponentProps) {
   const linkResult = useActionData<LinkActionResult>();

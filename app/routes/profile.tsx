@@ -21,6 +21,7 @@ import {
 } from '~/core/users/profile.service';
 import { updateUserConf } from '~/core/users/user-conf.service';
 import { confirmMfaEnrollment, disableMfa, isMfaEnabled, startMfaEnrollment } from '~/core/auth/mfa.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** The user's own profile: details, preferences, password and sessions (spec section 2). */
 export const middleware = guard(SIGNED_IN);
@@ -85,6 +86,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 const card = 'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6';
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('profile.title');
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -36,6 +36,7 @@ import {
   type ProjectLinkKind,
   type ProjectWorkOrder,
 } from '~/core/projects/project.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One project (spec section 2: the project menus — general info, invoicing, costs, work orders,
@@ -133,6 +134,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw e;
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.project', (d: Route.ComponentProps['loaderData']) => d.project.number);
 
 export default function ProjectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');

@@ -7,6 +7,7 @@ import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { emptyProject, ProjectForm, projectFromForm } from '~/app/components/projects/project-form';
 import { useFieldErrors } from '~/app/components/objects/shared';
 import { createProject, projectOptions } from '~/core/projects/project.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** A new project: its general info and first customer; the number is the next free one. */
 export const middleware = guard({ permission: 'projects:edit', module: 'projects' });
@@ -35,6 +36,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw redirect(`/projects/${id}?created=1`);
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newProject');
 
 export default function NewProject({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');

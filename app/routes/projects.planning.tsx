@@ -9,6 +9,7 @@ import { hasAccess } from '~/core/permissions/access';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { planningRange, planningStep } from '~/core/projects/resource-calendar';
 import { resourcePlan } from '~/core/projects/resource.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The resource planning calendar (`/projects/planning`; spec section 2 "Resource planning
@@ -30,6 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return { step, date, plan, canEdit: hasAccess(auth, PROJECT_ACCESS.edit) };
   });
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.resourcePlanning', null, { within: 'nav.projects' });
 
 export default function ProjectPlanning({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('projects');

@@ -26,6 +26,7 @@ import {
   projectOptions,
   type ProjectListItem,
 } from '~/core/projects/project.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Projects (spec section 2: /projects, the PROJECTS module and projects:read): ongoing or closed,
@@ -61,6 +62,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const ANY = 'any';
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.projects');
 
 export default function Projects({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');

@@ -24,6 +24,7 @@ import {
   saveProposal,
   type Proposal,
 } from '~/core/proposals/proposal.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One proposal (spec section 2, the proposal detail screen): its fields and rows, saved 2.5 s after
@@ -144,6 +145,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle(
+  'title.proposal',
+  (d: Route.ComponentProps['loaderData']) => d.proposal.sequenceNumber,
+  { orElse: 'title.newProposal' },
+);
 
 export default function ProposalPage({ loaderData }: Route.ComponentProps) {
   // a new proposal's move to its id keeps the screen (and what is typed meanwhile)

@@ -11,6 +11,7 @@ import { formatNumber } from '~/core/i18n/number-format';
 import { listProposals, type Proposal } from '~/core/proposals/proposal.service';
 import { moveProposal, proposalListOptions } from '~/core/proposals/proposal-list.service';
 import { PROPOSAL_STATUSES } from '~/core/proposals/proposal-constants';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Proposals (spec section 2: /proposals, the CRM module and proposal:read): the active ones of the
@@ -72,6 +73,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 type Position = 'before' | 'after';
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.proposals');
 
 export default function Proposals({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('proposals');

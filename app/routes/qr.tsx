@@ -4,6 +4,7 @@ import type { Route } from './+types/qr';
 import { guard, run } from '~/app/lib/guard.server';
 import { resolveQrRef } from '~/core/business-objects/business-object.service';
 import { isAppError } from '~/core/errors/app-error';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * /qr/{id} (spec section 2): a scanned object label. The reference leads to its object; an
@@ -21,6 +22,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     throw e;
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.qr');
 
 export default function QrNotFound({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');

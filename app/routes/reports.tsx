@@ -35,6 +35,7 @@ import { monthOf, weekOf, type Period } from '~/core/reports/report-period';
 import { TIME_GROUPINGS, timeRowLabel, type ReportKind } from '~/core/reports/report-constants';
 import { timeReport, type TimeReport, type TimeReportRow } from '~/core/reports/time-report.service';
 import { formatDuration } from '~/core/work-orders/time-rules';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Reports (spec section 2 /reports, REPORTS_READ; issue 17 part 6): the work orders closed in a
@@ -665,6 +666,9 @@ function TimeTab({ data }: { data: Data }) {
     </div>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.reports');
 
 export default function Reports({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('reports');

@@ -20,6 +20,7 @@ import {
   saveSalesOrder,
   type SalesOrder,
 } from '~/core/proposals/sales-order.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One sales order (spec section 2: /sales/{salesOrderId}): title, customer, reference person,
@@ -94,6 +95,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.salesOrder', (d: Route.ComponentProps['loaderData']) => d.salesOrder.number, {
+  orElse: 'nav.sales',
+});
 
 export default function SalesOrderPage({ loaderData }: Route.ComponentProps) {
   return <SalesOrderScreen key={loaderData.salesOrder.id} {...loaderData} />;

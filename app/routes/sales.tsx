@@ -9,6 +9,7 @@ import { Button, DateTime, ListPager, NativeSelect, pageFromUrl } from '~/app/co
 import { isUuid } from '~/core/errors/validation';
 import { formatNumber } from '~/core/i18n/number-format';
 import { createSalesOrder, listSalesOrders, salesOrderOptions } from '~/core/proposals/sales-order.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Sales orders (spec section 2: /sales, the CRM module and salesorder:read): open ones unless the
@@ -53,6 +54,9 @@ export async function action({ context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.sales');
 
 export default function SalesOrders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('sales');

@@ -27,6 +27,7 @@ import { workOrderLimitKey } from '~/core/access-levels/permission-keys';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { WORK_ORDER_LIMITS, type Permission } from '~/core/permissions/permissions';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → one access level: name, description, work-order limit and permissions by group.
@@ -98,6 +99,13 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
   if ((actionResult as ActionResult | undefined)?.deleted) return false;
   return defaultShouldRevalidate;
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle(
+  'title.accessLevel',
+  (d: Route.ComponentProps['loaderData']) => (d.isNew ? null : d.level.displayName),
+  { orElse: 'title.newAccessLevel', within: 'settings.title' },
+);
 
 export default function AccessLevel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('access');

@@ -7,6 +7,7 @@ import { AccessNav } from '~/app/components/access/access-nav';
 import { listAccessLevels, type TAccessLevel } from '~/core/access-levels/access-level.service';
 import { workOrderLimitKey } from '~/core/access-levels/permission-keys';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → access levels (spec section 3): the levels with what they grant. */
 export const middleware = guard({ permission: 'accesslevels:read' });
@@ -22,6 +23,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 type SortKey = 'name' | 'permissions' | 'users';
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.accessLevels', null, { within: 'settings.title' });
 
 export default function AccessLevels({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('access');

@@ -16,6 +16,7 @@ import {
 } from '~/core/articles/article-group.service';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → article groups (spec: articles:read and the article-groups module; editing with
@@ -62,6 +63,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.articleGroups', null, { within: 'settings.title' });
 
 export default function ArticleGroups({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('articles');

@@ -15,6 +15,7 @@ import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { PRICING_TYPES } from '~/core/pricing/price-lookup';
 import { moneyInput } from '~/app/components/articles/format';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → one price list: its name, and per article group how it prices the group's articles
@@ -84,6 +85,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.priceList', (d: Route.ComponentProps['loaderData']) => d.priceList.title, {
+  within: 'settings.title',
+});
 
 export default function PriceListPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('articles');

@@ -7,6 +7,7 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, SortableTable, TextField, useToast } from '~/app/components/ui';
 import { createPriceList, listPriceLists, type TPriceList } from '~/core/articles/price-list.service';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → price lists (spec section 3): every list with how many groups it prices and who
@@ -33,6 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.priceLists', null, { within: 'settings.title' });
 
 export default function PriceLists({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('articles');

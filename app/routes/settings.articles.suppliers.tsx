@@ -6,6 +6,7 @@ import { pageFromUrl } from '~/app/components/ui';
 import { SupplierList } from '~/app/components/suppliers/supplier-list';
 import { hasAccess } from '~/core/permissions/access';
 import { listSuppliers } from '~/core/suppliers/supplier.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → articles → suppliers (spec section 2, /settings/articles/suppliers): the same supplier
@@ -29,6 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   return { ...result, ...page, canEdit: hasAccess(auth, { permission: 'suppliers:edit' }) };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.suppliers', null, { within: 'settings.title' });
 
 export default function SettingsSuppliers({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('suppliers');

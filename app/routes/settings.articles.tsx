@@ -4,6 +4,7 @@ import type { Route } from './+types/settings.articles';
 import { guard, requireAuth } from '~/app/lib/guard.server';
 import { GROUPS_READ } from '~/core/articles/article-group.service';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → articles (spec section 2): article groups, price lists and supplier articles. */
 export const middleware = guard({ permission: 'articles:read' });
@@ -17,6 +18,9 @@ export function loader({ context }: Route.LoaderArgs) {
   ];
   return { links: links.filter((l) => hasAccess(auth, l.access)).map(({ to, key }) => ({ to, key })) };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.articles', null, { within: 'settings.title' });
 
 export default function ArticleSettings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('articles');

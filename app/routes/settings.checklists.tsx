@@ -10,6 +10,7 @@ import { CHECKLIST_ACCESS, deleteChecklist, listChecklists, saveChecklist } from
 import type { Checklist } from '~/core/checklists/checklist.types';
 import { AppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → checklists (spec section 2; app module `checklists`): the templates technicians fill
@@ -45,6 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<EditorResult>({ ...result.data, intent }, result.init ?? undefined);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.checklists', null, { within: 'settings.title' });
 
 export default function ChecklistSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('checklists');

@@ -27,6 +27,7 @@ import {
   setCompensationTagActive,
   type CompensationTag,
 } from '~/core/time-reports/compensation-tags.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → compensation types (spec section 3 "Compensation types: distance, travel, expense",
@@ -80,6 +81,9 @@ const toDraft = (tag: CompensationTag): Draft => ({
   active: tag.active,
   sortOrder: String(tag.sortOrder),
 });
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.compensationTypes', null, { within: 'settings.title' });
 
 export default function CompensationTypesPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('expenses');

@@ -4,6 +4,7 @@ import { ErpCallbackFailure, type CallbackFailure } from '~/app/components/invoi
 import { guard, run } from '~/app/lib/guard.server';
 import { isAppError } from '~/core/errors/app-error';
 import { completeErpAuth, getErpSettings } from '~/core/invoicing/erp-settings.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * GET /settings/erp/callback?code&state: where an OAuth2 ERP sends the browser back after the
@@ -47,6 +48,9 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ca
   }
   throw redirect('/settings/erp?connected=1');
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.erp', null, { within: 'settings.title' });
 
 export default function ErpCallbackPage({ loaderData }: Route.ComponentProps) {
   return <ErpCallbackFailure failure={loaderData} />;

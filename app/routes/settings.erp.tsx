@@ -18,6 +18,7 @@ import {
 } from '~/core/invoicing/erp-settings.service';
 import { readErpConnection } from '~/core/invoicing/erp-connection';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → ERP (issue 14 item 6): the ERP kind, connecting it (the vendor's sign-in for OAuth2,
@@ -78,6 +79,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.erp', null, { within: 'settings.title' });
 
 export default function ErpSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('invoicesettings');

@@ -10,6 +10,7 @@ import { formatDate, type DateFormat } from '~/core/i18n/number-format';
 import { hasAccess } from '~/core/permissions/access';
 import { addHoliday, deleteHoliday, listHolidays, type CompanyHoliday } from '~/core/work-orders/holidays.service';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → company holidays (spec section 3; one per date, section 5): the days the company is
@@ -40,6 +41,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.holidays', null, { within: 'settings.title' });
 
 export default function HolidaysPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('calendar');

@@ -7,6 +7,7 @@ import { Button, buttonClass, ConfirmDialog, Select } from '~/app/components/ui'
 import { hasAccess } from '~/core/permissions/access';
 import type { ImportCheck } from '~/core/import-export/import-export.service';
 import type { RowIssue } from '~/core/import-export/register-io';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → import and export (settings:import_export): CSV for customers, objects and articles.
@@ -70,6 +71,9 @@ function send(
     xhr.send(file);
   });
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.importExport', null, { within: 'settings.title' });
 
 export default function ImportExport({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('importexport');

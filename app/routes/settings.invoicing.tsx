@@ -17,6 +17,7 @@ import {
 import { hasAccess } from '~/core/permissions/access';
 import { activeUserChoices } from '~/core/users/active-users';
 import { readWorkTypes } from '~/core/work-orders/settings/settings.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → invoicing (issue 14 items 1 and 6): the invoice rules and the labour article per work
@@ -47,6 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.invoicing', null, { within: 'settings.title' });
 
 export default function InvoiceSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('invoicesettings');

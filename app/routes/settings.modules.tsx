@@ -12,6 +12,7 @@ import { listAppModules, setAppModule, type TAppModule } from '~/core/modules/ap
 import { hasAccess } from '~/core/permissions/access';
 import { BUILT_APP_MODULES } from '~/core/modules/app-modules';
 import { getRegistry } from '~/core/extension-points/registry';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → app modules (spec section 6): which features this company has switched on. */
 export const middleware = guard({ permission: 'settings:read' });
@@ -82,6 +83,9 @@ function ModuleRow({ module, name, canEdit }: { module: TAppModule; name: string
     </li>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.modules', null, { within: 'settings.title' });
 
 export default function Modules({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('access');

@@ -9,6 +9,7 @@ import { Button, TextField } from '~/app/components/ui';
 import { hasAccess } from '~/core/permissions/access';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { getProjectSettings, updateProjectSettings } from '~/core/projects/project.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → projects and resource planning (spec section 2 "project resource planning", section
@@ -33,6 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.projects', null, { within: 'settings.title' });
 
 export default function ProjectSettings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');

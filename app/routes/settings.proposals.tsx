@@ -18,6 +18,7 @@ import {
   getProposalConfigurationForSettings,
   updateProposalConfiguration,
 } from '~/core/proposals/proposal-configuration.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → proposals and sales orders (issue 13 item 8; spec sections 2, 6 and 9): the switches,
@@ -48,6 +49,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.proposals', null, { within: 'settings.title' });
 
 export default function ProposalSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('proposalsettings');

@@ -10,6 +10,7 @@ import { getOidcSettings, saveOidcSettings } from '~/core/auth/oidc-settings.ser
 // Listed here, not imported: the component runs in the browser and the service module is server-only.
 const PROVIDERS = ['microsoft', 'google'] as const;
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → sign-in: Microsoft and Google clients and the switch that turns passwords off. */
 export const middleware = guard({ permission: 'settings:read', module: 'microsoft_auth' });
@@ -53,6 +54,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('oidc.settings.title', null, { within: 'settings.title' });
 
 export default function SignInSettings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

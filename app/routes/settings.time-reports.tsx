@@ -35,6 +35,7 @@ import {
   timeReportSettings,
 } from '~/core/time-reports/time-settings.service';
 import { formatDuration } from '~/core/work-orders/time-rules';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → time reporting (spec sections 4 and 9; api-calls.md /timereports/conf/tags): how
@@ -98,6 +99,9 @@ const submission = (x: Draft) => ({ intent: 'tag', ...x, id: x.id ?? '', active:
 
 /** The type sections in the order a time report offers them. */
 const TYPE_ORDER: readonly TimeTagType[] = ['work', 'attend', 'absence'];
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.timeReports', null, { within: 'settings.title' });
 
 export default function TimeReportSettingsPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('timetags');

@@ -19,6 +19,7 @@ import { getInstance, updateCompanyDetails, updateInstance } from '~/core/instan
 import { getMfaPolicy, updateMfaPolicy } from '~/core/auth/mfa-policy.service';
 import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → general: the instance configuration of spec section 3. */
 export const middleware = guard({ permission: 'settings:read' });
@@ -135,6 +136,9 @@ function SaveButton({ isPending }: { isPending: boolean }) {
     </div>
   );
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.title');
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

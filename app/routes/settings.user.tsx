@@ -11,6 +11,7 @@ import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
 import { accessLevelOptions, getUser, listDepartments, setUserActive, updateUser } from '~/core/users/user.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → users → one user: the spec's user fields, access levels, deactivation. */
 export const middleware = guard({ permission: 'users:read' });
@@ -52,6 +53,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.user', (d: Route.ComponentProps['loaderData']) => d.user.name, {
+  within: 'settings.title',
+});
 
 export default function EditUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('users');

@@ -9,6 +9,7 @@ import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { langFromKey } from '~/core/i18n/languages';
 import { accessLevelOptions } from '~/core/users/user.service';
 import { inviteUser } from '~/core/users/invite.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Settings → users → invite: the person gets a registration link by e-mail in their language. */
 export const middleware = guard({ permission: 'users:edit' });
@@ -37,6 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newUser', null, { within: 'settings.title' });
 
 export default function InviteUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('users');

@@ -17,6 +17,7 @@ import {
 } from '~/core/users/user.service';
 import { invitationLink } from '~/core/users/invite.service';
 import { getMailer } from '~/core/mail/mailer';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * An invited person's link, fetched anew (the older ones stop working) and copied to the
@@ -95,6 +96,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.users', null, { within: 'settings.title' });
 
 export default function Users({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('users');

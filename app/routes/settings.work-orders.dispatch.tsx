@@ -16,6 +16,7 @@ import {
   type DispatchRule,
 } from '~/core/work-orders/dispatch-rules.service';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → work orders → dispatch rules (spec section 3; app module dispatch_rules): rows of
@@ -73,6 +74,9 @@ const toRows = (rules: DispatchRule[]): Row[] =>
   rules.map((r) => ({ key: r.id, id: r.id, day: r.day, startTime: r.startTime, endTime: r.endTime, userId: r.userId }));
 let counter = 0;
 const DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.dispatchRules', null, { within: 'settings.title' });
 
 export default function DispatchRulesPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('dispatch');

@@ -13,6 +13,7 @@ import { AppError, isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, updateWorkOrderSettings } from '~/core/work-orders/settings/settings.service';
 import { getMapTileSettings, updateMapTileSettings } from '~/core/work-orders/work-order-map.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Settings → work orders (spec sections 3, 5 and 9): statuses, work types, tags, and the options
@@ -71,6 +72,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('settings.workOrders', null, { within: 'settings.title' });
 
 export default function WorkOrderSettingsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('workorders');

@@ -16,6 +16,7 @@ import { setMonthApproval } from '~/core/time-reports/time-parent.service';
 import { isFarBeyondSchedule } from '~/core/time-reports/time-report.rules';
 import { timeMonth, type MonthPerson } from '~/core/time-reports/time-week.service';
 import { formatDuration } from '~/core/work-orders/time-rules';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The office's time (`/time/office`, timereports:read): everyone's month — each day's time
@@ -68,6 +69,9 @@ function monthEnd(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.timeOffice', null, { within: 'nav.time' });
 
 export default function TimeOfficePage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('time');

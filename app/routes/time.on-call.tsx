@@ -36,6 +36,7 @@ import {
   type OnCallShift,
 } from '~/core/time-reports/on-call.service';
 import { isoToWallClock } from '~/core/work-orders/time-rules';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The on-call schedule (`/time/on-call`, the ONCALL app module; spec section 2): a month as ISO
@@ -116,6 +117,9 @@ interface Draft {
 /** A new shift's default times: the evening of the day to the next morning (the usual on-call night). */
 const DEFAULT_START = '17:00';
 const DEFAULT_END = '07:00';
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.onCall');
 
 export default function OnCallPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('oncall');

@@ -9,6 +9,7 @@ import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-fiel
 import { addMonths, MONTH_PATTERN } from '~/core/time-reports/payroll/payroll-month';
 import type { CodeHours, CodeQuantity } from '~/core/time-reports/payroll/payroll-lines';
 import { payrollDefaultMonth, payrollPreview } from '~/core/time-reports/payroll/payroll.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Payroll (issue 17 part 5): a month's worked hours, absence, compensation and mileage per
@@ -42,6 +43,9 @@ function monthLabel(month: string, lang: string): string {
 
 /** Hours as the spec prints numbers: whole hours bare, otherwise two decimals ("7,50"). */
 const hoursText = (n: number) => formatNumber(n, { decimals: Number.isInteger(n) ? 0 : 2 });
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.payroll', null, { within: 'nav.time' });
 
 export default function PayrollPage({ loaderData: d }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('payroll');

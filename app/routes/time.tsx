@@ -21,6 +21,7 @@ import { listTimeReportTags, type TimeReportTag } from '~/core/time-reports/tags
 import { weekExpenses } from '~/core/time-reports/expenses-week.service';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { formatDuration } from '~/core/work-orders/time-rules';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * Time (`/time`, spec section 2 "time reporting with absence and compensation"): a person's ISO
@@ -89,6 +90,9 @@ interface Draft {
 }
 
 const TYPE_ORDER = ['work', 'attend', 'absence'] as const;
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.time');
 
 export default function TimeWeekPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('time');

@@ -12,6 +12,7 @@ import { sessionCookie } from '~/core/http/session-token';
 import { PUBLIC } from '~/core/permissions/access';
 import { sessionPolicy } from '~/core/unit-of-work';
 import { completeSignInLink } from '~/core/users/set-password.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** The one-time sign-in link the tenant CLI prints for a new admin: choose a password, go. */
 export const middleware = guard(PUBLIC);
@@ -51,6 +52,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionError(e);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('welcome.title');
 
 export default function Welcome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

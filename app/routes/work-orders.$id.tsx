@@ -42,6 +42,7 @@ import {
   restoreWorkOrder,
   setWorkOrderLocked,
 } from '~/core/work-orders/work-order.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One work order in its tab (spec sections 2–5): what to do and where, time and articles, closing,
@@ -157,6 +158,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data<Result>({ ...result.data, intent }, result.init ?? undefined);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.workOrder', (d: Route.ComponentProps['loaderData']) => d.workOrder.number);
 
 export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('workorders');

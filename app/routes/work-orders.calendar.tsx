@@ -18,6 +18,7 @@ import {
   saveCalendarPreferences,
   type Board,
 } from '~/core/work-orders/schedule.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The work-order screen's calendar tab (spec sections 2 and 9, issue 6): the planning board by
@@ -98,6 +99,9 @@ export function shouldRevalidate({
   if (formData?.get('intent') === 'prefs') return false;
   return defaultShouldRevalidate;
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.calendar', null, { within: 'nav.workOrders' });
 
 export default function CalendarRoute({ loaderData }: Route.ComponentProps) {
   const { boardJson, ...rest } = loaderData;

@@ -19,6 +19,7 @@ import {
 } from '~/core/work-orders/work-order-map.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 import { WORK_ORDER_LISTS } from '~/core/work-orders/work-order.constants';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The work-order screen's map tab (spec sections 2 and 4, app module `maps`): the orders the list's
@@ -56,6 +57,9 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
   if (formAction === '/?index') return false;
   return defaultShouldRevalidate;
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.map', null, { within: 'nav.workOrders' });
 
 export default function WorkOrderMap({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('map');

@@ -14,6 +14,7 @@ import { workOrderPrefill } from '~/core/work-orders/object-work-orders';
 import { createWorkOrder } from '~/core/work-orders/work-order.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 import { projectForNewOrder } from '~/core/projects/project.service';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** A new work order (spec sections 3 and 5): defaults from the settings, required fields checked on the server. */
 export const middleware = guard({ permission: 'workorders:create' });
@@ -58,6 +59,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionError>(result.data, result.init ?? undefined);
   }
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newWorkOrder');
 
 export default function NewWorkOrder({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('workorders');

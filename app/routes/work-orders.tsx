@@ -9,6 +9,7 @@ import { isoWeek } from '~/core/calendar/iso-week';
 import { WorkOrderTabBar } from '~/app/components/work-orders/tabs/tab-bar';
 import { WorkOrderTabsProvider } from '~/app/components/work-orders/tabs/tabs-context';
 import { hasAccess, SIGNED_IN } from '~/core/permissions/access';
+import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * The work-order screen (spec section 2, route `/`): a greeting, the tab bar (the list and one tab
@@ -31,6 +32,9 @@ export function loader({ context }: Route.LoaderArgs) {
     canCreate: hasAccess(auth, { permission: 'workorders:create' }),
   };
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('nav.workOrders');
 
 export default function WorkOrderScreen({ loaderData: d }: Route.ComponentProps) {
   const { t } = useTranslation('workorders');

@@ -30,8 +30,11 @@ export interface AppModule {
    * exist; user type super bypasses module gating, here too.
    */
   moduleId?: AppModuleId;
-  /** Top-bar links: path, i18n key of the label, and the permission that shows it. */
-  navLinks?: { to: string; labelKey: string; permission?: string }[];
+  /**
+   * Top-bar links: path, i18n key of the label, the permission that shows it, and the top bar's menu
+   * that holds it (app/components/shell/nav.ts NAV_GROUPS; registers unless told).
+   */
+  navLinks?: { to: string; labelKey: string; permission?: string; group?: 'sales' | 'finance' | 'registers' }[];
   /** Tabs under /inventory: path, i18n key (`ns:key`), and the access that shows it. */
   inventoryLinks?: { to: string; labelKey: string; access: Access }[];
   /** Permission strings this module uses; each must be in the catalogue (core/permissions). */

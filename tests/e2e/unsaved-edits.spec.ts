@@ -19,8 +19,15 @@ test.afterAll(async () => {
 });
 
 const title = (page: Page) => page.getByRole('textbox', { name: /^(Rubrik|Title)$/ });
-const proposalsLink = (page: Page) =>
-  page.getByRole('navigation').first().getByRole('link', { name: /^(Offerter|Proposals)$/ });
+/** The top bar's sales menu (decision 038), opened, and a link in it. */
+async function salesMenuLink(page: Page, name: RegExp) {
+  await page
+    .getByRole('navigation', { name: /Huvudmeny|Main/ })
+    .getByRole('button', { name: /Försäljning|Sales/ })
+    .click();
+  return page.getByRole('menuitem', { name });
+}
+const proposalsLink = (page: Page) => salesMenuLink(page, /^(Offerter|Proposals)$/);
 
 async function openNewProposal(page: Page) {
   await signIn(page, app, '/proposals');
@@ -39,7 +46,7 @@ test('[proposals] a title typed and left at once for "Offerter" is saved, and is
   await openNewProposal(page);
   await title(page).fill('Lämnad direkt');
   // well inside the 2.5 s autosave delay
-  await proposalsLink(page).click();
+  await (await proposalsLink(page)).click();
   await page.waitForURL((u) => u.pathname === '/proposals');
   const row = page.getByRole('link', { name: 'Lämnad direkt' });
   await expect(row).toBeVisible();
@@ -50,7 +57,7 @@ test('[proposals] a title typed and left at once for "Offerter" is saved, and is
 
   // an existing proposal alike: change the title, go back at once, come back
   await title(page).fill('Lämnad direkt igen');
-  await proposalsLink(page).click();
+  await (await proposalsLink(page)).click();
   await page.waitForURL((u) => u.pathname === '/proposals');
   await page.getByRole('link', { name: 'Lämnad direkt igen' }).click();
   await hydrated(page);
@@ -107,11 +114,7 @@ test('[sales] a sales order changed and left at once is saved too (the same auto
   await acceptIntoSalesOrder(page);
   const url = page.url();
   await title(page).fill('Ändrad och lämnad');
-  await page
-    .getByRole('navigation')
-    .first()
-    .getByRole('link', { name: /^(Försäljningsordrar|Sales orders)$/ })
-    .click();
+  await (await salesMenuLink(page, /^(Försäljningsordrar|Sales orders)$/)).click();
   await page.waitForURL((u) => u.pathname === '/sales');
   await page.goto(url);
   await hydrated(page);

@@ -1,16 +1,18 @@
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation, useSubmit } from 'react-router';
 import { Menu } from '~/app/components/ui';
 import { LANGS } from '~/core/i18n/languages';
 import { useCan } from '~/app/lib/can';
 import { namespacesOfKeys } from '~/app/locales/key-namespaces';
+import { navEntries, type NavGroup } from './nav';
 
 export interface TopBarProps {
   user: { fullName: string; initials: string; email: string };
   company: string;
   logoUrl: string | null;
   /** `count`: a red badge beside the link (its `badge` names what it counts), none at 0. */
-  links: { to: string; labelKey: string; badge?: string; count?: number }[];
+  links: { to: string; labelKey: string; badge?: string; count?: number; group?: NavGroup }[];
 }
 
 /** A link's count: red, 99+ above 99; a screen reader hears what it counts (`label`). */
@@ -29,8 +31,9 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
 }
 
 /**
- * The signed-in top bar (spec section 2): the company, the capability links the user may use,
- * the language switch and the user menu. On a phone the links scroll sideways under the bar.
+ * The signed-in top bar (spec section 2): the company, the areas the user may use, the language
+ * switch and the user menu. From 1,024 px the most used areas stand alone and the rest sit in a few
+ * menus (decision 038); below that one menu button opens every area, grouped the same way.
  */
 export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const can = useCan();
@@ -40,6 +43,13 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const submit = useSubmit();
   const location = useLocation();
   const here = location.pathname + location.search;
+  const [phoneOpen, setPhoneOpen] = useState(false);
+  const phoneMenuId = useId();
+  // a link followed from the phone menu closes it
+  useEffect(() => setPhoneOpen(false), [location.pathname]);
+  const entries = navEntries(links);
+  const badgeOf = (l: TopBarProps['links'][number]) =>
+    l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null;
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-white/15 text-white' : 'text-brand-100 hover:bg-white/10 hover:text-white'}`;
   return (
@@ -51,18 +61,28 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         {t('shell.skipToContent')}
       </a>
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
-        <NavLink to="/" className="flex min-w-0 items-center gap-2 font-semibold">
+        <NavLink to="/" className="flex min-w-0 items-center gap-2 font-semibold lg:max-w-52">
           {logoUrl ? <img src={logoUrl} alt="" className="h-8 w-auto rounded bg-white p-0.5" /> : null}
           {/* on a phone the name may take two lines rather than be cut ("Nordlar…"); the menus beside it shrink to initials */}
-          <span className="line-clamp-2 break-words leading-tight sm:line-clamp-1">{company}</span>
+          <span className="line-clamp-2 break-words leading-tight">{company}</span>
         </NavLink>
-        <nav aria-label={t('shell.mainNav')} className="hidden flex-1 items-center gap-1 overflow-x-auto lg:flex">
-          {links.map((l) => (
-            <NavLink key={l.to} to={l.to} className={linkClass}>
-              {linkLabel(l.labelKey)}
-              {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
-            </NavLink>
-          ))}
+        <nav aria-label={t('shell.mainNav')} className="hidden flex-1 items-center gap-1 lg:flex">
+          {entries.map((e) =>
+            e.kind === 'link' ? (
+              <NavLink key={e.link.to} to={e.link.to} end={e.link.to === '/'} className={linkClass}>
+                {linkLabel(e.link.labelKey)}
+                {badgeOf(e.link)}
+              </NavLink>
+            ) : (
+              <GroupMenu
+                key={e.group}
+                label={t(`nav.group.${e.group}`)}
+                links={e.links}
+                labelOf={linkLabel}
+                badgeOf={badgeOf}
+              />
+            ),
+          )}
         </nav>
         <div className="ml-auto flex shrink-0 items-center gap-2">
           <Menu
@@ -89,18 +109,83 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
               },
             ]}
           />
+          {links.length ? (
+            <button
+              type="button"
+              aria-expanded={phoneOpen}
+              aria-controls={phoneMenuId}
+              onClick={() => setPhoneOpen((was) => !was)}
+              className="min-h-11 rounded-md border border-white/30 px-3 text-sm font-medium hover:bg-white/10 lg:hidden"
+            >
+              {t('nav.menu')}
+              {links.some((l) => l.count) ? (
+                <span aria-hidden="true" className="ms-1.5 inline-block size-2 rounded-full bg-red-500" />
+              ) : null}
+            </button>
+          ) : null}
         </div>
       </div>
-      {links.length ? (
-        <nav aria-label={t('shell.mainNav')} className="flex gap-1 overflow-x-auto px-4 pb-2 lg:hidden">
-          {links.map((l) => (
-            <NavLink key={l.to} to={l.to} className={linkClass}>
-              {linkLabel(l.labelKey)}
-              {l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null}
-            </NavLink>
-          ))}
+      {links.length && phoneOpen ? (
+        <nav id={phoneMenuId} aria-label={t('shell.mainNav')} className="border-t border-white/15 px-4 pb-3 lg:hidden">
+          {entries.map((e) =>
+            e.kind === 'link' ? (
+              <NavLink
+                key={e.link.to}
+                to={e.link.to}
+                end={e.link.to === '/'}
+                className={(s) => `flex min-h-11 items-center ${linkClass(s)}`}
+              >
+                {linkLabel(e.link.labelKey)}
+                {badgeOf(e.link)}
+              </NavLink>
+            ) : (
+              <section key={e.group} aria-labelledby={`${phoneMenuId}-${e.group}`} className="mt-2">
+                <h2
+                  id={`${phoneMenuId}-${e.group}`}
+                  className="px-3 pt-2 text-xs font-semibold tracking-wide text-brand-100 uppercase"
+                >
+                  {t(`nav.group.${e.group}`)}
+                </h2>
+                <ul>
+                  {e.links.map((l) => (
+                    <li key={l.to}>
+                      <NavLink to={l.to} className={(s) => `flex min-h-11 items-center ${linkClass(s)}`}>
+                        {linkLabel(l.labelKey)}
+                        {badgeOf(l)}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ),
+          )}
         </nav>
       ) : null}
     </header>
+  );
+}
+
+/** One of the bar's menus: its links, and beside its name the sum of their counts. */
+function GroupMenu({
+  label,
+  links,
+  labelOf,
+  badgeOf,
+}: {
+  label: string;
+  links: TopBarProps['links'];
+  labelOf: (key: string) => string;
+  badgeOf: (l: TopBarProps['links'][number]) => React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  const total = links.reduce((sum, l) => sum + (l.count ?? 0), 0);
+  return (
+    <Menu
+      label={label}
+      triggerVariant="inverse"
+      placement="bottom start"
+      triggerSuffix={total ? <CountBadge count={total} label={t('nav.badge.total', { count: total })} /> : null}
+      items={links.map((l) => ({ id: l.to, label: labelOf(l.labelKey), href: l.to, suffix: badgeOf(l) }))}
+    />
   );
 }

@@ -49,6 +49,7 @@ export default function MenuPopover({ id, label, items, placement, triggerRef, a
             )}
           >
             {item.label}
+            {item.suffix}
           </MenuItem>
         )}
       </AriaMenu>

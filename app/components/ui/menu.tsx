@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import type { Key, Placement } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Button, type ButtonVariant } from './button';
@@ -14,6 +14,8 @@ export interface MenuItemDef {
   isDisabled?: boolean;
   /** Red text for destructive actions (delete). */
   isDanger?: boolean;
+  /** Shown after the label, e.g. a count badge (its text joins the item's accessible name). */
+  suffix?: ReactNode;
 }
 
 export interface MenuProps {
@@ -27,6 +29,8 @@ export interface MenuProps {
   triggerVariant?: ButtonVariant;
   placement?: Placement;
   isDisabled?: boolean;
+  /** Shown after the trigger's text, e.g. the sum of its items' count badges. */
+  triggerSuffix?: ReactNode;
 }
 
 /**
@@ -55,6 +59,7 @@ export function Menu({
   triggerVariant = 'secondary',
   placement = 'bottom end',
   isDisabled,
+  triggerSuffix,
 }: MenuProps) {
   const { t } = useTranslation('ui');
   const name = label ?? t('actions');
@@ -94,6 +99,7 @@ export function Menu({
             ) : (
               name
             )}
+            {triggerSuffix}
             <ChevronDownIcon />
           </>
         )}

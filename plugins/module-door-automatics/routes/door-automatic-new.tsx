@@ -15,6 +15,7 @@ import { MODULE_ID } from '../constants';
 import { createDoorAutomatic, doorAutomaticObject } from '../door-automatic.service';
 import { DoorAutomaticForm, doorAutomaticFromForm, EMPTY_DOOR_AUTOMATIC } from '../components/door-automatic-form';
 import { objectOption } from '../components/object-option';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** A new door automatic, at the object given by ?businessObjectId or one picked here. */
 export const middleware = pluginGuard(MODULE_ID, { permission: 'doorautomatics:edit' });
@@ -37,6 +38,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   throw redirect(`/inventory/doorautomatics/${id}?created=1`);
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.newDoorAutomatic');
 
 export default function NewDoorAutomatic() {
   const loaderData = useLoaderData<typeof loader>();

@@ -29,6 +29,7 @@ import {
 import { DoorAutomaticForm, doorAutomaticFromForm } from '../components/door-automatic-form';
 import { DoorAutomaticHistory } from '../components/door-automatic-history';
 import { objectOption } from '../components/object-option';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** One door automatic: its fields, the object it is installed at, and its history. */
 export const middleware = pluginGuard(MODULE_ID, { permission: 'doorautomatics:read' });
@@ -69,6 +70,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (remove) throw redirect('/inventory/doorautomatics?deleted=1');
   return data<ActionResult>({ ok: true });
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle(
+  'title.doorAutomatic',
+  (d: Awaited<ReturnType<typeof loader>>) => d.doorAutomatic.number,
+);
 
 export default function DoorAutomaticPage() {
   const loaderData = useLoaderData<typeof loader>();

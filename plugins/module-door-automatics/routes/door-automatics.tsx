@@ -8,6 +8,7 @@ import { hasAccess } from '~/core/permissions/access';
 import { MODULE_ID } from '../constants';
 import { doorAutomaticObject, listDoorAutomatics, type DoorAutomatic } from '../door-automatic.service';
 import { OBJECT_OPTIONS_SOURCE, objectOption } from '../components/object-option';
+import { pageTitle } from '~/app/lib/page-title';
 
 /** Inventory → door automatics (spec section 2, /inventory/doorautomatics): all, or one object's. */
 export const middleware = pluginGuard(MODULE_ID, { permission: 'doorautomatics:read' });
@@ -25,6 +26,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canEdit: hasAccess(auth, { permission: 'doorautomatics:edit', module: MODULE_ID }),
   }));
 }
+
+/** The page's `<title>` (app/lib/page-title.ts). */
+export const handle = pageTitle('title.doorAutomatics');
 
 export default function DoorAutomatics() {
   const loaderData = useLoaderData<typeof loader>();

@@ -1,0 +1,170 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startApp, type RunningApp } from './app-server';
+import { seriousViolations } from './axe';
+import { hydrated, openProposal, signIn } from './helpers';
+
+/**
+ * Issue 29 items 2 and 3: every area a person may open is reachable from the top bar at 1,024 and
+ * 1,280 px and on a phone (the links in menus, decision 038), and every page names itself in its title.
+ */
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await startApp();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+/** A link of the shell (app/components/shell/nav.ts): its menu (none: alone in the bar), name, and where it leads. */
+interface Area {
+  menu: string | null;
+  name: string;
+  path: RegExp;
+}
+
+const ADMIN_AREAS: Area[] = [
+  { menu: null, name: 'Arbetsordrar', path: /^\/$/ },
+  { menu: null, name: 'Projekt', path: /^\/projects$/ },
+  { menu: null, name: 'Tidrapportering', path: /^\/time$/ },
+  { menu: 'Försäljning', name: 'Offerter', path: /^\/proposals$/ },
+  { menu: 'Försäljning', name: 'Försäljningsordrar', path: /^\/sales$/ },
+  { menu: 'Försäljning', name: 'Avtal', path: /^\/agreements$/ },
+  { menu: 'Försäljning', name: 'Kontrakt', path: /^\/contracts$/ },
+  { menu: 'Ekonomi', name: 'Fakturor', path: /^\/invoices$/ },
+  { menu: 'Ekonomi', name: 'Rapporter', path: /^\/reports$/ },
+  { menu: 'Ekonomi', name: 'Översikt', path: /^\/dashboard$/ },
+  // the registers open the first tab the person may read
+  { menu: 'Register och filer', name: 'Register', path: /^\/inventory(\/customers)?$/ },
+  { menu: 'Register och filer', name: 'Filarkiv', path: /^\/drive$/ },
+];
+
+// a technician (tenants/seed.ts): their work orders, their time and the registers they need on site
+const TECHNICIAN_AREAS: Area[] = [
+  { menu: null, name: 'Arbetsordrar', path: /^\/$/ },
+  { menu: null, name: 'Tidrapportering', path: /^\/time$/ },
+  { menu: 'Register och filer', name: 'Register', path: /^\/inventory(\/customers)?$/ },
+  { menu: 'Register och filer', name: 'Filarkiv', path: /^\/drive$/ },
+];
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Huvudmeny' });
+const isPhone = (page: Page) => (page.viewportSize()?.width ?? 0) < 1024;
+
+/** Opens what holds `area` (its menu; on a phone the menu button) and returns the link. */
+async function reveal(page: Page, area: Area) {
+  if (isPhone(page)) {
+    await page.getByRole('button', { name: 'Meny' }).click();
+    const nav = mainNav(page);
+    return area.menu
+      ? nav.getByRole('region', { name: area.menu }).getByRole('link', { name: area.name, exact: true })
+      : nav.getByRole('link', { name: area.name, exact: true });
+  }
+  if (!area.menu) return mainNav(page).getByRole('link', { name: area.name, exact: true });
+  await mainNav(page).getByRole('button', { name: area.menu }).click();
+  return page.getByRole('menu', { name: area.menu }).getByRole('menuitem', { name: area.name, exact: true });
+}
+
+/** Every link in the bar, the menus opened one after the other: the names the person can reach. */
+async function reachableNames(page: Page): Promise<string[]> {
+  if (isPhone(page)) {
+    await page.getByRole('button', { name: 'Meny' }).click();
+    const names = await mainNav(page).getByRole('link').allInnerTexts();
+    await page.getByRole('button', { name: 'Meny' }).click();
+    return names.map((n) => n.trim());
+  }
+  const names = (await mainNav(page).getByRole('link').allInnerTexts()).map((n) => n.trim());
+  const menus = await mainNav(page).getByRole('button').allInnerTexts();
+  for (const menu of menus.map((m) => m.trim())) {
+    await mainNav(page).getByRole('button', { name: menu }).click();
+    // the open menu is its own chunk: wait for it before reading its items
+    const open = page.getByRole('menu', { name: menu });
+    await expect(open.getByRole('menuitem').first()).toBeVisible();
+    names.push(...(await open.getByRole('menuitem').allInnerTexts()).map((n) => n.trim()));
+    await page.keyboard.press('Escape');
+    await expect(open).toBeHidden();
+  }
+  return names;
+}
+
+/** The visible text of a link without its count badge ("Avtal3" is "Avtal"). */
+const withoutCount = (name: string) => name.replace(/\d+\+?$/, '').trim();
+
+for (const width of [1024, 1280, 390]) {
+  test(`[shell] at ${width} px every area of the admin is visible in the bar or its menus, and leads to its page`, async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height: 800 });
+    await signIn(page, app, '/time');
+    await page.waitForURL((u) => u.pathname === '/time');
+    await hydrated(page);
+    expect((await reachableNames(page)).map(withoutCount).sort()).toEqual(ADMIN_AREAS.map((a) => a.name).sort());
+    // the bar fits: nothing is pushed out of the window sideways
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    for (const area of ADMIN_AREAS) {
+      const link = await reveal(page, area);
+      await expect(link).toBeVisible();
+      await link.click();
+      await page.waitForURL((u) => area.path.test(u.pathname));
+      await hydrated(page);
+    }
+  });
+}
+
+test('[shell] a technician reaches only their areas, on a wide screen and on a phone', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, app, '/time', 'erik.tekniker@nordlarm.se');
+  await page.waitForURL((u) => u.pathname === '/time');
+  await hydrated(page);
+  expect((await reachableNames(page)).sort()).toEqual(TECHNICIAN_AREAS.map((a) => a.name).sort());
+  await page.setViewportSize({ width: 390, height: 800 });
+  expect((await reachableNames(page)).sort()).toEqual(TECHNICIAN_AREAS.map((a) => a.name).sort());
+  const drive = await reveal(page, TECHNICIAN_AREAS[3]!);
+  await drive.click();
+  await page.waitForURL((u) => u.pathname === '/drive');
+});
+
+test('[shell] the open menus pass the accessibility check and work from the keyboard', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, app, '/time');
+  await page.waitForURL((u) => u.pathname === '/time');
+  await hydrated(page);
+  const sales = mainNav(page).getByRole('button', { name: 'Försäljning' });
+  await sales.focus();
+  await page.keyboard.press('ArrowDown');
+  const menu = page.getByRole('menu', { name: 'Försäljning' });
+  await expect(menu.getByRole('menuitem', { name: 'Offerter' })).toBeFocused();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => u.pathname === '/sales');
+
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByRole('button', { name: 'Meny' }).click();
+  await expect(mainNav(page).getByRole('link', { name: 'Offerter' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('[shell] the document title names the page, and on a record the record', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, app, '/proposals');
+  await page.waitForURL((u) => u.pathname === '/proposals');
+  await expect(page).toHaveTitle('Offerter · Nordlarm Säkerhet AB · Ordo');
+  await page.goto(`${app.url}/settings/users`);
+  await expect(page).toHaveTitle('Användare – Inställningar · Nordlarm Säkerhet AB · Ordo');
+  await page.goto(`${app.url}/`);
+  await expect(page).toHaveTitle('Arbetsordrar · Nordlarm Säkerhet AB · Ordo');
+  // a record: a demo proposal, by its number
+  await page.goto(`${app.url}/proposals`);
+  await hydrated(page);
+  await openProposal(page, 'Inbrottslarm trapphus');
+  await expect(page).toHaveTitle(/^Offert \d+ · Nordlarm Säkerhet AB · Ordo$/);
+  // a client-side move updates it too
+  await hydrated(page);
+  await page.getByRole('navigation', { name: 'Huvudmeny' }).getByRole('link', { name: 'Tidrapportering' }).click();
+  await expect(page).toHaveTitle('Tidrapportering · Nordlarm Säkerhet AB · Ordo');
+});
