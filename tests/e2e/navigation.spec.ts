@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { seriousViolations } from './axe';
 import { hydrated, openProposal, signIn } from './helpers';
