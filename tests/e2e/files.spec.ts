@@ -49,7 +49,7 @@ test('[files] three photos onto a work order from a 360 px phone, with thumbnail
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 360, height: 780 });
   await signIn(page, app, '/');
-  await expect(page.getByRole('link', { name: /Arbetsordrar|Work orders/ }).first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { level: 1, name: /Välkommen|Welcome/ })).toBeVisible({ timeout: 60_000 });
   const wo = await firstId(page, '/api/wo?list=open&size=1', 'workOrders');
   await page.goto(`${app.url}/work-orders/${wo}`);
   await hydrated(page);

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { MenuIcon } from '~/app/components/ui/icons';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation, useSubmit } from 'react-router';
 import { Menu } from '~/app/components/ui';
@@ -84,7 +85,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
             ),
           )}
         </nav>
-        <div className="ml-auto flex shrink-0 items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
           <Menu
             label={t(`lang.${i18n.language}`)}
             shortLabel={i18n.language.toUpperCase()}
@@ -115,9 +116,11 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
               aria-expanded={phoneOpen}
               aria-controls={phoneMenuId}
               onClick={() => setPhoneOpen((was) => !was)}
-              className="min-h-11 rounded-md border border-white/30 px-3 text-sm font-medium hover:bg-white/10 lg:hidden"
+              className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-md border border-white/30 px-2 text-sm font-medium hover:bg-white/10 sm:px-3 lg:hidden"
             >
-              {t('nav.menu')}
+              {/* on a narrow phone an icon, so the company's name keeps its room; the name is read aloud */}
+              <MenuIcon className="size-5 sm:hidden" />
+              <span className="sr-only sm:not-sr-only">{t('nav.menu')}</span>
               {links.some((l) => l.count) ? (
                 <span aria-hidden="true" className="ms-1.5 inline-block size-2 rounded-full bg-red-500" />
               ) : null}

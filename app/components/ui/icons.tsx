@@ -61,6 +61,11 @@ export const CloseIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M4 4l8 8M12 4l-8 8" />
   </Icon>
 );
+export const MenuIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M2.5 4h11M2.5 8h11M2.5 12h11" />
+  </Icon>
+);
 export const CalendarIcon = (p: SVGProps<SVGSVGElement>) => (
   <Icon {...p}>
     <rect x="2.5" y="3.5" width="11" height="10" rx="1.5" />
