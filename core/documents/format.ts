@@ -1,16 +1,11 @@
-import { formatDecimal, formatTrimmed, parseDecimal, printDiscount, type Discount } from '~/core/pricing';
+import { formatDecimal, formatTrimmed, parseDecimal, spellDecimal } from '~/core/pricing';
 
 /**
  * How documents write numbers (spec section 9): space as thousands separator, comma as decimal
  * separator. Money is exact decimal text ("1250.5") and is formatted as text, never through a
  * JavaScript float (decision 007).
  */
-function group(text: string): string {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction] = (negative ? text.slice(1) : text).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return `${negative ? '-' : ''}${grouped}${fraction ? `,${fraction}` : ''}`;
-}
+const group = spellDecimal;
 
 const decimalOf = (value: unknown) =>
   value === null || value === undefined || value === '' ? null : parseDecimal(String(value));
@@ -39,12 +34,4 @@ function hoursText(minutes: number): string {
   const hundredths = (BigInt(Math.abs(minutes)) * 100n * 2n + 60n) / 120n;
   const text = `${hundredths / 100n}.${String(hundredths % 100n).padStart(2, '0')}`;
   return minutes < 0 ? `-${text}` : text;
-}
-
-/**
- * A row's discount as documents print it, the same form as every screen (`printDiscount`):
- * "10 %", "50,00 kr/st" (an amount off each unit), empty for none.
- */
-export function printedDiscount(discount: Discount, currency: string, unit?: string | null): string {
-  return printDiscount(discount, { currency, unit });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { documentCompany } from '~/core/documents/company';
 import { PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
-import { formatMoney, printedDiscount } from '~/core/documents/format';
+import { formatMoney } from '~/core/documents/format';
 import { documentTranslator } from '~/core/documents/i18n';
 import type { InvoiceDocumentModel, InvoiceDocumentRow } from '~/core/documents/invoice-document';
 import { htmlToPdf } from '~/core/documents/pdf';
@@ -15,7 +15,7 @@ import { recordHistory } from '~/core/history/history';
 import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages';
 import { formatDate } from '~/core/i18n/number-format';
 import { requireAccess } from '~/core/permissions/access';
-import { discountOf } from '~/core/pricing';
+import { discountOf, printDiscount } from '~/core/pricing';
 import { ZEmailTarget } from '~/core/proposals/proposal-documents.service';
 import { finalizeForDocument, getInvoice, INVOICE_READ, invoiceEditAccess, type InvoiceView } from './invoice.service';
 import { requireApplyTypeOn } from './apply-types';
@@ -122,7 +122,7 @@ function documentRows(invoice: InvoiceView, currency: string): InvoiceDocumentRo
           amount: r.amount,
           unit: r.unit,
           price: r.price,
-          discount: printedDiscount(discountOf(r.discountType, r.discountValue), currency, r.unit),
+          discount: printDiscount(discountOf(r.discountType, r.discountValue), { currency, unit: r.unit }),
           vatPercent: invoice.reverseVat ? '0' : r.vatPercent,
           total: r.totalPrice,
         },

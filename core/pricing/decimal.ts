@@ -159,6 +159,17 @@ export function formatTrimmed(value: DecimalInput, maxScale = 2): string {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
+/**
+ * Plain decimal text written as the spec writes numbers (section 9), exactly, without a float:
+ * "1250.5" → "1 250,5", "-1234.50" → "-1 234,50". Documents and printed discounts use it.
+ */
+export function spellDecimal(text: string): string {
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction] = (negative ? text.slice(1) : text).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  return `${negative ? '-' : ''}${grouped}${fraction ? `,${fraction}` : ''}`;
+}
+
 /** For display only (e.g. `formatNumber` in the UI): the nearest JS number. Never compute with it. */
 export function toNumber(value: DecimalInput): number {
   return Number(formatDecimal(value, toDecimal(value).scale));

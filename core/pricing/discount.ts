@@ -1,4 +1,12 @@
-import { compare, formatDecimal, formatTrimmed, isNegative, parseDecimal, decimalPlaces } from './decimal';
+import {
+  compare,
+  formatDecimal,
+  formatTrimmed,
+  isNegative,
+  parseDecimal,
+  decimalPlaces,
+  spellDecimal,
+} from './decimal';
 
 /** Spec section 9: discount types (the UI says percent or amount). */
 export const DISCOUNT_TYPES = ['PERCENTAGE', 'REGULAR', 'NONE'] as const;
@@ -61,14 +69,6 @@ export function formatDiscount(discount: Discount | null | undefined): string {
   return discount.type === 'PERCENTAGE' ? `${value}%` : value;
 }
 
-/** Exact decimal text written the spec's way (section 9): "1250.5" → "1 250,50", "10" → "10". */
-function spelled(text: string): string {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction] = (negative ? text.slice(1) : text).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return `${negative ? '-' : ''}${grouped}${fraction ? `,${fraction}` : ''}`;
-}
-
 /**
  * The one printed form of a discount (issue 28 item 8), on screens, documents and mails alike:
  * a percentage as "10 %" (decimals only when it has them: "12,5 %"), an amount off each unit as
@@ -82,9 +82,9 @@ export function printDiscount(
   if (!discount || discount.type === 'NONE') return '';
   const value = parseDecimal(String(discount.value));
   if (!value) return '';
-  if (discount.type === 'PERCENTAGE') return `${spelled(formatTrimmed(value))} %`;
+  if (discount.type === 'PERCENTAGE') return `${spellDecimal(formatTrimmed(value))} %`;
   const per = unit?.trim() ? `/${unit.trim()}` : '';
-  return `${spelled(formatDecimal(value))} ${currency}${per}`;
+  return `${spellDecimal(formatDecimal(value))} ${currency}${per}`;
 }
 
 /** A discount from stored columns; a zero or missing value is no discount. */

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { documentCompany } from '~/core/documents/company';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
-import { printedDiscount } from '~/core/documents/format';
 import { documentTranslator } from '~/core/documents/i18n';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { proposalToDocx } from '~/core/documents/proposal-docx';
@@ -16,7 +15,7 @@ import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages'
 import { invoiceFigures } from '~/core/invoicing/invoice-math';
 import { vatRateOf } from '~/core/invoicing/invoice-lines';
 import { requireAccess, type Access } from '~/core/permissions/access';
-import { discountOf, formatDecimal, isZero, sum } from '~/core/pricing';
+import { discountOf, formatDecimal, isZero, printDiscount, sum } from '~/core/pricing';
 import { getProposal, proposalSettings, PROPOSAL_ENTITY, type ProposalRow } from './proposal.service';
 import { getSalesOrder } from './sales-order.service';
 
@@ -87,11 +86,10 @@ const apiDiscount = (
   currency: string,
   unit: string | null,
 ) =>
-  printedDiscount(
-    discountOf(type === 'percentage' ? 'PERCENTAGE' : type === 'amount' ? 'REGULAR' : null, value),
+  printDiscount(discountOf(type === 'percentage' ? 'PERCENTAGE' : type === 'amount' ? 'REGULAR' : null, value), {
     currency,
     unit,
-  );
+  });
 
 /**
  * The rows as printed: summary rows with their running subtotal (already computed by readRows),

@@ -5,7 +5,6 @@ import { workOrderToDocx } from '~/core/documents/docx';
 import { documentTranslator } from '~/core/documents/i18n';
 import { documentCompany } from '~/core/documents/company';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
-import { printedDiscount } from '~/core/documents/format';
 import { htmlToPdf } from '~/core/documents/pdf';
 import { renderDocument } from '~/core/documents/render';
 import type { WorkOrderDocumentModel } from '~/core/documents/work-order-document';
@@ -16,7 +15,7 @@ import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages'
 import { logger } from '~/core/log/logger';
 import { getMailer } from '~/core/mail/mailer';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { discountOf, formatDecimal, sum, totals } from '~/core/pricing';
+import { discountOf, formatDecimal, printDiscount, sum, totals } from '~/core/pricing';
 import { loadActive, WO_ENTITY } from './work-order-read';
 
 /*
@@ -142,7 +141,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
       amount: priced[i]!.amount,
       unit: str(r.unit),
       price: priced[i]!.price,
-      discount: printedDiscount(discount, config.currency.symbol, str(r.unit)),
+      discount: printDiscount(discount, { currency: config.currency.symbol, unit: str(r.unit) }),
       total: sums.rowTotals[i]!,
     };
   });
