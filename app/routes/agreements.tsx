@@ -1,7 +1,7 @@
 import { parseDate } from '@internationalized/date';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, redirect, useFetcher, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import { redirect, useFetcher } from 'react-router';
 import type { Route } from './+types/agreements';
 import { tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
@@ -12,12 +12,13 @@ import {
   Button,
   DatePicker,
   Dialog,
-  ListPager,
+  ListFilters,
+  ListPage,
+  ListTable,
   pageFromUrl,
   Select,
-  SortableTable,
-  Spinner,
   TextField,
+  useListUrl,
 } from '~/app/components/ui';
 import { useFieldErrors } from '~/app/components/objects/shared';
 import { AGREEMENT_STATUSES, AGREEMENT_TYPES } from '~/core/agreements/agreement-constants';
@@ -114,20 +115,10 @@ export const handle = pageTitle('nav.agreements');
 export default function Agreements({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('agreements');
   const words = useAgreementWords();
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const loading = useNavigation().state === 'loading';
+  const list = useListUrl();
   const [creating, setCreating] = useState(false);
   const { agreements, totalCount, offset, limit } = loaderData;
-  const filtered = Boolean(params.get('q') || params.get('status') || params.get('type'));
-
-  const setFilter = (key: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value && value !== 'all') next.set(key, value);
-    else next.delete(key);
-    next.delete('offset');
-    if (next.toString() !== params.toString()) void submit(next, { method: 'get', replace: true });
-  };
+  const filtered = list.isFiltered({ q: '', status: 'all', type: 'all' });
 
   const columns = [
     {
@@ -167,37 +158,31 @@ export default function Agreements({ loaderData }: Route.ComponentProps) {
   ];
 
   return (
-    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-      <AgreementsSubnav className="mb-4" />
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('title')}</h1>
-        {loaderData.canEdit ? (
+    <ListPage
+      title={t('title')}
+      above={<AgreementsSubnav className="mb-4" />}
+      deletedNotice={t('deleted')}
+      actions={
+        loaderData.canEdit ? (
           <Button variant="primary" onPress={() => setCreating(true)}>
             {t('new')}
           </Button>
-        ) : null}
-      </div>
-      {params.get('deleted') ? (
-        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
-          {t('deleted')}
-        </p>
-      ) : null}
-      <Form method="get" role="search" className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2">
-        {params.get('status') ? <input type="hidden" name="status" value={params.get('status')!} /> : null}
-        {params.get('type') ? <input type="hidden" name="type" value={params.get('type')!} /> : null}
-        {params.get('limit') ? <input type="hidden" name="limit" value={params.get('limit')!} /> : null}
+        ) : null
+      }
+    >
+      <ListFilters keep={['status', 'type', 'limit']}>
         <TextField
           name="q"
           type="search"
           label={t('filter.search')}
-          defaultValue={params.get('q') ?? ''}
+          defaultValue={list.params.get('q') ?? ''}
           className="min-w-48 flex-1"
         />
         <Select
           label={t('field.status')}
           className="w-40"
-          defaultSelectedKey={params.get('status') ?? 'all'}
-          onSelectionChange={(key) => setFilter('status', String(key ?? ''))}
+          defaultSelectedKey={list.params.get('status') ?? 'all'}
+          onSelectionChange={(key) => list.setFilter('status', String(key ?? ''), 'all')}
           items={[
             { id: 'all', label: t('filter.all') },
             { id: 'active', label: t('status.active') },
@@ -207,28 +192,23 @@ export default function Agreements({ loaderData }: Route.ComponentProps) {
         <Select
           label={t('field.type')}
           className="w-44"
-          defaultSelectedKey={params.get('type') ?? 'all'}
-          onSelectionChange={(key) => setFilter('type', String(key ?? ''))}
+          defaultSelectedKey={list.params.get('type') ?? 'all'}
+          onSelectionChange={(key) => list.setFilter('type', String(key ?? ''), 'all')}
           items={[{ id: 'all', label: t('filter.all') }, ...words.typeItems]}
         />
-        <Button type="submit" variant="secondary">
-          {t('filter.apply')}
-        </Button>
-        {loading ? <Spinner /> : null}
-      </Form>
-      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-        {t('count', { count: totalCount })}
-      </p>
-      <SortableTable
+      </ListFilters>
+      <ListTable
         aria-label={t('title')}
-        className="mt-2"
+        count={t('count', { count: totalCount })}
         columns={columns}
         rows={agreements}
         getRowHref={(a) => `/agreements/${a.id}`}
-        emptyState={filtered ? t('empty.filtered') : t('empty')}
+        empty={{ empty: t('empty'), filtered: t('empty.filtered'), isFiltered: filtered }}
+        totalCount={totalCount}
+        offset={offset}
+        limit={limit}
       />
-      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
       {creating ? <NewAgreementDialog today={loaderData.today} onClose={() => setCreating(false)} /> : null}
-    </section>
+    </ListPage>
   );
 }

@@ -1,12 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/contracts.$id';
 import { pageFields } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { ContractForm, contractFromForm } from '~/app/components/contracts/contract-form';
-import { DateTime, useFieldErrors, type ActionResult } from '~/app/components/objects/shared';
-import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
+import {
+  DateTime,
+  formErrorOf,
+  useFieldErrors,
+  useResultToast,
+  type ActionResult,
+} from '~/app/components/objects/shared';
+import { Button, ConfirmDialog } from '~/app/components/ui';
 import {
   closeContract,
   contractAbilities,
@@ -74,7 +80,6 @@ export const handle = pageTitle('title.contract', (d: Route.ComponentProps['load
 export default function ContractPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('contracts');
   const { t: tc } = useTranslation();
-  const toast = useToast();
   const result = useActionData<ActionResult>();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -85,13 +90,8 @@ export default function ContractPage({ loaderData }: Route.ComponentProps) {
   const errors = useFieldErrors(result?.intent === 'save' ? result : undefined, 'contract');
   const open = contract.status === 'open';
 
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok)
-      toast.show({ kind: 'success', message: result.message ? t(result.message) : tc('SUCCESSFULLY_SAVED') });
-    else if (result.code) toast.show({ kind: 'error', message: tc(result.code) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  useResultToast(result, { ns: 'contracts', saveBar: true });
+  const formError = formErrorOf(result);
 
   return (
     <section className="max-w-4xl rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
@@ -133,6 +133,7 @@ export default function ContractPage({ loaderData }: Route.ComponentProps) {
           errors={errors}
           canEdit={can.edit && open}
           submitLabel={t('save')}
+          formError={formError ? tc(formError) : null}
         >
           {can.close && open ? (
             <Button

@@ -1,20 +1,19 @@
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/contracts';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
 import { formatMoney } from '~/app/components/articles/format';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import {
-  Button,
   DateTime,
   LinkButton,
-  ListPager,
+  ListFilters,
+  ListPage,
+  ListTable,
   pageFromUrl,
   Select,
-  SortableTable,
-  Spinner,
   TextField,
+  useListUrl,
   type SortDescriptor,
 } from '~/app/components/ui';
 import {
@@ -70,17 +69,8 @@ export const handle = pageTitle('nav.contracts');
 export default function Contracts({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('contracts');
   const can = useCan();
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const loading = useNavigation().state === 'loading';
+  const list = useListUrl();
   const { contracts, totalCount, offset, limit, users, customer, seesAll } = loaderData;
-  const resubmit = (key: string, value: string | null) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    next.delete('offset');
-    void submit(next, { method: 'get', replace: true });
-  };
   const sort: SortDescriptor = {
     column: loaderData.sort,
     direction: loaderData.desc ? 'descending' : 'ascending',
@@ -123,28 +113,21 @@ export default function Contracts({ loaderData }: Route.ComponentProps) {
     },
   ];
   const filtered =
-    Boolean(loaderData.q || loaderData.customerId || loaderData.salesUserId) ||
-    loaderData.status !== 'open' ||
+    list.isFiltered({ q: '', customerId: '', salesUserId: '', status: 'open' }) ||
     (seesAll && loaderData.scope === 'mine');
   return (
-    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('title')}</h1>
-        {can('contracts:create', 'contracts') ? (
+    <ListPage
+      title={t('title')}
+      deletedNotice={t('deleted')}
+      actions={
+        can('contracts:create', 'contracts') ? (
           <LinkButton href="/contracts/new" variant="primary">
             {t('new')}
           </LinkButton>
-        ) : null}
-      </div>
-      {params.get('deleted') ? (
-        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
-          {t('deleted')}
-        </p>
-      ) : null}
-      <Form method="get" role="search" className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        {params.get('sort') ? <input type="hidden" name="sort" value={params.get('sort')!} /> : null}
-        {params.get('desc') ? <input type="hidden" name="desc" value={params.get('desc')!} /> : null}
-        {params.get('limit') ? <input type="hidden" name="limit" value={params.get('limit')!} /> : null}
+        ) : null
+      }
+    >
+      <ListFilters layout="grid">
         <TextField
           name="q"
           type="search"
@@ -156,7 +139,7 @@ export default function Contracts({ loaderData }: Route.ComponentProps) {
           name="status"
           label={t('filter.status')}
           defaultSelectedKey={loaderData.status}
-          onSelectionChange={(key) => resubmit('status', key === 'open' ? null : String(key))}
+          onSelectionChange={(key) => list.setFilter('status', String(key), 'open')}
           items={CONTRACT_LIST_STATUSES.map((s) => ({ id: s, label: t(`filter.status.${s}`) }))}
         />
         {seesAll ? (
@@ -164,7 +147,7 @@ export default function Contracts({ loaderData }: Route.ComponentProps) {
             name="scope"
             label={t('filter.scope')}
             defaultSelectedKey={loaderData.scope}
-            onSelectionChange={(key) => resubmit('scope', key === 'all' ? null : String(key))}
+            onSelectionChange={(key) => list.setFilter('scope', String(key), 'all')}
             items={CONTRACT_SCOPES.map((s) => ({ id: s, label: t(`filter.scope.${s}`) }))}
           />
         ) : null}
@@ -173,40 +156,28 @@ export default function Contracts({ loaderData }: Route.ComponentProps) {
           name="customerId"
           label={t('filter.customer')}
           defaultSelected={customer}
-          onSelectionChange={(o) => o?.id !== loaderData.customerId && resubmit('customerId', o?.id ?? null)}
+          onSelectionChange={(o) => o?.id !== loaderData.customerId && list.setFilter('customerId', o?.id)}
         />
         <Select
           name="salesUserId"
           label={t('filter.salesUser')}
           defaultSelectedKey={loaderData.salesUserId ?? ANY}
-          onSelectionChange={(key) => resubmit('salesUserId', key === ANY ? null : String(key))}
+          onSelectionChange={(key) => list.setFilter('salesUserId', String(key), ANY)}
           items={[{ id: ANY, label: t('filter.anyone') }, ...users.map((u) => ({ id: u.id, label: u.name }))]}
         />
-        <div className="flex items-end gap-2">
-          <Button type="submit" variant="secondary">
-            {t('filter.apply')}
-          </Button>
-          {loading ? <Spinner /> : null}
-        </div>
-      </Form>
-      <SortableTable
+      </ListFilters>
+      <ListTable
         aria-label={t('title')}
-        className="mt-4"
         columns={columns}
         rows={contracts}
         sortDescriptor={sort}
-        onSortChange={(d) => {
-          const next = new URLSearchParams(params);
-          next.set('sort', String(d.column));
-          if (d.direction === 'descending') next.set('desc', 'true');
-          else next.delete('desc');
-          next.delete('offset');
-          void submit(next, { method: 'get', replace: true });
-        }}
+        sortable
         getRowHref={(c) => `/contracts/${c.id}`}
-        emptyState={filtered ? t('empty.filtered') : t('empty')}
+        empty={{ empty: t('empty'), filtered: t('empty.filtered'), isFiltered: filtered }}
+        totalCount={totalCount}
+        offset={offset}
+        limit={limit}
       />
-      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
-    </section>
+    </ListPage>
   );
 }

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.suppliers.$id';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, ConfirmDialog, useToast, pageFromUrl } from '~/app/components/ui';
+import { Button, ConfirmDialog, pageFromUrl } from '~/app/components/ui';
 import { contactsFromForm } from '~/app/components/suppliers/contacts-editor';
 import { SupplierArticles } from '~/app/components/suppliers/supplier-articles';
 import { SupplierForm, supplierFromForm } from '~/app/components/suppliers/supplier-form';
+import { useResultToast } from '~/app/components/objects/shared';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import {
@@ -78,24 +79,13 @@ export const handle = pageTitle(
 export default function SupplierPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('suppliers');
   const { t: tc } = useTranslation();
-  const toast = useToast();
   const result = useActionData<ActionResult>();
   const submit = useSubmit();
   const [params] = useSearchParams();
   const [confirming, setConfirming] = useState(false);
   const { supplier } = loaderData;
 
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok) toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
-    else if (result.code === 'IN_USE') {
-      const usedBy = Object.entries(result.usedBy ?? {})
-        .map(([kind, count]) => t(`usedBy.${kind}`, { count }))
-        .join(', ');
-      toast.show({ kind: 'error', message: tc('IN_USE', { usedBy }) });
-    } else if (result.code) toast.show({ kind: 'error', message: tc(result.code) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  useResultToast(result, { ns: 'suppliers' });
 
   const errors = (field: string) => result?.fields?.[field]?.map((k) => tc(k));
   return (
@@ -122,6 +112,7 @@ export default function SupplierPage({ loaderData }: Route.ComponentProps) {
             showTags={loaderData.showTags}
             proposeUrl="/inventory/suppliers/propose"
             submitLabel={t('save')}
+            savedAs={supplier.updatedAt}
           >
             {loaderData.canDelete ? (
               <Button variant="danger" onPress={() => setConfirming(true)}>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/projects.$id';
@@ -16,8 +16,14 @@ import { InvoicingPanel } from '~/app/components/projects/invoicing-panel';
 import { ProjectForm, projectFromForm } from '~/app/components/projects/project-form';
 import { ResourcePlanner } from '~/app/components/projects/resource-planner';
 import { StatisticsPanel } from '~/app/components/projects/statistics-panel';
-import { DateTime, useFieldErrors, type ActionResult } from '~/app/components/objects/shared';
-import { Button, buttonClass, ConfirmDialog, LinkButton, Select, Tabs, TextField, useToast } from '~/app/components/ui';
+import {
+  DateTime,
+  formErrorOf,
+  useFieldErrors,
+  useResultToast,
+  type ActionResult,
+} from '~/app/components/objects/shared';
+import { Button, buttonClass, ConfirmDialog, LinkButton, Select, Tabs, TextField } from '~/app/components/ui';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
@@ -141,7 +147,6 @@ export const handle = pageTitle('title.project', (d: Route.ComponentProps['loade
 export default function ProjectPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');
   const { t: tc } = useTranslation();
-  const toast = useToast();
   const result = useActionData<ActionResult>();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -156,13 +161,8 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
     ? (params.get('tab') as TabId)
     : 'general';
 
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok)
-      toast.show({ kind: 'success', message: result.message ? t(result.message) : tc('SUCCESSFULLY_SAVED') });
-    else if (result.code) toast.show({ kind: 'error', message: tc(result.code) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  useResultToast(result, { ns: 'projects', saveBar: true });
+  const formError = formErrorOf(result);
 
   const content: Record<TabId, ReactNode> = {
     general: (
@@ -174,6 +174,7 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
           errors={errors}
           canEdit={canEdit}
           submitLabel={t('save')}
+          formError={formError ? tc(formError) : null}
         />
         <Parties project={project} canEdit={canEdit} />
       </div>

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/projects';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
@@ -8,12 +7,13 @@ import {
   Button,
   DateTime,
   LinkButton,
-  ListPager,
+  ListFilters,
+  ListPage,
+  ListTable,
   pageFromUrl,
   Select,
-  SortableTable,
-  Spinner,
   TextField,
+  useListUrl,
   type SortDescriptor,
 } from '~/app/components/ui';
 import { tenantToday } from '~/core/calendar/tenant-today';
@@ -69,19 +69,8 @@ export const handle = pageTitle('nav.projects');
 export default function Projects({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('projects');
   const can = useCan();
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const loading = useNavigation().state === 'loading';
+  const list = useListUrl();
   const { projects, totalCount, offset, limit, users, regions, range, date } = loaderData;
-  const resubmit = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    next.delete('offset');
-    void submit(next, { method: 'get', replace: true });
-  };
   const sort: SortDescriptor = { column: loaderData.sort, direction: loaderData.desc ? 'descending' : 'ascending' };
   const columns = [
     {
@@ -162,12 +151,13 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       render: (p: ProjectListItem) => <span className="tabular-nums">{formatMoney(p.leftToInvoice)}</span>,
     },
   ];
-  const filtered = Boolean(loaderData.searchValue || loaderData.activeRegion || loaderData.responsibleUserId);
+  const filtered = list.isFiltered({ searchValue: '', activeRegion: '', responsibleUserId: '' });
   return (
-    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('title')}</h1>
-        <div className="flex flex-wrap gap-2">
+    <ListPage
+      title={t('title')}
+      deletedNotice={t('deleted')}
+      actions={
+        <>
           <LinkButton href="/projects/planning" variant="secondary">
             {t('list.planningLink')}
           </LinkButton>
@@ -176,29 +166,22 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
               {t('new')}
             </LinkButton>
           ) : null}
-        </div>
-      </div>
-      {params.get('deleted') ? (
-        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
-          {t('deleted')}
-        </p>
-      ) : null}
+        </>
+      }
+    >
       <div role="group" aria-label={t('filter.activeType')} className="mt-4 flex gap-2">
         {PROJECT_LIST_TYPES.map((type) => (
           <Button
             key={type}
             variant={loaderData.activeType === type ? 'primary' : 'secondary'}
             aria-pressed={loaderData.activeType === type}
-            onPress={() => resubmit({ activeType: type === 'ongoing' ? null : type })}
+            onPress={() => list.setFilter('activeType', type, 'ongoing')}
           >
             {t(`filter.activeType.${type}`)}
           </Button>
         ))}
       </div>
-      <Form method="get" role="search" className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {(['activeType', 'sort', 'desc', 'limit', 'period', 'date'] as const).map((k) =>
-          params.get(k) ? <input key={k} type="hidden" name={k} value={params.get(k)!} /> : null,
-        )}
+      <ListFilters layout="grid" columns={4} keep={['activeType', 'sort', 'desc', 'limit', 'period', 'date']}>
         <TextField
           name="searchValue"
           type="search"
@@ -210,35 +193,29 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
           name="responsibleUserId"
           label={t('filter.responsibleUser')}
           defaultSelectedKey={loaderData.responsibleUserId ?? ANY}
-          onSelectionChange={(key) => resubmit({ responsibleUserId: key === ANY ? null : String(key) })}
+          onSelectionChange={(key) => list.setFilter('responsibleUserId', String(key), ANY)}
           items={[{ id: ANY, label: t('filter.anyone') }, ...users.map((u) => ({ id: u.id, label: u.name }))]}
         />
         <Select
           name="activeRegion"
           label={t('filter.region')}
           defaultSelectedKey={loaderData.activeRegion ?? ANY}
-          onSelectionChange={(key) => resubmit({ activeRegion: key === ANY ? null : String(key) })}
+          onSelectionChange={(key) => list.setFilter('activeRegion', String(key), ANY)}
           items={[{ id: ANY, label: t('filter.anyRegion') }, ...regions.map((r) => ({ id: r, label: r }))]}
         />
         <Select
           name="period"
           label={t('filter.period')}
           defaultSelectedKey={loaderData.period}
-          onSelectionChange={(key) => resubmit({ period: key === 'quarter' ? null : String(key) })}
+          onSelectionChange={(key) => list.setFilter('period', String(key), 'quarter')}
           items={PROJECT_PERIODS.map((p) => ({ id: p, label: t(`filter.period.${p}`) }))}
         />
-        <div className="flex items-end gap-2">
-          <Button type="submit" variant="secondary">
-            {t('filter.apply')}
-          </Button>
-          {loading ? <Spinner /> : null}
-        </div>
-      </Form>
+      </ListFilters>
       {range ? (
         <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
           <Button
             variant="secondary"
-            onPress={() => resubmit({ date: shiftProjectPeriod(loaderData.period, date, -1) })}
+            onPress={() => list.setFilter('date', shiftProjectPeriod(loaderData.period, date, -1))}
           >
             ← {t('filter.previousPeriod')}
           </Button>
@@ -248,23 +225,24 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
           </span>
           <Button
             variant="secondary"
-            onPress={() => resubmit({ date: shiftProjectPeriod(loaderData.period, date, 1) })}
+            onPress={() => list.setFilter('date', shiftProjectPeriod(loaderData.period, date, 1))}
           >
             {t('filter.nextPeriod')} →
           </Button>
         </div>
       ) : null}
-      <SortableTable
+      <ListTable
         aria-label={t('title')}
-        className="mt-4"
         columns={columns}
         rows={projects}
         sortDescriptor={sort}
-        onSortChange={(d) => resubmit({ sort: String(d.column), desc: d.direction === 'descending' ? 'true' : null })}
+        sortable
         getRowHref={(p) => `/projects/${p.id}`}
-        emptyState={filtered ? t('empty.filtered') : t('empty')}
+        empty={{ empty: t('empty'), filtered: t('empty.filtered'), isFiltered: filtered }}
+        totalCount={totalCount}
+        offset={offset}
+        limit={limit}
       />
-      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
-    </section>
+    </ListPage>
   );
 }

@@ -1,15 +1,14 @@
 import { ExportLink } from '~/app/components/inventory/export-link';
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import {
-  Button,
   LinkButton,
+  ListFilters,
+  ListPage,
+  ListTable,
   Select,
-  SortableTable,
-  Spinner,
   TextField,
+  useListUrl,
   type SortDescriptor,
-  ListPager,
 } from '~/app/components/ui';
 import type { TArticle } from '~/core/articles/article.schema';
 import { formatMoney, formatQuantity } from './format';
@@ -32,19 +31,12 @@ const ALL = 'all';
  */
 export function ArticleList({ articles, totalCount, offset, limit, groups, canCreate }: ArticleListProps) {
   const { t } = useTranslation('articles');
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const loading = useNavigation().state === 'loading';
+  const list = useListUrl();
+  const params = list.params;
+  // the article register spells a descending sort `dir=desc` (its export and links use it too)
   const sort: SortDescriptor = {
     column: params.get('sort') === 'articleId' ? 'articleId' : 'title',
     direction: params.get('dir') === 'desc' ? 'descending' : 'ascending',
-  };
-  const setParam = (name: string, value: string | null) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    next.delete('offset');
-    void submit(next, { method: 'get', replace: true });
   };
   const columns = [
     {
@@ -65,29 +57,23 @@ export function ArticleList({ articles, totalCount, offset, limit, groups, canCr
     },
     { id: 'status', header: t('col.status'), render: (a: TArticle) => t(`status.${a.status}`) },
   ];
-  const filtered = Boolean(params.get('q') || params.get('groupId')) || (params.get('status') ?? 'active') !== 'active';
+  const filtered = list.isFiltered({ q: '', groupId: '', status: 'active' });
   return (
-    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('title')}</h1>
-        <div className="flex flex-wrap gap-2">
+    <ListPage
+      title={t('title')}
+      deletedNotice={t('deleted')}
+      actions={
+        <>
           <ExportLink register="articles" />
           {canCreate ? (
             <LinkButton href="/inventory/articles/new" variant="primary">
               {t('new')}
             </LinkButton>
           ) : null}
-        </div>
-      </div>
-      {params.get('deleted') ? (
-        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
-          {t('deleted')}
-        </p>
-      ) : null}
-      <Form method="get" role="search" className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2">
-        {['sort', 'dir', 'limit', 'groupId', 'status'].map((name) =>
-          params.get(name) ? <input key={name} type="hidden" name={name} value={params.get(name)!} /> : null,
-        )}
+        </>
+      }
+    >
+      <ListFilters keep={['sort', 'dir', 'limit', 'groupId', 'status']}>
         <TextField
           name="q"
           type="search"
@@ -100,7 +86,7 @@ export function ArticleList({ articles, totalCount, offset, limit, groups, canCr
           <Select
             label={t('filter.group')}
             defaultSelectedKey={params.get('groupId') ?? ALL}
-            onSelectionChange={(key) => setParam('groupId', key === ALL ? null : String(key))}
+            onSelectionChange={(key) => list.setFilter('groupId', String(key), ALL)}
             items={[{ id: ALL, label: t('filter.group.all') }, ...groups]}
             className="w-48"
           />
@@ -108,7 +94,7 @@ export function ArticleList({ articles, totalCount, offset, limit, groups, canCr
         <Select
           label={t('filter.status')}
           defaultSelectedKey={params.get('status') ?? 'active'}
-          onSelectionChange={(key) => setParam('status', key === 'active' ? null : String(key))}
+          onSelectionChange={(key) => list.setFilter('status', String(key), 'active')}
           items={[
             { id: 'active', label: t('status.active') },
             { id: 'inactive', label: t('status.inactive') },
@@ -116,29 +102,21 @@ export function ArticleList({ articles, totalCount, offset, limit, groups, canCr
           ]}
           className="w-40"
         />
-        <Button type="submit" variant="secondary">
-          {t('filter.apply')}
-        </Button>
-        {loading ? <Spinner /> : null}
-      </Form>
-      <SortableTable
+      </ListFilters>
+      <ListTable
         aria-label={t('title')}
-        className="mt-4"
         columns={columns}
         rows={articles}
         sortDescriptor={sort}
-        onSortChange={(d) => {
-          const next = new URLSearchParams(params);
-          next.set('sort', String(d.column));
-          if (d.direction === 'descending') next.set('dir', 'desc');
-          else next.delete('dir');
-          next.delete('offset');
-          void submit(next, { method: 'get', replace: true });
-        }}
+        onSortChange={(d) =>
+          list.setFilters({ sort: String(d.column), dir: d.direction === 'descending' ? 'desc' : null })
+        }
         getRowHref={(a) => `/inventory/articles/${a.id}`}
-        emptyState={filtered ? t('empty.filtered') : t('empty')}
+        empty={{ empty: t('empty'), filtered: t('empty.filtered'), isFiltered: filtered }}
+        totalCount={totalCount}
+        offset={offset}
+        limit={limit}
       />
-      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
-    </section>
+    </ListPage>
   );
 }

@@ -1,11 +1,19 @@
-import { parseDate } from '@internationalized/date';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation } from 'react-router';
 import { formatMoney, moneyInput } from '~/app/components/articles/format';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { TextArea } from '~/app/components/objects/shared';
-import { Button, DatePicker, ProposeField, Select, TextField } from '~/app/components/ui';
+import {
+  Button,
+  DatePicker,
+  dateValueOf,
+  FormSection,
+  peopleItems,
+  ProposeField,
+  RecordForm,
+  Select,
+  TextField,
+} from '~/app/components/ui';
 import type { Contract } from '~/core/contracts/contract.service';
 import { MAX_CONTRACT_SERVICES } from '~/core/contracts/contract-constants';
 import { add, formatDecimal, isNegative, parseDecimal, sub, ZERO, type Decimal } from '~/core/pricing/decimal';
@@ -78,14 +86,6 @@ export function contractFromForm(form: FormData) {
   };
 }
 
-const safeDate = (v: string | null) => {
-  try {
-    return v ? parseDate(v) : null;
-  } catch {
-    return null;
-  }
-};
-
 /** A typed amount as a decimal: empty is zero, what is not a number counts as nothing (the save says why). */
 const amount = (text: string): Decimal | null => (text.trim() === '' ? ZERO : parseDecimal(text));
 
@@ -99,6 +99,8 @@ export interface ContractFormProps {
   /** A contract ID the page proposes (new contracts only: an existing one's ID is only retyped). */
   proposal?: string | null;
   submitLabel: string;
+  /** Why the last save was refused, when no field says it (translated). */
+  formError?: string | null;
   /** Extra buttons next to save (close, reopen, delete). */
   children?: React.ReactNode;
 }
@@ -108,17 +110,27 @@ export interface ContractFormProps {
  * stop date, invoice reference) and its services with the live totals of value, cost and margin,
  * saved together.
  */
-export function ContractForm({ contract, users, errors, canEdit, proposal, submitLabel, children }: ContractFormProps) {
+export function ContractForm({
+  contract,
+  users,
+  errors,
+  canEdit,
+  proposal,
+  submitLabel,
+  formError,
+  children,
+}: ContractFormProps) {
   const { t } = useTranslation('contracts');
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && (navigation.formData?.get('intent') ?? 'save') === 'save';
   const disabled = !canEdit;
   return (
-    <Form method="post" className="grid gap-6" noValidate>
-      <input type="hidden" name="intent" value="save" />
-      <input type="hidden" name="version" value={contract.version} />
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-lg font-medium">{t('section.contract')}</legend>
+    <RecordForm
+      version={contract.version}
+      canEdit={canEdit}
+      submitLabel={submitLabel}
+      actions={children}
+      error={formError}
+    >
+      <FormSection title={t('section.contract')}>
         <ProposeField
           name="number"
           label={t('field.number')}
@@ -160,28 +172,25 @@ export function ContractForm({ contract, users, errors, canEdit, proposal, submi
           name="salesUserId"
           label={t('field.salesUser')}
           defaultSelectedKey={contract.salesUserId ?? NO_USER}
-          items={[
+          items={peopleItems(
+            users,
             { id: NO_USER, label: t('field.salesUser.none') },
-            ...users.map((u) => ({ id: u.id, label: u.name })),
-            // a sales user no longer active stays chosen until someone changes it
-            ...(contract.salesUserId && !users.some((u) => u.id === contract.salesUserId)
-              ? [{ id: contract.salesUserId, label: contract.salesUserName ?? contract.salesUserId }]
-              : []),
-          ]}
+            { id: contract.salesUserId, name: contract.salesUserName },
+          )}
           isDisabled={disabled}
           errorMessage={errors('salesUserId')}
         />
         <DatePicker
           name="startDate"
           label={t('field.startDate')}
-          defaultValue={safeDate(contract.startDate)}
+          defaultValue={dateValueOf(contract.startDate)}
           isDisabled={disabled}
           errorMessage={errors('startDate')}
         />
         <DatePicker
           name="stopDate"
           label={t('field.stopDate')}
-          defaultValue={safeDate(contract.stopDate)}
+          defaultValue={dateValueOf(contract.stopDate)}
           isDisabled={disabled}
           errorMessage={errors('stopDate')}
         />
@@ -193,9 +202,8 @@ export function ContractForm({ contract, users, errors, canEdit, proposal, submi
           isDisabled={disabled}
           errorMessage={errors('invoiceReference')}
         />
-      </fieldset>
-      <fieldset className="grid gap-4 sm:grid-cols-3">
-        <legend className="mb-2 text-lg font-medium">{t('section.contact')}</legend>
+      </FormSection>
+      <FormSection title={t('section.contact')} columns={3}>
         <TextField
           name="contactName"
           label={t('field.contactName')}
@@ -219,7 +227,7 @@ export function ContractForm({ contract, users, errors, canEdit, proposal, submi
           isDisabled={disabled}
           errorMessage={errors('contactPhone')}
         />
-      </fieldset>
+      </FormSection>
       <ServicesEditor defaultValue={contract.services} errors={errors} isDisabled={disabled} />
       <TextArea
         name="note"
@@ -228,17 +236,7 @@ export function ContractForm({ contract, users, errors, canEdit, proposal, submi
         isDisabled={disabled}
         errorMessage={errors('note')}
       />
-      {canEdit || children ? (
-        <div className="flex flex-wrap gap-2">
-          {canEdit ? (
-            <Button type="submit" variant="primary" isPending={busy}>
-              {submitLabel}
-            </Button>
-          ) : null}
-          {children}
-        </div>
-      ) : null}
-    </Form>
+    </RecordForm>
   );
 }
 

@@ -1,4 +1,3 @@
-import { parseDate } from '@internationalized/date';
 import { DiscountField } from '~/app/components/articles/discount-field';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +5,7 @@ import {
   Button,
   ConfirmDialog,
   DatePicker,
+  dateValueOf,
   formatDate,
   NativeSelect,
   TextField,
@@ -33,14 +33,6 @@ import { money } from './invoice-format';
 
 /** Field errors as the server answers them (message keys by field path, rows as `rows.{i}.{field}`). */
 export type FieldErrors = Record<string, string[]>;
-
-function safeDate(value: string) {
-  try {
-    return value ? parseDate(value) : null;
-  } catch {
-    return null;
-  }
-}
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const id = useId();
@@ -187,14 +179,14 @@ export function InvoiceEditor({ invoice, fields, busy, onSave, onFinalize, onDir
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <DatePicker
             label={t('field.invoiceDate')}
-            value={safeDate(draft.invoiceDate)}
+            value={dateValueOf(draft.invoiceDate)}
             onChange={(v) => change({ invoiceDate: v ? v.toString() : '' })}
             errorMessage={err('invoiceDate')}
             isRequired
           />
           <DatePicker
             label={t('field.deliveryDate')}
-            value={safeDate(draft.deliveryDate)}
+            value={dateValueOf(draft.deliveryDate)}
             onChange={(v) => change({ deliveryDate: v ? v.toString() : '' })}
             errorMessage={err('deliveryDate')}
           />

@@ -1,8 +1,7 @@
-import { parseDate } from '@internationalized/date';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, useFetcher } from 'react-router';
-import { Button, DatePicker, Select, TextField } from '~/app/components/ui';
+import { Button, DatePicker, dateValueOf, Select, TextField } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
 import {
   SECURITY_FORM_TYPES,
@@ -16,14 +15,6 @@ export interface SecurityFormData {
   data: Record<string, unknown>;
   updatedAt: string | null;
   updatedBy: string | null;
-}
-
-function safeDate(v: unknown) {
-  try {
-    return typeof v === 'string' && v ? parseDate(v) : null;
-  } catch {
-    return null;
-  }
 }
 
 function Field({
@@ -50,7 +41,7 @@ function Field({
     case 'textarea':
       return <TextArea {...common} defaultValue={value == null ? '' : String(value)} className="sm:col-span-2" />;
     case 'date':
-      return <DatePicker {...common} defaultValue={safeDate(value)} />;
+      return <DatePicker {...common} defaultValue={dateValueOf(value)} />;
     case 'select':
       return (
         <Select

@@ -28,15 +28,20 @@ export type ActionResult = {
 };
 
 /**
- * Shows an action's outcome once: success (its own message or "Saved"), or the error's message
- * key; IN_USE says what still uses the thing ("used by 3 objects").
+ * Shows an action's outcome once: success (its own message, a key of `ns`, or "Saved"), or the
+ * error's message key; IN_USE says what still uses the thing ("used by 3 objects"). A refused save
+ * that a `RecordForm` shows in its save bar (`saveBar`, `formErrorOf`) is not said twice.
  */
-export function useResultToast(result: ActionResult | undefined) {
-  const { t } = useTranslation('objects');
+export function useResultToast(
+  result: ActionResult | undefined,
+  { ns = 'objects', saveBar = false }: { ns?: string; saveBar?: boolean } = {},
+) {
+  const { t } = useTranslation(ns);
   const { t: tc } = useTranslation();
   const toast = useToast();
   useEffect(() => {
     if (!result) return;
+    if (saveBar && formErrorOf(result)) return;
     if (result.ok)
       toast.show({ kind: 'success', message: result.message ? t(result.message) : tc('SUCCESSFULLY_SAVED') });
     else if (result.code === 'IN_USE' && result.usedBy) {
@@ -47,6 +52,15 @@ export function useResultToast(result: ActionResult | undefined) {
     } else if (result.code) toast.show({ kind: 'error', message: tc(result.code) });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result]);
+}
+
+/**
+ * The code a refused save answered when it names no field (someone saved in between, the record
+ * was closed): a `RecordForm` shows it in its save bar. Null for other intents and for success.
+ */
+export function formErrorOf(result: ActionResult | undefined, intent = 'save'): string | null {
+  if (!result || result.ok || !result.code || result.intent !== intent) return null;
+  return result.fields && Object.keys(result.fields).length ? null : result.code;
 }
 
 /** Translated field errors of a result: `err('serialCode')` also finds `bo.serialCode`. */

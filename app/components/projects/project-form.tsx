@@ -1,10 +1,8 @@
-import { parseDate } from '@internationalized/date';
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation } from 'react-router';
 import { numberField } from '~/app/components/articles/format';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { TextArea } from '~/app/components/objects/shared';
-import { Button, DatePicker, Select, TextField } from '~/app/components/ui';
+import { DatePicker, dateValueOf, FormSection, peopleItems, RecordForm, Select, TextField } from '~/app/components/ui';
 import type { Project } from '~/core/projects/project.service';
 
 /** What the form starts from: a saved project, or the empty one of a new project. */
@@ -67,14 +65,6 @@ export function projectFromForm(form: FormData) {
   };
 }
 
-const safeDate = (v: string | null) => {
-  try {
-    return v ? parseDate(v) : null;
-  } catch {
-    return null;
-  }
-};
-
 export interface ProjectFormProps {
   project: ProjectDraft;
   users: { id: string; name: string }[];
@@ -83,6 +73,8 @@ export interface ProjectFormProps {
   /** A new project names its first customer here; an existing one manages its customers apart. */
   withCustomer?: boolean;
   submitLabel: string;
+  /** Why the last save was refused, when no field says it (translated). */
+  formError?: string | null;
   children?: React.ReactNode;
 }
 
@@ -97,23 +89,22 @@ export function ProjectForm({
   canEdit,
   withCustomer,
   submitLabel,
+  formError,
   children,
 }: ProjectFormProps) {
   const { t } = useTranslation('projects');
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && (navigation.formData?.get('intent') ?? 'save') === 'save';
   const disabled = !canEdit;
-  const userItems = (chosen: string | null, chosenName: string | null) => [
-    { id: NO_USER, label: t('field.user.none') },
-    ...users.map((u) => ({ id: u.id, label: u.name })),
-    ...(chosen && !users.some((u) => u.id === chosen) ? [{ id: chosen, label: chosenName ?? chosen }] : []),
-  ];
+  const userItems = (chosen: string | null, chosenName: string | null) =>
+    peopleItems(users, { id: NO_USER, label: t('field.user.none') }, { id: chosen, name: chosenName });
   return (
-    <Form method="post" className="grid gap-6" noValidate>
-      <input type="hidden" name="intent" value="save" />
-      <input type="hidden" name="version" value={project.version} />
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-lg font-medium">{t('section.general')}</legend>
+    <RecordForm
+      version={project.version}
+      canEdit={canEdit}
+      submitLabel={submitLabel}
+      actions={children}
+      error={formError}
+    >
+      <FormSection title={t('section.general')}>
         <TextField
           name="title"
           label={t('field.title')}
@@ -157,14 +148,14 @@ export function ProjectForm({
         <DatePicker
           name="startDate"
           label={t('field.startDate')}
-          defaultValue={safeDate(project.startDate)}
+          defaultValue={dateValueOf(project.startDate)}
           isDisabled={disabled}
           errorMessage={errors('startDate')}
         />
         <DatePicker
           name="endDate"
           label={t('field.endDate')}
-          defaultValue={safeDate(project.endDate)}
+          defaultValue={dateValueOf(project.endDate)}
           isDisabled={disabled}
           errorMessage={errors('endDate')}
         />
@@ -183,9 +174,8 @@ export function ProjectForm({
           isDisabled={disabled}
           errorMessage={errors('externalUrl')}
         />
-      </fieldset>
-      <fieldset className="grid gap-4 sm:grid-cols-3">
-        <legend className="mb-2 text-lg font-medium">{t('section.economy')}</legend>
+      </FormSection>
+      <FormSection title={t('section.economy')} columns={3}>
         <TextField
           name="contractSum"
           label={t('field.contractSum')}
@@ -208,7 +198,7 @@ export function ProjectForm({
           isDisabled={disabled}
           errorMessage={errors('estimatedCost')}
         />
-      </fieldset>
+      </FormSection>
       <TextArea
         name="description"
         label={t('field.description')}
@@ -216,16 +206,6 @@ export function ProjectForm({
         isDisabled={disabled}
         errorMessage={errors('description')}
       />
-      {canEdit || children ? (
-        <div className="flex flex-wrap gap-2">
-          {canEdit ? (
-            <Button type="submit" variant="primary" isPending={busy}>
-              {submitLabel}
-            </Button>
-          ) : null}
-          {children}
-        </div>
-      ) : null}
-    </Form>
+    </RecordForm>
   );
 }

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation } from 'react-router';
-import { Button, ProposeField, Select, TextField } from '~/app/components/ui';
+import { ProposeField, RecordForm, Select, TextField } from '~/app/components/ui';
 import { ContactsEditor, type ContactDraft } from './contacts-editor';
 import { TagInput } from './tag-input';
 
@@ -56,6 +55,8 @@ export interface SupplierFormProps {
   /** Where the propose button asks for the next free number (a resource route). */
   proposeUrl: string;
   submitLabel: string;
+  /** What changes when a save lands (the supplier's update time; none for a new one). */
+  savedAs?: string;
   /** Extra buttons next to save (delete). */
   children?: React.ReactNode;
 }
@@ -71,14 +72,13 @@ export function SupplierForm({
   showTags,
   proposeUrl,
   submitLabel,
+  savedAs,
   children,
 }: SupplierFormProps) {
   const { t } = useTranslation('suppliers');
-  const busy = useNavigation().state === 'submitting';
   const disabled = !canEdit;
   return (
-    <Form method="post" className="grid gap-6" noValidate>
-      <input type="hidden" name="intent" value="save" />
+    <RecordForm canEdit={canEdit} submitLabel={submitLabel} actions={children} savedAs={savedAs}>
       <div className="grid gap-4 sm:grid-cols-2">
         <ProposeField
           name="number"
@@ -158,17 +158,7 @@ export function SupplierForm({
         )}
       </div>
       <ContactsEditor defaultValue={supplier.contacts} errors={errors} isDisabled={disabled} />
-      {canEdit || children ? (
-        <div className="flex flex-wrap gap-2">
-          {canEdit ? (
-            <Button type="submit" variant="primary" isPending={busy}>
-              {submitLabel}
-            </Button>
-          ) : null}
-          {children}
-        </div>
-      ) : null}
-    </Form>
+    </RecordForm>
   );
 }
 

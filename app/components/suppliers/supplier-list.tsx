@@ -1,15 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
-import {
-  Button,
-  LinkButton,
-  Select,
-  SortableTable,
-  Spinner,
-  TextField,
-  type SortDescriptor,
-  ListPager,
-} from '~/app/components/ui';
+import { LinkButton, ListFilters, ListPage, ListTable, Select, TextField, useListUrl } from '~/app/components/ui';
 import type { SupplierListItem } from '~/core/suppliers/supplier.service';
 
 export interface SupplierListProps {
@@ -40,13 +30,8 @@ export function SupplierList({
   newHref,
 }: SupplierListProps) {
   const { t } = useTranslation('suppliers');
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const loading = useNavigation().state === 'loading';
-  const sort: SortDescriptor = {
-    column: params.get('sort') === 'number' ? 'number' : 'title',
-    direction: params.get('desc') === 'true' ? 'descending' : 'ascending',
-  };
+  const list = useListUrl();
+  const sort = list.sortOf(['number', 'title'], 'title');
   const columns = [
     {
       id: 'number',
@@ -80,44 +65,33 @@ export function SupplierList({
     },
     { id: 'status', header: t('col.status'), render: (s: SupplierListItem) => t(`status.${s.status}`) },
   ];
-  const filtered = Boolean(params.get('q')) || (params.get('status') ?? 'active') !== 'active';
+  const filtered = list.isFiltered({ q: '', status: 'active' });
   return (
-    <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{title}</h1>
-        {canEdit ? (
+    <ListPage
+      title={title}
+      deletedNotice={t('deleted')}
+      actions={
+        canEdit ? (
           <LinkButton href={newHref} variant="primary">
             {t('new')}
           </LinkButton>
-        ) : null}
-      </div>
-      {params.get('deleted') ? (
-        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
-          {t('deleted')}
-        </p>
-      ) : null}
-      <Form method="get" role="search" className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2">
-        {params.get('sort') ? <input type="hidden" name="sort" value={params.get('sort')!} /> : null}
-        {params.get('desc') ? <input type="hidden" name="desc" value={params.get('desc')!} /> : null}
-        {params.get('limit') ? <input type="hidden" name="limit" value={params.get('limit')!} /> : null}
+        ) : null
+      }
+    >
+      <ListFilters>
         <TextField
           name="q"
           type="search"
           label={t('filter.search')}
           description={t('filter.search.help')}
-          defaultValue={params.get('q') ?? ''}
+          defaultValue={list.params.get('q') ?? ''}
           className="min-w-48 flex-1"
         />
         <Select
           name="status"
           label={t('filter.status')}
-          defaultSelectedKey={params.get('status') ?? 'active'}
-          onSelectionChange={(key) => {
-            const next = new URLSearchParams(params);
-            next.set('status', String(key));
-            next.delete('offset');
-            void submit(next, { method: 'get', replace: true });
-          }}
+          defaultSelectedKey={list.params.get('status') ?? 'active'}
+          onSelectionChange={(key) => list.setFilter('status', String(key))}
           items={[
             { id: 'active', label: t('status.active') },
             { id: 'inactive', label: t('status.inactive') },
@@ -125,29 +99,19 @@ export function SupplierList({
           ]}
           className="w-40"
         />
-        <Button type="submit" variant="secondary">
-          {t('filter.apply')}
-        </Button>
-        {loading ? <Spinner /> : null}
-      </Form>
-      <SortableTable
+      </ListFilters>
+      <ListTable
         aria-label={title}
-        className="mt-4"
         columns={columns}
         rows={suppliers}
         sortDescriptor={sort}
-        onSortChange={(d) => {
-          const next = new URLSearchParams(params);
-          next.set('sort', String(d.column));
-          if (d.direction === 'descending') next.set('desc', 'true');
-          else next.delete('desc');
-          next.delete('offset');
-          void submit(next, { method: 'get', replace: true });
-        }}
+        sortable
         getRowHref={(s) => detailHref(s.id)}
-        emptyState={filtered ? t('empty.filtered') : t('empty')}
+        empty={{ empty: t('empty'), filtered: t('empty.filtered'), isFiltered: filtered }}
+        totalCount={totalCount}
+        offset={offset}
+        limit={limit}
       />
-      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
-    </section>
+    </ListPage>
   );
 }

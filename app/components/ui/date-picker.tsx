@@ -5,6 +5,7 @@ import {
   getDayOfWeek,
   getLocalTimeZone,
   GregorianCalendar,
+  parseDate,
   toCalendar,
   today,
   type CalendarDate,
@@ -229,4 +230,17 @@ export function DatePicker({
       </Popover>
     </AriaDatePicker>
   );
+}
+
+/**
+ * A stored date (`YYYY-MM-DD`) as the picker's value: null for none or for text that is not a date,
+ * so a bad value in the database shows an empty field instead of breaking the page.
+ */
+export function dateValueOf(iso: unknown): CalendarDate | null {
+  if (typeof iso !== 'string' || !iso) return null;
+  try {
+    return parseDate(iso.slice(0, 10));
+  } catch {
+    return null;
+  }
 }

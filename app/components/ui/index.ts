@@ -30,12 +30,38 @@ export {
   type PickerOptions,
 } from './entity-picker';
 export { ListPager, pageFromUrl, DEFAULT_PAGE_SIZE, type ListPagerProps } from './list-pager';
+export {
+  ListPage,
+  ListFilters,
+  ListTable,
+  useListUrl,
+  type ListPageProps,
+  type ListFiltersProps,
+  type ListTableProps,
+  type ListUrl,
+} from './list-page';
+export {
+  RecordForm,
+  FormSection,
+  useFormDirty,
+  useLeaveGuard,
+  peopleItems,
+  type RecordFormProps,
+  type FormSectionProps,
+} from './record-form';
 export { SortableTable, type SortableTableProps, type TableColumn, type SortDescriptor } from './table';
 export { Dialog, DialogTrigger, ConfirmDialog, type DialogProps, type ConfirmDialogProps } from './dialog';
 export { Menu, type MenuProps, type MenuItemDef } from './menu';
 export { Tabs, type TabsProps, type TabItem } from './tabs';
 export { WidgetBoundary } from './widget-boundary';
-export { DatePicker, Calendar, type DatePickerProps, type CalendarProps, type DateValue } from './date-picker';
+export {
+  DatePicker,
+  Calendar,
+  dateValueOf,
+  type DatePickerProps,
+  type CalendarProps,
+  type DateValue,
+} from './date-picker';
 export {
   ToastProvider,
   useToast,
