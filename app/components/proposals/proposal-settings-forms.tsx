@@ -6,12 +6,10 @@ import { Button, NativeSelect, TextField } from '~/app/components/ui';
 import { FIELD_CLASS, INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import {
   ErrorText,
-  moved,
   newKey,
-  RowTools,
+  RowListItems,
   Section,
-  useConfirmRemove,
-  useRows,
+  useRowList,
   useSectionSave,
 } from '~/app/components/work-orders/settings/shared';
 import type {
@@ -177,18 +175,11 @@ const toTextRows = (texts: StandardText[]): TextRow[] => texts.map((x) => ({ ...
 /** Standard texts (spec section 2): a title and a text the proposal screen inserts into the description. */
 export function StandardTextsForm({ texts, canEdit }: { texts: StandardText[]; canEdit: boolean }) {
   const { t } = useTranslation('proposalsettings');
-  const { rows, setRows, resetToSaved } = useRows(texts, toTextRows);
-  const save = useSectionSave(resetToSaved);
+  const list = useRowList(texts, toTextRows);
+  const { rows, save } = list;
+  // a row's name (for its remove and move buttons) is its title
   const set = (i: number, patch: Partial<TextRow>) =>
-    setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch, name: patch.title ?? row.name } : row)));
-  const restructure = (next: TextRow[]) => {
-    setRows(next);
-    save.restructured();
-  };
-  const remove = useConfirmRemove(
-    rows.map((r) => ({ ...r, id: r.id || null })),
-    (i) => restructure(rows.filter((_, j) => j !== i)),
-  );
+    list.set(i, patch.title === undefined ? patch : { ...patch, name: patch.title });
   return (
     <Section id="proposal-texts" title={t('texts.title')} intro={t('texts.intro')}>
       <form
@@ -202,62 +193,43 @@ export function StandardTextsForm({ texts, canEdit }: { texts: StandardText[]; c
           });
         }}
       >
-        {rows.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-            {t('texts.empty')}
-          </p>
-        ) : (
-          <ol className="grid gap-3" aria-label={t('texts.title')}>
-            {rows.map((row, i) => (
-              <li key={row.key} className="grid gap-2 rounded-lg p-3 ring-1 ring-slate-200" data-testid="text-row">
-                <div className="flex flex-wrap items-end gap-2">
-                  <TextField
-                    label={t('texts.name')}
-                    value={row.title}
-                    onChange={(title) => set(i, { title })}
-                    isDisabled={!canEdit}
-                    isRequired
-                    maxLength={100}
-                    className="min-w-40 flex-1"
-                    errorMessage={save.err(`standardTexts.${i}.title`)}
-                  />
-                  {canEdit && (
-                    <RowTools
-                      name={row.title}
-                      index={i}
-                      count={rows.length}
-                      onMove={(from, to) => restructure(moved(rows, from, to))}
-                      onRemove={() => remove.ask(i)}
-                    />
-                  )}
-                </div>
-                <TextArea
-                  label={t('texts.body')}
-                  value={row.body}
-                  onChange={(body) => set(i, { body })}
-                  disabled={!canEdit}
-                  error={save.err(`standardTexts.${i}.body`)}
+        <RowListItems
+          list={list}
+          canEdit={canEdit}
+          label={t('texts.title')}
+          empty={t('texts.empty')}
+          newRow={() => ({ key: newKey(), id: '', title: '', body: '', name: '' })}
+          addLabel={t('texts.add')}
+          saveLabel={t('texts.save')}
+          rowTestId="text-row"
+          rowClassName="grid gap-2"
+          renderRow={(row, i, tools) => (
+            <>
+              <div className="flex flex-wrap items-end gap-2">
+                <TextField
+                  label={t('texts.name')}
+                  value={row.title}
+                  onChange={(title) => set(i, { title })}
+                  isDisabled={!canEdit}
+                  isRequired
+                  maxLength={100}
+                  className="min-w-40 flex-1"
+                  errorMessage={save.err(`standardTexts.${i}.title`)}
                 />
-                <ErrorText messages={save.err(`standardTexts.${i}`)} />
-              </li>
-            ))}
-          </ol>
-        )}
-        {canEdit && (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              variant="secondary"
-              onPress={() => restructure([...rows, { key: newKey(), id: '', title: '', body: '', name: '' }])}
-            >
-              {t('texts.add')}
-            </Button>
-            <Button type="submit" variant="primary" isPending={save.busy}>
-              {t('texts.save')}
-            </Button>
-          </div>
-        )}
+                {tools}
+              </div>
+              <TextArea
+                label={t('texts.body')}
+                value={row.body}
+                onChange={(body) => set(i, { body })}
+                disabled={!canEdit}
+                error={save.err(`standardTexts.${i}.body`)}
+              />
+              <ErrorText messages={save.err(`standardTexts.${i}`)} />
+            </>
+          )}
+        />
       </form>
-      {remove.dialog}
     </Section>
   );
 }
@@ -271,18 +243,11 @@ const toFieldRows = (fields: CustomField[]): FieldRow[] => fields.map((f) => ({ 
 /** Custom fields (spec section 2): what every proposal asks for beyond the standard fields; some required. */
 export function CustomFieldsForm({ fields, canEdit }: { fields: CustomField[]; canEdit: boolean }) {
   const { t } = useTranslation('proposalsettings');
-  const { rows, setRows, resetToSaved } = useRows(fields, toFieldRows);
-  const save = useSectionSave(resetToSaved);
+  const list = useRowList(fields, toFieldRows);
+  const { rows, save } = list;
+  // a row's name (for its remove and move buttons) is its label
   const set = (i: number, patch: Partial<FieldRow>) =>
-    setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch, name: patch.label ?? row.name } : row)));
-  const restructure = (next: FieldRow[]) => {
-    setRows(next);
-    save.restructured();
-  };
-  const remove = useConfirmRemove(
-    rows.map((r) => ({ ...r, id: r.id || null })),
-    (i) => restructure(rows.filter((_, j) => j !== i)),
-  );
+    list.set(i, patch.label === undefined ? patch : { ...patch, name: patch.label });
   return (
     <Section id="proposal-fields" title={t('fields.title')} intro={t('fields.intro')}>
       <form
@@ -296,74 +261,49 @@ export function CustomFieldsForm({ fields, canEdit }: { fields: CustomField[]; c
           });
         }}
       >
-        {rows.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-            {t('fields.empty')}
-          </p>
-        ) : (
-          <ol className="grid gap-3" aria-label={t('fields.title')}>
-            {rows.map((row, i) => (
-              <li
-                key={row.key}
-                className="flex flex-wrap items-end gap-x-4 gap-y-2 rounded-lg p-3 ring-1 ring-slate-200"
-                data-testid="field-row"
-              >
-                <TextField
-                  label={t('fields.label')}
-                  value={row.label}
-                  onChange={(label) => set(i, { label })}
-                  isDisabled={!canEdit}
-                  isRequired
-                  maxLength={100}
-                  className="min-w-40 flex-1"
-                  errorMessage={save.err(`customFields.${i}.label`)}
-                />
-                <NativeSelect
-                  label={t('fields.type')}
-                  value={row.type}
-                  isDisabled={!canEdit}
-                  onChange={(type) => set(i, { type: type as CustomField['type'] })}
-                  items={CUSTOM_FIELD_TYPES.map((type) => ({ id: type, label: t(`fields.types.${type}`) }))}
-                />
-                <Check
-                  label={t('fields.required')}
-                  checked={row.required}
-                  disabled={!canEdit}
-                  onChange={(required) => set(i, { required })}
-                />
-                {canEdit && (
-                  <RowTools
-                    name={row.label}
-                    index={i}
-                    count={rows.length}
-                    onMove={(from, to) => restructure(moved(rows, from, to))}
-                    onRemove={() => remove.ask(i)}
-                  />
-                )}
-                <div className="basis-full empty:hidden">
-                  <ErrorText messages={save.err(`customFields.${i}`)} />
-                </div>
-              </li>
-            ))}
-          </ol>
-        )}
-        {canEdit && (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              variant="secondary"
-              onPress={() =>
-                restructure([...rows, { key: newKey(), id: '', label: '', type: 'text', required: false, name: '' }])
-              }
-            >
-              {t('fields.add')}
-            </Button>
-            <Button type="submit" variant="primary" isPending={save.busy}>
-              {t('fields.save')}
-            </Button>
-          </div>
-        )}
+        <RowListItems
+          list={list}
+          canEdit={canEdit}
+          label={t('fields.title')}
+          empty={t('fields.empty')}
+          newRow={() => ({ key: newKey(), id: '', label: '', type: 'text' as const, required: false, name: '' })}
+          addLabel={t('fields.add')}
+          saveLabel={t('fields.save')}
+          rowTestId="field-row"
+          rowClassName="flex flex-wrap items-end gap-x-4 gap-y-2"
+          renderRow={(row, i, tools) => (
+            <>
+              <TextField
+                label={t('fields.label')}
+                value={row.label}
+                onChange={(label) => set(i, { label })}
+                isDisabled={!canEdit}
+                isRequired
+                maxLength={100}
+                className="min-w-40 flex-1"
+                errorMessage={save.err(`customFields.${i}.label`)}
+              />
+              <NativeSelect
+                label={t('fields.type')}
+                value={row.type}
+                isDisabled={!canEdit}
+                onChange={(type) => set(i, { type: type as CustomField['type'] })}
+                items={CUSTOM_FIELD_TYPES.map((type) => ({ id: type, label: t(`fields.types.${type}`) }))}
+              />
+              <Check
+                label={t('fields.required')}
+                checked={row.required}
+                disabled={!canEdit}
+                onChange={(required) => set(i, { required })}
+              />
+              {tools}
+              <div className="basis-full empty:hidden">
+                <ErrorText messages={save.err(`customFields.${i}`)} />
+              </div>
+            </>
+          )}
+        />
       </form>
-      {remove.dialog}
     </Section>
   );
 }
@@ -381,18 +321,11 @@ const toTemplateRows = (templates: PriceTemplate[]): TemplateRow[] =>
  */
 export function PriceTemplatesForm({ templates, canEdit }: { templates: PriceTemplate[]; canEdit: boolean }) {
   const { t } = useTranslation('proposalsettings');
-  const { rows, setRows, resetToSaved } = useRows(templates, toTemplateRows);
-  const save = useSectionSave(resetToSaved);
+  const list = useRowList(templates, toTemplateRows);
+  const { rows, save } = list;
+  // a row's name (for its remove and move buttons) is its title
   const set = (i: number, patch: Partial<TemplateRow>) =>
-    setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch, name: patch.title ?? row.name } : row)));
-  const restructure = (next: TemplateRow[]) => {
-    setRows(next);
-    save.restructured();
-  };
-  const remove = useConfirmRemove(
-    rows.map((r) => ({ ...r, id: r.id || null })),
-    (i) => restructure(rows.filter((_, j) => j !== i)),
-  );
+    list.set(i, patch.title === undefined ? patch : { ...patch, name: patch.title });
   const tiersOf = (preset: readonly string[]) =>
     preset.map((price, n) => ({ label: t(`templates.tierNames.${n}`), price }));
   const setTier = (i: number, n: number, patch: Partial<{ label: string; price: string }>) =>
@@ -416,122 +349,98 @@ export function PriceTemplatesForm({ templates, canEdit }: { templates: PriceTem
           });
         }}
       >
-        {rows.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-            {t('templates.empty')}
-          </p>
-        ) : (
-          <ol className="grid gap-3" aria-label={t('templates.title')}>
-            {rows.map((row, i) => (
-              <li key={row.key} className="grid gap-3 rounded-lg p-3 ring-1 ring-slate-200" data-testid="template-row">
-                <div className="flex flex-wrap items-end gap-x-4 gap-y-2">
-                  <TextField
-                    label={t('templates.name')}
-                    value={row.title}
-                    onChange={(title) => set(i, { title })}
+        <RowListItems
+          list={list}
+          canEdit={canEdit}
+          label={t('templates.title')}
+          empty={t('templates.empty')}
+          newRow={() => ({
+            key: newKey(),
+            id: '',
+            title: '',
+            articleId: '',
+            articleTitle: '',
+            monthly: false,
+            tiers: tiersOf(TIER_PRESETS[0]),
+            name: '',
+          })}
+          addLabel={t('templates.add')}
+          saveLabel={t('templates.save')}
+          rowTestId="template-row"
+          rowClassName="grid gap-3"
+          renderRow={(row, i, tools) => (
+            <>
+              <div className="flex flex-wrap items-end gap-x-4 gap-y-2">
+                <TextField
+                  label={t('templates.name')}
+                  value={row.title}
+                  onChange={(title) => set(i, { title })}
+                  isDisabled={!canEdit}
+                  isRequired
+                  maxLength={100}
+                  className="min-w-40 flex-1"
+                  errorMessage={save.err(`priceTemplates.${i}.title`)}
+                />
+                <div className="min-w-56 flex-1">
+                  <ArticlePicker
                     isDisabled={!canEdit}
-                    isRequired
-                    maxLength={100}
-                    className="min-w-40 flex-1"
-                    errorMessage={save.err(`priceTemplates.${i}.title`)}
+                    defaultSelected={row.articleId ? { id: row.articleId, label: row.articleTitle } : null}
+                    errorMessage={save.err(`priceTemplates.${i}.articleId`)?.join(' ')}
+                    onSelectionChange={(o) =>
+                      o?.id !== row.articleId && set(i, { articleId: o?.id ?? '', articleTitle: o?.label ?? '' })
+                    }
                   />
-                  <div className="min-w-56 flex-1">
-                    <ArticlePicker
-                      isDisabled={!canEdit}
-                      defaultSelected={row.articleId ? { id: row.articleId, label: row.articleTitle } : null}
-                      errorMessage={save.err(`priceTemplates.${i}.articleId`)?.join(' ')}
-                      onSelectionChange={(o) =>
-                        o?.id !== row.articleId && set(i, { articleId: o?.id ?? '', articleTitle: o?.label ?? '' })
-                      }
-                    />
-                  </div>
-                  <Check
-                    label={t('templates.monthly')}
-                    checked={row.monthly}
-                    disabled={!canEdit}
-                    onChange={(monthly) => set(i, { monthly })}
-                  />
-                  {canEdit && (
-                    <RowTools
-                      name={row.title}
-                      index={i}
-                      count={rows.length}
-                      onMove={(from, to) => restructure(moved(rows, from, to))}
-                      onRemove={() => remove.ask(i)}
-                    />
-                  )}
                 </div>
-                <fieldset className="grid gap-2 sm:grid-cols-3">
-                  <legend className="mb-1 text-sm font-medium">{t('templates.tiers')}</legend>
-                  {row.tiers.map((tier, n) => (
-                    <div key={n} className="grid grid-cols-2 gap-2">
-                      <TextField
-                        label={t('templates.tierLabel', { n: n + 1 })}
-                        value={tier.label}
-                        onChange={(label) => setTier(i, n, { label })}
-                        isDisabled={!canEdit}
-                        maxLength={50}
-                        errorMessage={save.err(`priceTemplates.${i}.tiers.${n}.label`)}
-                      />
-                      <TextField
-                        label={t('templates.tierPrice', { n: n + 1 })}
-                        inputMode="decimal"
-                        value={moneyInput(tier.price)}
-                        onChange={(price) => setTier(i, n, { price: price.replace(',', '.') })}
-                        isDisabled={!canEdit}
-                        errorMessage={save.err(`priceTemplates.${i}.tiers.${n}.price`)}
-                      />
-                    </div>
-                  ))}
-                </fieldset>
-                {canEdit && (
-                  <div className="flex flex-wrap gap-2">
-                    {TIER_PRESETS.map((preset) => (
-                      <Button
-                        key={preset[0]}
-                        size="sm"
-                        variant="ghost"
-                        onPress={() => set(i, { tiers: tiersOf(preset) })}
-                      >
-                        {t('templates.usePreset', { tiers: preset.map((p) => Number(p)).join(' / ') })}
-                      </Button>
-                    ))}
+                <Check
+                  label={t('templates.monthly')}
+                  checked={row.monthly}
+                  disabled={!canEdit}
+                  onChange={(monthly) => set(i, { monthly })}
+                />
+                {tools}
+              </div>
+              <fieldset className="grid gap-2 sm:grid-cols-3">
+                <legend className="mb-1 text-sm font-medium">{t('templates.tiers')}</legend>
+                {row.tiers.map((tier, n) => (
+                  <div key={n} className="grid grid-cols-2 gap-2">
+                    <TextField
+                      label={t('templates.tierLabel', { n: n + 1 })}
+                      value={tier.label}
+                      onChange={(label) => setTier(i, n, { label })}
+                      isDisabled={!canEdit}
+                      maxLength={50}
+                      errorMessage={save.err(`priceTemplates.${i}.tiers.${n}.label`)}
+                    />
+                    <TextField
+                      label={t('templates.tierPrice', { n: n + 1 })}
+                      inputMode="decimal"
+                      value={moneyInput(tier.price)}
+                      onChange={(price) => setTier(i, n, { price: price.replace(',', '.') })}
+                      isDisabled={!canEdit}
+                      errorMessage={save.err(`priceTemplates.${i}.tiers.${n}.price`)}
+                    />
                   </div>
-                )}
-                <ErrorText messages={save.err(`priceTemplates.${i}`)} />
-              </li>
-            ))}
-          </ol>
-        )}
-        {canEdit && (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              variant="secondary"
-              onPress={() =>
-                restructure([
-                  ...rows,
-                  {
-                    key: newKey(),
-                    id: '',
-                    title: '',
-                    articleId: '',
-                    articleTitle: '',
-                    monthly: false,
-                    tiers: tiersOf(TIER_PRESETS[0]),
-                    name: '',
-                  },
-                ])
-              }
-            >
-              {t('templates.add')}
-            </Button>
-            <Button type="submit" variant="primary" isPending={save.busy}>
-              {t('templates.save')}
-            </Button>
-          </div>
-        )}
+                ))}
+              </fieldset>
+              {canEdit && (
+                <div className="flex flex-wrap gap-2">
+                  {TIER_PRESETS.map((preset) => (
+                    <Button
+                      key={preset[0]}
+                      size="sm"
+                      variant="ghost"
+                      onPress={() => set(i, { tiers: tiersOf(preset) })}
+                    >
+                      {t('templates.usePreset', { tiers: preset.map((p) => Number(p)).join(' / ') })}
+                    </Button>
+                  ))}
+                </div>
+              )}
+              <ErrorText messages={save.err(`priceTemplates.${i}`)} />
+            </>
+          )}
+        />
       </form>
-      {remove.dialog}
     </Section>
   );
 }

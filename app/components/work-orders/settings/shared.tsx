@@ -210,3 +210,114 @@ export function moved<T>(rows: T[], from: number, to: number): T[] {
   next.splice(to, 0, item as T);
   return next;
 }
+
+/**
+ * One settings list's editing (statuses, tags, work types, standard texts, custom fields, price
+ * templates): its rows from the saved data, its own save, changing one row, and the changes of the
+ * list's shape (add, remove, move) that make the last answer's row numbers stale.
+ */
+export function useRowList<S, R extends { key: string; id: string | null; name: string }>(
+  source: S[],
+  toRows: (source: S[]) => R[],
+) {
+  const { rows, setRows, resetToSaved } = useRows(source, toRows);
+  const save = useSectionSave(resetToSaved);
+  const restructure = (next: R[]) => {
+    setRows(next);
+    save.restructured();
+  };
+  const remove = useConfirmRemove(rows, (i) => restructure(rows.filter((_, j) => j !== i)));
+  return {
+    rows,
+    setRows,
+    save,
+    restructure,
+    remove,
+    set: (i: number, patch: Partial<R>) => setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch } : row))),
+  };
+}
+
+export type RowList<R extends { key: string; id: string | null; name: string }> = ReturnType<
+  typeof useRowList<unknown, R>
+>;
+
+export interface RowListProps<R extends { key: string; id: string | null; name: string }> {
+  list: RowList<R>;
+  canEdit: boolean;
+  /** The list's name, for screen readers. */
+  label: string;
+  /** What an empty list says. */
+  empty: string;
+  /** A row as it is added. */
+  newRow: () => R;
+  addLabel: string;
+  saveLabel: string;
+  /** Move up and down (off for lists whose order means nothing). */
+  canReorder?: boolean;
+  /** Each row's `data-testid`. */
+  rowTestId?: string;
+  /** The row's own layout (`flex` for one line of fields, `grid` for a field and a text below). */
+  rowClassName?: string;
+  /** A row's fields; `tools` are its move and remove buttons, placed where the row wants them. */
+  renderRow: (row: R, index: number, tools: ReactNode) => ReactNode;
+}
+
+/** The rows of a settings list: the empty state or the ordered rows, then "add" and "save". */
+export function RowListItems<R extends { key: string; id: string | null; name: string }>({
+  list,
+  canEdit,
+  label,
+  empty,
+  newRow,
+  addLabel,
+  saveLabel,
+  canReorder = true,
+  rowTestId,
+  rowClassName = 'flex flex-wrap items-end gap-x-4 gap-y-2',
+  renderRow,
+}: RowListProps<R>) {
+  const { rows } = list;
+  return (
+    <>
+      {rows.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">{empty}</p>
+      ) : (
+        <ol className="grid gap-3" aria-label={label}>
+          {rows.map((row, i) => (
+            <li
+              key={row.key}
+              className={`${rowClassName} rounded-lg p-3 ring-1 ring-slate-200`}
+              data-testid={rowTestId}
+            >
+              {renderRow(
+                row,
+                i,
+                canEdit ? (
+                  <RowTools
+                    name={row.name}
+                    index={i}
+                    count={rows.length}
+                    canReorder={canReorder}
+                    onMove={(from, to) => list.restructure(moved(rows, from, to))}
+                    onRemove={() => list.remove.ask(i)}
+                  />
+                ) : null,
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      {canEdit ? (
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onPress={() => list.restructure([...rows, newRow()])}>
+            {addLabel}
+          </Button>
+          <Button type="submit" variant="primary" isPending={list.save.busy}>
+            {saveLabel}
+          </Button>
+        </div>
+      ) : null}
+      {list.remove.dialog}
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Button, TextField } from '~/app/components/ui';
+import { TextField } from '~/app/components/ui';
 import type { WorkOrderStatus } from '~/core/work-orders/settings/settings.types';
-import { ErrorText, moved, newKey, RowTools, Section, useConfirmRemove, useRows, useSectionSave } from './shared';
+import { ErrorText, newKey, RowListItems, Section, useRowList } from './shared';
 
 interface Row {
   key: string;
@@ -20,15 +20,8 @@ const toRows = (statuses: WorkOrderStatus[]): Row[] =>
  */
 export function StatusListForm({ statuses, canEdit }: { statuses: WorkOrderStatus[]; canEdit: boolean }) {
   const { t } = useTranslation('workorders');
-  const { rows, setRows, resetToSaved } = useRows(statuses, toRows);
-  const save = useSectionSave(resetToSaved);
-  const set = (i: number, patch: Partial<Row>) =>
-    setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch } : row)));
-  const restructure = (next: Row[]) => {
-    setRows(next);
-    save.restructured();
-  };
-  const remove = useConfirmRemove(rows, (i) => restructure(rows.filter((_, j) => j !== i)));
+  const list = useRowList(statuses, toRows);
+  const { rows, setRows, save, set } = list;
   const payload = rows.map(({ id, name, isDefault, isClosing }) => ({ id, name, isDefault, isClosing }));
 
   return (
@@ -37,83 +30,58 @@ export function StatusListForm({ statuses, canEdit }: { statuses: WorkOrderStatu
         <input type="hidden" name="intent" value="statuses" />
         <input type="hidden" name="payload" value={JSON.stringify(payload)} />
         <ErrorText messages={save.err('statuses')} />
-        {rows.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-            {t('settings.statuses.empty')}
-          </p>
-        ) : (
-          <ol className="grid gap-3" aria-label={t('settings.statuses.title')}>
-            {rows.map((row, i) => (
-              <li
-                key={row.key}
-                className="flex flex-wrap items-end gap-x-4 gap-y-2 rounded-lg p-3 ring-1 ring-slate-200"
-                data-testid="status-row"
-              >
-                <TextField
-                  label={t('settings.name')}
-                  value={row.name}
-                  onChange={(name) => set(i, { name })}
-                  isDisabled={!canEdit}
-                  isRequired
-                  className="min-w-40 flex-1"
-                  errorMessage={save.err(`statuses.${i}.name`)}
+        <RowListItems
+          list={list}
+          canEdit={canEdit}
+          label={t('settings.statuses.title')}
+          empty={t('settings.statuses.empty')}
+          newRow={() => ({ key: newKey(), id: null, name: '', isDefault: false, isClosing: false })}
+          addLabel={t('settings.statuses.add')}
+          saveLabel={t('settings.statuses.save')}
+          rowTestId="status-row"
+          rowClassName="flex flex-wrap items-end gap-x-4 gap-y-2"
+          renderRow={(row, i, tools) => (
+            <>
+              <TextField
+                label={t('settings.name')}
+                value={row.name}
+                onChange={(name) => set(i, { name })}
+                isDisabled={!canEdit}
+                isRequired
+                className="min-w-40 flex-1"
+                errorMessage={save.err(`statuses.${i}.name`)}
+              />
+              <label className="flex min-h-10 items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="statusDefault"
+                  checked={row.isDefault}
+                  disabled={!canEdit}
+                  onChange={() => setRows((r) => r.map((x, j) => ({ ...x, isDefault: j === i })))}
+                  className="size-4 accent-brand-600"
                 />
-                <label className="flex min-h-10 items-center gap-2 text-sm">
-                  <input
-                    type="radio"
-                    name="statusDefault"
-                    checked={row.isDefault}
-                    disabled={!canEdit}
-                    onChange={() => setRows((r) => r.map((x, j) => ({ ...x, isDefault: j === i })))}
-                    className="size-4 accent-brand-600"
-                  />
-                  {t('settings.default')}
-                </label>
-                <label className="flex min-h-10 items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    checked={row.isClosing}
-                    disabled={!canEdit}
-                    onChange={(e) => set(i, { isClosing: e.target.checked })}
-                    className="size-4 accent-brand-600"
-                  />
-                  {t('settings.statuses.closing')}
-                </label>
-                {canEdit ? (
-                  <RowTools
-                    name={row.name}
-                    index={i}
-                    count={rows.length}
-                    onMove={(from, to) => restructure(moved(rows, from, to))}
-                    onRemove={() => remove.ask(i)}
-                  />
-                ) : null}
-                <div className="basis-full empty:hidden">
-                  <ErrorText messages={save.err(`statuses.${i}.isDefault`)} />
-                  <ErrorText messages={save.err(`statuses.${i}.isClosing`)} />
-                  <ErrorText messages={save.err(`statuses.${i}.id`)} />
-                </div>
-              </li>
-            ))}
-          </ol>
-        )}
-        {canEdit ? (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              variant="secondary"
-              onPress={() =>
-                restructure([...rows, { key: newKey(), id: null, name: '', isDefault: false, isClosing: false }])
-              }
-            >
-              {t('settings.statuses.add')}
-            </Button>
-            <Button type="submit" variant="primary" isPending={save.busy}>
-              {t('settings.statuses.save')}
-            </Button>
-          </div>
-        ) : null}
+                {t('settings.default')}
+              </label>
+              <label className="flex min-h-10 items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={row.isClosing}
+                  disabled={!canEdit}
+                  onChange={(e) => set(i, { isClosing: e.target.checked })}
+                  className="size-4 accent-brand-600"
+                />
+                {t('settings.statuses.closing')}
+              </label>
+              {tools}
+              <div className="basis-full empty:hidden">
+                <ErrorText messages={save.err(`statuses.${i}.isDefault`)} />
+                <ErrorText messages={save.err(`statuses.${i}.isClosing`)} />
+                <ErrorText messages={save.err(`statuses.${i}.id`)} />
+              </div>
+            </>
+          )}
+        />
       </save.fetcher.Form>
-      {remove.dialog}
     </Section>
   );
 }

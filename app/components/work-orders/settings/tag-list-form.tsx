@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Button, TextField } from '~/app/components/ui';
+import { TextField } from '~/app/components/ui';
 import type { Tag } from '~/core/work-orders/settings/settings.types';
-import { ErrorText, moved, newKey, RowTools, Section, useConfirmRemove, useRows, useSectionSave } from './shared';
+import { ErrorText, newKey, RowListItems, Section, useRowList } from './shared';
 
 interface Row {
   key: string;
@@ -15,15 +15,8 @@ const DEFAULT_COLOR = '#64748b';
 /** Tags (spec section 5): at least 2 letters or digits, unique, with a colour; saved as one list. */
 export function TagListForm({ tags, canEdit }: { tags: Tag[]; canEdit: boolean }) {
   const { t } = useTranslation('workorders');
-  const { rows, setRows, resetToSaved } = useRows(tags, toRows);
-  const save = useSectionSave(resetToSaved);
-  const set = (i: number, patch: Partial<Row>) =>
-    setRows((r) => r.map((row, j) => (i === j ? { ...row, ...patch } : row)));
-  const restructure = (next: Row[]) => {
-    setRows(next);
-    save.restructured();
-  };
-  const remove = useConfirmRemove(rows, (i) => restructure(rows.filter((_, j) => j !== i)));
+  const list = useRowList(tags, toRows);
+  const { rows, save, set } = list;
   const payload = rows.map(({ id, name, color }) => ({ id, name, color }));
 
   return (
@@ -32,83 +25,60 @@ export function TagListForm({ tags, canEdit }: { tags: Tag[]; canEdit: boolean }
         <input type="hidden" name="intent" value="tags" />
         <input type="hidden" name="payload" value={JSON.stringify(payload)} />
         <ErrorText messages={save.err('tags')} />
-        {rows.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-            {t('settings.tags.empty')}
-          </p>
-        ) : (
-          <ol className="grid gap-3" aria-label={t('settings.tags.title')}>
-            {rows.map((row, i) => {
-              const colorError = save.err(`tags.${i}.color`);
-              return (
-                <li
-                  key={row.key}
-                  className="flex flex-wrap items-end gap-x-4 gap-y-2 rounded-lg p-3 ring-1 ring-slate-200"
-                  data-testid="tag-row"
-                >
-                  <TextField
-                    label={t('settings.name')}
-                    value={row.name}
-                    onChange={(name) => set(i, { name })}
-                    isDisabled={!canEdit}
-                    isRequired
-                    maxLength={50}
-                    description={t('settings.tags.nameHelp')}
-                    className="min-w-40 flex-1"
-                    errorMessage={save.err(`tags.${i}.name`)}
+        <RowListItems
+          list={list}
+          canEdit={canEdit}
+          label={t('settings.tags.title')}
+          empty={t('settings.tags.empty')}
+          newRow={() => ({ key: newKey(), id: null, name: '', color: DEFAULT_COLOR })}
+          addLabel={t('settings.tags.add')}
+          saveLabel={t('settings.tags.save')}
+          rowTestId="tag-row"
+          rowClassName="flex flex-wrap items-end gap-x-4 gap-y-2"
+          renderRow={(row, i, tools) => {
+            const colorError = save.err(`tags.${i}.color`);
+            return (
+              <>
+                <TextField
+                  label={t('settings.name')}
+                  value={row.name}
+                  onChange={(name) => set(i, { name })}
+                  isDisabled={!canEdit}
+                  isRequired
+                  maxLength={50}
+                  description={t('settings.tags.nameHelp')}
+                  className="min-w-40 flex-1"
+                  errorMessage={save.err(`tags.${i}.name`)}
+                />
+                <label className="flex min-h-10 items-center gap-2 text-sm">
+                  <input
+                    type="color"
+                    value={/^#[0-9a-f]{6}$/i.test(row.color) ? row.color : DEFAULT_COLOR}
+                    disabled={!canEdit}
+                    onChange={(e) => set(i, { color: e.target.value })}
+                    aria-invalid={colorError ? true : undefined}
+                    className="h-10 w-12 cursor-pointer rounded border border-slate-300 bg-white p-1 focus-visible:outline-2 focus-visible:outline-brand-600"
                   />
-                  <label className="flex min-h-10 items-center gap-2 text-sm">
-                    <input
-                      type="color"
-                      value={/^#[0-9a-f]{6}$/i.test(row.color) ? row.color : DEFAULT_COLOR}
-                      disabled={!canEdit}
-                      onChange={(e) => set(i, { color: e.target.value })}
-                      aria-invalid={colorError ? true : undefined}
-                      className="h-10 w-12 cursor-pointer rounded border border-slate-300 bg-white p-1 focus-visible:outline-2 focus-visible:outline-brand-600"
-                    />
-                    {t('settings.tags.color')}
-                    <span className="font-mono text-xs text-slate-600">{row.color}</span>
-                  </label>
-                  <span
-                    className="inline-flex min-h-8 items-center rounded-full px-3 text-sm font-medium text-white"
-                    style={{ backgroundColor: row.color }}
-                    aria-hidden
-                  >
-                    {row.name || t('settings.unnamed')}
-                  </span>
-                  {canEdit ? (
-                    <RowTools
-                      name={row.name}
-                      index={i}
-                      count={rows.length}
-                      onMove={(from, to) => restructure(moved(rows, from, to))}
-                      onRemove={() => remove.ask(i)}
-                    />
-                  ) : null}
-                  <div className="basis-full empty:hidden">
-                    <ErrorText messages={colorError} />
-                    <ErrorText messages={save.err(`tags.${i}.id`)} />
-                  </div>
-                </li>
-              );
-            })}
-          </ol>
-        )}
-        {canEdit ? (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              variant="secondary"
-              onPress={() => restructure([...rows, { key: newKey(), id: null, name: '', color: DEFAULT_COLOR }])}
-            >
-              {t('settings.tags.add')}
-            </Button>
-            <Button type="submit" variant="primary" isPending={save.busy}>
-              {t('settings.tags.save')}
-            </Button>
-          </div>
-        ) : null}
+                  {t('settings.tags.color')}
+                  <span className="font-mono text-xs text-slate-600">{row.color}</span>
+                </label>
+                <span
+                  className="inline-flex min-h-8 items-center rounded-full px-3 text-sm font-medium text-white"
+                  style={{ backgroundColor: row.color }}
+                  aria-hidden
+                >
+                  {row.name || t('settings.unnamed')}
+                </span>
+                {tools}
+                <div className="basis-full empty:hidden">
+                  <ErrorText messages={colorError} />
+                  <ErrorText messages={save.err(`tags.${i}.id`)} />
+                </div>
+              </>
+            );
+          }}
+        />
       </save.fetcher.Form>
-      {remove.dialog}
     </Section>
   );
 }
