@@ -209,7 +209,8 @@ const ZArticleRow = z.object({
     .transform((v) => (v === '' ? null : v)),
 });
 
-const ZSaveArticles = z.object({
+/** PUT /wo/{id}/articles: the order and its rows (the call names the order in its path). */
+export const ZSaveArticles = z.object({
   workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
   rows: z
     .array(

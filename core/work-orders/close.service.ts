@@ -386,7 +386,8 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
 
 // ---- reopen ----
 
-const ZWorkOrderId = z.object({ workOrderId: zId() });
+/** POST /wo/reopen. */
+export const ZReopenWorkOrder = z.object({ workOrderId: zId() });
 
 /**
  * POST /wo/reopen {workOrderId}: workorders:reopen. A closed, unlocked order goes back to the
@@ -399,7 +400,7 @@ export async function reopenWorkOrder(
   raw: unknown,
 ): Promise<{ workOrder: WorkOrder; invoices: { deleted: number; kept: number; voided: number } }> {
   requireAccess(ctx.auth, { permission: 'workorders:reopen' });
-  const { workOrderId } = parseInput(ZWorkOrderId, raw);
+  const { workOrderId } = parseInput(ZReopenWorkOrder, raw);
   const wo = await loadActive(ctx, workOrderId);
   const locked = await lockOrder(ctx, wo.id);
   if (!locked.closed_at) throw new AppError('WORK_ORDER_NOT_CLOSED', 409);

@@ -313,13 +313,26 @@ async function unscheduledOrders(
   };
 }
 
+/** A whole number from a path or query (text), from `min` to `max`; anything else is invalid. */
+const zWhole = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'ERROR_INVALID_VALUE' })
+    .int('ERROR_INVALID_VALUE')
+    .min(min, 'ERROR_INVALID_VALUE')
+    .max(max, 'ERROR_INVALID_VALUE');
+
+/** GET /wo/month/{year}/{month}: year 1970–9999, month 1–12. */
+export const ZCalendarMonth = z.object({ year: zWhole(1970, 9999), month: zWhole(1, 12) });
+
+/** GET /wo/week/{year}/{week}: an ISO week the year has (53-week years included). */
+export const ZCalendarWeek = z
+  .object({ year: zWhole(1970, 9999), week: zWhole(1, 53) })
+  .refine((v) => v.week <= isoWeeksInYear(v.year), { path: ['week'], message: 'ERROR_INVALID_VALUE' });
+
 /** GET /wo/month/{year}/{month}: the month's plans with their orders. */
 export async function monthCalendar(ctx: Ctx, year: unknown, month: unknown) {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
-  const y = Number(year);
-  const m = Number(month);
-  if (!Number.isInteger(y) || y < 1970 || y > 9999 || !Number.isInteger(m) || m < 1 || m > 12)
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { month: ['ERROR_INVALID_VALUE'] } });
+  const { year: y, month: m } = parseInput(ZCalendarMonth, { year, month });
   const view: CalendarView = {
     period: 'month',
     perspective: 'technician',
@@ -374,10 +387,7 @@ function groupByOrder(items: ScheduleItem[]) {
  */
 export async function weekCalendar(ctx: Ctx, year: unknown, week: unknown) {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
-  const y = Number(year);
-  const w = Number(week);
-  if (!Number.isInteger(y) || y < 1970 || y > 9999 || !Number.isInteger(w) || w < 1 || w > isoWeeksInYear(y))
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { week: ['ERROR_INVALID_VALUE'] } });
+  const { year: y, week: w } = parseInput(ZCalendarWeek, { year, week });
   const from = isoWeekStart(y, w);
   const { to } = viewRange({ period: 'week', perspective: 'technician', anchor: from, step: 1 });
   const timeQuery = applyLimit(
@@ -445,7 +455,8 @@ const zTime = z
   .trim()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'ERROR_INVALID_TIME');
 
-const zPlan = z.object({
+/** POST /wo/schedule: who on which order, when. */
+export const ZPlanWorkOrder = z.object({
   workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
   userId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).refine(isUuid, 'ERROR_INVALID_VALUE'),
   /** A local day and times ("HH:MM"); or ISO instants. */
@@ -456,8 +467,9 @@ const zPlan = z.object({
   endTs: z.string().optional(),
 });
 
-const zMove = zPlan.omit({ workOrderId: true }).extend({
-  userId: zPlan.shape.userId.optional(),
+/** PUT /wo/schedule/{id}: what changes, and the plan's version the caller saw. */
+export const ZMoveSchedule = ZPlanWorkOrder.omit({ workOrderId: true }).extend({
+  userId: ZPlanWorkOrder.shape.userId.optional(),
   version: z.coerce.number({ error: 'ERROR_REQUIRED_FIELD' }).int(),
 });
 
@@ -575,7 +587,7 @@ async function readItem(ctx: Ctx, id: string): Promise<ScheduleItem> {
 /** POST /wo/schedule: plans a person on an order → the plan and the board version. */
 export async function planWorkOrder(ctx: Ctx, raw: unknown): Promise<{ schedule: ScheduleItem; version: number }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
-  const input = parseInput(zPlan, raw);
+  const input = parseInput(ZPlanWorkOrder, raw);
   const wo = await loadChangeable(ctx, input.workOrderId);
   const user = await requireActiveUser(ctx, input.userId);
   const span = resolveSpan(ctx, input);
@@ -605,7 +617,7 @@ export async function moveSchedule(
   raw: unknown,
 ): Promise<{ schedule: ScheduleItem; version: number }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
-  const input = parseInput(zMove, raw);
+  const input = parseInput(ZMoveSchedule, raw);
   const row = await loadPlanForChange(ctx, id, input.version);
   const tz = zone(ctx);
   const start0 = new Date(iso(row.start_ts));
@@ -644,10 +656,13 @@ export async function moveSchedule(
   return { schedule: await readItem(ctx, row.id as string), version };
 }
 
+/** DELETE /wo/schedule/{id}?version=: the plan's version the caller saw. */
+export const ZDeleteSchedule = z.object({ version: z.coerce.number({ error: 'ERROR_REQUIRED_FIELD' }).int() });
+
 /** DELETE /wo/schedule/{id}?version=: takes a plan off the board (the person stays assigned). */
 export async function deleteSchedule(ctx: Ctx, id: unknown, raw: unknown): Promise<{ version: number }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
-  const input = parseInput(z.object({ version: z.coerce.number({ error: 'ERROR_REQUIRED_FIELD' }).int() }), raw);
+  const input = parseInput(ZDeleteSchedule, raw);
   const row = await loadPlanForChange(ctx, id, input.version);
   const workOrderId = row.work_order_id as string;
   await ctx

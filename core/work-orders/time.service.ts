@@ -139,7 +139,8 @@ const zMoment = () =>
     z.date({ error: 'ERROR_INVALID_VALUE' }).optional(),
   );
 
-const ZSaveTime = z.object({
+/** PUT /wo/time: one person's time on an order (a new row without id). */
+export const ZSaveTime = z.object({
   id: z.preprocess(emptyToUndefined, z.string().optional()),
   workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
   userId: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -282,7 +283,8 @@ export async function saveWorkOrderTime(ctx: Ctx, raw: unknown): Promise<{ id: s
   return { id, data: await panelOf(ctx, wo) };
 }
 
-const ZDeleteTime = z.object({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
+/** DELETE /wo/time/{id}. */
+export const ZDeleteTime = z.object({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
 
 /**
  * DELETE /wo/time/{id}: removes a time row (workorders:report; another user's row needs

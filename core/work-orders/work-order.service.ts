@@ -424,8 +424,10 @@ async function recordObjectChange(ctx: Ctx, before: WorkOrder, boId: string | nu
   });
 }
 
-const ZCustomer = z.object({ customerId: z.preprocess((v) => (v === '' ? null : v), z.string().nullish()) });
-const ZBo = z.object({
+/** PUT /wo/{id}/customer. */
+export const ZSetCustomer = z.object({ customerId: z.preprocess((v) => (v === '' ? null : v), z.string().nullish()) });
+/** PUT /wo/{id}/bo: the object or its id. */
+export const ZSetObject = z.object({
   bo: z
     .preprocess(
       (v) => (v && typeof v === 'object' ? (v as { id?: unknown }).id : v === '' ? null : v),
@@ -440,7 +442,7 @@ const ZBo = z.object({
  */
 export async function setWorkOrderCustomer(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
-  const { customerId = null } = parseInput(ZCustomer, raw);
+  const { customerId = null } = parseInput(ZSetCustomer, raw);
   const before = await loadChangeable(ctx, id);
   if (
     customerId !== null &&
@@ -473,7 +475,7 @@ export async function setWorkOrderCustomer(ctx: Ctx, id: unknown, raw: unknown):
  */
 export async function setWorkOrderObject(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:edit' });
-  const { bo: boId } = parseInput(ZBo, raw);
+  const { bo: boId } = parseInput(ZSetObject, raw);
   const before = await loadChangeable(ctx, id);
   let takeCustomer: string | null = null;
   if (boId !== null) {
@@ -546,7 +548,8 @@ export async function deleteWorkOrder(ctx: Ctx, id: unknown): Promise<void> {
   await recordHistory(ctx, { entity: WO_ENTITY, entityId: wo.id, action: 'delete', data: { number: wo.number } });
 }
 
-const ZWorkOrderId = z.object({ workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
+/** POST /wo/restore, /wo/lock, /wo/unlock. */
+export const ZWorkOrderId = z.object({ workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
 
 /** POST /wo/restore {workOrderId}: back from the recycle bin (not in the catalogue). */
 export async function restoreWorkOrder(ctx: Ctx, raw: unknown): Promise<{ workOrder: WorkOrder }> {
@@ -571,7 +574,8 @@ export async function setWorkOrderLocked(ctx: Ctx, raw: unknown, locked: boolean
   return { workOrder: await loadUnlimited(ctx, wo.id) };
 }
 
-const ZIntake = z.object({
+/** PATCH /wo/{id}. */
+export const ZIntake = z.object({
   intakeTs: z.preprocess(
     (v) => (typeof v === 'string' || typeof v === 'number' ? new Date(v) : v),
     z.date({ error: (issue) => (issue.input === undefined ? 'ERROR_REQUIRED_FIELD' : 'ERROR_INVALID_VALUE') }),
@@ -591,7 +595,8 @@ export async function setWorkOrderIntake(ctx: Ctx, id: unknown, raw: unknown): P
   return { workOrder: await loadUnlimited(ctx, before.id) };
 }
 
-const ZId06 = z.object({
+/** PUT /wo/id06/{id}. */
+export const ZId06Code = z.object({
   id06Code: z
     .preprocess(
       (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
@@ -603,7 +608,7 @@ const ZId06 = z.object({
 /** PUT /wo/id06/{id} {id06Code}: workorders:id06 with the ID06 module; history: edit. */
 export async function setWorkOrderId06(ctx: Ctx, id: unknown, raw: unknown): Promise<{ workOrder: WorkOrder }> {
   requireAccess(ctx.auth, { permission: 'workorders:id06', module: 'id06' });
-  const { id06Code } = parseInput(ZId06, raw);
+  const { id06Code } = parseInput(ZId06Code, raw);
   const before = await loadChangeable(ctx, id);
   const changes = changedFields({ id06Code: before.id06Code }, { id06Code }, ['id06Code']);
   if (changes.length) {

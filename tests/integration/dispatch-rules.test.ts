@@ -189,3 +189,18 @@ describe('[dispatch] a new work order goes to the rule of its moment', () => {
     }
   });
 });
+
+describe('[dispatch rules] input declared (issue 29)', () => {
+  it('refuses a malformed set with 400 and the field, and /api/openapi.json shows a rule', async () => {
+    const bad = await call('PUT', '/api/instance/wo/dispatchrule', admin, {
+      dispatchRules: [{ day: 8, startTime: '08:00', endTime: '16:00', userId: adminId }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json().fields).toEqual({ 'dispatchRules.0.day': ['ERROR_INVALID_VALUE'] });
+    const doc = (await call('GET', '/api/openapi.json', admin)).json();
+    const set = doc.paths['/instance/wo/dispatchrule'].put.requestBody.content['application/json'].schema;
+    expect(set.required).toEqual(['dispatchRules']);
+    expect(set.properties.dispatchRules.maxItems).toBe(200);
+    expect(set.properties.dispatchRules.items.properties.day).toMatchObject({ minimum: 1, maximum: 7 });
+  });
+});

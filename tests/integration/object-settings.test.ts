@@ -141,3 +141,15 @@ describe('[object settings] GET and PATCH /api/instance/bo', () => {
     expect((await call('GET', '/api/instance/bo', admin)).json().kind).toBe('elevator');
   });
 });
+
+describe('[object settings] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed patch with 400 and the field, and /api/openapi.json shows the kinds', async () => {
+    const bad = await call('PATCH', '/api/instance/bo', admin, { kind: 'spaceship' });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { kind: ['ERROR_INVALID_VALUE'] } });
+    const doc = (await call('GET', '/api/openapi.json', admin)).json();
+    const patch = doc.paths['/instance/bo'].patch.requestBody.content['application/json'].schema;
+    expect(patch.properties.kind.enum).toEqual(['object', 'machine', 'elevator', 'security', 'gate']);
+    expect(patch.properties.minIdLength).toMatchObject({ minimum: 1, maximum: 12 });
+  });
+});

@@ -799,3 +799,33 @@ describe('[work orders] the order screen route /work-orders/:id/close', () => {
     expect(denied).toMatchObject({ status: 403, body: { code: 'WARNING_PERMISSION_DENIED' } });
   });
 });
+
+describe('[close] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed body with 400 and the field, and /api/openapi.json shows the shapes', async () => {
+    const wo = await create({ title: 'Gränsen' });
+    const badDate = await close(wo.id, { invoiceDate: '2026-02-30' });
+    expect(badDate.status).toBe(400);
+    expect(badDate.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { invoiceDate: ['ERROR_INVALID_VALUE'] },
+    });
+    const badStatus = await call('POST', '/api/wo/projectextra', tok.admin, { workOrderId: wo.id, status: 'maybe' });
+    expect(badStatus.status).toBe(400);
+    expect(Object.keys(badStatus.json().fields)).toEqual(['status']);
+
+    const doc = (await call('GET', '/api/openapi.json')).json();
+    const extra = doc.paths['/wo/projectextra'].post.requestBody.content['application/json'].schema;
+    expect(extra.properties.status.enum).toEqual(['pending', 'accepted', 'declined']);
+    const copy = doc.paths['/wo/copy'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(copy.properties.options.properties)).toEqual([
+      'scheduleReports',
+      'description',
+      'summary',
+      'articles',
+      'files',
+    ]);
+    expect(doc.paths['/wo/close'].post.requestBody.content['application/json'].schema.required).toContain(
+      'workOrderId',
+    );
+  });
+});

@@ -525,3 +525,16 @@ describe('[documents] the order screen route /work-orders/:id/document', () => {
     expect(reader).toMatchObject({ init: { status: 403 } });
   });
 });
+
+describe('[work-order documents] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed body with 400 and the field, and /api/openapi.json shows the shapes', async () => {
+    const noOrder = await call('POST', '/api/wo/word', tok.admin, { workOrder: 42 });
+    expect(noOrder.status).toBe(400);
+    expect(noOrder.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { workOrder: ['ERROR_REQUIRED_FIELD'] } });
+
+    const doc = (await call('GET', '/api/openapi.json')).json();
+    const email = doc.paths['/wo/pdf/email'].post.requestBody.content['application/json'].schema;
+    expect(email.required).toEqual(['workOrder', 'emailTarget']);
+    expect(email.properties.templateId.enum).toEqual(['default']);
+  });
+});

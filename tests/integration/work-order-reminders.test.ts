@@ -434,3 +434,26 @@ describe('[reminders] the order screen route /work-orders/:id/reminders', () => 
     });
   });
 });
+
+describe('[reminders] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed body with 400 and the field, and /api/openapi.json shows the shapes', async () => {
+    const wo = await newOrder('Gränsen');
+    const dateOnly = await call('POST', `/api/wo/${wo.id}/reminder`, tok.admin, { dueAt: '2030-01-01' });
+    expect(dateOnly.status).toBe(400);
+    expect(dateOnly.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { dueAt: ['ERROR_INVALID_VALUE'] } });
+    const long = await call('POST', `/api/wo/${wo.id}/reminder`, tok.admin, {
+      dueAt: inMinutes(60),
+      message: 'x'.repeat(1001),
+    });
+    expect(long.json().fields).toEqual({ message: ['ERROR_MAX_LENGTH'] });
+
+    const doc = (await call('GET', '/api/openapi.json')).json();
+    const edit = doc.paths['/wo/{id}/reminder'].put.requestBody.content['application/json'].schema;
+    expect(Object.keys(edit.properties).sort()).toEqual(['dueAt', 'message', 'reminderId', 'userId']);
+    expect(edit.required).toContain('reminderId');
+    expect(doc.paths['/wo/{id}/reminder/{rid}'].delete.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'id',
+      'rid',
+    ]);
+  });
+});

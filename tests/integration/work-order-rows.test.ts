@@ -717,3 +717,24 @@ describe('[work order rows] the order screen routes /work-orders/:id/articles an
     expect(deleted).toMatchObject({ status: 200, body: { ok: true, intent: 'delete', data: { rows: [] } } });
   });
 });
+
+describe('[work-order rows] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed body with 400 and the field, and /api/openapi.json shows the shapes', async () => {
+    const id = await newOrder('Gränsen');
+    const notRows = await call('PUT', `/api/wo/${id}/articles`, tok.admin, { rows: 'alla' });
+    expect(notRows.status).toBe(400);
+    expect(notRows.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { rows: ['ERROR_INVALID_VALUE'] } });
+    const minutes = await putTime({ workOrderId: id, hours: 1, minutes: 75 });
+    expect(minutes.status).toBe(400);
+    expect(minutes.json().fields).toEqual({ minutes: ['ERROR_MINUTES_RANGE'] });
+
+    const doc = (await call('GET', '/api/openapi.json')).json();
+    const articles = doc.paths['/wo/{id}/articles'].put;
+    expect(articles.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    const body = articles.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(['rows']);
+    expect(body.properties.rows).toMatchObject({ type: 'array', maxItems: 1000 });
+    const time = doc.paths['/wo/time'].put.requestBody.content['application/json'].schema;
+    expect(time.required).toEqual(['workOrderId']);
+  });
+});

@@ -292,8 +292,16 @@ describe('the calendar reads', () => {
     const w53 = await call('GET', '/api/wo/week/2026/53', tok.admin);
     expect(w53.status).toBe(200);
     expect(w53.json<{ from: string }>().from).toBe('2026-12-28');
-    expect((await call('GET', '/api/wo/week/2027/53', tok.admin)).status).toBe(400);
-    expect((await call('GET', '/api/wo/month/2027/13', tok.admin)).status).toBe(400);
+    const noWeek53 = await call('GET', '/api/wo/week/2027/53', tok.admin);
+    expect(noWeek53.status).toBe(400);
+    expect(noWeek53.json()).toEqual({ code: 'VALIDATION_FAILED', fields: { week: ['ERROR_INVALID_VALUE'] } });
+    expect((await call('GET', '/api/wo/month/2027/13', tok.admin)).json().fields).toEqual({
+      month: ['ERROR_INVALID_VALUE'],
+    });
+    // issue 29: each part is named on its own (a bad year was once reported on `month`)
+    expect((await call('GET', '/api/wo/month/19x/1', tok.admin)).json().fields).toEqual({
+      year: ['ERROR_INVALID_VALUE'],
+    });
     expect((await call('GET', '/api/wo/month/2027/1', tok.reader)).status).toBe(200);
     expect((await call('GET', '/api/wo/month/2027/1')).status).toBe(401);
   });
@@ -571,5 +579,29 @@ describe('the live channel', () => {
         return new Response(null);
       }),
     ).rejects.toMatchObject({ init: { status: 403 } });
+  });
+});
+
+describe('[schedule] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed plan with 400 and the field, and /api/openapi.json shows the shapes', async () => {
+    const bad = await plan({ workOrderId: await newOrder('Gränsen'), userId: ids.admin, startTime: 8 });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json().fields)).toEqual(['startTime']);
+    const noVersion = await call('PUT', '/api/wo/schedule/00000000-0000-4000-8000-000000000000', tok.admin, {
+      version: 'igår',
+    });
+    expect(noVersion.status).toBe(400);
+    expect(Object.keys(noVersion.json().fields)).toEqual(['version']);
+
+    const doc = (await call('GET', '/api/openapi.json')).json();
+    const body = doc.paths['/wo/schedule'].post.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['workOrderId', 'userId']);
+    expect(doc.paths['/wo/week/{year}/{week}'].get.parameters).toEqual([
+      expect.objectContaining({ name: 'year', in: 'path', schema: expect.objectContaining({ minimum: 1970 }) }),
+      expect.objectContaining({ name: 'week', in: 'path', schema: expect.objectContaining({ maximum: 53 }) }),
+    ]);
+    expect(doc.paths['/wo/schedule/{id}'].delete.parameters).toContainEqual(
+      expect.objectContaining({ name: 'version', in: 'query', required: true }),
+    );
   });
 });

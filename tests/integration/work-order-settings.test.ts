@@ -292,3 +292,20 @@ describe('[wo-settings] PATCH /api/instance/wo', () => {
     expect(s.mode).toBe('default');
   });
 });
+
+describe('[work-order settings] input declared (issue 29)', () => {
+  it('refuses a malformed patch with 400 and the field, and /api/openapi.json shows its sections', async () => {
+    const bad = await call('PATCH', '/api/instance/wo', admin, { mode: 'turbo', nextNumber: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: { mode: ['ERROR_INVALID_VALUE'], nextNumber: ['ERROR_INVALID_VALUE'] },
+    });
+    const doc = (await call('GET', '/api/openapi.json', admin)).json();
+    const patch = doc.paths['/instance/wo'].patch.requestBody.content['application/json'].schema;
+    expect(patch.additionalProperties).toBe(false);
+    expect(patch.properties.statuses).toMatchObject({ type: 'array', maxItems: 200 });
+    expect(patch.properties.statuses.items.properties.name).toMatchObject({ minLength: 2, maxLength: 50 });
+    expect(patch.properties.numberPrefix.maxLength).toBe(10);
+  });
+});

@@ -620,3 +620,32 @@ describe('[work orders] intake time and ID06 code', () => {
     expect((await call('PUT', `/api/wo/id06/${wo.id}`, tok.tech, { id06Code: 'x' })).status).toBe(403);
   });
 });
+
+describe('[work orders] input declared at the boundary (issue 29)', () => {
+  it('refuses a malformed body or query with 400 and the field, and /api/openapi.json shows the shapes', async () => {
+    const bad = await call('POST', '/api/wo', tok.admin, { workOrder: { title: 'x', priority: 'urgent' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { priority: ['ERROR_INVALID_VALUE'] } });
+    const list = await call('GET', '/api/wo?sort=colour', tok.admin);
+    expect(list.status).toBe(400);
+    expect(Object.keys(list.json().fields)).toEqual(['sort']);
+    const wo = await create({ title: 'Gränsen' });
+    const bo = await call('PUT', `/api/wo/${wo.id}/bo`, tok.admin, { bo: 42 });
+    expect(bo.status).toBe(400);
+    expect(Object.keys(bo.json().fields)).toEqual(['bo']);
+
+    const doc = (await call('GET', '/api/openapi.json')).json();
+    const created = doc.paths['/wo'].post.requestBody.content['application/json'].schema;
+    expect(created.properties.workOrder.properties.priority.enum).toEqual(['high', 'medium', 'low']);
+    expect(created.properties.workOrder.required).toEqual(['title']);
+    const query = doc.paths['/wo'].get.parameters;
+    expect(query.find((p: { name: string }) => p.name === 'sort')).toMatchObject({
+      in: 'query',
+      schema: { enum: expect.arrayContaining(['intake', 'number']) },
+    });
+    expect(doc.paths['/wo/{id}/customer'].put.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+    expect(doc.paths['/wo/lock'].post.requestBody.content['application/json'].schema.required).toEqual(['workOrderId']);
+  });
+});

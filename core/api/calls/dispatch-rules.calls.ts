@@ -5,13 +5,14 @@ import {
   listDispatchRules,
   replaceDispatchRules,
 } from '~/core/work-orders/dispatch-rules.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { ZDispatchRuleSet } from '~/core/work-orders/dispatch-rules.rules';
+import { defineCall, shownOnly, type ApiCall } from '../define-call';
 
 export const listDispatchRulesCall = defineCall({
   method: 'GET',
   path: '/instance/wo/dispatchrule',
   access: DISPATCH_RULES_READ,
-  input: z.object({}).passthrough(),
+  input: z.object({}),
   summary:
     'The dispatch rules {dispatchRules: [{id, day (1 Monday … 7 Sunday), startTime, endTime ("HH:MM"), userId, ' +
     'userName}]} in order; a new work order created without assignees inside a window goes to its user',
@@ -22,8 +23,9 @@ export const replaceDispatchRulesCall = defineCall({
   method: 'PUT',
   path: '/instance/wo/dispatchrule',
   access: DISPATCH_RULES_EDIT,
-  // Validated by the service (dispatch-rules.rules.ts) so each row's errors carry keys like dispatchRules.2.startTime.
-  input: z.unknown(),
+  // Shown, but checked by the service alone (dispatch-rules.rules.ts): its 400 names a row's own errors
+  // (dispatchRules.2.startTime) together with the overlaps across rows (and lists them), so the form marks every row.
+  input: shownOnly(ZDispatchRuleSet),
   summary:
     'Replaces the whole set {dispatchRules: [{day, startTime, endTime, userId}]}; an end before the start runs past ' +
     'midnight; 400 DISPATCH_RULE_EMPTY_RANGE (start = end) or DISPATCH_RULES_OVERLAP (a start or end inside ' +

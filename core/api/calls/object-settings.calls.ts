@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import { getObjectSettings, updateObjectSettings } from '~/core/business-objects/object-settings.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  getObjectSettings,
+  updateObjectSettings,
+  ZObjectSettingsPatch,
+} from '~/core/business-objects/object-settings.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 export const getObjectSettingsCall = defineCall({
   method: 'GET',
   path: '/instance/bo',
   access: { permission: 'settings:read' },
-  input: z.object({}).passthrough(),
+  input: z.object({}),
   summary:
     "The object settings {kind (object, machine, elevator, security, gate: the objects' wording), minIdLength} " +
     '(not in the catalogue, which reads them with the instance)',
@@ -17,8 +21,7 @@ export const updateObjectSettingsCall = defineCall({
   method: 'PATCH',
   path: '/instance/bo',
   access: { permission: 'instance:edit' },
-  // Validated by the service, so every caller gets the same field errors.
-  input: z.unknown(),
+  input: asSent(ZObjectSettingsPatch),
   summary:
     'Saves object settings {kind?, minIdLength? (1–12: the length GET /bo/id/propose uses without ?length)} → ' +
     'the full settings',

@@ -1,11 +1,12 @@
-import { z } from 'zod';
 import {
   emailWorkOrderPdf,
   workOrderPdf,
   workOrderWord,
+  ZEmailWorkOrderDocument,
+  ZWorkOrderDocument,
   type DocumentFile,
 } from '~/core/work-orders/documents.service';
-import { defineCall, Reply, type ApiCall } from '../define-call';
+import { asSent, defineCall, Reply, type ApiCall } from '../define-call';
 
 /*
  * Work-order documents (api-calls.md "Work orders"): POST /wo/pdf and /wo/word answer the file
@@ -13,7 +14,6 @@ import { defineCall, Reply, type ApiCall } from '../define-call';
  * mails the PDF. Registered before the work-order calls, so no `/wo/:id` pattern can take them.
  */
 
-const pass = z.object({}).passthrough();
 const READ = { permission: 'workorders:read' } as const;
 
 /** A file answer: its bytes with type and download name (ASCII name; RFC 5987 form as well). */
@@ -32,7 +32,7 @@ export const workOrderDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/pdf',
     access: READ,
-    input: pass,
+    input: asSent(ZWorkOrderDocument),
     summary:
       'The work order as PDF {workOrder (id), templateId (default)} → application/pdf, attachment named from the order number',
     handler: async (ctx, input) => fileReply(await workOrderPdf(ctx, input)),
@@ -41,7 +41,7 @@ export const workOrderDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/word',
     access: READ,
-    input: pass,
+    input: asSent(ZWorkOrderDocument),
     summary: 'The work order as a Word document {workOrder (id), templateId (default)} → .docx attachment',
     handler: async (ctx, input) => fileReply(await workOrderWord(ctx, input)),
   }),
@@ -49,7 +49,7 @@ export const workOrderDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/pdf/email',
     access: READ,
-    input: pass,
+    input: asSent(ZEmailWorkOrderDocument),
     summary:
       'E-mails the work order as PDF {workOrder (id), templateId, emailTarget} → {message: EMAIL_SENT_TO, recipient}; needs workorders:edit (history row)',
     handler: (ctx, input) => emailWorkOrderPdf(ctx, input),

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { listWorkOrderArticles, saveWorkOrderArticles } from '~/core/work-orders/articles.service';
-import { deleteWorkOrderTime, listWorkOrderTime, saveWorkOrderTime } from '~/core/work-orders/time.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { listWorkOrderArticles, saveWorkOrderArticles, ZSaveArticles } from '~/core/work-orders/articles.service';
+import {
+  deleteWorkOrderTime,
+  listWorkOrderTime,
+  saveWorkOrderTime,
+  ZDeleteTime,
+  ZSaveTime,
+} from '~/core/work-orders/time.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /*
  * The rows reported on a work order (api-calls.md "Work orders"): its articles and each person's
@@ -9,15 +15,15 @@ import { defineCall, type ApiCall } from '../define-call';
  * gate. Fixed paths come before parameterised ones (`/wo/time` is never a work order's id).
  */
 
-const pass = z.object({}).passthrough();
-type Input = Record<string, unknown>;
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
 
 export const workOrderRowCalls: ApiCall[] = [
   defineCall({
     method: 'PUT',
     path: '/wo/time',
     access: { permission: 'workorders:report' },
-    input: pass,
+    input: asSent(ZSaveTime),
     summary:
       "Creates (no id) or replaces one person's time on a work order {id?, workOrderId, userId, date?, startTs?, endTs?, hours?, minutes?, travelHours?, travelMinutes?, distanceKm?, comment?} → {id, data: {rows, totals, users, canReport}}; 409 TIME_REPORT_LOCKED",
     handler: (ctx, input) => saveWorkOrderTime(ctx, input),
@@ -26,36 +32,36 @@ export const workOrderRowCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/wo/time/:id',
     access: { permission: 'workorders:report' },
-    input: pass,
+    input: asSent(ZDeleteTime),
     summary: 'Deletes a time row → {rows, totals, users, canReport}; 409 TIME_REPORT_LOCKED',
-    handler: (ctx, input: Input) => deleteWorkOrderTime(ctx, { id: input.id }),
+    handler: (ctx, input) => deleteWorkOrderTime(ctx, { id: input.id }),
   }),
   // ---- parameterised paths ----
   defineCall({
     method: 'GET',
     path: '/wo/:id/articles',
     access: { permission: 'workorders:read' },
-    input: pass,
+    input: byId,
     summary:
       "A work order's article rows {rows, totals: {net, purchase, margin, marginPercent}, canReport, canReadCost}; purchase prices and margin only with workorders:read_cost",
-    handler: (ctx, input: Input) => listWorkOrderArticles(ctx, input.id),
+    handler: (ctx, input) => listWorkOrderArticles(ctx, input.id),
   }),
   defineCall({
     method: 'PUT',
     path: '/wo/:id/articles',
     access: { permission: 'workorders:report_articles' },
-    input: pass,
+    input: asSent(ZSaveArticles.omit({ workOrderId: true }).extend(byId.shape)),
     summary:
       "Replaces a work order's article rows {rows: [{id?, articleId?, amount, price?, discount?, description?}]} → as GET; new rows without an article are dropped, new rows priced by the price lookup; 400 AMOUNT_CANT_BE_NEGATIVE",
-    handler: (ctx, input: Input) => saveWorkOrderArticles(ctx, { rows: input.rows, workOrderId: input.id }),
+    handler: (ctx, input) => saveWorkOrderArticles(ctx, { rows: input.rows, workOrderId: input.id }),
   }),
   defineCall({
     method: 'GET',
     path: '/wo/:id/time',
     access: { permission: 'workorders:read' },
-    input: pass,
+    input: byId,
     summary:
       "Each person's time on a work order {rows, totals: {workMinutes, travelMinutes, distanceKm}, users, canReport}",
-    handler: (ctx, input: Input) => listWorkOrderTime(ctx, input.id),
+    handler: (ctx, input) => listWorkOrderTime(ctx, input.id),
   }),
 ];

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { listWorkOrders, myWorkOrders, searchWorkOrders } from '~/core/work-orders/work-order-list.service';
 import {
+  unwrapWorkOrder,
+  ZCreateWorkOrder,
+  ZEditWorkOrder,
+  ZPage,
+  ZWorkOrderListQuery,
+  ZWorkOrderSearch,
+} from '~/core/work-orders/work-order.schema';
+import {
   createWorkOrder,
   deleteWorkOrder,
   editWorkOrder,
@@ -12,9 +20,14 @@ import {
   setWorkOrderIntake,
   setWorkOrderLocked,
   setWorkOrderObject,
+  ZId06Code,
+  ZIntake,
+  ZSetCustomer,
+  ZSetObject,
+  ZWorkOrderId,
 } from '~/core/work-orders/work-order.service';
-import { exportId06Register } from '~/core/work-orders/id06.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { exportId06Register, ZId06Export } from '~/core/work-orders/id06.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 import { fileReply } from './work-order-documents.calls';
 
 /*
@@ -24,8 +37,11 @@ import { fileReply } from './work-order-documents.calls';
  * limit and validate; `access` here is the outer gate. Fixed paths come before parameterised ones.
  */
 
-const pass = z.object({}).passthrough();
-type Input = Record<string, unknown>;
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
+/** A body `{workOrder: {…}}`, checked as the service unwraps it so the errors name the order's fields. */
+const inWorkOrder = <S extends z.ZodType>(schema: S) =>
+  asSent(z.object({ workOrder: schema }), z.preprocess(unwrapWorkOrder, schema));
 const ok = async (p: Promise<unknown>) => {
   await p;
   return {};
@@ -39,7 +55,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo',
     access: READ,
-    input: pass,
+    input: asSent(ZWorkOrderListQuery),
     summary:
       'A page of a list {workOrders, totalCount}: ?list=open|closed|recentlyClosed|ata|history|recycleBin, ?sort=intake|updated|number|title|customer|plannedStart, ?from, ?size, filters ?search, ?workTypes (or workType), ?tags, ?status, ?assignees (or assignee), ?departments, ?ignoredUsers, ?onlyMine, ?unassigned, ?createUserId, ?customerType, ?scheduleStatus=both|notScheduled|scheduled, ?includeScheduled, ?showRegular, ?showPotential (true by default), ?project, ?closedFrom, ?closedTo (closed list; this ISO week by default)',
     handler: (ctx, input) => listWorkOrders(ctx, input),
@@ -48,7 +64,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo',
     access: { permission: 'workorders:create' },
-    input: pass,
+    input: inWorkOrder(ZCreateWorkOrder),
     summary:
       'Creates a work order {workOrder: {title, …}} → {workOrder}; status, work type, priority and assignees default; required fields from the settings',
     handler: (ctx, input) => createWorkOrder(ctx, input),
@@ -57,7 +73,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'PATCH',
     path: '/wo',
     access: EDIT,
-    input: pass,
+    input: inWorkOrder(ZEditWorkOrder),
     summary: 'Changes the fields given {workOrder: {id, …}} → {locationLat, locationLng, workOrder}',
     handler: (ctx, input) => editWorkOrder(ctx, input),
   }),
@@ -65,7 +81,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/my',
     access: READ,
-    input: pass,
+    input: z.object({}),
     summary: "The signed-in user's open work orders {workOrders, totalCount}",
     handler: (ctx) => myWorkOrders(ctx),
   }),
@@ -73,7 +89,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/q',
     access: READ,
-    input: pass,
+    input: asSent(ZWorkOrderSearch),
     summary: 'Searches number, title, address, customer and object serial ?q, ?size → {workOrders, totalCount}',
     handler: (ctx, input) => searchWorkOrders(ctx, input),
   }),
@@ -81,15 +97,15 @@ export const workOrderCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/history/:id',
     access: READ,
-    input: pass,
+    input: asSent(ZPage.extend(byId.shape)),
     summary: 'The history of a work order {rows: [{userName, action, timestamp, data}], totalCount}; ?from, ?size',
-    handler: (ctx, input: Input) => listWorkOrderHistory(ctx, input.id, input),
+    handler: (ctx, input) => listWorkOrderHistory(ctx, input.id, input),
   }),
   defineCall({
     method: 'POST',
     path: '/wo/lock',
     access: { permission: 'workorders:lock' },
-    input: pass,
+    input: asSent(ZWorkOrderId),
     summary: 'Locks a work order {workOrderId}',
     handler: (ctx, input) => setWorkOrderLocked(ctx, input, true),
   }),
@@ -97,7 +113,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/unlock',
     access: { permission: 'workorders:lock' },
-    input: pass,
+    input: asSent(ZWorkOrderId),
     summary: 'Unlocks a work order {workOrderId}',
     handler: (ctx, input) => setWorkOrderLocked(ctx, input, false),
   }),
@@ -105,7 +121,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/restore',
     access: { permission: 'workorders:delete' },
-    input: pass,
+    input: asSent(ZWorkOrderId),
     summary: 'Restores a work order from the recycle bin {workOrderId} → {workOrder} (not in the catalogue)',
     handler: (ctx, input) => restoreWorkOrder(ctx, input),
   }),
@@ -113,7 +129,7 @@ export const workOrderCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/id06',
     access: { permission: 'workorders:id06', module: 'id06' },
-    input: pass,
+    input: asSent(ZId06Export),
     summary:
       "A construction site's attendance register (personalliggare) for one day {id06Code, timestamp (YYYY-MM-DD, " +
       'milliseconds or an ISO date-time: its day in the tenant zone)} → a CSV attachment, one row per time report on ' +
@@ -125,48 +141,48 @@ export const workOrderCalls: ApiCall[] = [
     method: 'PUT',
     path: '/wo/id06/:id',
     access: { permission: 'workorders:id06', module: 'id06' },
-    input: pass,
+    input: asSent(ZId06Code.extend(byId.shape)),
     summary: "Sets a work order's ID06 code {id06Code} → {workOrder}",
-    handler: (ctx, input: Input) => setWorkOrderId06(ctx, input.id, input),
+    handler: (ctx, input) => setWorkOrderId06(ctx, input.id, input),
   }),
   defineCall({
     method: 'GET',
     path: '/wo/:id',
     access: READ,
-    input: pass,
+    input: byId,
     summary: 'A work order and its assignees {workOrder, users}',
-    handler: (ctx, input: Input) => getWorkOrder(ctx, input.id),
+    handler: (ctx, input) => getWorkOrder(ctx, input.id),
   }),
   defineCall({
     method: 'PATCH',
     path: '/wo/:id',
     access: EDIT,
-    input: pass,
+    input: asSent(ZIntake.extend(byId.shape)),
     summary: "Moves a work order's intake time {intakeTs} → {workOrder}",
-    handler: (ctx, input: Input) => setWorkOrderIntake(ctx, input.id, input),
+    handler: (ctx, input) => setWorkOrderIntake(ctx, input.id, input),
   }),
   defineCall({
     method: 'DELETE',
     path: '/wo/:id',
     access: { permission: 'workorders:delete' },
-    input: pass,
+    input: byId,
     summary: 'Moves a work order to the recycle bin; 409 WORK_ORDER_HAS_LOCKED_TIME_REPORTS',
-    handler: (ctx, input: Input) => ok(deleteWorkOrder(ctx, input.id)),
+    handler: (ctx, input) => ok(deleteWorkOrder(ctx, input.id)),
   }),
   defineCall({
     method: 'PUT',
     path: '/wo/:id/customer',
     access: EDIT,
-    input: pass,
+    input: asSent(ZSetCustomer.extend(byId.shape)),
     summary: "Changes a work order's customer {customerId} → {workOrder}",
-    handler: (ctx, input: Input) => setWorkOrderCustomer(ctx, input.id, input),
+    handler: (ctx, input) => setWorkOrderCustomer(ctx, input.id, input),
   }),
   defineCall({
     method: 'PUT',
     path: '/wo/:id/bo',
     access: EDIT,
-    input: pass,
+    input: asSent(ZSetObject.extend(byId.shape)),
     summary: "Changes a work order's object {bo} → {workOrder}; 400 ERROR_BO_NOT_OF_CUSTOMER",
-    handler: (ctx, input: Input) => setWorkOrderObject(ctx, input.id, input),
+    handler: (ctx, input) => setWorkOrderObject(ctx, input.id, input),
   }),
 ];
