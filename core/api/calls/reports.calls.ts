@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { agreementInvoiceReport } from '~/core/reports/agreement-invoices-report.service';
-import { closedWorkOrderHistory, REPORTS } from '~/core/reports/closed-work-orders.service';
+import { closedWorkOrderHistory, REPORTS, ZClosedHistory } from '~/core/reports/closed-work-orders.service';
 import { REPORT_KINDS, type ReportKind } from '~/core/reports/report-constants';
 import { exportReport } from '~/core/reports/report-export';
-import { timeReport } from '~/core/reports/time-report.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { ZReportPeriod } from '~/core/reports/report-period';
+import { timeReport, ZTimeReport } from '~/core/reports/time-report.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 import { fileReply } from './work-order-documents.calls';
 
 /*
@@ -14,7 +15,6 @@ import { fileReply } from './work-order-documents.calls';
  * id. Services check access and validate.
  */
 
-const pass = z.object({}).passthrough();
 type Input = Record<string, unknown>;
 const PERIOD =
   'startTime, endTime: YYYY-MM-DD, both included, at most 366 days (400 ERROR_REPORT_PERIOD_REVERSED, ERROR_REPORT_PERIOD_TOO_LONG on endTime)';
@@ -24,7 +24,7 @@ export const reportCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/history/closed',
     access: REPORTS,
-    input: pass,
+    input: asSent(ZClosedHistory),
     summary: `Work orders closed in a period (default: this ISO week; ${PERIOD}) ?customerId&workType&title&createUserId&scheduledUserId&offset&limit, newest first, within the user's work-order limit {startTime, endTime, workOrders: [{id, number, title, customerName, workType, closedAt, assignees, totalPrice, workMinutes, travelMinutes}], totalCount, totals: {totalPrice, workMinutes, travelMinutes}}`,
     handler: (ctx, input) => closedWorkOrderHistory(ctx, input),
   }),
@@ -32,7 +32,7 @@ export const reportCalls: ApiCall[] = [
     method: 'GET',
     path: '/reports/agreement-invoices',
     access: REPORTS,
-    input: pass,
+    input: asSent(ZReportPeriod),
     summary: `Agreement invoices whose period starts in ?startTime..endTime (default: this month; ${PERIOD}), void ones left out, summed per agreement type and month {startTime, endTime, count, totalPrice, totalPriceVat, months: [{month, count, totalPrice, totalPriceVat}], types, rows: [{agreementId, code, title, month, count, totalPrice, totalPriceVat}]}`,
     handler: (ctx, input) => agreementInvoiceReport(ctx, input),
   }),
@@ -40,7 +40,7 @@ export const reportCalls: ApiCall[] = [
     method: 'GET',
     path: '/reports/time',
     access: REPORTS,
-    input: pass,
+    input: asSent(ZTimeReport),
     summary: `Time reported in a period (default: this month; ${PERIOD}) ?groupBy=person|project|workType (default person): work-order work and travel minutes and own time (by tag: ownMinutes, absenceMinutes) {startTime, endTime, groupBy, rows: [{id, kind: person|project|noProject|workType|tag, key, label, tagType, workMinutes, travelMinutes, ownMinutes, absenceMinutes, totalMinutes}], totals}`,
     handler: (ctx, input) => timeReport(ctx, input),
   }),
