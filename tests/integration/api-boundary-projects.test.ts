@@ -126,6 +126,10 @@ describe('/api/openapi.json shows the newly declared inputs', () => {
     expect(body('/timereports/conf/holidays', 'post').properties.name).toMatchObject({ maxLength: 100 });
     expect(query('/reports/time', 'groupBy')).toMatchObject({ schema: { enum: ['person', 'project', 'workType'] } });
     expect(query('/wo/history/closed', 'limit')).toMatchObject({ in: 'query' });
+    expect(query('/reports/{report}/export', 'format')).toMatchObject({
+      required: true,
+      schema: { enum: ['csv', 'xlsx'] },
+    });
     expect(query('/projects', 'period')).toMatchObject({
       schema: { enum: expect.arrayContaining(['quarter', 'all']) },
     });

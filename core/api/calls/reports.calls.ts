@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { agreementInvoiceReport } from '~/core/reports/agreement-invoices-report.service';
 import { closedWorkOrderHistory, REPORTS, ZClosedHistory } from '~/core/reports/closed-work-orders.service';
-import { REPORT_KINDS, type ReportKind } from '~/core/reports/report-constants';
-import { exportReport } from '~/core/reports/report-export';
+import { REPORT_KINDS } from '~/core/reports/report-constants';
+import { exportReport, ZExportFormat } from '~/core/reports/report-export';
 import { ZReportPeriod } from '~/core/reports/report-period';
 import { timeReport, ZTimeReport } from '~/core/reports/time-report.service';
 import { asSent, defineCall, type ApiCall } from '../define-call';
@@ -15,7 +15,6 @@ import { fileReply } from './work-order-documents.calls';
  * id. Services check access and validate.
  */
 
-type Input = Record<string, unknown>;
 const PERIOD =
   'startTime, endTime: YYYY-MM-DD, both included, at most 366 days (400 ERROR_REPORT_PERIOD_REVERSED, ERROR_REPORT_PERIOD_TOO_LONG on endTime)';
 
@@ -48,8 +47,11 @@ export const reportCalls: ApiCall[] = [
     method: 'GET',
     path: '/reports/:report/export',
     access: REPORTS,
-    input: z.object({ report: z.enum(REPORT_KINDS, { error: 'ERROR_INVALID_VALUE' }) }).passthrough(),
+    input: asSent(
+      // the report's own query (its period, filters, grouping) passes on to its service, which checks it
+      ZExportFormat.extend({ report: z.enum(REPORT_KINDS, { error: 'ERROR_INVALID_VALUE' }) }).passthrough(),
+    ),
     summary: `A report as a file: report closed-work-orders|agreement-invoices|time with its own query and ?format=csv|xlsx → text/csv (semicolons, UTF-8 with BOM) or an XLSX workbook, attachment; 409 REPORT_EXPORT_TOO_LARGE beyond 50,000 closed work orders`,
-    handler: async (ctx, input: Input) => fileReply(await exportReport(ctx, input.report as ReportKind, input)),
+    handler: async (ctx, input) => fileReply(await exportReport(ctx, input.report, input)),
   }),
 ];
