@@ -39,6 +39,9 @@ export const ZSaveChecklist = z.object({
 });
 export type TSaveChecklist = z.infer<typeof ZSaveChecklist>;
 
+/** GET /wo/checklist?workType: the work type whose templates are asked for. */
+export const ZChecklistsOfWorkType = z.object({ workType: zUuid });
+
 /** PUT /wo/checklist: the values of one template on one order, keyed by item id. */
 export const ZFillChecklist = z.object({
   workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),

@@ -10,6 +10,7 @@ import { isForeignKeyViolation, uniqueViolation } from '~/core/registers/list-qu
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from '~/core/work-orders/work-order-read';
 import {
   parseChecklistValues,
+  ZChecklistsOfWorkType,
   ZFillChecklist,
   ZSaveChecklist,
   type Checklist,
@@ -98,13 +99,12 @@ export async function listChecklists(ctx: Ctx): Promise<ChecklistSettings> {
 /** GET /wo/checklist?workType: the templates that apply to a work type (workorders:read). */
 export async function listChecklistsForWorkType(ctx: Ctx, workTypeId: unknown): Promise<Checklist[]> {
   requireAccess(ctx.auth, CHECKLIST_ACCESS.read);
-  if (!isUuid(workTypeId))
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { workType: ['ERROR_INVALID_VALUE'] } });
+  const { workType } = parseInput(ZChecklistsOfWorkType, { workType: workTypeId });
   const rows = (await selectChecklists(ctx).whereExists(function () {
     this.select(ctx.trx.raw('1'))
       .from('checklist_work_types as l')
       .whereRaw('l.checklist_id = c.id')
-      .andWhere('l.work_type_id', workTypeId);
+      .andWhere('l.work_type_id', workType);
   })) as Row[];
   return rows.map(toChecklist);
 }

@@ -209,6 +209,9 @@ export const ZSendExtraWorkLink = z.object({
 });
 export type TSendExtraWorkLink = z.input<typeof ZSendExtraWorkLink>;
 
+/** GET /wo/projectextra/link?workOrderId: the links sent for one work order. */
+export const ZExtraWorkLinksQuery = z.object({ workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
+
 /**
  * `POST /wo/projectextra/link {workOrderId, email, message}`: mails the customer a link to approve
  * or decline the order's extra work. The order must belong to a project (409
@@ -314,7 +317,7 @@ export async function listExtraWorkLinks(
   defaultEmail: string | null;
 }> {
   requireAccess(ctx.auth, EXTRA_WORK_LINKS_READ);
-  const { workOrderId } = parseInput(z.object({ workOrderId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) }), raw);
+  const { workOrderId } = parseInput(ZExtraWorkLinksQuery, raw);
   const wo = await loadActive(ctx, workOrderId);
   const [rows, project] = await Promise.all([
     ctx

@@ -128,6 +128,9 @@ export const ZProjectList = z.object({
 });
 export type TProjectList = z.infer<typeof ZProjectList>;
 
+/** GET /projects/q?q: the text a project's number, title, name or region contains (none: any). */
+export const ZProjectSearch = z.object({ q: z.string().trim().max(200, 'ERROR_MAX_LENGTH').optional() });
+
 /** A customer, supplier or object added to or taken off a project. */
 export const ZProjectLink = z.object({
   customerId: zUuid().optional(),

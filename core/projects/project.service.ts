@@ -27,6 +27,7 @@ import {
   ZProjectConf,
   ZProjectLink,
   ZProjectList,
+  ZProjectSearch,
   ZProjectSettings,
   ZUpdateProject,
   type TCreateProject,
@@ -236,7 +237,7 @@ export async function listProjectRegions(ctx: Ctx): Promise<string[]> {
 /** GET /projects/q?q: up to 20 projects whose number, title, name or region matches, ongoing first. */
 export async function searchProjects(ctx: Ctx, raw: unknown): Promise<{ projects: ProjectParty[] }> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
-  const q = typeof (raw as Row)?.q === 'string' ? ((raw as Row).q as string).trim() : '';
+  const q = parseInput(ZProjectSearch, raw).q ?? '';
   const query = ctx.trx('projects as p').select('p.id', 'p.number', 'p.title', 'p.status');
   if (q) void query.whereRaw('p.search_text like ?', [containsPattern(q)]);
   const rows = (await query.orderByRaw(`p.status = 'ongoing' desc, p.number desc`).limit(20)) as Row[];

@@ -88,3 +88,9 @@ export const ZResourcePlanQuery = z.object({
   userIds: zIdList(),
 });
 export type TResourcePlanQuery = z.infer<typeof ZResourcePlanQuery>;
+
+/** GET /projects/resources/suppliers?projectId: the suppliers one can plan, linked to that project first. */
+export const ZPlannableSuppliersQuery = z.object({
+  // any text, as in the calendar: a malformed id is a project that does not exist (404)
+  projectId: z.preprocess(blankToNull, z.string().nullish()),
+});

@@ -10,7 +10,7 @@ import { applyLimit } from '~/core/work-orders/work-order-read';
 import { wallClockToIso } from '~/core/work-orders/time-rules';
 import { findProject, lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY, type ProjectStatus } from './project-access';
 import { dayIndexer, isPlanningPeriod, planningWeeks, shiftDate, type PlanningWeek } from './resource-calendar';
-import { ZPlanResource, ZResourcePlanQuery, ZUpdateResource } from './resource.schema';
+import { ZPlannableSuppliersQuery, ZPlanResource, ZResourcePlanQuery, ZUpdateResource } from './resource.schema';
 
 /**
  * Resource planning (spec section 2 "Resource planning calendar"; api-calls.md "Resources"): who —
@@ -608,7 +608,7 @@ export interface PlannableSupplier {
  */
 export async function plannableSuppliers(ctx: Ctx, raw: unknown = {}): Promise<{ suppliers: PlannableSupplier[] }> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
-  const asked = (raw as { projectId?: unknown } | null)?.projectId;
+  const asked = parseInput(ZPlannableSuppliersQuery, raw).projectId;
   const projectId = asked ? (await findProject(ctx, asked)).id : null;
   const { rows } = (await ctx.trx.raw(
     `select s.id, s.number, s.title,

@@ -21,7 +21,8 @@ import { XLSX_TYPE, xlsxWorkbook, type XlsxCell } from './xlsx';
  * agreement invoices and time reports export the sums the page shows.
  */
 
-const ZFormat = z.object({
+/** GET /reports/{report}/export?format: the file's format (the report's own query comes along). */
+export const ZExportFormat = z.object({
   format: z.enum(EXPORT_FORMATS, { error: 'ERROR_INVALID_VALUE' }),
 });
 
@@ -152,7 +153,7 @@ async function timeTable(ctx: Ctx, raw: unknown, t: DocumentT): Promise<[ReportT
  */
 export async function exportReport(ctx: Ctx, report: ReportKind, raw: unknown = {}): Promise<DocumentFile> {
   requireAccess(ctx.auth, REPORTS);
-  const { format } = parseInput(ZFormat, raw);
+  const { format } = parseInput(ZExportFormat, raw);
   const t = documentTranslator(ctx.lang, 'reports');
   const make =
     report === 'closed-work-orders' ? closedTable : report === 'agreement-invoices' ? agreementTable : timeTable;

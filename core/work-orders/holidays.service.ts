@@ -24,8 +24,20 @@ const zDate = z
   .string({ error: 'ERROR_REQUIRED_FIELD' })
   .trim()
   .refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_VALUE');
-const zHoliday = z.object({ date: zDate, name: zRequiredString().max(100, 'ERROR_MAX_LENGTH') });
-const zEdit = zHoliday.extend({ id: z.string().refine(isUuid, 'ERROR_INVALID_VALUE') });
+export const ZHoliday = z.object({ date: zDate, name: zRequiredString().max(100, 'ERROR_MAX_LENGTH') });
+export const ZEditHoliday = ZHoliday.extend({ id: z.string().refine(isUuid, 'ERROR_INVALID_VALUE') });
+/** ?year= (1970–9999); left out, empty or not a number, this year. */
+export const ZHolidayYear = z.object({
+  year: z.preprocess(
+    (v) => Number(v) || undefined,
+    z
+      .number({ error: 'ERROR_INVALID_VALUE' })
+      .int('ERROR_INVALID_VALUE')
+      .min(1970, 'ERROR_INVALID_VALUE')
+      .max(9999, 'ERROR_INVALID_VALUE')
+      .optional(),
+  ),
+});
 
 const columns = (ctx: Ctx) => ['id', ctx.trx.raw(`to_char(date, 'YYYY-MM-DD') as date`), 'name'];
 
@@ -35,9 +47,7 @@ export async function listHolidays(
   raw: { year?: unknown } = {},
 ): Promise<{ holidays: CompanyHoliday[]; year: number }> {
   requireAccess(ctx.auth, { permission: 'signed-in' });
-  const year = Number(raw.year) || ctx.now.getFullYear();
-  if (!Number.isInteger(year) || year < 1970 || year > 9999)
-    throw new AppError('VALIDATION_FAILED', 400, { fields: { year: ['ERROR_INVALID_VALUE'] } });
+  const year = parseInput(ZHolidayYear, raw).year ?? ctx.now.getFullYear();
   const holidays = (await ctx
     .trx('company_holidays')
     .where('date', '>=', `${year}-01-01`)
@@ -61,7 +71,7 @@ async function write(ctx: Ctx, fn: () => Promise<CompanyHoliday | undefined>): P
 /** POST: a new holiday; a date that already has one is 409 DUPLICATE_COMPANY_HOLIDAY. */
 export async function addHoliday(ctx: Ctx, raw: unknown): Promise<{ holiday: CompanyHoliday }> {
   requireAccess(ctx.auth, { permission: 'instance:edit' });
-  const input = parseInput(zHoliday, raw);
+  const input = parseInput(ZHoliday, raw);
   const holiday = await write(ctx, async () => {
     const [row] = await ctx
       .trx('company_holidays')
@@ -76,7 +86,7 @@ export async function addHoliday(ctx: Ctx, raw: unknown): Promise<{ holiday: Com
 /** PUT: renames or moves a holiday. */
 export async function editHoliday(ctx: Ctx, raw: unknown): Promise<{ holiday: CompanyHoliday }> {
   requireAccess(ctx.auth, { permission: 'instance:edit' });
-  const input = parseInput(zEdit, raw);
+  const input = parseInput(ZEditHoliday, raw);
   const holiday = await write(ctx, async () => {
     const [row] = await ctx
       .trx('company_holidays')

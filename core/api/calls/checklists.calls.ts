@@ -8,7 +8,8 @@ import {
   saveChecklist,
   saveWorkOrderChecklist,
 } from '~/core/checklists/checklist.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { ZChecklistsOfWorkType, ZFillChecklist, ZSaveChecklist } from '~/core/checklists/checklist.schema';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /*
  * Checklists (api-calls.md: "/instance/checklist" in the settings, and "GET /wo/checklist?workType;
@@ -17,15 +18,15 @@ import { defineCall, type ApiCall } from '../define-call';
  * `/wo/checklist` paths are mounted before the work order's `/wo/:id`.
  */
 
-const pass = z.object({}).passthrough();
-type Input = Record<string, unknown>;
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
 
 export const checklistCalls: ApiCall[] = [
   defineCall({
     method: 'GET',
     path: '/instance/checklist',
     access: CHECKLIST_ACCESS.settingsRead,
-    input: pass,
+    input: z.object({}),
     summary:
       'Checklist templates {checklists: [{id, title, workTypeIds, items: [{id, label, type: check|text|number, required}], updatedAt}], workTypes: [{id, name}]}',
     handler: (ctx) => listChecklists(ctx),
@@ -34,53 +35,52 @@ export const checklistCalls: ApiCall[] = [
     method: 'POST',
     path: '/instance/checklist',
     access: CHECKLIST_ACCESS.settingsEdit,
-    input: pass,
+    input: asSent(ZSaveChecklist.omit({ id: true })),
     summary:
       'Creates a checklist template {title, workTypeIds, items: [{label, type, required}]} → the template; 409 ERROR_DUPLICATE_NAME',
-    handler: (ctx, input: Input) => saveChecklist(ctx, { ...input, id: undefined }),
+    handler: (ctx, input) => saveChecklist(ctx, { ...input, id: undefined }),
   }),
   defineCall({
     method: 'PUT',
     path: '/instance/checklist',
     access: CHECKLIST_ACCESS.settingsEdit,
-    input: pass,
+    input: asSent(ZSaveChecklist.extend({ id: ZSaveChecklist.shape.id.unwrap() })),
     summary:
       'Replaces a checklist template {id, title, workTypeIds, items: [{id?, label, type, required}]} in order; items keep their ids → the template',
-    handler: (ctx, input: Input) => saveChecklist(ctx, { ...input, id: input.id ?? '' }),
+    handler: (ctx, input) => saveChecklist(ctx, { ...input, id: input.id ?? '' }),
   }),
   defineCall({
     method: 'DELETE',
     path: '/instance/checklist/:id',
     access: CHECKLIST_ACCESS.settingsEdit,
-    input: pass,
+    input: byId,
     summary: 'Deletes a checklist template → {id}; 409 CHECKLIST_IN_USE {usedBy: {workOrders}} when filled on an order',
-    handler: (ctx, input: Input) => deleteChecklist(ctx, input.id),
+    handler: (ctx, input) => deleteChecklist(ctx, input.id),
   }),
   defineCall({
     method: 'GET',
     path: '/wo/checklist',
     access: CHECKLIST_ACCESS.read,
-    input: pass,
+    input: asSent(ZChecklistsOfWorkType),
     summary: 'The checklist templates of a work type (?workType=<work type id>) → [{id, title, workTypeIds, items}]',
-    handler: (ctx, input: Input) => listChecklistsForWorkType(ctx, input.workType),
+    handler: (ctx, input) => listChecklistsForWorkType(ctx, input.workType),
   }),
   defineCall({
     method: 'PUT',
     path: '/wo/checklist',
     access: CHECKLIST_ACCESS.fill,
-    input: pass,
+    input: asSent(ZFillChecklist),
     summary:
       "Saves one checklist on a work order {workOrderId, checklistId, values: {<itemId>: true|'text'|number}} → as GET /wo/checklist/{id}; 409 WORK_ORDER_CLOSED/LOCKED",
-    handler: (ctx, input: Input) => saveWorkOrderChecklist(ctx, input),
+    handler: (ctx, input) => saveWorkOrderChecklist(ctx, input),
   }),
   defineCall({
     method: 'GET',
     path: '/wo/checklist/:id',
     access: CHECKLIST_ACCESS.read,
-    input: pass,
+    input: byId.extend({ checklistId: z.string().optional() }),
     summary:
       "A work order's checklists (its work type's and any filled on it) {workOrderId, checklists: [{id, title, items, values, updatedAt, updatedByName}], canFill}; ?checklistId for one",
-    handler: (ctx, input: Input) =>
-      getWorkOrderChecklists(ctx, { workOrderId: input.id, checklistId: input.checklistId }),
+    handler: (ctx, input) => getWorkOrderChecklists(ctx, { workOrderId: input.id, checklistId: input.checklistId }),
   }),
 ];

@@ -10,14 +10,16 @@ import {
   reopenContract,
   updateContract,
 } from '~/core/contracts/contract.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { ZContractList, ZCreateContract, ZUpdateContract } from '~/core/contracts/contract.schema';
+import { ZProposeQuery } from '~/core/registers/propose-id';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 const id = z.object({ id: z.string() });
 
 /**
  * The contract calls (the CONTRACTS app module; spec sections 3 and 6). contracts:read shows one's
  * own contracts (sales user or creator), contracts:read_all everyone's; a contract one may not see
- * is 404 like another tenant's. Services validate their input. The fixed /contracts/id/propose
+ * is 404 like another tenant's. Calls declare the services' schemas, which parse again. The fixed /contracts/id/propose
  * comes before /contracts/:id.
  */
 export const contractCalls: ApiCall[] = [
@@ -25,7 +27,7 @@ export const contractCalls: ApiCall[] = [
     method: 'GET',
     path: '/contracts',
     access: CONTRACT_ACCESS.read,
-    input: z.unknown(),
+    input: asSent(ZContractList),
     summary:
       'Contracts {contracts, totalCount}, each with totalValue, totalCost and margin (sums of its services); ' +
       '?status=open|closed|all (open), ?scope=mine|all (all with contracts:read_all, else always mine), ' +
@@ -37,7 +39,7 @@ export const contractCalls: ApiCall[] = [
     method: 'GET',
     path: '/contracts/id/propose',
     access: CONTRACT_ACCESS.create,
-    input: z.unknown(),
+    input: asSent(ZProposeQuery),
     summary: 'The next free all-digit contract ID {id}; ?length (5)',
     handler: (ctx, input) => proposeContractNumber(ctx, input),
   }),
@@ -53,7 +55,7 @@ export const contractCalls: ApiCall[] = [
     method: 'POST',
     path: '/contracts',
     access: CONTRACT_ACCESS.create,
-    input: z.unknown(),
+    input: asSent(ZCreateContract),
     summary:
       'Creates an open contract {contract: {number?, title, customerId, contactName, contactEmail, contactPhone, ' +
       'salesUserId (the asker when left out), startDate, stopDate, invoiceReference, note, services: [{name, value, cost}]}}; ' +
@@ -64,7 +66,7 @@ export const contractCalls: ApiCall[] = [
     method: 'PUT',
     path: '/contracts',
     access: CONTRACT_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZUpdateContract),
     summary:
       'Changes an open contract {contract: {id, version, number, …, services}}, its services replaced as given; ' +
       'contracts:edit for one’s own, contracts:edit_all for others’; returns {contract}; ' +

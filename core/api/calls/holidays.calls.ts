@@ -1,26 +1,31 @@
 import { z } from 'zod';
-import { addHoliday, deleteHoliday, editHoliday, listHolidays } from '~/core/work-orders/holidays.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  addHoliday,
+  deleteHoliday,
+  editHoliday,
+  listHolidays,
+  ZEditHoliday,
+  ZHoliday,
+  ZHolidayYear,
+} from '~/core/work-orders/holidays.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /* Company holidays (api-calls.md "Time reports": /timereports/conf/holidays), shown on the planning board. */
-
-const pass = z.object({}).passthrough();
-type Input = Record<string, unknown>;
 
 export const holidayCalls: ApiCall[] = [
   defineCall({
     method: 'GET',
     path: '/timereports/conf/holidays',
     access: { permission: 'signed-in' },
-    input: pass,
+    input: asSent(ZHolidayYear),
     summary: "A year's company holidays ?year= (this year by default) → {year, holidays: [{id, date, name}]}",
-    handler: (ctx, input: Input) => listHolidays(ctx, { year: input.year }),
+    handler: (ctx, input) => listHolidays(ctx, { year: input.year }),
   }),
   defineCall({
     method: 'POST',
     path: '/timereports/conf/holidays',
     access: { permission: 'instance:edit' },
-    input: pass,
+    input: asSent(ZHoliday),
     summary: 'Adds a company holiday {date: YYYY-MM-DD, name} → {holiday}; 409 DUPLICATE_COMPANY_HOLIDAY',
     handler: (ctx, input) => addHoliday(ctx, input),
   }),
@@ -28,7 +33,7 @@ export const holidayCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/conf/holidays',
     access: { permission: 'instance:edit' },
-    input: pass,
+    input: asSent(ZEditHoliday),
     summary: 'Changes a company holiday {id, date, name} → {holiday}; 409 DUPLICATE_COMPANY_HOLIDAY',
     handler: (ctx, input) => editHoliday(ctx, input),
   }),
@@ -36,9 +41,9 @@ export const holidayCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/timereports/conf/holidays/:id',
     access: { permission: 'instance:edit' },
-    input: pass,
+    input: z.object({ id: z.string() }),
     summary: 'Deletes a company holiday',
-    handler: async (ctx, input: Input) => {
+    handler: async (ctx, input) => {
       await deleteHoliday(ctx, input.id);
       return { ok: true };
     },

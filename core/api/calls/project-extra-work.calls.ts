@@ -1,11 +1,12 @@
-import { z } from 'zod';
 import {
   EXTRA_WORK_LINK_ACCESS,
   EXTRA_WORK_LINKS_READ,
   listExtraWorkLinks,
   sendExtraWorkLink,
+  ZExtraWorkLinksQuery,
+  ZSendExtraWorkLink,
 } from '~/core/projects/extra-work-link.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /*
  * Extra work (ATA) approved by the customer through an e-mailed link (issue 18). Registered before
@@ -18,7 +19,7 @@ export const projectExtraWorkCalls: ApiCall[] = [
     method: 'POST',
     path: '/wo/projectextra/link',
     access: EXTRA_WORK_LINK_ACCESS,
-    input: z.unknown(),
+    input: asSent(ZSendExtraWorkLink),
     summary:
       "Mails the customer a link to approve or decline a work order's extra work {workOrderId, email, message?} → {link: {id, email, sentAt, expiresAt, state}}; " +
       "the link is valid for the project settings' extra-work link days and supersedes earlier ones; " +
@@ -29,7 +30,7 @@ export const projectExtraWorkCalls: ApiCall[] = [
     method: 'GET',
     path: '/wo/projectextra/link',
     access: EXTRA_WORK_LINKS_READ,
-    input: z.unknown(),
+    input: asSent(ZExtraWorkLinksQuery),
     summary:
       'The approval links sent for a work order ?workOrderId → {links: [{id, email, sentAt, sentByName, expiresAt, state: open | answered | expired | superseded, ' +
       'answer, answeredAt, answeredName}], projectExtraStatus}, newest first; never the token',

@@ -10,8 +10,12 @@ import {
   setArticleStatus,
   setWorkOrderStatus,
   updateProjectInvoice,
+  ZArticleStatus,
+  ZCreateProjectInvoice,
+  ZUpdateProjectInvoice,
+  ZWorkOrderStatus,
 } from '~/core/projects/project-invoice.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /*
  * Project invoicing (api-calls.md "Projects": the article and work-order invoicing status, project
@@ -19,8 +23,9 @@ import { defineCall, type ApiCall } from '../define-call';
  * that /projects/:id would otherwise take. Services check access and validate.
  */
 
-const pass = z.object({}).passthrough();
-type Input = Record<string, unknown>;
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const byId = z.object({ id: z.string() });
+const byInvoice = z.object({ invoiceId: z.string() });
 const ITEM =
   '{id, status: draft|finalized|void, invoiceNr, invoiceDate, marking, customerName, percent, rest, withBacklog, contractAmount, backlogAmount, totalPrice, totalPriceVat, erp: none|queued|delivered|failed, externalInvoiceNr, errorCode, version}';
 const ROWS =
@@ -31,39 +36,39 @@ export const projectInvoiceCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/:id/articles',
     access: PROJECT_ACCESS.read,
-    input: pass,
+    input: byId,
     summary: `The project's invoicing rows: each work order (its labour: hours × the hourly price) and the article rows on them, with their status (an article row without its own follows its order) → ${ROWS}`,
-    handler: (ctx, input: Input) => getProjectRows(ctx, input.id),
+    handler: (ctx, input) => getProjectRows(ctx, input.id),
   }),
   defineCall({
     method: 'PATCH',
     path: '/projects/:id/articles/status',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: asSent(ZArticleStatus.extend(byId.shape)),
     summary: `Sets an article row's status {rowId, status: open|included|invoiced, invoiceId (a finalized invoice of the project, for invoiced)} → ${ROWS}; 409 PROJECT_ROW_INVOICED (invoiced or on an invoice), PROJECT_CLOSED`,
-    handler: (ctx, input: Input) => setArticleStatus(ctx, input.id, input),
+    handler: (ctx, input) => setArticleStatus(ctx, input.id, input),
   }),
   defineCall({
     method: 'PATCH',
     path: '/projects/:id/workorders/status',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: asSent(ZWorkOrderStatus.extend(byId.shape)),
     summary: `Sets a project work order's status {workOrderId, status: open|included|invoiced, invoiceId} → ${ROWS}; 409 PROJECT_ROW_INVOICED, PROJECT_CLOSED`,
-    handler: (ctx, input: Input) => setWorkOrderStatus(ctx, input.id, input),
+    handler: (ctx, input) => setWorkOrderStatus(ctx, input.id, input),
   }),
   defineCall({
     method: 'GET',
     path: '/projects/:id/invoices',
     access: PROJECT_ACCESS.read,
-    input: pass,
+    input: byId,
     summary: `The project's invoices, oldest first → {invoices: [${ITEM}]}`,
-    handler: (ctx, input: Input) => listProjectInvoices(ctx, input.id),
+    handler: (ctx, input) => listProjectInvoices(ctx, input.id),
   }),
   defineCall({
     method: 'POST',
     path: '/projects/invoices',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: asSent(ZCreateProjectInvoice),
     summary: `Creates a draft part invoice {projectId, percent: number (0–100, two decimals) | 'rest' | null, withBacklog, invoiceDate?, marking?} → {invoice: ${ITEM}}; 400 PROJECT_INVOICE_EMPTY; 409 PROJECT_INVOICE_EXCEEDS_CONTRACT, PROJECT_INVOICE_CUSTOMER_MISSING, PROJECT_CLOSED`,
     handler: (ctx, input) => createProjectInvoice(ctx, input),
   }),
@@ -71,7 +76,7 @@ export const projectInvoiceCalls: ApiCall[] = [
     method: 'PUT',
     path: '/projects/invoices',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: asSent(ZUpdateProjectInvoice),
     summary: `Changes a draft and computes it again {id, version?, percent?, withBacklog?, invoiceDate?, marking?} → {invoice}; 409 INVOICE_NOT_DRAFT, INVOICE_CHANGED, PROJECT_INVOICE_EXCEEDS_CONTRACT`,
     handler: (ctx, input) => updateProjectInvoice(ctx, input),
   }),
@@ -79,26 +84,26 @@ export const projectInvoiceCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/projects/invoices/:invoiceId',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: byInvoice,
     summary:
       'Deletes a draft and frees its rows → {deleted, voided} (a reopened draft keeps its number and is voided); 409 INVOICE_NOT_DRAFT',
-    handler: (ctx, input: Input) => deleteProjectInvoice(ctx, input.invoiceId),
+    handler: (ctx, input) => deleteProjectInvoice(ctx, input.invoiceId),
   }),
   defineCall({
     method: 'POST',
     path: '/projects/invoices/:invoiceId/close',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: byInvoice,
     summary: `Finalizes a draft: its number, its rows invoiced, queued for the ERP when one that takes invoices is connected → {invoice, queued, delivery: queued|notConnected|customerNotSent|zeroPrice}; 409 PROJECT_INVOICE_CUSTOMER_NUMBER_MISSING, INVOICE_NOT_DRAFT; 403 for a negative total without projects:close_negative_invoice`,
-    handler: (ctx, input: Input) => closeProjectInvoice(ctx, input.invoiceId),
+    handler: (ctx, input) => closeProjectInvoice(ctx, input.invoiceId),
   }),
   defineCall({
     method: 'POST',
     path: '/projects/invoices/:invoiceId/reopen',
     access: PROJECT_ACCESS.edit,
-    input: pass,
+    input: byInvoice,
     summary:
       'A finalized invoice the ERP does not have yet becomes a draft again with its number → {invoice}; 409 INVOICE_ALREADY_IN_ERP, INVOICE_NOT_FINALIZED',
-    handler: (ctx, input: Input) => reopenProjectInvoice(ctx, input.invoiceId),
+    handler: (ctx, input) => reopenProjectInvoice(ctx, input.invoiceId),
   }),
 ];

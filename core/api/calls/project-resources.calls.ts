@@ -7,7 +7,13 @@ import {
   resourcePlan,
   updateResource,
 } from '~/core/projects/resource.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  ZPlannableSuppliersQuery,
+  ZPlanResource,
+  ZResourcePlanQuery,
+  ZUpdateResource,
+} from '~/core/projects/resource.schema';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /**
  * Resource planning (api-calls.md "Resources"; the PROJECTS module): who is planned on which
@@ -20,7 +26,7 @@ export const projectResourceCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/resources/suppliers',
     access: PROJECT_ACCESS.read,
-    input: z.unknown(),
+    input: asSent(ZPlannableSuppliersQuery),
     summary:
       'The suppliers one can plan {suppliers: [{id, number, title, linked}]}: active suppliers of the register and ' +
       'those linked to ongoing projects, the linked ones first (?projectId: linked to that project)',
@@ -30,7 +36,7 @@ export const projectResourceCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/resources/:from/:to',
     access: PROJECT_ACCESS.read,
-    input: z.unknown(),
+    input: asSent(ZResourcePlanQuery),
     summary:
       'The resource calendar of [from, to] (YYYY-MM-DD, both days count, at most 12 months and a week, else 400): ' +
       '{weeks: [{year, week, start}], people: [{userId, name, active, rows}], suppliers: [{supplierId, number, name, rows}], ' +
@@ -43,7 +49,7 @@ export const projectResourceCalls: ApiCall[] = [
     method: 'POST',
     path: '/projects/resources',
     access: PROJECT_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZPlanResource),
     summary:
       'Plans an active person or a supplier on an ongoing project {projectId, userId | supplierId, startDate, endDate, ' +
       'hoursPerDay?, comment?}; returns {resource}; 409 PROJECT_CLOSED',
@@ -53,7 +59,7 @@ export const projectResourceCalls: ApiCall[] = [
     method: 'PUT',
     path: '/projects/resources',
     access: PROJECT_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZUpdateResource),
     summary:
       'Changes a plan {id, projectId?, userId? | supplierId?, startDate?, endDate?, hoursPerDay?, comment?} (a drag ' +
       'sends the dates); what is left out stays; returns {resource}; 409 PROJECT_CLOSED',

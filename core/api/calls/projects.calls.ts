@@ -19,9 +19,21 @@ import {
   updateProjectSettings,
   type ProjectLinkKind,
 } from '~/core/projects/project.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  ZCreateProject,
+  ZProjectConf,
+  ZProjectLink,
+  ZProjectList,
+  ZProjectSearch,
+  ZProjectSettings,
+  ZUpdateProject,
+} from '~/core/projects/project.schema';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
-const id = z.object({ id: z.string() }).loose();
+/** Path parameters are text; the service answers 404 for one that names nothing. */
+const id = z.object({ id: z.string() });
+/** The list's own state; the fixed paths set activeType themselves. */
+const ZListOfType = ZProjectList.omit({ activeType: true });
 
 const LIST_SUMMARY =
   'Projects {projects, totalCount, period}, each with number, title, status, dates, responsible user, region, first ' +
@@ -35,7 +47,7 @@ const linkCalls = (kind: ProjectLinkKind, field: string): ApiCall[] => [
     method: 'POST',
     path: `/projects/:id/${kind}`,
     access: PROJECT_ACCESS.edit,
-    input: id,
+    input: asSent(ZProjectLink.extend(id.shape)),
     summary: `Adds {${field}} to the project; returns {project}; 409 PROJECT_CLOSED`,
     handler: (ctx, input) => addProjectLink(ctx, input.id, kind, input),
   }),
@@ -43,7 +55,7 @@ const linkCalls = (kind: ProjectLinkKind, field: string): ApiCall[] => [
     method: 'DELETE',
     path: `/projects/:id/${kind}`,
     access: PROJECT_ACCESS.edit,
-    input: id,
+    input: asSent(ZProjectLink.extend(id.shape)),
     summary: `Takes ?${field} off the project; returns {project}; 404 when not on it`,
     handler: (ctx, input) => removeProjectLink(ctx, input.id, kind, input),
   }),
@@ -59,7 +71,7 @@ export const projectCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects',
     access: PROJECT_ACCESS.read,
-    input: z.unknown(),
+    input: asSent(ZProjectList),
     summary: LIST_SUMMARY,
     handler: (ctx, input) => listProjects(ctx, input),
   }),
@@ -67,7 +79,7 @@ export const projectCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/ongoing',
     access: PROJECT_ACCESS.read,
-    input: z.object({}).loose(),
+    input: asSent(ZListOfType),
     summary: 'The ongoing projects, as GET /projects with activeType=ongoing',
     handler: (ctx, input) => listProjects(ctx, { ...input, activeType: 'ongoing' }),
   }),
@@ -75,7 +87,7 @@ export const projectCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/closed',
     access: PROJECT_ACCESS.read,
-    input: z.object({}).loose(),
+    input: asSent(ZListOfType),
     summary: 'The closed projects, as GET /projects with activeType=closed',
     handler: (ctx, input) => listProjects(ctx, { ...input, activeType: 'closed' }),
   }),
@@ -83,7 +95,7 @@ export const projectCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/regions',
     access: PROJECT_ACCESS.read,
-    input: z.unknown(),
+    input: z.object({}),
     summary: 'The regions projects use {regions}',
     handler: async (ctx) => ({ regions: await listProjectRegions(ctx) }),
   }),
@@ -91,7 +103,7 @@ export const projectCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/q',
     access: PROJECT_ACCESS.read,
-    input: z.unknown(),
+    input: asSent(ZProjectSearch),
     summary:
       'Up to 20 projects {projects: [{id, number, name}]} whose number, title, name or region matches ?q, ongoing first',
     handler: (ctx, input) => searchProjects(ctx, input),
@@ -108,7 +120,7 @@ export const projectCalls: ApiCall[] = [
     method: 'GET',
     path: '/projects/settings',
     access: PROJECT_ACCESS.read,
-    input: z.unknown(),
+    input: z.object({}),
     summary: 'The project settings {settings: {costResetDay, hourlyPrice, hourlyCost, extraWorkLinkDays, nextNumber}}',
     handler: (ctx) => getProjectSettings(ctx),
   }),
@@ -116,7 +128,7 @@ export const projectCalls: ApiCall[] = [
     method: 'PUT',
     path: '/projects/settings',
     access: PROJECT_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZProjectSettings),
     summary:
       'Saves {costResetDay (1–31), hourlyPrice, hourlyCost, extraWorkLinkDays (1–90)}; also needs settings:read; returns {settings}',
     handler: (ctx, input) => updateProjectSettings(ctx, input),
@@ -125,7 +137,7 @@ export const projectCalls: ApiCall[] = [
     method: 'POST',
     path: '/projects',
     access: PROJECT_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZCreateProject),
     summary:
       'Creates an ongoing project {project: {title, name, description, startDate, endDate, responsibleUserId (the asker ' +
       'when left out), salesUserId, region, estimatedHours, estimatedCost, contractSum, externalUrl, customerIds, ' +
@@ -136,7 +148,7 @@ export const projectCalls: ApiCall[] = [
     method: 'PUT',
     path: '/projects',
     access: PROJECT_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZUpdateProject),
     summary:
       'Saves the general info {project: {id, version, …the fields of POST}}; returns {project}; 409 PROJECT_CHANGED, PROJECT_CLOSED',
     handler: (ctx, input) => updateProject(ctx, input),
@@ -155,7 +167,7 @@ export const projectCalls: ApiCall[] = [
     method: 'PUT',
     path: '/projects/:id/conf',
     access: PROJECT_ACCESS.edit,
-    input: id,
+    input: asSent(ZProjectConf.extend(id.shape)),
     summary:
       "The project's settings {hourlyPrice, hourlyCost (null: the company's), invoiceCustomerId (one of its customers)}; returns {project}",
     handler: (ctx, input) => updateProjectConf(ctx, input.id, input),

@@ -1,12 +1,14 @@
-import { z } from 'zod';
 import {
   emailProposalPdf,
   proposalPdf,
   proposalWord,
   salesOrderPdf,
   salesOrderWord,
+  ZEmailProposalDocument,
+  ZProposalDocument,
+  ZSalesOrderDocument,
 } from '~/core/proposals/proposal-documents.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 import { fileReply } from './work-order-documents.calls';
 
 /*
@@ -17,7 +19,6 @@ import { fileReply } from './work-order-documents.calls';
  * take "pdf" for an id.
  */
 
-const pass = z.object({}).passthrough();
 const READ = { permission: 'proposal:read', module: 'crm' } as const;
 const SO_READ = { permission: 'salesorder:read', module: 'crm' } as const;
 
@@ -26,7 +27,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/proposals/pdf',
     access: READ,
-    input: pass,
+    input: asSent(ZProposalDocument),
     summary:
       'The proposal as PDF {proposal (id), templateId (default)} → application/pdf, attachment named from the proposal number; never purchase prices',
     handler: async (ctx, input) => fileReply(await proposalPdf(ctx, input)),
@@ -35,7 +36,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/proposals/word',
     access: READ,
-    input: pass,
+    input: asSent(ZProposalDocument),
     summary: 'The proposal as a Word document {proposal (id), templateId (default)} → .docx attachment',
     handler: async (ctx, input) => fileReply(await proposalWord(ctx, input)),
   }),
@@ -43,7 +44,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/proposals/pdf/email',
     access: READ,
-    input: pass,
+    input: asSent(ZEmailProposalDocument),
     summary:
       'E-mails the proposal as PDF {proposal (id), templateId, emailTarget (one address, several separated by commas, or a list; the contact e-mail when left out)} → {message: EMAIL_SENT_TO, recipient, recipients}; needs proposal:edit (history row); 502 FAILED_TO_SEND_EMAIL when the mail relay fails',
     handler: (ctx, input) => emailProposalPdf(ctx, input),
@@ -52,7 +53,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/salesorders/pdf',
     access: SO_READ,
-    input: pass,
+    input: asSent(ZSalesOrderDocument),
     summary:
       'The sales order as PDF {salesOrder (id), templateId (default)} → application/pdf, attachment named from the order number',
     handler: async (ctx, input) => fileReply(await salesOrderPdf(ctx, input)),
@@ -61,7 +62,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     method: 'POST',
     path: '/salesorders/word',
     access: SO_READ,
-    input: pass,
+    input: asSent(ZSalesOrderDocument),
     summary: 'The sales order as a Word document {salesOrder (id), templateId (default)} → .docx attachment',
     handler: async (ctx, input) => fileReply(await salesOrderWord(ctx, input)),
   }),
