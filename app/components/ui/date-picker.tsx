@@ -5,6 +5,7 @@ import {
   getDayOfWeek,
   getLocalTimeZone,
   GregorianCalendar,
+  parseDate,
   toCalendar,
   today,
   type CalendarDate,
@@ -43,6 +44,18 @@ import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { isoWeek } from '~/core/calendar/iso-week';
 
 export type { DateValue };
+
+/**
+ * A DatePicker's value from a `YYYY-MM-DD` string (a form's state, a search param); null when empty
+ * or not a date, so a half-typed or foreign value shows as an empty field instead of throwing.
+ */
+export function toDateValue(iso: string | null | undefined): CalendarDate | null {
+  try {
+    return iso ? parseDate(iso.slice(0, 10)) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Spec section 9: weeks start on Monday, times use the 24-hour clock. */
 const FIRST_DAY_OF_WEEK = 'mon';
@@ -154,6 +167,8 @@ export interface DatePickerProps {
   placeholderValue?: DateValue;
   description?: string;
   errorMessage?: ErrorMessage;
+  /** Marks the field invalid when the error is shown elsewhere (e.g. one message for a period's two dates). */
+  isInvalid?: boolean;
   isRequired?: boolean;
   isDisabled?: boolean;
   isReadOnly?: boolean;
@@ -172,6 +187,7 @@ export function DatePicker({
   placeholderValue,
   description,
   errorMessage,
+  isInvalid,
   isRequired,
   className,
   ...props
@@ -193,7 +209,7 @@ export function DatePicker({
       firstDayOfWeek={FIRST_DAY_OF_WEEK}
       shouldForceLeadingZeros
       isRequired={isRequired}
-      isInvalid={hasError(errorMessage) || undefined}
+      isInvalid={isInvalid || hasError(errorMessage) || undefined}
       className={cx(FIELD_CLASS, className)}
     >
       <FieldLabel isRequired={isRequired}>{label}</FieldLabel>

@@ -35,7 +35,14 @@ export { Dialog, DialogTrigger, ConfirmDialog, type DialogProps, type ConfirmDia
 export { Menu, type MenuProps, type MenuItemDef } from './menu';
 export { Tabs, type TabsProps, type TabItem } from './tabs';
 export { WidgetBoundary } from './widget-boundary';
-export { DatePicker, Calendar, type DatePickerProps, type CalendarProps, type DateValue } from './date-picker';
+export {
+  DatePicker,
+  Calendar,
+  toDateValue,
+  type DatePickerProps,
+  type CalendarProps,
+  type DateValue,
+} from './date-picker';
 export {
   ToastProvider,
   useToast,
