@@ -15,6 +15,7 @@ import { InvoiceStatusBadge } from '~/app/components/invoices/invoice-badges';
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
   formatDate,
   formatNumber,
   LinkButton,
@@ -24,12 +25,12 @@ import {
   Spinner,
   Tabs,
   TextField,
+  dateValueOf,
   useTenantClock,
   useToast,
   type DateFormat,
 } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
-import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
@@ -183,12 +184,8 @@ function PeriodFilter({
         aria-label={t('filter.label')}
         className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(3,minmax(0,1fr))_auto] lg:items-end"
       >
-        <NativeField label={t('filter.from')} key={`from-${key}`}>
-          {(id) => <input id={id} type="date" name="from" defaultValue={from} className={NATIVE_INPUT_CLASS} />}
-        </NativeField>
-        <NativeField label={t('filter.to')} key={`to-${key}`}>
-          {(id) => <input id={id} type="date" name="to" defaultValue={to} className={NATIVE_INPUT_CLASS} />}
-        </NativeField>
+        <DatePicker label={t('filter.from')} key={`from-${key}`} name="from" defaultValue={dateValueOf(from)} />
+        <DatePicker label={t('filter.to')} key={`to-${key}`} name="to" defaultValue={dateValueOf(to)} />
         <TextField key={`q-${key}`} name="q" type="search" label={t('filter.search')} defaultValue={q} />
         <Button type="submit" variant="secondary">
           {t('filter.apply')}
@@ -443,22 +440,18 @@ function History({ data }: { data: Route.ComponentProps['loaderData'] }) {
         className="grid gap-3 sm:grid-cols-[repeat(2,minmax(0,1fr))_auto] sm:items-end"
       >
         <input type="hidden" name="tab" value="history" />
-        <NativeField label={t('filter.from')} key={`s-${key}`}>
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              name="startTime"
-              defaultValue={history.startTime}
-              className={NATIVE_INPUT_CLASS}
-            />
-          )}
-        </NativeField>
-        <NativeField label={t('filter.to')} key={`e-${key}`}>
-          {(id) => (
-            <input id={id} type="date" name="endTime" defaultValue={history.endTime} className={NATIVE_INPUT_CLASS} />
-          )}
-        </NativeField>
+        <DatePicker
+          label={t('filter.from')}
+          key={`s-${key}`}
+          name="startTime"
+          defaultValue={dateValueOf(history.startTime)}
+        />
+        <DatePicker
+          label={t('filter.to')}
+          key={`e-${key}`}
+          name="endTime"
+          defaultValue={dateValueOf(history.endTime)}
+        />
         <Button type="submit" variant="secondary">
           {t('filter.apply')}
         </Button>

@@ -6,15 +6,16 @@ import { AgreementsSubnav } from '~/app/components/agreements/agreements-subnav'
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
   DateTime,
   formatDate,
   formatNumber,
   TextField,
+  dateValueOf,
   useTenantClock,
   useToast,
 } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
-import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
@@ -254,28 +255,14 @@ export default function PriceAdjustment({ loaderData }: Route.ComponentProps) {
               isRequired
               errorMessage={fieldError('percent')}
             />
-            <NativeField label={t('adjust.effectiveFrom')}>
-              {(id) => (
-                <>
-                  <input
-                    id={id}
-                    type="date"
-                    name="effectiveFrom"
-                    required
-                    value={effectiveFrom}
-                    onChange={(e) => setEffectiveFrom(e.target.value)}
-                    aria-invalid={fieldError('effectiveFrom') ? true : undefined}
-                    aria-describedby={fieldError('effectiveFrom') ? `${id}-error` : undefined}
-                    className={NATIVE_INPUT_CLASS}
-                  />
-                  {fieldError('effectiveFrom') ? (
-                    <p id={`${id}-error`} className="text-sm text-red-700">
-                      {fieldError('effectiveFrom')!.join(' ')}
-                    </p>
-                  ) : null}
-                </>
-              )}
-            </NativeField>
+            <DatePicker
+              label={t('adjust.effectiveFrom')}
+              name="effectiveFrom"
+              isRequired
+              value={dateValueOf(effectiveFrom)}
+              onChange={(v) => setEffectiveFrom(v?.toString() ?? '')}
+              errorMessage={fieldError('effectiveFrom')}
+            />
           </div>
           <div>
             <Button type="submit" variant="secondary" isPending={previewer.state !== 'idle'}>

@@ -5,7 +5,7 @@ import type { Route } from './+types/home';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, NativeSelect, Spinner, SearchInput } from '~/app/components/ui';
+import { Button, DatePicker, NativeSelect, SearchInput, Spinner, dateValueOf } from '~/app/components/ui';
 import { formatDateTime } from '~/core/i18n/number-format';
 import { WorkOrderFilters } from '~/app/components/work-orders/list/filters';
 import { listParams, WO_PAGE_SIZE } from '~/app/components/work-orders/list/list-params';
@@ -172,24 +172,16 @@ function ListTab({ data: d }: { data: ListData }) {
         />
         {p.list === 'closed' ? (
           <div className="flex gap-2">
-            <label className="flex flex-col text-sm">
-              <span className="mb-1 font-medium text-slate-700">{t('list.closedFrom')}</span>
-              <input
-                type="date"
-                value={p.closedFrom}
-                onChange={(e) => update({ closedFrom: e.target.value || null })}
-                className="rounded-md border border-slate-300 px-2 py-1.5"
-              />
-            </label>
-            <label className="flex flex-col text-sm">
-              <span className="mb-1 font-medium text-slate-700">{t('list.closedTo')}</span>
-              <input
-                type="date"
-                value={p.closedTo}
-                onChange={(e) => update({ closedTo: e.target.value || null })}
-                className="rounded-md border border-slate-300 px-2 py-1.5"
-              />
-            </label>
+            <DatePicker
+              label={t('list.closedFrom')}
+              value={dateValueOf(p.closedFrom)}
+              onChange={(v) => update({ closedFrom: v?.toString() ?? null })}
+            />
+            <DatePicker
+              label={t('list.closedTo')}
+              value={dateValueOf(p.closedTo)}
+              onChange={(v) => update({ closedTo: v?.toString() ?? null })}
+            />
           </div>
         ) : null}
         {loading ? <Spinner label={t('list.loading')} /> : null}

@@ -7,6 +7,7 @@ import { CustomerPicker } from '~/app/components/inventory/pickers/customer-pick
 import {
   Button,
   buttonClass,
+  DatePicker,
   DateTime,
   formatNumber,
   LinkButton,
@@ -16,6 +17,7 @@ import {
   Spinner,
   Tabs,
   TextField,
+  dateValueOf,
 } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
 import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
@@ -182,30 +184,20 @@ function FilterForm({ data, children }: { data: Data; children?: ReactNode }) {
       className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-end"
     >
       <input type="hidden" name="tab" value={data.tab} />
-      <NativeField label={t('filter.from')} key={`from-${key}`}>
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            name="startTime"
-            defaultValue={period.from}
-            aria-invalid={invalid('startTime') || undefined}
-            className={NATIVE_INPUT_CLASS}
-          />
-        )}
-      </NativeField>
-      <NativeField label={t('filter.to')} key={`to-${key}`}>
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            name="endTime"
-            defaultValue={period.to}
-            aria-invalid={invalid('endTime') || undefined}
-            className={NATIVE_INPUT_CLASS}
-          />
-        )}
-      </NativeField>
+      <DatePicker
+        label={t('filter.from')}
+        key={`from-${key}`}
+        name="startTime"
+        defaultValue={dateValueOf(period.from)}
+        isInvalid={invalid('startTime')}
+      />
+      <DatePicker
+        label={t('filter.to')}
+        key={`to-${key}`}
+        name="endTime"
+        defaultValue={dateValueOf(period.to)}
+        isInvalid={invalid('endTime')}
+      />
       {children}
       <div className="flex items-end">
         <Button type="submit" variant="secondary">

@@ -5,7 +5,7 @@ import type { Route } from './+types/settings.holidays';
 import type { loader as rootLoader } from '~/app/root';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, ConfirmDialog, TextField, useToast } from '~/app/components/ui';
+import { Button, ConfirmDialog, DatePicker, TextField, dateValueOf, useToast } from '~/app/components/ui';
 import { formatDate, type DateFormat } from '~/core/i18n/number-format';
 import { hasAccess } from '~/core/permissions/access';
 import { addHoliday, deleteHoliday, listHolidays, type CompanyHoliday } from '~/core/work-orders/holidays.service';
@@ -133,19 +133,14 @@ export default function HolidaysPage({ loaderData: d }: Route.ComponentProps) {
         {d.canEdit ? (
           <fetcher.Form method="post" className="mt-4 grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end" noValidate>
             <input type="hidden" name="intent" value="add" />
-            <label className="text-sm font-medium text-gray-900">
-              {t('holidays.date')}
-              <input
-                type="date"
-                name="date"
-                required
-                value={date}
-                onChange={(e) => setDate(e.target.value)}
-                aria-invalid={err('date') ? true : undefined}
-                className="mt-1 block min-h-11 w-full rounded-lg border border-gray-300 bg-white px-3 text-base sm:min-h-9 sm:text-sm"
-              />
-              {err('date') ? <span className="mt-1 block text-sm text-red-700">{err('date')!.join(' ')}</span> : null}
-            </label>
+            <DatePicker
+              label={t('holidays.date')}
+              name="date"
+              isRequired
+              value={dateValueOf(date)}
+              onChange={(v) => setDate(v?.toString() ?? '')}
+              errorMessage={err('date')}
+            />
             <TextField
               label={t('holidays.name')}
               name="name"

@@ -5,7 +5,7 @@ import type { Route } from './+types/work-orders.$id';
 import { tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, ConfirmDialog, useToast } from '~/app/components/ui';
+import { Button, ConfirmDialog, DatePicker, dateValueOf, useToast } from '~/app/components/ui';
 import { formatDateTime, tenantTimeZone } from '~/core/i18n/number-format';
 import { dateIn } from '~/core/work-orders/time-rules';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
@@ -102,16 +102,7 @@ function Id06Register({ code, today }: { code: string; today: string }) {
       >
         <input type="hidden" name="id06Code" value={code} />
         <p className="text-xs text-slate-600">{t('id06.help', { code })}</p>
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium text-slate-700">{t('id06.day')}</span>
-          <input
-            type="date"
-            name="timestamp"
-            defaultValue={today}
-            required
-            className="rounded-md border border-gray-300 px-2 py-1"
-          />
-        </label>
+        <DatePicker label={t('id06.day')} name="timestamp" defaultValue={dateValueOf(today)} isRequired />
         <Button type="submit" size="sm" variant="secondary">
           {t('id06.download')}
         </Button>

@@ -129,7 +129,8 @@ test('[agreements] a price adjustment from next year is previewed and waits for 
   await page.getByRole('textbox', { name: /Förändring/ }).fill('5');
   const year = companyDay().slice(0, 4);
   const nextYear = `${Number(year) + 1}-01-01`;
-  await expect(page.getByLabel('Gäller från')).toHaveValue(nextYear);
+  // the kit's date field posts the ISO date from a hidden input under its name
+  await expect(page.locator('input[type=text][name=effectiveFrom]')).toHaveValue(nextYear);
   await page.getByRole('button', { name: 'Förhandsgranska' }).click();
 
   const preview = page.getByRole('table', { name: 'Förhandsgranskning' });

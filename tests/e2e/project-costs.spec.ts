@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, openExtraWorkApproval, signIn } from './helpers';
+import { fillDate, hydrated, openExtraWorkApproval, signIn } from './helpers';
 
 /**
  * Issue 18 in the browser: the demo's building project shows what it has cost (in all, since the
@@ -40,8 +40,8 @@ test('[projects] costs: summary, snapshot, time reports of a period, the PDF and
   await expect(costs.getByRole('table', { name: 'Ögonblicksbilder' }).getByRole('row')).toHaveCount(2);
 
   // the time reports of the last 90 days
-  await costs.getByLabel('Från').fill(daysAgo(90));
-  await costs.getByLabel('Till').fill(daysAgo(0));
+  await fillDate(page, costs.getByRole('group', { name: 'Från' }), daysAgo(90));
+  await fillDate(page, costs.getByRole('group', { name: 'Till' }), daysAgo(0));
   await costs.getByRole('button', { name: 'Visa' }).click();
   await expect(costs.getByRole('table', { name: /^Tidrapporter/ })).toContainText('Erik Johansson');
   await expect(costs.getByRole('table', { name: 'Summa per person under perioden' })).toContainText('Erik Johansson');

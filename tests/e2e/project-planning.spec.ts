@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { fillDate, hydrated, signIn } from './helpers';
 
 /**
  * Issue 18's resource planning in the browser: the office plans Anna on the demo's new building by
@@ -55,8 +55,8 @@ test('[projects] plan a person, drag the plan a week, stretch it, delete it', as
   await expect(dialog).toBeVisible();
   await dialog.getByRole('combobox', { name: 'Projekt' }).fill('Kvarnen');
   await page.getByRole('option', { name: PROJECT }).click();
-  await dialog.getByLabel('Från').fill(monday);
-  await dialog.getByLabel('Till').fill(addDays(monday, 4));
+  await fillDate(page, dialog.getByRole('group', { name: 'Från' }), monday);
+  await fillDate(page, dialog.getByRole('group', { name: 'Till' }), addDays(monday, 4));
   await dialog.getByRole('textbox', { name: 'Timmar per dag' }).fill('6');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(dialog).toBeHidden({ timeout: SLOW });

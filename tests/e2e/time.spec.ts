@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { companyDay, hydrated, signIn } from './helpers';
+import { companyDay, fillDate, hydrated, signIn } from './helpers';
 import { addDays, formatPlainDate, isoWeek, isoWeekStart } from '~/core/calendar/iso-week';
 
 /**
@@ -162,7 +162,7 @@ test('[time] the office locks the month; the technician can change it neither on
   await page.getByRole('button', { name: 'Rapportera tid' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rapportera tid' });
   await dialog.getByLabel('Timmar och minuter').check();
-  await dialog.getByLabel('Datum').fill(today);
+  await fillDate(page, dialog.getByRole('group', { name: 'Datum' }), today);
   await dialog.getByLabel('Timmar', { exact: true }).fill('1');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByText('Tidrapporten ligger i en låst period och kan inte ändras').first()).toBeVisible();

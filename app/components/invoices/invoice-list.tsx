@@ -1,7 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, useFetcher, useNavigation, useSearchParams } from 'react-router';
-import { Button, formatDate, NativeSelect, Spinner, useTenantClock, type DateFormat } from '~/app/components/ui';
+import {
+  Button,
+  DatePicker,
+  formatDate,
+  NativeSelect,
+  Spinner,
+  dateValueOf,
+  useTenantClock,
+  type DateFormat,
+} from '~/app/components/ui';
 import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { cx } from '~/app/components/ui/class-names';
 import { ErpBadge, InvoiceStatusBadge } from './invoice-badges';
@@ -209,12 +218,8 @@ function Filters({ filters }: { filters: InvoiceListFilters }) {
           />
         )}
       </NativeField>
-      <NativeField label={t('filter.from')} key={`from-${key}`}>
-        {(id) => <input id={id} type="date" name="from" defaultValue={filters.from} className={NATIVE_INPUT_CLASS} />}
-      </NativeField>
-      <NativeField label={t('filter.to')} key={`to-${key}`}>
-        {(id) => <input id={id} type="date" name="to" defaultValue={filters.to} className={NATIVE_INPUT_CLASS} />}
-      </NativeField>
+      <DatePicker label={t('filter.from')} key={`from-${key}`} name="from" defaultValue={dateValueOf(filters.from)} />
+      <DatePicker label={t('filter.to')} key={`to-${key}`} name="to" defaultValue={dateValueOf(filters.to)} />
       <div className="flex gap-2">
         <Button type="submit" variant="primary">
           {t('filter.apply')}

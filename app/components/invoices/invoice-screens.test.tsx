@@ -184,8 +184,15 @@ const draft = (over: Partial<InvoiceView> = {}) =>
 describe('[invoicing] the invoice list', () => {
   it('renders its filters and a row per invoice with its number, order, totals and ERP state', () => {
     const html = render(<InvoiceListPage data={listData()} />);
-    for (const label of ['Status', 'ERP', 'Search', 'Invoice date from', 'Invoice date to'])
-      expect(html).toContain(`>${label}</label>`);
+    for (const label of ['Status', 'ERP', 'Search']) expect(html).toContain(`>${label}</label>`);
+    // The dates are the kit's date field: a labelled group that posts the ISO date under its name.
+    for (const [label, name] of [
+      ['Invoice date from', 'from'],
+      ['Invoice date to', 'to'],
+    ]) {
+      expect(html).toContain(`>${label}</span>`);
+      expect(html).toContain(`name="${name}" value=""`);
+    }
     for (const option of ['All', 'Draft', 'Final', 'Void', 'Not sent', 'Queued', 'In the ERP', 'Failed'])
       expect(html).toContain(`>${option}</option>`);
     expect(html).toContain('href="/invoices/00000000-0000-4000-8000-000000000001"');
@@ -405,7 +412,9 @@ describe('[invoicing] the invoice screen', () => {
     expect(html).toContain('value="Hus B"');
     expect(html).toContain('value="Rörelsedetektor"');
     // the discount field shows its unit: the number, and the switch on percent
-    expect(html).toMatch(/value="10"\/><select aria-label="[^"]*Discount[^"]*: percent or amount"[^>]*><option value="percent" selected=""/);
+    expect(html).toMatch(
+      /value="10"\/><select aria-label="[^"]*Discount[^"]*: percent or amount"[^>]*><option value="percent" selected=""/,
+    );
     expect(html).toContain('Due on 2026-11-30');
     expect(html).toContain('>25 %</option>');
     expect(html).toContain('>0 %</option>');

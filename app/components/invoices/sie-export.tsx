@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, useSearchParams } from 'react-router';
-import { Button } from '~/app/components/ui';
+import { Button, DatePicker, dateValueOf } from '~/app/components/ui';
 import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { isIsoDay, SIE_MAX_MONTHS, siePeriodError } from '~/core/invoicing/sie-period';
 
@@ -57,34 +57,20 @@ export function SieExport({ period }: { period: SiePeriod }) {
         aria-label={t('sie.title')}
         className="mt-3 grid gap-3 sm:grid-cols-[repeat(3,minmax(0,1fr))_auto] sm:items-end"
       >
-        <NativeField label={t('sie.from')}>
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              name="from"
-              required
-              defaultValue={chosen.from}
-              aria-invalid={message ? true : undefined}
-              aria-describedby={message ? errorId : undefined}
-              className={NATIVE_INPUT_CLASS}
-            />
-          )}
-        </NativeField>
-        <NativeField label={t('sie.to')}>
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              name="to"
-              required
-              defaultValue={chosen.to}
-              aria-invalid={message ? true : undefined}
-              aria-describedby={message ? errorId : undefined}
-              className={NATIVE_INPUT_CLASS}
-            />
-          )}
-        </NativeField>
+        <DatePicker
+          label={t('sie.from')}
+          name="from"
+          isRequired
+          defaultValue={dateValueOf(chosen.from)}
+          isInvalid={Boolean(message)}
+        />
+        <DatePicker
+          label={t('sie.to')}
+          name="to"
+          isRequired
+          defaultValue={dateValueOf(chosen.to)}
+          isInvalid={Boolean(message)}
+        />
         <NativeField label={t('sie.series')}>
           {(id) => (
             <input

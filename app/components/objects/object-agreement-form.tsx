@@ -5,7 +5,7 @@ import { useAgreementWords } from '~/app/components/agreements/agreement-words';
 import { moneyInput } from '~/app/components/articles/format';
 import { IncludedArticles } from './object-agreement-included';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
-import { Button, ConfirmDialog, DatePicker, Select, TextField, useToast } from '~/app/components/ui';
+import { Button, ConfirmDialog, DatePicker, dateValueOf, Select, TextField, useToast } from '~/app/components/ui';
 import { EntityPicker, type PickerOption } from '~/app/components/ui/entity-picker';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type {
@@ -16,7 +16,7 @@ import type {
   AgreementTypeFacts,
 } from '~/app/routes/inventory.objects.$id.agreement';
 import type { ObjectAgreement, IncludedArticleView } from '~/core/agreements/object-agreement.service';
-import { agreementUrl, Notice, toDateValue, useAgreementDates } from './object-agreement-shared';
+import { agreementUrl, Notice, useAgreementDates } from './object-agreement-shared';
 import { TextArea, useFieldErrors } from './shared';
 
 /** The object the agreement is on, as the page knows it. */
@@ -256,7 +256,7 @@ function AgreementFields({
         <DatePicker
           name="validFrom"
           label={t('field.validFrom')}
-          defaultValue={toDateValue(agreement?.validFrom)}
+          defaultValue={dateValueOf(agreement?.validFrom)}
           isRequired
           isDisabled={disabled}
           errorMessage={err('validFrom')}
@@ -265,7 +265,7 @@ function AgreementFields({
           name="validTo"
           label={t('field.validTo')}
           description={t('field.validTo.help')}
-          defaultValue={toDateValue(agreement?.validTo)}
+          defaultValue={dateValueOf(agreement?.validTo)}
           isDisabled={disabled}
           errorMessage={err('validTo')}
         />
@@ -283,7 +283,7 @@ function AgreementFields({
           name="invoicePeriodFrom"
           label={t('field.invoicePeriodFrom')}
           description={t('field.invoicePeriodFrom.help')}
-          defaultValue={toDateValue(agreement?.invoicePeriodFrom)}
+          defaultValue={dateValueOf(agreement?.invoicePeriodFrom)}
           isDisabled={disabled || (type !== null && !type.invoiceInterval)}
           errorMessage={err('invoicePeriodFrom')}
         />
@@ -292,7 +292,7 @@ function AgreementFields({
             name="woScheduledTo"
             label={t('field.woScheduledTo')}
             description={periodStartHelp}
-            defaultValue={toDateValue(agreement.woScheduledTo)}
+            defaultValue={dateValueOf(agreement.woScheduledTo)}
             isDisabled={disabled}
             errorMessage={err('woScheduledTo')}
           />
@@ -302,7 +302,7 @@ function AgreementFields({
             name="invoiceScheduledTo"
             label={t('field.invoiceScheduledTo')}
             description={periodStartHelp}
-            defaultValue={toDateValue(agreement.invoiceScheduledTo)}
+            defaultValue={dateValueOf(agreement.invoiceScheduledTo)}
             isDisabled={disabled}
             errorMessage={err('invoiceScheduledTo')}
           />
@@ -379,7 +379,7 @@ function AgreementFields({
           <DatePicker
             name="fieldDate1"
             label={t('field.fieldDate1')}
-            defaultValue={toDateValue(agreement?.fieldDate1)}
+            defaultValue={dateValueOf(agreement?.fieldDate1)}
             isDisabled={disabled}
             errorMessage={err('fieldDate1')}
           />

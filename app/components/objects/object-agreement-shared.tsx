@@ -1,4 +1,3 @@
-import { parseDate } from '@internationalized/date';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '~/app/components/ui';
 import type { AgreementInterval } from '~/core/agreements/agreement-constants';
@@ -13,15 +12,6 @@ import { useDateFormat } from './shared';
 
 /** The tab's resource route (app/routes/inventory.objects.$id.agreement.tsx). */
 export const agreementUrl = (boId: string) => `/inventory/objects/${encodeURIComponent(boId)}/agreement`;
-
-/** A `YYYY-MM-DD` for a DatePicker; null when empty or not a date. */
-export function toDateValue(value: string | null | undefined) {
-  try {
-    return value ? parseDate(value) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Dates in the tenant's format, periods in the page's language ("Q1 2026", "mars 2026"). */
 export function useAgreementDates() {

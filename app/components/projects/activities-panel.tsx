@@ -5,11 +5,13 @@ import { useFetcher } from 'react-router';
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
   Dialog,
   formatDate,
   formatDateTime,
   NativeSelect,
   TextField,
+  dateValueOf,
   useToast,
   type DateFormat,
 } from '~/app/components/ui';
@@ -296,11 +298,11 @@ export function ActivitiesContent({ projectId, canEdit, data, config }: Activiti
               onChange={(v) => set({ description: v })}
               errors={err('description')}
             />
-            <DateInput
+            <DatePicker
               label={t('activities.dueDate')}
-              value={draft.dueDate}
-              onChange={(v) => set({ dueDate: v })}
-              errors={err('dueDate')}
+              value={dateValueOf(draft.dueDate)}
+              onChange={(v) => set({ dueDate: v?.toString() ?? '' })}
+              errorMessage={err('dueDate')}
             />
             <NativeSelect
               label={t('activities.responsible')}
@@ -405,41 +407,6 @@ function TextArea({
         rows={3}
         maxLength={4000}
         className={`${NATIVE_INPUT_CLASS} py-2`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
-      />
-      {errors ? (
-        <span id={`${id}-error`} className="text-sm text-red-700">
-          {errors.join(' ')}
-        </span>
-      ) : null}
-    </div>
-  );
-}
-
-function DateInput({
-  label,
-  value,
-  onChange,
-  errors,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  errors?: string[];
-}) {
-  const id = useId();
-  return (
-    <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-gray-900">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="date"
-        className={NATIVE_INPUT_CLASS}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={errors ? true : undefined}

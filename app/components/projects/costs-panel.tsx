@@ -5,15 +5,16 @@ import { ColumnChart } from '~/app/components/reports/bar-chart';
 import {
   Button,
   buttonClass,
+  DatePicker,
   DateTime,
   formatDate,
   formatNumber,
   Spinner,
+  dateValueOf,
   useTenantClock,
   useToast,
 } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
-import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type { CostsActionResult, CostsLoaderResult } from '~/app/routes/projects.$id.costs';
 import type { ProjectCosts, ProjectCostSnapshot, ProjectTimeReports } from '~/core/projects/project-costs.service';
@@ -440,32 +441,20 @@ function TimeReports({ projectId, today }: { projectId: string; today: string })
           load(from, to, 0);
         }}
       >
-        <NativeField label={t('costs.from')}>
-          {(fieldId) => (
-            <input
-              id={fieldId}
-              type="date"
-              value={from}
-              required
-              onChange={(e) => setFrom(e.target.value)}
-              aria-invalid={errors.length > 0 || undefined}
-              className={NATIVE_INPUT_CLASS}
-            />
-          )}
-        </NativeField>
-        <NativeField label={t('costs.to')}>
-          {(fieldId) => (
-            <input
-              id={fieldId}
-              type="date"
-              value={to}
-              required
-              onChange={(e) => setTo(e.target.value)}
-              aria-invalid={errors.length > 0 || undefined}
-              className={NATIVE_INPUT_CLASS}
-            />
-          )}
-        </NativeField>
+        <DatePicker
+          label={t('costs.from')}
+          value={dateValueOf(from)}
+          isRequired
+          onChange={(v) => setFrom(v?.toString() ?? '')}
+          isInvalid={errors.length > 0}
+        />
+        <DatePicker
+          label={t('costs.to')}
+          value={dateValueOf(to)}
+          isRequired
+          onChange={(v) => setTo(v?.toString() ?? '')}
+          isInvalid={errors.length > 0}
+        />
         <Button type="submit" variant="secondary" isDisabled={busy}>
           {t('costs.show')}
         </Button>

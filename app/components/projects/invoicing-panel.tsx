@@ -5,9 +5,18 @@ import { Link, useFetcher } from 'react-router';
 import { formatMoney, formatQuantity } from '~/app/components/articles/format';
 import { ErpBadge, InvoiceStatusBadge } from '~/app/components/invoices/invoice-badges';
 import { invoiceHref } from '~/app/components/invoices/invoice-format';
-import { Button, ConfirmDialog, Dialog, formatDate, TextField, useTenantClock, useToast } from '~/app/components/ui';
+import {
+  Button,
+  ConfirmDialog,
+  DatePicker,
+  Dialog,
+  formatDate,
+  TextField,
+  dateValueOf,
+  useTenantClock,
+  useToast,
+} from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
-import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type { InvoicingActionResult, InvoicingLoaderResult } from '~/app/routes/projects.$id.invoicing';
 import { parseDecimal, round } from '~/core/pricing/decimal';
@@ -589,18 +598,12 @@ function NewPartDialog({
             {t('invoicing.new.backlog', { amount: formatMoney(view.totals.backlog) })}
           </label>
         </div>
-        <NativeField label={t('invoicing.new.date')}>
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              value={invoiceDate}
-              onChange={(e) => setInvoiceDate(e.target.value)}
-              className={NATIVE_INPUT_CLASS}
-            />
-          )}
-        </NativeField>
-        {err('invoiceDate') ? <p className="text-sm text-red-700">{err('invoiceDate')!.join(' ')}</p> : null}
+        <DatePicker
+          label={t('invoicing.new.date')}
+          value={dateValueOf(invoiceDate)}
+          onChange={(v) => setInvoiceDate(v?.toString() ?? '')}
+          errorMessage={err('invoiceDate')}
+        />
         <p className="rounded-lg bg-slate-50 p-3 text-sm" aria-live="polite">
           {t('invoicing.new.preview', {
             contract: formatMoney(preview.contract),

@@ -2,8 +2,16 @@ import { useEffect, useId, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import type { PlannerLoaderData } from '~/app/routes/projects.resources';
-import { Button, ComboBox, Dialog, Spinner, TextField, type SelectItem } from '~/app/components/ui';
-import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
+import {
+  Button,
+  ComboBox,
+  DatePicker,
+  Dialog,
+  Spinner,
+  TextField,
+  dateValueOf,
+  type SelectItem,
+} from '~/app/components/ui';
 
 /** What the plan dialog edits: a new plan (id null) or one on the calendar. */
 export interface PlanDraft {
@@ -165,30 +173,17 @@ export function ResourcePlanDialog({
           )}
           <div className="grid gap-3 sm:grid-cols-2">
             {(['startDate', 'endDate'] as const).map((name) => (
-              <NativeField key={name} label={name === 'startDate' ? t('planning.start') : t('planning.end')}>
-                {(id) => (
-                  <>
-                    <input
-                      id={id}
-                      type="date"
-                      required
-                      disabled={locked}
-                      value={draft[name]}
-                      onChange={(e) =>
-                        set(name === 'startDate' ? { startDate: e.target.value } : { endDate: e.target.value })
-                      }
-                      aria-invalid={err(name) ? true : undefined}
-                      aria-describedby={err(name) ? `${id}-err` : undefined}
-                      className={NATIVE_INPUT_CLASS}
-                    />
-                    {err(name) ? (
-                      <span id={`${id}-err`} className="text-sm text-red-700">
-                        {err(name)!.join(' ')}
-                      </span>
-                    ) : null}
-                  </>
-                )}
-              </NativeField>
+              <DatePicker
+                key={name}
+                label={name === 'startDate' ? t('planning.start') : t('planning.end')}
+                isRequired
+                isDisabled={locked}
+                value={dateValueOf(draft[name])}
+                onChange={(v) =>
+                  set(name === 'startDate' ? { startDate: v?.toString() ?? '' } : { endDate: v?.toString() ?? '' })
+                }
+                errorMessage={err(name)}
+              />
             ))}
           </div>
           <TextField

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, TextField } from '~/app/components/ui';
+import { Button, DatePicker, TextField, dateValueOf } from '~/app/components/ui';
 import { INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import { formatNumber } from '~/core/i18n/number-format';
 import type { CustomField, PriceTemplate, StandardText } from '~/core/proposals/proposal-configuration.service';
@@ -59,20 +59,32 @@ export function CustomFieldInputs(props: {
   if (props.fields.length === 0) return null;
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      {props.fields.map((f) => (
-        <TextField
-          key={f.id}
-          label={f.label}
-          isRequired={f.required}
-          inputMode={f.type === 'number' ? 'decimal' : undefined}
-          placeholder={f.type === 'date' ? 'YYYY-MM-DD' : undefined}
-          value={String(props.data[f.id] ?? '')}
-          isDisabled={props.disabled}
-          maxLength={500}
-          errorMessage={props.errors[`customData.${f.id}`]?.map((c) => tc(c))}
-          onChange={(v) => props.onChange({ ...props.data, [f.id]: v })}
-        />
-      ))}
+      {props.fields.map((f) =>
+        // A date field is the kit's date field, as everywhere (issue 29 item 4); it keeps the ISO date.
+        f.type === 'date' ? (
+          <DatePicker
+            key={f.id}
+            label={f.label}
+            isRequired={f.required}
+            value={dateValueOf(String(props.data[f.id] ?? ''))}
+            isDisabled={props.disabled}
+            errorMessage={props.errors[`customData.${f.id}`]?.map((c) => tc(c))}
+            onChange={(v) => props.onChange({ ...props.data, [f.id]: v?.toString() ?? '' })}
+          />
+        ) : (
+          <TextField
+            key={f.id}
+            label={f.label}
+            isRequired={f.required}
+            inputMode={f.type === 'number' ? 'decimal' : undefined}
+            value={String(props.data[f.id] ?? '')}
+            isDisabled={props.disabled}
+            maxLength={500}
+            errorMessage={props.errors[`customData.${f.id}`]?.map((c) => tc(c))}
+            onChange={(v) => props.onChange({ ...props.data, [f.id]: v })}
+          />
+        ),
+      )}
     </div>
   );
 }

@@ -155,6 +155,8 @@ export interface DatePickerProps {
   placeholderValue?: DateValue;
   description?: string;
   errorMessage?: ErrorMessage;
+  /** Marks the field invalid when the error is shown elsewhere (e.g. one message for a period's two dates). */
+  isInvalid?: boolean;
   isRequired?: boolean;
   isDisabled?: boolean;
   isReadOnly?: boolean;
@@ -173,6 +175,7 @@ export function DatePicker({
   placeholderValue,
   description,
   errorMessage,
+  isInvalid,
   isRequired,
   className,
   ...props
@@ -194,7 +197,7 @@ export function DatePicker({
       firstDayOfWeek={FIRST_DAY_OF_WEEK}
       shouldForceLeadingZeros
       isRequired={isRequired}
-      isInvalid={hasError(errorMessage) || undefined}
+      isInvalid={isInvalid || hasError(errorMessage) || undefined}
       className={cx(FIELD_CLASS, className)}
     >
       <FieldLabel isRequired={isRequired}>{label}</FieldLabel>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Button, Dialog, Select } from '~/app/components/ui';
+import { Button, DatePicker, Dialog, Select, dateValueOf } from '~/app/components/ui';
 import { formatClock, DEFAULT_PLAN_MINUTES, DEFAULT_START_MINUTES } from '~/core/work-orders/calendar-rules';
 import type { BoardUser, BoardItem, UnscheduledOrder } from '~/core/work-orders/schedule.service';
 
@@ -121,18 +121,15 @@ export function PlanDialog({
             errorMessage={errors('userId') || undefined}
           />
         </div>
-        <label className="text-sm font-medium text-gray-900 sm:col-span-2">
-          {t('dialog.date')}
-          <input
-            type="date"
-            required
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-            className={inputClass}
-            name="date"
-          />
-          {errors('date') ? <span className="mt-1 block text-sm text-red-700">{errors('date')}</span> : null}
-        </label>
+        <DatePicker
+          label={t('dialog.date')}
+          isRequired
+          value={dateValueOf(date)}
+          onChange={(v) => setDate(v?.toString() ?? '')}
+          name="date"
+          errorMessage={errors('date') || undefined}
+          className="sm:col-span-2"
+        />
         <label className="text-sm font-medium text-gray-900">
           {t('dialog.start')}
           <input

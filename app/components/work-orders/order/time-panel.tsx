@@ -4,10 +4,12 @@ import { useFetcher, useRouteLoaderData } from 'react-router';
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
   Dialog,
   formatDate,
   Select,
   TextField,
+  dateValueOf,
   useToast,
   type DateFormat,
 } from '~/app/components/ui';
@@ -339,11 +341,13 @@ export function TimePanel({
               </div>
             ) : (
               <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-                <Field label={t('time.date')} errors={err('date')} className="col-span-2 sm:col-span-1">
-                  {(props) => (
-                    <input {...props} type="date" value={draft.date} onChange={(e) => set({ date: e.target.value })} />
-                  )}
-                </Field>
+                <DatePicker
+                  label={t('time.date')}
+                  value={dateValueOf(draft.date)}
+                  onChange={(v) => set({ date: v?.toString() ?? '' })}
+                  errorMessage={err('date')}
+                  className="col-span-2 sm:col-span-1"
+                />
                 <Field label={t('time.hours')} errors={err('hours')}>
                   {(props) => (
                     <input
