@@ -21,7 +21,13 @@ import {
   listGroupDiscounts,
   setCustomerArticlePrice,
   setGroupDiscount,
+  ZCustomerArticlePrice,
+  ZGroupDiscount,
+  ZGroupDiscountDelete,
+  ZGroupDiscountList,
 } from '~/core/customers/customer-prices.service';
+import { ZCreateCustomer, ZCustomerListQuery, ZUpdateCustomer } from '~/core/customers/customer.schema';
+import { ZProposeQuery } from '~/core/registers/propose-id';
 import {
   createZoneUser,
   deleteZoneUser,
@@ -30,15 +36,24 @@ import {
   updateZoneUser,
   ZONE_USERS_ACCESS,
 } from '~/core/customers/zone-user.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 const READ = { permission: 'customers:read' } as const;
 const EDIT = { permission: 'customers:edit' } as const;
 const id = z.object({ id: z.string() }).passthrough();
-/** The catalogue wraps the entity: `{customer: {…}}`. Its fields are validated by the service. */
-const customerBody = z.object({
-  customer: z.unknown().refine((v) => typeof v === 'object' && v !== null, 'ERROR_REQUIRED_FIELD'),
-});
+/**
+ * The catalogue wraps the entity: `{customer: {…}}`, and the handler hands the service `customer`.
+ * Checked with the service's schema on the entity itself, so the errors name its fields plainly
+ * (`addresses`, not `customer.addresses`), as the service's do.
+ */
+const customerBody = <S extends z.ZodObject>(schema: S) =>
+  asSent(
+    z.object({ customer: schema }),
+    z
+      .object({ customer: z.record(z.string(), z.unknown(), { error: 'ERROR_REQUIRED_FIELD' }) })
+      .transform((v) => v.customer)
+      .pipe(schema),
+  );
 
 /** A query-string or body flag: 1, true. */
 const isOn = (v: unknown) => v === 1 || v === '1' || v === true || v === 'true';
@@ -53,7 +68,7 @@ export const customerCalls: ApiCall[] = [
     method: 'GET',
     path: '/customers',
     access: READ,
-    input: z.unknown(),
+    input: asSent(ZCustomerListQuery),
     summary:
       'Customers, one page: ?q= searches number, name and organisation number; status (active, inactive, all), type (private, company, all), potential (true, false), sort (name, customerId), dir, offset, limit ≤ 200. Answers {customers, totalCount}',
     handler: (ctx, input) => listCustomers(ctx, input),
@@ -63,7 +78,7 @@ export const customerCalls: ApiCall[] = [
     path: '/customers',
     // customers:create, or customers:create_potential for a potential customer: the service decides.
     access: { permission: 'signed-in' },
-    input: customerBody,
+    input: customerBody(ZCreateCustomer),
     summary:
       'Creates a customer {customer} with its addresses (one primary) and contacts; 409 DUPLICATE_CUSTOMER_ID on a taken number. Needs customers:create (customers:create_potential: potential customers only). Answers {id, customer}',
     async handler(ctx, input) {
@@ -75,7 +90,7 @@ export const customerCalls: ApiCall[] = [
     method: 'PUT',
     path: '/customers',
     access: EDIT,
-    input: customerBody,
+    input: customerBody(ZUpdateCustomer),
     summary:
       'Changes a customer {customer: {id, …fields}}: absent fields stay; `addresses` and `contacts`, when given, replace the lists (an address keeps its id when it sends it; exactly one primary, else 400 ERROR_ONE_PRIMARY_ADDRESS). Answers {customer}',
     async handler(ctx, input) {
@@ -86,7 +101,7 @@ export const customerCalls: ApiCall[] = [
     method: 'GET',
     path: '/customers/id/propose',
     access: READ,
-    input: z.unknown(),
+    input: asSent(ZProposeQuery),
     summary: 'Proposes the next free customer number of ?length digits (default 5). Answers {id}',
     handler: (ctx, input) => proposeCustomerNumber(ctx, input),
   }),
@@ -94,7 +109,7 @@ export const customerCalls: ApiCall[] = [
     method: 'GET',
     path: '/customers/articlegroupdiscounts',
     access: READ,
-    input: z.unknown(),
+    input: asSent(ZGroupDiscountList),
     summary: 'The discounts per article group of ?customerId (the customer’s uuid). Answers {discounts}',
     handler: (ctx, input) => listGroupDiscounts(ctx, input),
   }),
@@ -103,7 +118,7 @@ export const customerCalls: ApiCall[] = [
       method,
       path: '/customers/articlegroupdiscounts',
       access: EDIT,
-      input: z.unknown(),
+      input: asSent(ZGroupDiscount),
       summary:
         'Sets a customer’s discount on an article group {customerId, articleGroupId, discountValue, discountType}: PERCENTAGE 0–100 or REGULAR (an amount ≥ 0); without discountType, discountValue is read as typed ("10%", "150"); NONE or an empty value removes it. Answers {discounts}',
       handler: (ctx, input) => setGroupDiscount(ctx, input),
@@ -113,7 +128,7 @@ export const customerCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/customers/articlegroupdiscounts',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(ZGroupDiscountDelete),
     summary: 'Removes the discount of ?customerId on ?articleGroupId',
     async handler(ctx, input) {
       await deleteGroupDiscount(ctx, input);
@@ -125,7 +140,7 @@ export const customerCalls: ApiCall[] = [
       method,
       path: '/customers/articles',
       access: EDIT,
-      input: z.unknown(),
+      input: asSent(ZCustomerArticlePrice),
       summary:
         'Sets the customer’s own price of an article {customerId (uuid), articleId (uuid), price}; the price lookup prefers it. Answers {articles}',
       handler: (ctx, input) => setCustomerArticlePrice(ctx, input),
