@@ -198,10 +198,12 @@ export async function setCustomerArticlePrice(ctx: Ctx, raw: unknown): Promise<{
   return listCustomerArticles(ctx, customer.id);
 }
 
+export const ZCustomerArticleRemove = z.object({ articleId: zUuidField() });
+
 /** `DELETE /customers/{id}/articles?articleId`: the article goes back to its ordinary price. */
 export async function deleteCustomerArticlePrice(ctx: Ctx, id: unknown, raw: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'customers:edit' });
-  const { articleId } = parseInput(z.object({ articleId: zUuidField() }), raw);
+  const { articleId } = parseInput(ZCustomerArticleRemove, raw);
   const customer = await requireCustomerRow(ctx, id);
   if (!isUuid(articleId)) throw notFound();
   const article = (await ctx.trx('articles').where({ id: articleId }).first('article_id')) as

@@ -99,6 +99,15 @@ describe('[api-input] malformed input is refused with the field named', () => {
       'articleGroupId',
     );
     await refused('PUT', '/api/customers/articles', { customerId: randomUUID(), articleId: 'x' }, 'articleId');
+    const c = randomUUID();
+    await refused('PUT', `/api/customers/${c}/id`, { customerId: '' }, 'customerId');
+    await refused('PUT', `/api/customers/${c}/conf`, { configuration: 'x' }, 'configuration');
+    await refused('PUT', `/api/customers/${c}/contacts`, { contacts: [{ name: '' }] }, 'contacts.0.name');
+    await refused('GET', `/api/customers/${c}/history?size=0`, undefined, 'size');
+    await refused('DELETE', `/api/customers/${c}/articles?articleId=x`, undefined, 'articleId');
+    await refused('POST', `/api/customers/${c}/zone/auth`, { name: 'Ek', email: 'nope' }, 'email');
+    await refused('POST', `/api/customers/${c}/zone/auth`, { resend: 1 }, 'email');
+    await refused('PUT', `/api/customers/${c}/zone/auth/${randomUUID()}`, { email: 'nope' }, 'email');
   });
 
   it('recovery, registration, preferences and sign-in settings', async () => {
@@ -150,6 +159,8 @@ describe('[api-input] /api/openapi.json shows the newly declared inputs', () => 
     expect(body('/suppliers/{id}/contacts', 'put').properties).not.toHaveProperty('id');
     expect(body('/agreements/articles', 'post').properties.discountType).toBeDefined();
     expect(body('/customers', 'post').properties.customer!.properties).toHaveProperty('addresses');
+    expect(body('/customers/{id}/zone/auth', 'post').properties).toHaveProperty('resend');
+    expect(body('/customers/{id}/contacts', 'put').properties).not.toHaveProperty('id');
     expect(body('/pw', 'post').properties).toHaveProperty('email');
     expect(body('/authenticate', 'post').properties).toHaveProperty('password');
     expect(body('/users/conf', 'patch').properties.startPage!.enum).toEqual(['workorders', 'dashboard']);

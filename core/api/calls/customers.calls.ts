@@ -13,6 +13,10 @@ import {
   setCustomerConfiguration,
   setCustomerContacts,
   updateCustomer,
+  ZConfiguration,
+  ZCustomerContacts,
+  ZCustomerNumber,
+  ZHistoryQuery,
 } from '~/core/customers/customer.service';
 import {
   deleteCustomerArticlePrice,
@@ -22,6 +26,7 @@ import {
   setCustomerArticlePrice,
   setGroupDiscount,
   ZCustomerArticlePrice,
+  ZCustomerArticleRemove,
   ZGroupDiscount,
   ZGroupDiscountDelete,
   ZGroupDiscountList,
@@ -34,13 +39,19 @@ import {
   listZoneUsers,
   resendZoneInvitation,
   updateZoneUser,
+  ZCreateZoneUser,
   ZONE_USERS_ACCESS,
+  ZResendZoneUser,
+  ZUpdateZoneUser,
 } from '~/core/customers/zone-user.service';
 import { asSent, defineCall, type ApiCall } from '../define-call';
 
 const READ = { permission: 'customers:read' } as const;
 const EDIT = { permission: 'customers:edit' } as const;
-const id = z.object({ id: z.string() }).passthrough();
+/** The path's id; the service answers 404 for one that names nothing. */
+const id = z.object({ id: z.string() });
+/** A call on one customer: its id from the path and the body or query its service parses. */
+const onCustomer = <S extends z.ZodObject>(schema: S) => asSent(schema.extend({ id: z.string() }));
 /**
  * The catalogue wraps the entity: `{customer: {…}}`, and the handler hands the service `customer`.
  * Checked with the service's schema on the entity itself, so the errors name its fields plainly
@@ -57,6 +68,23 @@ const customerBody = <S extends z.ZodObject>(schema: S) =>
 
 /** A query-string or body flag: 1, true. */
 const isOn = (v: unknown) => v === 1 || v === '1' || v === true || v === 'true';
+
+/**
+ * POST …/zone/auth creates a zone user, or with `resend` sends the invitation again to `userId`
+ * or `email`: checked with the schema of whichever the handler calls.
+ */
+const ZZoneAuthPost = ZCreateZoneUser.extend({
+  id: z.string(),
+  resend: z.union([z.literal(1), z.literal('1'), z.boolean(), z.literal('true')]).optional(),
+  userId: z.string().optional(),
+});
+const ZZoneAuthPostChecked = z.record(z.string(), z.unknown()).superRefine((v, zctx) => {
+  const checked = isOn(v.resend)
+    ? ZResendZoneUser.safeParse({ ...v, id: v.userId ?? undefined })
+    : ZCreateZoneUser.safeParse(v);
+  for (const issue of checked.error?.issues ?? [])
+    zctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});
 
 /**
  * The customer calls of the catalogue (api-calls.md "Customers"). Fixed paths
@@ -181,7 +209,7 @@ export const customerCalls: ApiCall[] = [
     method: 'PUT',
     path: '/customers/:id/id',
     access: EDIT,
-    input: id,
+    input: onCustomer(ZCustomerNumber),
     summary: 'Changes the customer number {customerId}; 409 DUPLICATE_CUSTOMER_ID when taken',
     handler: (ctx, input) => changeCustomerNumber(ctx, input.id, input),
   }),
@@ -198,7 +226,7 @@ export const customerCalls: ApiCall[] = [
     method: 'PUT',
     path: '/customers/:id/conf',
     access: EDIT,
-    input: id,
+    input: onCustomer(ZConfiguration),
     summary:
       'Replaces the configuration {configuration}; invoice.reverseVat and ignoreErpInvoices in it set the customer’s reverse-VAT and ERP flags',
     handler: (ctx, input) => setCustomerConfiguration(ctx, input.id, input),
@@ -215,7 +243,7 @@ export const customerCalls: ApiCall[] = [
     method: 'PUT',
     path: '/customers/:id/contacts',
     access: EDIT,
-    input: id,
+    input: onCustomer(ZCustomerContacts),
     summary: 'Replaces every contact of the customer {contacts: [{name, role, phone, email}]} in one transaction',
     handler: (ctx, input) => setCustomerContacts(ctx, input.id, input),
   }),
@@ -223,7 +251,7 @@ export const customerCalls: ApiCall[] = [
     method: 'GET',
     path: '/customers/:id/history',
     access: READ,
-    input: id,
+    input: onCustomer(ZHistoryQuery),
     summary:
       'What happened to the customer, newest first, ?from (offset) &size (≤ 200). Answers {rows: [{userName, action, timestamp, data}], totalCount}',
     handler: (ctx, input) => getCustomerHistory(ctx, input.id, input),
@@ -241,7 +269,7 @@ export const customerCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/customers/:id/articles',
     access: EDIT,
-    input: id,
+    input: onCustomer(ZCustomerArticleRemove),
     summary: 'Removes the customer’s own price of ?articleId',
     async handler(ctx, input) {
       await deleteCustomerArticlePrice(ctx, input.id, input);
@@ -261,7 +289,7 @@ export const customerCalls: ApiCall[] = [
     method: 'POST',
     path: '/customers/:id/zone/auth',
     access: ZONE_USERS_ACCESS,
-    input: id,
+    input: asSent(ZZoneAuthPost, ZZoneAuthPostChecked),
     summary:
       'Creates a customer-zone user {customerId, email, name, status} with status STATUS_REGISTERED and e-mails a single-use invitation (7 days); 409 ZONE_USER_EMAIL_TAKEN. With resend=1 in the body ({resend: 1, userId or email}; the path’s id is the customer) sends a new invitation instead and sets STATUS_REGISTERED again. Answers {id, user}',
     handler: (ctx, input) =>
@@ -273,7 +301,7 @@ export const customerCalls: ApiCall[] = [
     method: 'PUT',
     path: '/customers/:id/zone/auth/:userId',
     access: ZONE_USERS_ACCESS,
-    input: z.object({ id: z.string(), userId: z.string() }).passthrough(),
+    input: asSent(ZUpdateZoneUser.extend({ id: z.string(), userId: z.string() })),
     summary:
       'Changes a zone user’s name or e-mail {name, email}; a new address voids a pending invitation. Answers {user}',
     handler: (ctx, input) => updateZoneUser(ctx, input.id, input.userId, input),
