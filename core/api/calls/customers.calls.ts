@@ -44,7 +44,7 @@ import {
   ZResendZoneUser,
   ZUpdateZoneUser,
 } from '~/core/customers/zone-user.service';
-import { asSent, defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, wrappedIn, type ApiCall } from '../define-call';
 
 const READ = { permission: 'customers:read' } as const;
 const EDIT = { permission: 'customers:edit' } as const;
@@ -52,19 +52,6 @@ const EDIT = { permission: 'customers:edit' } as const;
 const id = z.object({ id: z.string() });
 /** A call on one customer: its id from the path and the body or query its service parses. */
 const onCustomer = <S extends z.ZodObject>(schema: S) => asSent(schema.extend({ id: z.string() }));
-/**
- * The catalogue wraps the entity: `{customer: {…}}`, and the handler hands the service `customer`.
- * Checked with the service's schema on the entity itself, so the errors name its fields plainly
- * (`addresses`, not `customer.addresses`), as the service's do.
- */
-const customerBody = <S extends z.ZodObject>(schema: S) =>
-  asSent(
-    z.object({ customer: schema }),
-    z
-      .object({ customer: z.record(z.string(), z.unknown(), { error: 'ERROR_REQUIRED_FIELD' }) })
-      .transform((v) => v.customer)
-      .pipe(schema),
-  );
 
 /** A query-string or body flag: 1, true. */
 const isOn = (v: unknown) => v === 1 || v === '1' || v === true || v === 'true';
@@ -106,7 +93,7 @@ export const customerCalls: ApiCall[] = [
     path: '/customers',
     // customers:create, or customers:create_potential for a potential customer: the service decides.
     access: { permission: 'signed-in' },
-    input: customerBody(ZCreateCustomer),
+    input: wrappedIn('customer', ZCreateCustomer),
     summary:
       'Creates a customer {customer} with its addresses (one primary) and contacts; 409 DUPLICATE_CUSTOMER_ID on a taken number. Needs customers:create (customers:create_potential: potential customers only). Answers {id, customer}',
     async handler(ctx, input) {
@@ -118,7 +105,7 @@ export const customerCalls: ApiCall[] = [
     method: 'PUT',
     path: '/customers',
     access: EDIT,
-    input: customerBody(ZUpdateCustomer),
+    input: wrappedIn('customer', ZUpdateCustomer),
     summary:
       'Changes a customer {customer: {id, …fields}}: absent fields stay; `addresses` and `contacts`, when given, replace the lists (an address keeps its id when it sends it; exactly one primary, else 400 ERROR_ONE_PRIMARY_ADDRESS). Answers {customer}',
     async handler(ctx, input) {
