@@ -110,6 +110,21 @@ describe('[api-input] malformed input is refused with the field named', () => {
     await refused('PUT', `/api/customers/${c}/zone/auth/${randomUUID()}`, { email: 'nope' }, 'email');
   });
 
+  it('articles, groups, price lists and stock: wrapped entities are named plainly', async () => {
+    await refused('GET', '/api/articles?status=gone', undefined, 'status');
+    await refused('GET', '/api/articles/q?limit=0', undefined, 'limit');
+    expect((await call('GET', '/api/articles/inactive?status=active', admin)).status).toBe(200);
+    await refused('POST', '/api/articles', { title: 'Kabel' }, 'article');
+    const fields = await refused('POST', '/api/articles', { article: { articleId: 'A 1' } }, 'articleId');
+    expect(Object.keys(fields).some((k) => k.startsWith('article.'))).toBe(false);
+    await refused('POST', '/api/articles/groups', { group: { title: 'has space' } }, 'title');
+    await refused('PUT', '/api/articles/pricelists', { title: 'Bas' }, 'id');
+    await refused('PUT', `/api/articles/pricelists/${randomUUID()}/details`, { groups: 'all' }, 'groups');
+    await refused('POST', `/api/articles/${randomUUID()}/stock`, { amount: '1', type: 'steal' }, 'type');
+    // Another tenant's or no article is 404 before its history's page is read (decision 020).
+    expect((await call('GET', `/api/articles/${randomUUID()}/history?limit=0`, admin)).status).toBe(404);
+  });
+
   it('recovery, registration, preferences and sign-in settings', async () => {
     await refused('POST', '/api/pw', { email: 'not an address' }, 'email', undefined);
     await refused('POST', '/api/pw/comp', { token: 'whatever', password: '' }, 'password', undefined);
@@ -161,6 +176,10 @@ describe('[api-input] /api/openapi.json shows the newly declared inputs', () => 
     expect(body('/customers', 'post').properties.customer!.properties).toHaveProperty('addresses');
     expect(body('/customers/{id}/zone/auth', 'post').properties).toHaveProperty('resend');
     expect(body('/customers/{id}/contacts', 'put').properties).not.toHaveProperty('id');
+    expect(body('/articles', 'post').properties.article!.properties).toHaveProperty('articleId');
+    expect(body('/articles/{id}/stock', 'post').properties.type!.enum).toEqual(
+      expect.arrayContaining(['add', 'remove']),
+    );
     expect(body('/pw', 'post').properties).toHaveProperty('email');
     expect(body('/authenticate', 'post').properties).toHaveProperty('password');
     expect(body('/users/conf', 'patch').properties.startPage!.enum).toEqual(['workorders', 'dashboard']);
@@ -173,6 +192,8 @@ describe('[api-input] /api/openapi.json shows the newly declared inputs', () => 
     expect(query('/customers/articlegroupdiscounts', 'customerId')).toBeDefined();
     expect(query('/agreements', 'status')).toBeDefined();
     expect(query('/models', 'q')).toBeDefined();
+    expect(query('/articles', 'groupId')).toBeDefined();
+    expect(query('/articles/{id}/history', 'limit')?.schema).toMatchObject({ maximum: 200 });
     expect(query('/timereports/oncall', 'from')).toBeDefined();
   });
 });
