@@ -17,7 +17,7 @@ import {
   ZCreateAgreementFields,
   ZUpdateAgreement,
 } from '~/core/agreements/agreement-type.service';
-import { asSent, defineCall, unwrapped, type ApiCall } from '../define-call';
+import { asSent, defineCall, shownOnly, unwrapped, type ApiCall } from '../define-call';
 
 const id = z.object({ id: z.string() });
 const READ = { permission: 'agreements:read' } as const;
@@ -141,7 +141,8 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/agreements/:id/articles',
     access: EDIT,
-    input: z.object({ id: z.string(), articleId: z.unknown() }),
+    // Shown only: an article id that names nothing, or none, is the service's 404.
+    input: shownOnly(z.object({ id: z.string(), articleId: z.string() })),
     summary: 'Removes an included article ?articleId from the type',
     async handler(ctx, input) {
       await removeAgreementArticle(ctx, input.id, input.articleId);
