@@ -157,15 +157,15 @@ const pricingFields = {
 };
 
 /** POST /agreements: {title} is enough; the code is made from the title when left out. */
-export const ZCreateAgreement = withValidity(
-  z.object({
-    ...agreementFields,
-    code: z.preprocess(blankToNull, zIdentifier(50).nullish()),
-    priceModel: pricingFields.priceModel.optional(),
-    price: pricingFields.price.optional(),
-    priceArticleId: pricingFields.priceArticleId.optional(),
-  }),
-);
+export const ZCreateAgreementFields = z.object({
+  ...agreementFields,
+  code: z.preprocess(blankToNull, zIdentifier(50).nullish()),
+  priceModel: pricingFields.priceModel.optional(),
+  price: pricingFields.price.optional(),
+  priceArticleId: pricingFields.priceArticleId.optional(),
+});
+/** With validFrom required: createAgreementType fills in today first when it is left out. */
+export const ZCreateAgreement = withValidity(ZCreateAgreementFields);
 export type TCreateAgreement = z.infer<typeof ZCreateAgreement>;
 
 /** PUT /agreements {agreement}: every field of the type but its pricing (PUT …/pricing). */

@@ -123,3 +123,18 @@ export function callInput(schema: z.ZodType, sent: unknown): unknown {
  */
 export const unwrapped = (key: string, schema: z.ZodType, whenMissing?: unknown) =>
   z.preprocess((v) => (v as Record<string, unknown> | undefined)?.[key] ?? whenMissing ?? v, schema);
+
+/**
+ * A body whose entity must come wrapped (`{customer: {…}}`, `{article: {…}}`) because the handler
+ * hands the service `input[key]`: shown wrapped, and checked with the service's schema on the
+ * entity itself, so the errors name its fields plainly (`name`, not `customer.name`), as the
+ * service's do; a missing or non-object entity is `key`: ERROR_REQUIRED_FIELD.
+ */
+export const wrappedIn = <S extends z.ZodObject>(key: string, schema: S) =>
+  asSent(
+    z.object({ [key]: schema }),
+    z
+      .object({ [key]: z.record(z.string(), z.unknown(), { error: 'ERROR_REQUIRED_FIELD' }) })
+      .transform((v) => v[key])
+      .pipe(schema),
+  );

@@ -145,13 +145,16 @@ export async function getArticle(ctx: Ctx, id: unknown): Promise<TArticle> {
   return toArticle(await requireArticleRow(ctx, id), canSeePurchasePrice(ctx));
 }
 
+/** `GET /articles/details/title/{title}`'s path. */
+export const ZArticleTitle = z.object({ title: zRequiredString().max(200, 'ERROR_MAX_LENGTH') });
+
 /**
  * `GET /articles/details/title/{title}`: the article with exactly this title (any case). Titles
  * are not unique: an active one is preferred, then the lowest article ID.
  */
 export async function getArticleByTitle(ctx: Ctx, raw: unknown): Promise<TArticle> {
   requireAccess(ctx.auth, READ);
-  const { title } = parseInput(z.object({ title: zRequiredString().max(200, 'ERROR_MAX_LENGTH') }), raw);
+  const { title } = parseInput(ZArticleTitle, raw);
   const row = (await selectArticles(ctx)
     .whereRaw('lower(a.title) = lower(?)', [title])
     .orderByRaw(`a.status = 'active' desc, lower(a.article_id)`)
@@ -367,7 +370,7 @@ export interface HistoryEntry {
   data: unknown;
 }
 
-const ZHistoryQuery = z.object({
+export const ZHistoryQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

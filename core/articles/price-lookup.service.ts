@@ -6,7 +6,7 @@ import { requireAccess } from '~/core/permissions/access';
 import { discountOf, resolvePrice, type PriceListRule, type PriceLookup } from '~/core/pricing';
 import { tenantToday } from '~/core/calendar/tenant-today';
 
-const ZLookupQuery = z.object({
+export const ZLookupQuery = z.object({
   customerId: z
     .string()
     .optional()

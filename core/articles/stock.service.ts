@@ -66,7 +66,7 @@ export async function moveStock(ctx: Ctx, id: unknown, raw: unknown): Promise<{ 
   return { stockAmount: updated.stock_amount };
 }
 
-const ZPage = z.object({
+export const ZPage = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -51,10 +51,13 @@ function discountFrom(input: z.infer<typeof ZGroupDiscount>): Discount {
   return parsed.discount;
 }
 
+/** `GET /customers/articlegroupdiscounts?customerId`'s query. */
+export const ZGroupDiscountList = z.object({ customerId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
+
 /** `GET /customers/articlegroupdiscounts?customerId`: the customer's discounts per article group. */
 export async function listGroupDiscounts(ctx: Ctx, raw: unknown): Promise<{ discounts: GroupDiscount[] }> {
   requireAccess(ctx.auth, { permission: 'customers:read' });
-  const { customerId } = parseInput(z.object({ customerId: z.string({ error: 'ERROR_REQUIRED_FIELD' }) }), raw);
+  const { customerId } = parseInput(ZGroupDiscountList, raw);
   const customer = await requireCustomerRow(ctx, customerId);
   const rows = (await ctx
     .trx('customer_article_group_discounts as d')
@@ -108,13 +111,13 @@ export async function setGroupDiscount(ctx: Ctx, raw: unknown): Promise<{ discou
   return listGroupDiscounts(ctx, { customerId: customer.id });
 }
 
+/** `DELETE /customers/articlegroupdiscounts?customerId&articleGroupId`'s query. */
+export const ZGroupDiscountDelete = ZGroupDiscountList.extend({ articleGroupId: zUuidField() });
+
 /** `DELETE /customers/articlegroupdiscounts?customerId&articleGroupId`. */
 export async function deleteGroupDiscount(ctx: Ctx, raw: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'customers:edit' });
-  const input = parseInput(
-    z.object({ customerId: z.string({ error: 'ERROR_REQUIRED_FIELD' }), articleGroupId: zUuidField() }),
-    raw,
-  );
+  const input = parseInput(ZGroupDiscountDelete, raw);
   const customer = await requireCustomerRow(ctx, input.customerId);
   const group = (await ctx.trx('article_groups').where({ id: input.articleGroupId }).first('title')) as
     { title: string } | undefined;
@@ -195,10 +198,12 @@ export async function setCustomerArticlePrice(ctx: Ctx, raw: unknown): Promise<{
   return listCustomerArticles(ctx, customer.id);
 }
 
+export const ZCustomerArticleRemove = z.object({ articleId: zUuidField() });
+
 /** `DELETE /customers/{id}/articles?articleId`: the article goes back to its ordinary price. */
 export async function deleteCustomerArticlePrice(ctx: Ctx, id: unknown, raw: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'customers:edit' });
-  const { articleId } = parseInput(z.object({ articleId: zUuidField() }), raw);
+  const { articleId } = parseInput(ZCustomerArticleRemove, raw);
   const customer = await requireCustomerRow(ctx, id);
   if (!isUuid(articleId)) throw notFound();
   const article = (await ctx.trx('articles').where({ id: articleId }).first('article_id')) as

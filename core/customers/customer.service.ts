@@ -605,10 +605,12 @@ export async function getCustomerNumber(ctx: Ctx, id: unknown): Promise<{ custom
   return { customerId: str(row.customer_id) };
 }
 
+export const ZCustomerNumber = z.object({ customerId: zIdentifier(30) });
+
 /** `PUT /customers/{id}/id {customerId}`: gives the customer another number (409 when taken). */
 export async function changeCustomerNumber(ctx: Ctx, id: unknown, raw: unknown): Promise<{ customerId: string }> {
   requireAccess(ctx.auth, { permission: 'customers:edit' });
-  const { customerId } = parseInput(z.object({ customerId: zIdentifier(30) }), raw);
+  const { customerId } = parseInput(ZCustomerNumber, raw);
   const row = await requireCustomerRow(ctx, id);
   await guardDuplicateNumber(() =>
     ctx.trx('customers').where({ id: row.id }).update({ customer_id: customerId, updated_at: ctx.now }),
@@ -675,6 +677,10 @@ export async function getCustomerContacts(ctx: Ctx, id: unknown): Promise<{ cont
   return { contacts: customer.contacts };
 }
 
+export const ZCustomerContacts = z.object({
+  contacts: z.array(ZContact, { error: 'ERROR_REQUIRED_FIELD' }).max(MAX_CONTACTS, 'ERROR_INVALID_VALUE'),
+});
+
 /** `PUT /customers/{id}/contacts {contacts}`: replaces every contact in one transaction. */
 export async function setCustomerContacts(
   ctx: Ctx,
@@ -682,12 +688,7 @@ export async function setCustomerContacts(
   raw: unknown,
 ): Promise<{ contacts: CustomerContact[] }> {
   requireAccess(ctx.auth, { permission: 'customers:edit' });
-  const { contacts } = parseInput(
-    z.object({
-      contacts: z.array(ZContact, { error: 'ERROR_REQUIRED_FIELD' }).max(MAX_CONTACTS, 'ERROR_INVALID_VALUE'),
-    }),
-    raw,
-  );
+  const { contacts } = parseInput(ZCustomerContacts, raw);
   const row = await requireCustomerRow(ctx, id);
   await replaceContacts(ctx, row.id as string, contacts);
   await ctx.trx('customers').where({ id: row.id }).update({ updated_at: ctx.now });

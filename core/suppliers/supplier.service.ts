@@ -112,12 +112,15 @@ export async function listSuppliers(
  * GET /suppliers/q?q: suppliers for a picker, at most 200, active first then by title, with how
  * many matched (the picker says when the list is cut).
  */
+/** GET /suppliers/q's query: the text and a page of at most 200. */
+export const ZSupplierSearch = ZListQuery.extend({ limit: ZListQuery.shape.limit.default(MAX_PAGE_SIZE) });
+
 export async function searchSuppliers(
   ctx: Ctx,
   raw: unknown = {},
 ): Promise<{ suppliers: Pick<SupplierListItem, 'id' | 'number' | 'title' | 'name' | 'status'>[]; total: number }> {
   requireAccess(ctx.auth, READ);
-  const f = parseInput(ZListQuery.extend({ limit: ZListQuery.shape.limit.default(MAX_PAGE_SIZE) }), raw);
+  const f = parseInput(ZSupplierSearch, raw);
   const base = ctx.trx('suppliers as s');
   if (f.q) base.whereRaw(`${SEARCH} like ?`, [containsPattern(f.q)]);
   const [{ n }] = (await base.clone().count({ n: '*' })) as { n: string | number }[];

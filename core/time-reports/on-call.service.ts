@@ -77,6 +77,12 @@ const shiftQuery = (ctx: Ctx) =>
     .join('users as u', 'u.id', 's.user_id')
     .select('s.id', 's.user_id', 'u.name as user_name', 's.start_ts', 's.end_ts', 's.comment', 's.create_user_id');
 
+/** GET /timereports/oncall's query: a day (YYYY-MM-DD) or an instant each; listWindow reads them. */
+export const ZOnCallWindow = z.object({
+  from: z.string({ error: 'ERROR_INVALID_VALUE' }).max(40, 'ERROR_INVALID_VALUE').nullish(),
+  to: z.string({ error: 'ERROR_INVALID_VALUE' }).max(40, 'ERROR_INVALID_VALUE').nullish(),
+});
+
 /**
  * GET /timereports/oncall?from&to: the shifts overlapping the window (days in the tenant's zone,
  * or instants; the current month by default; at most 62 days), and the company holidays in it.
@@ -84,7 +90,7 @@ const shiftQuery = (ctx: Ctx) =>
  */
 export async function listOnCallShifts(ctx: Ctx, raw: unknown = {}): Promise<OnCallList> {
   requireAccess(ctx.auth, ONCALL_ACCESS.read);
-  const q = (raw ?? {}) as { from?: unknown; to?: unknown };
+  const q = parseInput(ZOnCallWindow, raw ?? {});
   const window = listWindow(q, tenantToday(ctx), zone(ctx));
   if (!window.ok) throw new AppError('VALIDATION_FAILED', 400, { fields: { [window.field]: [window.error] } });
   const { from, to } = window;
@@ -126,7 +132,7 @@ export async function listOnCallPeople(ctx: Ctx): Promise<{ id: string; name: st
 
 const zId = z.string({ error: 'ERROR_REQUIRED_FIELD' }).refine(isUuid, 'ERROR_INVALID_VALUE');
 const zMoment = z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD');
-const ZShift = z.object({
+export const ZShift = z.object({
   userId: zId,
   startTs: zMoment,
   endTs: zMoment,
@@ -137,7 +143,7 @@ const ZShift = z.object({
     .nullish()
     .transform((v) => v || null),
 });
-const ZEditShift = ZShift.extend({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
+export const ZEditShift = ZShift.extend({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) });
 
 interface ShiftInput {
   userId: string;

@@ -90,7 +90,7 @@ const zFlag = z.preprocess(
   z.boolean({ error: 'ERROR_INVALID_VALUE' }),
 );
 
-const ZTag = z
+export const ZTag = z
   .object({
     code: z
       .string({ error: 'ERROR_REQUIRED_FIELD' })
@@ -117,7 +117,7 @@ const ZTag = z
     for (const field of ['defaultStart', 'defaultEnd'] as const)
       if (!t[field]) issue.addIssue({ code: 'custom', path: [field], message: 'ERROR_REQUIRED_FIELD' });
   });
-const ZEditTag = ZTag.and(z.object({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) }));
+export const ZEditTag = ZTag.and(z.object({ id: z.string({ error: 'ERROR_REQUIRED_FIELD' }) }));
 type TTag = z.infer<typeof ZTag>;
 
 function columnsOf(t: TTag) {

@@ -5,9 +5,11 @@ import {
   getAccessLevel,
   listAccessLevels,
   updateAccessLevel,
+  ZCreateAccessLevel,
+  ZUpdateAccessLevel,
 } from '~/core/access-levels/access-level.service';
 import { listPermissions } from '~/core/access-levels/permission-catalogue';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 const READ = { permission: 'accesslevels:read' } as const;
 const EDIT = { permission: 'accesslevels:edit' } as const;
@@ -16,17 +18,18 @@ export const listAccessLevelsCall = defineCall({
   method: 'GET',
   path: '/acls',
   access: READ,
+  // Takes nothing; other query parameters are let through.
   input: z.object({}).passthrough(),
   summary: 'Every access level of the instance, by name',
   handler: (ctx) => listAccessLevels(ctx),
 });
 
-// Validated by the service (ZCreateAccessLevel / ZUpdateAccessLevel) so field errors carry message keys.
+// The service's schemas (ZCreateAccessLevel / ZUpdateAccessLevel), checked here and again in the service.
 export const createAccessLevelCall = defineCall({
   method: 'POST',
   path: '/acls',
   access: EDIT,
-  input: z.unknown(),
+  input: asSent(ZCreateAccessLevel),
   summary: 'Creates an access level {displayName, description, permissions, limit, configuration}; 409 on a taken name',
   handler: (ctx, input) => createAccessLevel(ctx, input),
 });
@@ -35,7 +38,7 @@ export const updateAccessLevelCall = defineCall({
   method: 'PUT',
   path: '/acls',
   access: EDIT,
-  input: z.unknown(),
+  input: asSent(ZUpdateAccessLevel),
   summary: 'Changes an access level {id, …fields to change}; 409 on a taken name',
   handler: (ctx, input) => updateAccessLevel(ctx, input),
 });
@@ -44,6 +47,7 @@ export const listPermissionsCall = defineCall({
   method: 'GET',
   path: '/acls/permissions',
   access: READ,
+  // Takes nothing; other query parameters are let through.
   input: z.object({}).passthrough(),
   summary: 'The permission catalogue: id, name, description and group, in the user’s language',
   handler: async (ctx) => listPermissions(ctx),

@@ -11,16 +11,22 @@ import {
   updateAgreementArticle,
   updateAgreementPricing,
   updateAgreementType,
+  ZAgreementArticle,
+  ZAgreementList,
+  ZAgreementPricing,
+  ZCreateAgreementFields,
+  ZUpdateAgreement,
 } from '~/core/agreements/agreement-type.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, shownOnly, unwrapped, type ApiCall } from '../define-call';
 
 const id = z.object({ id: z.string() });
 const READ = { permission: 'agreements:read' } as const;
 const EDIT = { permission: 'agreements:edit' } as const;
 
 /**
- * The agreement-type calls of the catalogue (api-calls.md "Agreements"). Services validate their
- * input. `/agreements/:id` takes any one segment: the catalogue lists calls with fixed paths under
+ * The agreement-type calls of the catalogue (api-calls.md "Agreements"). The inputs are the
+ * services' schemas, checked here and parsed again by the services; a new type is checked without
+ * its validity dates' order, since the service fills in a missing validFrom with today first. `/agreements/:id` takes any one segment: the catalogue lists calls with fixed paths under
  * /agreements (…/invoices/upcoming and the like) before these.
  */
 export const agreementTypeCalls: ApiCall[] = [
@@ -28,7 +34,7 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'GET',
     path: '/agreements',
     access: READ,
-    input: z.unknown(),
+    input: asSent(ZAgreementList),
     summary:
       'Agreement types by title {agreements, totalCount}, each with objectCount (object agreements using it); ' +
       '?q searches code, title and description; ?status, ?type, ?offset, ?limit',
@@ -48,7 +54,7 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'POST',
     path: '/agreements',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(z.object({ agreement: ZCreateAgreementFields }), unwrapped('agreement', ZCreateAgreementFields)),
     summary:
       'Creates an agreement type from {title} or {agreement: {…}}; the code is made from the title and validFrom is ' +
       'today when left out; returns {id}; 409 DUPLICATE_AGREEMENT_TYPE; 400 with field errors',
@@ -58,7 +64,7 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'PUT',
     path: '/agreements',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(z.object({ agreement: ZUpdateAgreement }), unwrapped('agreement', ZUpdateAgreement)),
     summary:
       'Changes an agreement type {agreement: {id, code, title, …}} (all fields but pricing); validFrom required and ' +
       'not after validTo; 409 DUPLICATE_AGREEMENT_TYPE',
@@ -91,7 +97,7 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'PUT',
     path: '/agreements/:id/pricing',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(ZAgreementPricing),
     summary: "Sets a type's pricing {priceModel, price, priceArticleId}; the article must exist",
     async handler(ctx, input) {
       await updateAgreementPricing(ctx, input);
@@ -111,7 +117,7 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'POST',
     path: '/agreements/articles',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(ZAgreementArticle),
     summary:
       'Includes an article {agreementId, articleId, discountType: PERCENTAGE|REGULAR|NONE, discountValue}; ' +
       '409 DUPLICATE_AGREEMENT_ARTICLE when already included',
@@ -124,7 +130,7 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'PUT',
     path: '/agreements/articles',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(ZAgreementArticle),
     summary: "Changes an included article's discount {agreementId, articleId, discountType, discountValue}",
     async handler(ctx, input) {
       await updateAgreementArticle(ctx, input);
@@ -135,7 +141,8 @@ export const agreementTypeCalls: ApiCall[] = [
     method: 'DELETE',
     path: '/agreements/:id/articles',
     access: EDIT,
-    input: z.object({ id: z.string(), articleId: z.unknown() }),
+    // Shown only: an article id that names nothing, or none, is the service's 404.
+    input: shownOnly(z.object({ id: z.string(), articleId: z.string() })),
     summary: 'Removes an included article ?articleId from the type',
     async handler(ctx, input) {
       await removeAgreementArticle(ctx, input.id, input.articleId);

@@ -7,8 +7,14 @@ import {
   GROUPS_READ,
   listArticleGroups,
   updateArticleGroup,
+  ZCreateArticleGroup,
+  ZUpdateArticleGroup,
 } from '~/core/articles/article-group.service';
-import { listArticleSuppliers, saveArticleSuppliers } from '~/core/articles/article-suppliers.service';
+import {
+  listArticleSuppliers,
+  saveArticleSuppliers,
+  ZArticleSuppliers,
+} from '~/core/articles/article-suppliers.service';
 import {
   articleHistory,
   createArticle,
@@ -20,7 +26,10 @@ import {
   proposeArticleId,
   searchArticles,
   updateArticle,
+  ZArticleTitle,
+  ZHistoryQuery,
 } from '~/core/articles/article.service';
+import { ZArticleQuery, ZCreateArticle, ZUpdateArticle } from '~/core/articles/article.schema';
 import {
   createPriceList,
   deletePriceList,
@@ -28,19 +37,26 @@ import {
   listPriceLists,
   savePriceListGroups,
   updatePriceList,
+  ZCreatePriceList,
+  ZPriceListGroups,
+  ZUpdatePriceList,
 } from '~/core/articles/price-list.service';
-import { lookupArticlePrice } from '~/core/articles/price-lookup.service';
-import { moveStock, stockHistory } from '~/core/articles/stock.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { lookupArticlePrice, ZLookupQuery } from '~/core/articles/price-lookup.service';
+import { moveStock, stockHistory, ZPage, ZStockMovement } from '~/core/articles/stock.service';
+import { ZProposeQuery } from '~/core/registers/propose-id';
+import { asSent, defineCall, shownOnly, unwrapped, wrappedIn, type ApiCall } from '../define-call';
 
 const READ = { permission: 'articles:read' } as const;
 const SETTINGS = { permission: 'articles:settings' } as const;
 
-const withId = z.object({ id: z.string() }).passthrough();
-const anyInput = z.object({}).passthrough();
-/** Bodies that wrap the entity as the catalogue does: `{article: {…}}`. */
-const wrapped = (key: string) =>
-  z.object({ [key]: z.record(z.string(), z.unknown(), { error: 'ERROR_REQUIRED_FIELD' }) }).passthrough();
+/** The path's id; the service answers 404 for one that names nothing. */
+const withId = z.object({ id: z.string() });
+/** Calls that take nothing; other query parameters are let through. */
+const nothing = z.object({}).passthrough();
+/** A body or query on one article: the path's id with what the service parses. */
+const onArticle = <S extends z.ZodObject>(schema: S) => schema.extend({ id: z.string() });
+/** The list filters of /articles, without the status /articles/q and /articles/inactive set themselves. */
+const ZArticleFilters = ZArticleQuery.omit({ status: true });
 /** Group and price-list bodies: the catalogue does not wrap them; `{group: {…}}` is read too. */
 const unwrap = (input: Record<string, unknown>, key: string): unknown =>
   input[key] && typeof input[key] === 'object' ? input[key] : input;
@@ -50,7 +66,7 @@ const groupCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/groups',
     access: GROUPS_READ,
-    input: anyInput,
+    input: nothing,
     summary: 'Article groups by ID {id, title, displayName, articleCount, priceListCount} (article_groups module)',
     handler: async (ctx) => ({ groups: await listArticleGroups(ctx) }),
   }),
@@ -58,7 +74,7 @@ const groupCalls: ApiCall[] = [
     method: 'POST',
     path: '/articles/groups',
     access: GROUPS_EDIT,
-    input: anyInput,
+    input: asSent(ZCreateArticleGroup, unwrapped('group', ZCreateArticleGroup)),
     summary: 'Creates an article group {title, displayName}; 409 ARTICLE_GROUP_EXISTS on a taken ID',
     handler: (ctx, input) => createArticleGroup(ctx, unwrap(input, 'group')),
   }),
@@ -66,7 +82,7 @@ const groupCalls: ApiCall[] = [
     method: 'PUT',
     path: '/articles/groups',
     access: GROUPS_EDIT,
-    input: anyInput,
+    input: asSent(ZUpdateArticleGroup, unwrapped('group', ZUpdateArticleGroup)),
     summary: 'Changes an article group {id, title, displayName}; 409 ARTICLE_GROUP_EXISTS on a taken ID',
     handler: (ctx, input) => updateArticleGroup(ctx, unwrap(input, 'group')),
   }),
@@ -96,7 +112,7 @@ const priceListCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/pricelists',
     access: READ,
-    input: anyInput,
+    input: nothing,
     summary: 'Price lists by title with groupCount, customerCount and objectCount',
     handler: async (ctx) => ({ priceLists: await listPriceLists(ctx) }),
   }),
@@ -104,7 +120,7 @@ const priceListCalls: ApiCall[] = [
     method: 'POST',
     path: '/articles/pricelists',
     access: SETTINGS,
-    input: anyInput,
+    input: asSent(ZCreatePriceList, unwrapped('priceList', ZCreatePriceList)),
     summary: 'Creates a price list {title, description}; 409 DUPLICATE_PRICE_LIST on a taken title',
     handler: (ctx, input) => createPriceList(ctx, unwrap(input, 'priceList')),
   }),
@@ -112,7 +128,7 @@ const priceListCalls: ApiCall[] = [
     method: 'PUT',
     path: '/articles/pricelists',
     access: SETTINGS,
-    input: anyInput,
+    input: asSent(ZUpdatePriceList, unwrapped('priceList', ZUpdatePriceList)),
     summary: 'Renames a price list {id, title, description}; 409 DUPLICATE_PRICE_LIST on a taken title',
     handler: (ctx, input) => updatePriceList(ctx, unwrap(input, 'priceList')),
   }),
@@ -140,7 +156,7 @@ const priceListCalls: ApiCall[] = [
     method: 'PUT',
     path: '/articles/pricelists/details',
     access: SETTINGS,
-    input: anyInput,
+    input: asSent(ZPriceListGroups),
     summary:
       'Sets a price list’s rules {id, groups: [{articleGroupId, pricingType, value}]}; groups left out are unpriced',
     handler: (ctx, input) => savePriceListGroups(ctx, input),
@@ -157,7 +173,7 @@ const priceListCalls: ApiCall[] = [
     method: 'PUT',
     path: '/articles/pricelists/:id/details',
     access: SETTINGS,
-    input: withId,
+    input: asSent(ZPriceListGroups),
     summary: 'Same as PUT /articles/pricelists/details, the list named in the path {groups}',
     handler: (ctx, input) => savePriceListGroups(ctx, input),
   }),
@@ -179,7 +195,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/q',
     access: READ,
-    input: anyInput,
+    input: asSent(ZArticleFilters),
     summary:
       'Searches active articles ?q= on article ID, title and E-number (offset, limit ≤ 200) → {articles, totalCount}',
     handler: (ctx, input) => searchArticles(ctx, input),
@@ -188,7 +204,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/inactive',
     access: READ,
-    input: anyInput,
+    input: asSent(ZArticleFilters),
     summary: 'Inactive articles (q, groupId, offset, limit) → {articles, totalCount}',
     handler: (ctx, input) => listInactiveArticles(ctx, input),
   }),
@@ -196,7 +212,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/id/propose',
     access: READ,
-    input: anyInput,
+    input: asSent(ZProposeQuery),
     summary: 'Proposes the next free all-digit article ID ?length= (default 5) → {id}',
     handler: (ctx, input) => proposeArticleId(ctx, input),
   }),
@@ -204,7 +220,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/details/title/:title',
     access: READ,
-    input: anyInput,
+    input: asSent(ZArticleTitle),
     summary: 'The article with exactly this title (any case; an active one first)',
     handler: (ctx, input) => getArticleByTitle(ctx, input),
   }),
@@ -220,7 +236,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles',
     access: READ,
-    input: anyInput,
+    input: asSent(ZArticleQuery),
     summary:
       'Articles: q, groupId, status (active | inactive | all; active by default), sort (title | articleId), dir, offset, limit ≤ 200 → {articles, totalCount}',
     handler: (ctx, input) => listArticles(ctx, input),
@@ -229,7 +245,7 @@ const articleCalls: ApiCall[] = [
     method: 'POST',
     path: '/articles',
     access: { permission: 'articles:create' },
-    input: wrapped('article'),
+    input: wrappedIn('article', ZCreateArticle),
     summary:
       'Creates an article {article: {articleId, title, …}} with the default status (active); 409 DUPLICATE_ARTICLE_ID / DUPLICATE_E_NUMBER',
     handler: (ctx, input) => createArticle(ctx, input.article),
@@ -238,7 +254,7 @@ const articleCalls: ApiCall[] = [
     method: 'PUT',
     path: '/articles',
     access: { permission: 'articles:edit' },
-    input: wrapped('article'),
+    input: wrappedIn('article', ZUpdateArticle),
     summary: 'Changes an article {article: {id, …fields to change}} (status active | inactive too)',
     handler: (ctx, input) => updateArticle(ctx, input.article),
   }),
@@ -255,7 +271,7 @@ const articleCalls: ApiCall[] = [
     method: 'PUT',
     path: '/articles/:id/suppliers',
     access: { permission: 'articles:edit' },
-    input: withId,
+    input: asSent(onArticle(ZArticleSuppliers)),
     summary:
       'Replaces the article’s suppliers {suppliers: [{supplierId, supplierArticleNumber, purchasePrice, isPrimary}]}',
     handler: (ctx, input) => saveArticleSuppliers(ctx, input.id, input),
@@ -264,7 +280,7 @@ const articleCalls: ApiCall[] = [
     method: 'POST',
     path: '/articles/:id/stock',
     access: { permission: 'articles:edit' },
-    input: withId,
+    input: asSent(onArticle(ZStockMovement)),
     summary: 'Adds to or removes from stock {amount, price, type: add | remove}; 409 ERROR_STOCK_NOT_ENOUGH below 0',
     handler: (ctx, input) => moveStock(ctx, input.id, input),
   }),
@@ -272,7 +288,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/:id/stock/history',
     access: READ,
-    input: withId,
+    input: shownOnly(onArticle(ZPage)),
     summary: 'The article’s stock movements, newest first (offset, limit) → {movements, totalCount}',
     handler: (ctx, input) => stockHistory(ctx, input.id, input),
   }),
@@ -280,7 +296,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/:id/history',
     access: READ,
-    input: withId,
+    input: shownOnly(onArticle(ZHistoryQuery)),
     summary: 'Who changed the article and how, newest first (offset, limit) → {history, totalCount}',
     handler: (ctx, input) => articleHistory(ctx, input.id, input),
   }),
@@ -288,7 +304,7 @@ const articleCalls: ApiCall[] = [
     method: 'GET',
     path: '/articles/:id',
     access: READ,
-    input: withId,
+    input: asSent(onArticle(ZLookupQuery)),
     summary:
       'Price lookup ?customerId&businessObjectId → {salesPrice, priceType, discountValue, discountType} (docs/decisions/007)',
     handler: (ctx, input) => lookupArticlePrice(ctx, input.id, input),

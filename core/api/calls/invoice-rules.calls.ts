@@ -4,12 +4,14 @@ import {
   INVOICE_RULES_EDIT,
   INVOICE_RULES_READ,
   saveInvoiceRules,
+  ZInvoiceRules,
 } from '~/core/invoicing/invoice-rules.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /*
  * Settings → invoicing (issue 14 items 1 and 6): the invoice rules and the labour article per work
- * type and per person. The service validates, so field errors carry keys like overrides.users.2.articleId.
+ * type and per person. The service's schema checks the body at the boundary and again in the service, so field errors carry keys
+ * like overrides.users.2.articleId either way.
  */
 
 const RULES =
@@ -22,6 +24,7 @@ export const invoiceRuleCalls: ApiCall[] = [
     method: 'GET',
     path: '/instance/invoicerules',
     access: INVOICE_RULES_READ,
+    // The service takes nothing; other query parameters are let through.
     input: z.object({}).passthrough(),
     summary: `The invoice rules → ${RULES}`,
     handler: (ctx) => getInvoiceRules(ctx),
@@ -30,7 +33,7 @@ export const invoiceRuleCalls: ApiCall[] = [
     method: 'PUT',
     path: '/instance/invoicerules',
     access: INVOICE_RULES_EDIT,
-    input: z.unknown(),
+    input: asSent(ZInvoiceRules),
     summary:
       'Changes the invoice rules {reviewBeforeSending?, applyTypesOff? (the apply types the invoice does not offer), billTime?, labourArticleId?, billTravelTime?, travelArticleId?, ' +
       'timeRoundingMinutes?, mileageArticleId?, bankAccount? (at most 50), ocr?, nextInvoiceNr?, overrides?: {workTypes: ' +

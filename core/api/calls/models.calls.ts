@@ -1,16 +1,25 @@
 import { z } from 'zod';
-import { createModel, deleteModel, getModel, listModels, updateModel } from '~/core/models/model.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  createModel,
+  deleteModel,
+  getModel,
+  listModels,
+  updateModel,
+  ZCreateModel,
+  ZModelList,
+  ZUpdateModel,
+} from '~/core/models/model.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 const id = z.object({ id: z.string() });
 
-/** The models calls of the catalogue (api-calls.md "Models"). Services validate their input. */
+/** The models calls of the catalogue (api-calls.md "Models"). The inputs are the services' schemas; the services parse them again. */
 export const modelCalls: ApiCall[] = [
   defineCall({
     method: 'GET',
     path: '/models',
     access: { permission: 'models:read' },
-    input: z.unknown(),
+    input: asSent(ZModelList),
     summary:
       'Models by name {models, totalCount}, each with objectCount; ?q searches code and name; ?status, ?offset, ?limit',
     handler: (ctx, input) => listModels(ctx, input),
@@ -27,7 +36,7 @@ export const modelCalls: ApiCall[] = [
     method: 'POST',
     path: '/models',
     access: { permission: 'models:edit' },
-    input: z.unknown(),
+    input: asSent(ZCreateModel),
     summary: 'Creates a model {model: {code, name}}, always active; returns {id}; 409 DUPLICATE_MODEL_CODE',
     handler: (ctx, input) => createModel(ctx, input),
   }),
@@ -35,7 +44,7 @@ export const modelCalls: ApiCall[] = [
     method: 'PUT',
     path: '/models',
     access: { permission: 'models:edit' },
-    input: z.unknown(),
+    input: asSent(ZUpdateModel),
     summary: 'Changes a model {model: {id, code, name, status}}; 409 DUPLICATE_MODEL_CODE',
     async handler(ctx, input) {
       await updateModel(ctx, input);

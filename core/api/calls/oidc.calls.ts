@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { getOidcSettings, loginOptions, saveOidcSettings, type OidcProvider } from '~/core/auth/oidc-settings.service';
+import {
+  getOidcSettings,
+  loginOptions,
+  saveOidcSettings,
+  ZOidcSettings,
+  type OidcProvider,
+} from '~/core/auth/oidc-settings.service';
 import { AppError } from '~/core/errors/app-error';
 import { PUBLIC } from '~/core/permissions/access';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 const ZHostname = z.object({ hostname: z.string().max(255).optional() }).passthrough();
 
@@ -39,6 +45,7 @@ export const getOidcSettingsCall = defineCall({
   method: 'GET',
   path: '/instance/oidc',
   access: { permission: 'settings:read', module: 'microsoft_auth' },
+  // Takes nothing; other query parameters are let through.
   input: z.object({}).passthrough(),
   summary: 'Microsoft and Google sign-in settings and the password-login switch; secrets are never returned',
   handler: (ctx) => getOidcSettings(ctx),
@@ -48,8 +55,8 @@ export const saveOidcSettingsCall = defineCall({
   method: 'PUT',
   path: '/instance/oidc',
   access: { permission: 'instance:edit', module: 'microsoft_auth' },
-  // Validated by the service (ZOidcSettings) so field errors carry the spec's message keys.
-  input: z.unknown(),
+  // The service's schema, checked here and again by the service; field errors carry the spec's keys.
+  input: asSent(ZOidcSettings),
   summary:
     'Saves {passwordLoginDisabled?, microsoft?, google?}; a provider is {enabled, issuer? | directoryTenantId?, clientId, clientSecret?, allowedDomains?}',
   handler: (ctx, input) => saveOidcSettings(ctx, input),

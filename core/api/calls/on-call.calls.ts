@@ -5,8 +5,11 @@ import {
   deleteOnCallShift,
   listOnCallShifts,
   updateOnCallShift,
+  ZEditShift,
+  ZOnCallWindow,
+  ZShift,
 } from '~/core/time-reports/on-call.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /**
  * The on-call schedule (the ONCALL app module): anyone signed in with the module reads it,
@@ -17,7 +20,7 @@ export const onCallCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/oncall',
     access: ONCALL_ACCESS.read,
-    input: z.unknown(),
+    input: asSent(ZOnCallWindow),
     summary:
       'On-call shifts overlapping ?from&to (days YYYY-MM-DD in the tenant’s zone, or ISO instants; the current ' +
       'month by default; at most 62 days) → {from, to, shifts: [{id, userId, userName, startTs, endTs, comment, ' +
@@ -28,7 +31,7 @@ export const onCallCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/oncall',
     access: ONCALL_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZShift),
     summary:
       'Plans a shift {userId (an active user), startTs, endTs (after the start, at most 31 days later), comment} → ' +
       '{shift}; 409 ON_CALL_OVERLAP when the person already has a shift in that time',
@@ -38,7 +41,7 @@ export const onCallCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/oncall',
     access: ONCALL_ACCESS.edit,
-    input: z.unknown(),
+    input: asSent(ZEditShift),
     summary: 'Changes a shift {id, userId, startTs, endTs, comment} → {shift}; 409 ON_CALL_OVERLAP',
     handler: (ctx, input) => updateOnCallShift(ctx, input),
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authenticate, authenticateMfa, ZAuthenticate } from '~/core/auth/authenticate.service';
+import { authenticate, authenticateMfa, ZAuthenticate, ZAuthenticateMfa } from '~/core/auth/authenticate.service';
 import { assertPasswordLoginAllowed, passwordLoginRedirect } from '~/core/auth/oidc-settings.service';
 import { revokeSession } from '~/core/auth/session.service';
 import { sessionData, sessionUser } from '~/core/auth/session-data';
@@ -7,14 +7,15 @@ import { invalidSession } from '~/core/errors/app-error';
 import { PUBLIC, SIGNED_IN } from '~/core/permissions/access';
 import { sessionPolicy } from '~/core/unit-of-work';
 import { updateUserConf, ZUserConf } from '~/core/users/user-conf.service';
-import { defineCall, Reply } from '../define-call';
+import { asSent, defineCall, Reply, shownOnly } from '../define-call';
 
 export const authenticateCall = defineCall({
   method: 'POST',
   path: '/authenticate',
   access: PUBLIC,
-  // Validated by the service (ZAuthenticate) so field errors carry the spec's message keys.
-  input: z.unknown(),
+  // Shown, but checked by the service alone: a tenant that turned password login off answers its
+  // redirect (302) or 403 before the body is read, whatever was sent.
+  input: shownOnly(ZAuthenticate),
   summary: 'Sign in with e-mail and password; answers the session token',
   async handler(ctx, input, meta) {
     const redirectTo = await passwordLoginRedirect(ctx.trx);
@@ -46,7 +47,9 @@ export const authenticateMfaCall = defineCall({
   method: 'POST',
   path: '/authenticate/mfa',
   access: PUBLIC,
-  input: z.unknown(),
+  // The service parses the body before the challenge is touched, so a malformed one never counts
+  // as an attempt, here as before.
+  input: asSent(ZAuthenticateMfa),
   summary: 'The second sign-in step: {mfaCode, token}; 400 for a wrong code, 409 when the challenge is over',
   async handler(ctx, input, meta) {
     const outcome = await authenticateMfa(
@@ -73,6 +76,7 @@ export const keepaliveCall = defineCall({
   method: 'GET',
   path: '/keepalive',
   access: SIGNED_IN,
+  // Takes nothing; other query parameters are let through.
   input: z.object({}).passthrough(),
   summary: 'Keeps the session alive; answers the signed-in user',
   // the session check before every call already extended the session: nothing else to do
@@ -87,6 +91,7 @@ export const logoutCall = defineCall({
   method: 'GET',
   path: '/logout',
   access: SIGNED_IN,
+  // Takes nothing; other query parameters are let through.
   input: z.object({}).passthrough(),
   summary: 'Ends the session: the token stops working at once',
   async handler(ctx) {
@@ -100,7 +105,7 @@ export const userConfCall = defineCall({
   method: 'PATCH',
   path: '/users/conf',
   access: SIGNED_IN,
-  input: z.unknown(),
+  input: asSent(ZUserConf),
   summary: "Saves one of the user's preferences: ui, language or startPage",
   async handler(ctx, input) {
     await updateUserConf(ctx, input);

@@ -8,22 +8,25 @@ import {
   searchSuppliers,
   setSupplierContacts,
   updateSupplier,
+  ZSupplierSearch,
 } from '~/core/suppliers/supplier.service';
-import { defineCall, type ApiCall } from '../define-call';
+import { ZCreateSupplier, ZSupplierContacts, ZSupplierFilter, ZUpdateSupplier } from '~/core/suppliers/supplier.schema';
+import { ZProposeQuery } from '~/core/registers/propose-id';
+import { asSent, defineCall, unwrapped, type ApiCall } from '../define-call';
 
 const READ = { permission: 'suppliers:read' } as const;
 const EDIT = { permission: 'suppliers:edit' } as const;
 
 /**
- * The catalogue's supplier calls (api-calls.md "Suppliers"). The services validate, so field
- * errors carry message keys. Fixed paths (/q, /id/propose) come before /:id.
+ * The catalogue's supplier calls (api-calls.md "Suppliers"). The inputs are the services'
+ * schemas, checked here and parsed again by the services, so field errors carry message keys. Fixed paths (/q, /id/propose) come before /:id.
  */
 export const supplierCalls: ApiCall[] = [
   defineCall({
     method: 'GET',
     path: '/suppliers',
     access: READ,
-    input: z.unknown(),
+    input: asSent(ZSupplierFilter),
     summary:
       'Suppliers: ?q (number, title, name), status (active|inactive|all), tag, sort (number|title), desc, offset, limit → {suppliers, totalCount}',
     handler: (ctx, input) => listSuppliers(ctx, input),
@@ -32,7 +35,7 @@ export const supplierCalls: ApiCall[] = [
     method: 'GET',
     path: '/suppliers/q',
     access: READ,
-    input: z.unknown(),
+    input: asSent(ZSupplierSearch),
     summary: 'Suppliers matching ?q for a picker, at most 200 → {suppliers, total}',
     handler: (ctx, input) => searchSuppliers(ctx, input),
   }),
@@ -40,7 +43,7 @@ export const supplierCalls: ApiCall[] = [
     method: 'GET',
     path: '/suppliers/id/propose',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(ZProposeQuery),
     summary: 'The next free supplier number of ?length digits → {id}',
     handler: (ctx, input) => proposeSupplierNumber(ctx, input),
   }),
@@ -56,7 +59,7 @@ export const supplierCalls: ApiCall[] = [
     method: 'POST',
     path: '/suppliers',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(z.object({ supplier: ZCreateSupplier }), unwrapped('supplier', ZCreateSupplier)),
     summary:
       'Creates a supplier {supplier} or {title, name}; the number is proposed when left out; 409 DUPLICATE_SUPPLIER_NUMBER',
     handler: (ctx, input) => createSupplier(ctx, input),
@@ -65,7 +68,7 @@ export const supplierCalls: ApiCall[] = [
     method: 'PUT',
     path: '/suppliers',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(z.object({ supplier: ZUpdateSupplier }), unwrapped('supplier', ZUpdateSupplier)),
     summary: 'Changes a supplier {supplier: {id, …fields to change}}; 409 DUPLICATE_SUPPLIER_NUMBER',
     handler: (ctx, input) => updateSupplier(ctx, input),
   }),
@@ -73,7 +76,7 @@ export const supplierCalls: ApiCall[] = [
     method: 'PUT',
     path: '/suppliers/:id/contacts',
     access: EDIT,
-    input: z.unknown(),
+    input: asSent(ZSupplierContacts),
     summary: "Replaces the supplier's contacts {contacts: [{name, role, phone, email}]}",
     handler: (ctx, input) => setSupplierContacts(ctx, input),
   }),

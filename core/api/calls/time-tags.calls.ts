@@ -4,9 +4,15 @@ import {
   deleteTimeReportTag,
   listTimeReportTags,
   updateTimeReportTag,
+  ZEditTag,
+  ZTag,
 } from '~/core/time-reports/tags.service';
-import { saveTimeReportSettings, timeReportSettings } from '~/core/time-reports/time-settings.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  saveTimeReportSettings,
+  timeReportSettings,
+  ZTimeReportSettings,
+} from '~/core/time-reports/time-settings.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 /**
  * Time-report tags (api-calls.md: /timereports/conf/tags) and the time-report settings (mode,
@@ -32,7 +38,7 @@ export const timeTagCalls: ApiCall[] = [
     method: 'POST',
     path: '/timereports/conf/tags',
     access: { permission: 'instance:edit' },
-    input: z.unknown(),
+    input: asSent(ZTag),
     summary:
       'Adds a tag {code (2–10 capital letters or digits), name, type, defaultStart, defaultEnd (both required for ' +
       'attend), payrollCode, active, sortOrder} → {tag}; 409 DUPLICATE_TIME_REPORT_TAG',
@@ -42,7 +48,7 @@ export const timeTagCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/conf/tags',
     access: { permission: 'instance:edit' },
-    input: z.unknown(),
+    input: asSent(ZEditTag),
     summary:
       'Changes a tag {id, code, name, type, defaultStart, defaultEnd, payrollCode, active, sortOrder} → {tag}; ' +
       '409 DUPLICATE_TIME_REPORT_TAG; 409 IN_USE when the type of a tag time reports use changes',
@@ -63,7 +69,8 @@ export const timeTagCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/conf/settings',
     access: { permission: 'signed-in' },
-    input: z.unknown(),
+    // Takes nothing; other query parameters are let through.
+    input: z.object({}).passthrough(),
     summary:
       'The time-report settings → {mode default|hours|multi, scheduledMinutes: [Mon … Sun], lockDay 1–31 | null}',
     handler: (ctx) => timeReportSettings(ctx),
@@ -72,7 +79,7 @@ export const timeTagCalls: ApiCall[] = [
     method: 'PUT',
     path: '/timereports/conf/settings',
     access: { permission: 'instance:edit' },
-    input: z.unknown(),
+    input: asSent(ZTimeReportSettings),
     summary:
       'Changes any of {mode, scheduledMinutes: seven whole minutes 0–1440, lockDay: 1–31 (past a month’s end: ' +
       'its last day) or null} → the settings',

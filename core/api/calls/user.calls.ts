@@ -1,13 +1,20 @@
 import { z } from 'zod';
-import { deleteDepartment, getDepartment, listUsers, saveDepartment } from '~/core/users/user.service';
-import { defineCall, type ApiCall } from '../define-call';
+import {
+  deleteDepartment,
+  getDepartment,
+  listUsers,
+  saveDepartment,
+  ZDepartment,
+  ZUserFilter,
+} from '~/core/users/user.service';
+import { asSent, defineCall, type ApiCall } from '../define-call';
 
 export const userCalls: ApiCall[] = [
   defineCall({
     method: 'GET',
     path: '/users',
     access: { permission: 'users:read' },
-    input: z.unknown(),
+    input: asSent(ZUserFilter),
     summary: 'Users, filtered by status (active on, inactive and registered off by default) and text',
     handler: (ctx, input) => listUsers(ctx, input),
   }),
@@ -23,7 +30,7 @@ export const userCalls: ApiCall[] = [
     method: 'POST',
     path: '/instance/departments',
     access: { permission: 'instance:edit' },
-    input: z.unknown(),
+    input: asSent(ZDepartment.omit({ id: true })),
     summary: 'Creates a department {name}',
     handler: (ctx, input) => saveDepartment(ctx, { ...(input as object), id: undefined }),
   }),
@@ -31,7 +38,7 @@ export const userCalls: ApiCall[] = [
     method: 'PUT',
     path: '/instance/departments',
     access: { permission: 'instance:edit' },
-    input: z.unknown(),
+    input: asSent(ZDepartment),
     summary: 'Renames a department {id, name}',
     handler: (ctx, input) => saveDepartment(ctx, input),
   }),
