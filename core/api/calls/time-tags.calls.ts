@@ -23,14 +23,14 @@ export const timeTagCalls: ApiCall[] = [
     method: 'GET',
     path: '/timereports/conf/tags',
     access: { permission: 'signed-in' },
-    input: z.object({ includeInactive: z.unknown().optional() }).passthrough(),
+    input: z.object({ includeInactive: z.enum(['true', 'false', '1', '0']).optional() }).passthrough(),
     summary:
       'Time-report tags by sort order → {tags: [{id, code, name (null: the code’s translated label), type ' +
       'work|absence|attend, defaultStart, defaultEnd (HH:MM, attend only), payrollCode, active, sortOrder}]}; ' +
       'the active ones unless ?includeInactive=true',
     handler: async (ctx, input) => ({
       tags: await listTimeReportTags(ctx, {
-        includeInactive: ['true', '1', true].includes(input.includeInactive as string),
+        includeInactive: input.includeInactive === 'true' || input.includeInactive === '1',
       }),
     }),
   }),
