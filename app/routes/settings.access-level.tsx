@@ -1,19 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  data,
-  Form,
-  Link,
-  useActionData,
-  useNavigate,
-  useNavigation,
-  useSubmit,
-  type ShouldRevalidateFunctionArgs,
-} from 'react-router';
+import { data, Form, Link, redirect, useActionData, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.access-level';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, ConfirmDialog, Select, TextField, useToast } from '~/app/components/ui';
+import { Button, ConfirmDialog, Select, TextField } from '~/app/components/ui';
 import { PermissionPicker } from '~/app/components/access/permission-picker';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import {
@@ -65,9 +56,6 @@ type ActionResult = {
   ok?: boolean;
   code?: string;
   fields?: Record<string, string[]>;
-  /** Where to go after a create or delete. */
-  goTo?: string;
-  deleted?: boolean;
 };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -75,7 +63,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     if (form.get('intent') === 'delete') {
       await run(context, (ctx) => deleteAccessLevel(ctx, params.id));
-      return data<ActionResult>({ deleted: true, goTo: '/settings/access-levels' });
+      // back to the list, which says so: the deleted level has nothing left to load
+      return redirect('/settings/access-levels?deleted=1');
     }
     const input = {
       displayName: form.get('displayName'),
@@ -85,19 +74,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     };
     if (params.id === 'new') {
       await run(context, (ctx) => createAccessLevel(ctx, input));
-      return data<ActionResult>({ ok: true, goTo: '/settings/access-levels' });
+      return redirect('/settings/access-levels?created=1');
     }
     await run(context, (ctx) => updateAccessLevel(ctx, { ...input, id: params.id }));
     return data<ActionResult>({ ok: true });
   } catch (e) {
     return actionError(e);
   }
-}
-
-/** A deleted level has nothing left to load: skip the reload and let the page move to the list. */
-export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if ((actionResult as ActionResult | undefined)?.deleted) return false;
-  return defaultShouldRevalidate;
 }
 
 /** The page's `<title>` (app/lib/page-title.ts). */
@@ -114,8 +97,6 @@ export default function AccessLevel({ loaderData }: Route.ComponentProps) {
   const result = useActionData<ActionResult>();
   const navigation = useNavigation();
   const submit = useSubmit();
-  const navigate = useNavigate();
-  const toast = useToast();
   const [selected, setSelected] = useState<Set<Permission>>(() => new Set(level.permissions));
   const [confirmOpen, setConfirmOpen] = useState(false);
   const busy = navigation.state === 'submitting';
@@ -124,12 +105,7 @@ export default function AccessLevel({ loaderData }: Route.ComponentProps) {
   // A different level (or a saved one) brings its own permissions.
   useEffect(() => setSelected(new Set(level.permissions)), [level]);
 
-  useActionToast(result?.deleted ? undefined : result);
-  useEffect(() => {
-    if (result?.deleted) toast.show({ kind: 'success', message: t('level.deleted') });
-    if (result?.goTo) void navigate(result.goTo, { replace: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  useActionToast(result);
 
   const err = (name: string) => result?.fields?.[name]?.map((k) => tc(k));
   const title = isNew ? t('level.newTitle') : canEdit ? t('level.editTitle') : t('level.viewTitle');

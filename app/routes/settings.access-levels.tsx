@@ -8,6 +8,7 @@ import { listAccessLevels, type TAccessLevel } from '~/core/access-levels/access
 import { workOrderLimitKey } from '~/core/access-levels/permission-keys';
 import { hasAccess } from '~/core/permissions/access';
 import { pageTitle } from '~/app/lib/page-title';
+import { useRedirectToast } from '~/app/components/shell/use-action-toast';
 
 /** Settings → access levels (spec section 3): the levels with what they grant. */
 export const middleware = guard({ permission: 'accesslevels:read' });
@@ -29,6 +30,8 @@ export const handle = pageTitle('settings.accessLevels', null, { within: 'settin
 
 export default function AccessLevels({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('access');
+  const { t: tc } = useTranslation();
+  useRedirectToast({ created: tc('SUCCESSFULLY_SAVED'), deleted: t('level.deleted') });
   const [sort, setSort] = useState<SortDescriptor>({ column: 'name', direction: 'ascending' });
   const rows = useMemo(() => {
     const key = sort.column as SortKey;

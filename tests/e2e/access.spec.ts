@@ -60,7 +60,7 @@ test('[access] an admin creates an access level with two permissions, edits it a
   await page.getByRole('button', { name: 'Skapa behörighetsnivå' }).click();
 
   // Back in the list: the new level with its two permissions; nobody holds it.
-  await expect(page).toHaveURL(/\/settings\/access-levels$/, { timeout: SLOW });
+  await expect(page).toHaveURL(/\/settings\/access-levels\?created=1$/, { timeout: SLOW });
   await expect(page.getByRole('status')).toContainText('Sparat', { timeout: SLOW });
   const row = table.getByRole('row', { name: /Lagerpersonal/ });
   await expect(row).toContainText('Sköter lagret');
@@ -96,7 +96,7 @@ test('[access] an admin creates an access level with two permissions, edits it a
   const dialog = page.getByRole('alertdialog', { name: 'Ta bort behörighetsnivå' });
   await expect(dialog).toContainText('Lager och inköp');
   await dialog.getByRole('button', { name: 'Ta bort', exact: true }).click();
-  await expect(page).toHaveURL(/\/settings\/access-levels$/, { timeout: SLOW });
+  await expect(page).toHaveURL(/\/settings\/access-levels\?deleted=1$/, { timeout: SLOW });
   await expect(page.getByRole('status')).toContainText('Behörighetsnivån har tagits bort', { timeout: SLOW });
   await expect(table.getByRole('row', { name: /Lager och inköp/ })).toHaveCount(0);
   await expect(table.getByRole('row', { name: /Tekniker/ })).toBeVisible();
