@@ -64,6 +64,14 @@ export default tseslint.config(
           ],
         },
       ],
+      // the transaction a loader is given is for the core services it calls, not for queries of its own
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='trx'], MemberExpression[object.property.name='trx']",
+          message: 'No SQL in app/: call a core service.',
+        },
+      ],
     },
   },
   {

@@ -2,8 +2,7 @@ import { data } from 'react-router';
 import type { Route } from './+types/projects.$id.invoicing';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { AppError, isAppError, notFound } from '~/core/errors/app-error';
-import { isUuid } from '~/core/errors/validation';
+import { AppError, isAppError } from '~/core/errors/app-error';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import {
   closeProjectInvoice,
@@ -16,6 +15,7 @@ import {
   updateProjectInvoice,
   type ProjectInvoiceDelivery,
   type ProjectInvoicingView,
+  requireProjectInvoice,
 } from '~/core/projects/project-invoice.service';
 
 /**
@@ -95,10 +95,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           marking: field(form, 'marking'),
         });
       } else if (intent === 'close' || intent === 'reopen' || intent === 'delete') {
-        // the invoice must be this project's: another's is not found here
-        if (!isUuid(invoiceId) || !isUuid(params.id)) throw notFound();
-        const own = await ctx.trx('invoices').where({ id: invoiceId, project_id: params.id }).first('id');
-        if (!own) throw notFound();
+        await requireProjectInvoice(ctx, params.id, invoiceId);
         if (intent === 'close') {
           const closed = await closeProjectInvoice(ctx, invoiceId);
           invoiceNr = closed.invoice.invoiceNr;

@@ -23,6 +23,7 @@ import {
   saveNewProposal,
   saveProposal,
   type Proposal,
+  proposalTagOptions,
 } from '~/core/proposals/proposal.service';
 import { pageTitle } from '~/app/lib/page-title';
 
@@ -40,10 +41,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     try {
       // `/proposals/new`: the screen of one not yet created; its first save creates it
       const proposal = params.id === NEW ? await draftProposal(ctx) : await getProposal(ctx, params.id);
-      const tags = (await ctx.trx('tags').orderByRaw('lower(name)').select('id', 'name')) as {
-        id: string;
-        name: string;
-      }[];
+      const tags = await proposalTagOptions(ctx);
       const settings = await proposalSettings(ctx);
       const lists = await proposalLists(ctx);
       const groups = hasAccess(ctx.auth, GROUPS_READ) ? await listArticleGroups(ctx) : [];

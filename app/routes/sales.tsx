@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sales';
+import { customerNameOf } from '~/core/customers/customer.service';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
@@ -38,10 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return run(context, async (ctx) => {
     const list = await listSalesOrders(ctx, { status, ...filter, offset: page.offset, limit: page.limit });
     const options = await salesOrderOptions(ctx);
-    const customerName = filter.customerId
-      ? (((await ctx.trx('customers').where({ id: filter.customerId }).first('name')) as { name: string } | undefined)
-          ?.name ?? null)
-      : null;
+    const customerName = await customerNameOf(ctx, filter.customerId);
     return { ...list, ...options, ...page, status, ...filter, customerName };
   });
 }

@@ -770,3 +770,10 @@ export async function getCustomerHistory(
     })),
   };
 }
+
+/** A customer's name for a filter's label; null for none, or one that is not this tenant's. */
+export async function customerNameOf(ctx: Ctx, id: string | null | undefined): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  const row = (await ctx.trx('customers').where({ id }).first('name')) as { name: string } | undefined;
+  return row?.name ?? null;
+}

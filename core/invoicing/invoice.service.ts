@@ -743,3 +743,17 @@ export async function finalizeForDocument(ctx: Ctx, invoiceId: unknown): Promise
   }
   return getInvoice(ctx, current.id);
 }
+
+/** What each listed invoice was made from (work order, sales order, project), for the list's links. */
+export async function invoiceOrigins(
+  ctx: Ctx,
+  ids: string[],
+): Promise<Map<string, { workOrderId: string | null; salesOrderId: string | null; projectId: string | null }>> {
+  const rows: { id: string; work_order_id: string | null; sales_order_id: string | null; project_id: string | null }[] =
+    ids.length
+      ? await ctx.trx('invoices').whereIn('id', ids).select('id', 'work_order_id', 'sales_order_id', 'project_id')
+      : [];
+  return new Map(
+    rows.map((r) => [r.id, { workOrderId: r.work_order_id, salesOrderId: r.sales_order_id, projectId: r.project_id }]),
+  );
+}

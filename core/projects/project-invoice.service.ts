@@ -964,3 +964,10 @@ export async function projectTotalsOf(ctx: Ctx, projectId: unknown): Promise<Pro
   const project = await findProject(ctx, projectId);
   return totalsOf(ctx, project.id);
 }
+
+/** Refuses an invoice that is not this project's (another project's or tenant's is not found here). */
+export async function requireProjectInvoice(ctx: Ctx, projectId: unknown, invoiceId: unknown): Promise<void> {
+  if (!isUuid(invoiceId) || !isUuid(projectId)) throw notFound();
+  const own = await ctx.trx('invoices').where({ id: invoiceId, project_id: projectId }).first('id');
+  if (!own) throw notFound();
+}

@@ -1114,3 +1114,8 @@ export async function workOrderOfProposal(ctx: Ctx, proposalId: unknown) {
   if (!row?.work_order_id) throw notFound();
   return { workOrder: await loadWorkOrder(ctx, row.work_order_id) };
 }
+
+/** The tags a proposal may carry (the work-order tags), by name, for the proposal screen's picker. */
+export async function proposalTagOptions(ctx: Ctx): Promise<{ id: string; name: string }[]> {
+  return (await ctx.trx('tags').orderByRaw('lower(name)').select('id', 'name')) as { id: string; name: string }[];
+}

@@ -1,7 +1,7 @@
 import type { Ctx } from '~/core/context';
 import { isAppError } from '~/core/errors/app-error';
 import { tenantErp } from '~/core/invoicing/erp-connection';
-import { getInvoiceOf, INVOICE_READ, listInvoices } from '~/core/invoicing/invoice.service';
+import { getInvoiceOf, INVOICE_READ, invoiceOrigins, listInvoices } from '~/core/invoicing/invoice.service';
 import { hasAccess } from '~/core/permissions/access';
 import {
   ERP_FILTERS,
@@ -56,15 +56,7 @@ export async function invoiceListPage(
     size: INVOICE_PAGE_SIZE,
   });
   const ids = invoices.map((i) => i.id);
-  const orders: {
-    id: string;
-    work_order_id: string | null;
-    sales_order_id: string | null;
-    project_id: string | null;
-  }[] = ids.length
-    ? await ctx.trx('invoices').whereIn('id', ids).select('id', 'work_order_id', 'sales_order_id', 'project_id')
-    : [];
-  const byId = new Map(orders.map((o) => [o.id, o]));
+  const byId = await invoiceOrigins(ctx, ids);
   const readsOrders = hasAccess(ctx.auth, { permission: 'workorders:read' });
   const readsSales = hasAccess(ctx.auth, { permission: 'salesorder:read', module: 'crm' });
   const readsProjects = hasAccess(ctx.auth, { permission: 'projects:read', module: 'projects' });
@@ -75,12 +67,12 @@ export async function invoiceListPage(
     invoices: invoices.map((i) => {
       const o = byId.get(i.id);
       const sourceHref =
-        o?.work_order_id && readsOrders
-          ? `/work-orders/${o.work_order_id}`
-          : o?.sales_order_id && readsSales
-            ? `/sales/${o.sales_order_id}`
-            : o?.project_id && readsProjects
-              ? `/projects/${o.project_id}`
+        o?.workOrderId && readsOrders
+          ? `/work-orders/${o.workOrderId}`
+          : o?.salesOrderId && readsSales
+            ? `/sales/${o.salesOrderId}`
+            : o?.projectId && readsProjects
+              ? `/projects/${o.projectId}`
               : null;
       return { ...i, sourceHref };
     }),
