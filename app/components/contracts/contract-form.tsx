@@ -8,6 +8,7 @@ import {
   DatePicker,
   dateValueOf,
   FormSection,
+  recordFields,
   peopleItems,
   ProposeField,
   RecordForm,
@@ -122,6 +123,7 @@ export function ContractForm({
 }: ContractFormProps) {
   const { t } = useTranslation('contracts');
   const disabled = !canEdit;
+  const field = recordFields(errors, disabled);
   return (
     <RecordForm
       version={contract.version}
@@ -132,27 +134,18 @@ export function ContractForm({
     >
       <FormSection title={t('section.contract')}>
         <ProposeField
-          name="number"
+          {...field('number')}
           label={t('field.number')}
           defaultValue={contract.number}
           proposal={proposal}
           canPropose={proposal !== undefined}
           proposeLabel={t('field.number.propose')}
           description={proposal !== undefined ? t('field.number.help') : undefined}
-          isDisabled={disabled}
           isRequired={proposal === undefined}
-          errorMessage={errors('number')}
         />
-        <TextField
-          name="title"
-          label={t('field.title')}
-          defaultValue={contract.title}
-          isRequired
-          isDisabled={disabled}
-          errorMessage={errors('title')}
-        />
+        <TextField {...field('title')} label={t('field.title')} defaultValue={contract.title} isRequired />
         <CustomerPicker
-          name="customerId"
+          {...field('customerId')}
           label={t('field.customer')}
           defaultSelected={
             contract.customerId
@@ -165,11 +158,9 @@ export function ContractForm({
               : null
           }
           isRequired
-          isDisabled={disabled}
-          errorMessage={errors('customerId')}
         />
         <Select
-          name="salesUserId"
+          {...field('salesUserId')}
           label={t('field.salesUser')}
           defaultSelectedKey={contract.salesUserId ?? NO_USER}
           items={peopleItems(
@@ -177,65 +168,37 @@ export function ContractForm({
             { id: NO_USER, label: t('field.salesUser.none') },
             { id: contract.salesUserId, name: contract.salesUserName },
           )}
-          isDisabled={disabled}
-          errorMessage={errors('salesUserId')}
         />
         <DatePicker
-          name="startDate"
+          {...field('startDate')}
           label={t('field.startDate')}
           defaultValue={dateValueOf(contract.startDate)}
-          isDisabled={disabled}
-          errorMessage={errors('startDate')}
         />
-        <DatePicker
-          name="stopDate"
-          label={t('field.stopDate')}
-          defaultValue={dateValueOf(contract.stopDate)}
-          isDisabled={disabled}
-          errorMessage={errors('stopDate')}
-        />
+        <DatePicker {...field('stopDate')} label={t('field.stopDate')} defaultValue={dateValueOf(contract.stopDate)} />
         <TextField
-          name="invoiceReference"
+          {...field('invoiceReference')}
           label={t('field.invoiceReference')}
           description={t('field.invoiceReference.help')}
           defaultValue={contract.invoiceReference ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('invoiceReference')}
         />
       </FormSection>
       <FormSection title={t('section.contact')} columns={3}>
+        <TextField {...field('contactName')} label={t('field.contactName')} defaultValue={contract.contactName ?? ''} />
         <TextField
-          name="contactName"
-          label={t('field.contactName')}
-          defaultValue={contract.contactName ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('contactName')}
-        />
-        <TextField
-          name="contactEmail"
+          {...field('contactEmail')}
           type="email"
           label={t('field.contactEmail')}
           defaultValue={contract.contactEmail ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('contactEmail')}
         />
         <TextField
-          name="contactPhone"
+          {...field('contactPhone')}
           type="tel"
           label={t('field.contactPhone')}
           defaultValue={contract.contactPhone ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('contactPhone')}
         />
       </FormSection>
       <ServicesEditor defaultValue={contract.services} errors={errors} isDisabled={disabled} />
-      <TextArea
-        name="note"
-        label={t('field.note')}
-        defaultValue={contract.note ?? ''}
-        isDisabled={disabled}
-        errorMessage={errors('note')}
-      />
+      <TextArea {...field('note')} label={t('field.note')} defaultValue={contract.note ?? ''} />
     </RecordForm>
   );
 }

@@ -2,7 +2,16 @@ import { useTranslation } from 'react-i18next';
 import { numberField } from '~/app/components/articles/format';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { TextArea } from '~/app/components/objects/shared';
-import { DatePicker, dateValueOf, FormSection, peopleItems, RecordForm, Select, TextField } from '~/app/components/ui';
+import {
+  DatePicker,
+  dateValueOf,
+  FormSection,
+  peopleItems,
+  RecordForm,
+  recordFields,
+  Select,
+  TextField,
+} from '~/app/components/ui';
 import type { Project } from '~/core/projects/project.service';
 
 /** What the form starts from: a saved project, or the empty one of a new project. */
@@ -94,6 +103,7 @@ export function ProjectForm({
 }: ProjectFormProps) {
   const { t } = useTranslation('projects');
   const disabled = !canEdit;
+  const field = recordFields(errors, disabled);
   const userItems = (chosen: string | null, chosenName: string | null) =>
     peopleItems(users, { id: NO_USER, label: t('field.user.none') }, { id: chosen, name: chosenName });
   return (
@@ -105,21 +115,12 @@ export function ProjectForm({
       error={formError}
     >
       <FormSection title={t('section.general')}>
+        <TextField {...field('title')} label={t('field.title')} defaultValue={project.title} isRequired />
         <TextField
-          name="title"
-          label={t('field.title')}
-          defaultValue={project.title}
-          isRequired
-          isDisabled={disabled}
-          errorMessage={errors('title')}
-        />
-        <TextField
-          name="name"
+          {...field('name')}
           label={t('field.name')}
           description={t('field.name.help')}
           defaultValue={project.name ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('name')}
         />
         {withCustomer ? (
           <CustomerPicker
@@ -130,82 +131,50 @@ export function ProjectForm({
           />
         ) : null}
         <Select
-          name="responsibleUserId"
+          {...field('responsibleUserId')}
           label={t('field.responsibleUser')}
           defaultSelectedKey={project.responsibleUserId ?? NO_USER}
           items={userItems(project.responsibleUserId, project.responsibleUserName)}
-          isDisabled={disabled}
-          errorMessage={errors('responsibleUserId')}
         />
         <Select
-          name="salesUserId"
+          {...field('salesUserId')}
           label={t('field.salesUser')}
           defaultSelectedKey={project.salesUserId ?? NO_USER}
           items={userItems(project.salesUserId, project.salesUserName)}
-          isDisabled={disabled}
-          errorMessage={errors('salesUserId')}
         />
         <DatePicker
-          name="startDate"
+          {...field('startDate')}
           label={t('field.startDate')}
           defaultValue={dateValueOf(project.startDate)}
-          isDisabled={disabled}
-          errorMessage={errors('startDate')}
         />
-        <DatePicker
-          name="endDate"
-          label={t('field.endDate')}
-          defaultValue={dateValueOf(project.endDate)}
-          isDisabled={disabled}
-          errorMessage={errors('endDate')}
-        />
+        <DatePicker {...field('endDate')} label={t('field.endDate')} defaultValue={dateValueOf(project.endDate)} />
+        <TextField {...field('region')} label={t('field.region')} defaultValue={project.region ?? ''} />
         <TextField
-          name="region"
-          label={t('field.region')}
-          defaultValue={project.region ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('region')}
-        />
-        <TextField
-          name="externalUrl"
+          {...field('externalUrl')}
           type="url"
           label={t('field.externalUrl')}
           defaultValue={project.externalUrl ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('externalUrl')}
         />
       </FormSection>
       <FormSection title={t('section.economy')} columns={3}>
         <TextField
-          name="contractSum"
+          {...field('contractSum')}
           label={t('field.contractSum')}
           description={t('field.contractSum.help')}
           defaultValue={numberField(project.contractSum)}
-          isDisabled={disabled}
-          errorMessage={errors('contractSum')}
         />
         <TextField
-          name="estimatedHours"
+          {...field('estimatedHours')}
           label={t('field.estimatedHours')}
           defaultValue={numberField(project.estimatedHours)}
-          isDisabled={disabled}
-          errorMessage={errors('estimatedHours')}
         />
         <TextField
-          name="estimatedCost"
+          {...field('estimatedCost')}
           label={t('field.estimatedCost')}
           defaultValue={numberField(project.estimatedCost)}
-          isDisabled={disabled}
-          errorMessage={errors('estimatedCost')}
         />
       </FormSection>
-      <TextArea
-        name="description"
-        label={t('field.description')}
-        defaultValue={project.description ?? ''}
-        isDisabled={disabled}
-        errorMessage={errors('description')}
-      />
+      <TextArea {...field('description')} label={t('field.description')} defaultValue={project.description ?? ''} />
     </RecordForm>
   );
 }

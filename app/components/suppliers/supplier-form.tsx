@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ProposeField, RecordForm, Select, TextField } from '~/app/components/ui';
+import { ProposeField, RecordForm, recordFields, Select, TextField } from '~/app/components/ui';
 import { ContactsEditor, type ContactDraft } from './contacts-editor';
 import { TagInput } from './tag-input';
 
@@ -77,72 +77,54 @@ export function SupplierForm({
 }: SupplierFormProps) {
   const { t } = useTranslation('suppliers');
   const disabled = !canEdit;
+  const field = recordFields(errors, disabled);
   return (
     <RecordForm canEdit={canEdit} submitLabel={submitLabel} actions={children} savedAs={savedAs}>
       <div className="grid gap-4 sm:grid-cols-2">
         <ProposeField
-          name="number"
+          {...field('number')}
           label={t('field.number')}
           defaultValue={supplier.number}
           proposeUrl={proposeUrl}
           proposeLabel={t('field.number.propose')}
-          isDisabled={disabled}
-          errorMessage={errors('number')}
           description={supplier.number ? undefined : t('field.number.help')}
         />
+        <TextField {...field('title')} label={t('field.title')} defaultValue={supplier.title} isRequired />
         <TextField
-          name="title"
-          label={t('field.title')}
-          defaultValue={supplier.title}
-          isRequired
-          isDisabled={disabled}
-          errorMessage={errors('title')}
-        />
-        <TextField
-          name="name"
+          {...field('name')}
           label={t('field.name')}
           description={t('field.name.help')}
           defaultValue={supplier.name ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('name')}
         />
         <Select
-          name="status"
+          {...field('status')}
           label={t('field.status')}
           defaultSelectedKey={supplier.status}
-          isDisabled={disabled}
           items={[
             { id: 'active', label: t('status.active') },
             { id: 'inactive', label: t('status.inactive') },
           ]}
-          errorMessage={errors('status')}
         />
         <TextField
-          name="iban"
+          {...field('iban')}
           label={t('field.iban')}
           description={t('field.iban.help')}
           defaultValue={grouped(supplier.iban)}
-          isDisabled={disabled}
-          errorMessage={errors('iban')}
           autoComplete="off"
         />
         <TextField
-          name="bic"
+          {...field('bic')}
           label={t('field.bic')}
           description={t('field.bic.help')}
           defaultValue={supplier.bic ?? ''}
-          isDisabled={disabled}
-          errorMessage={errors('bic')}
           autoComplete="off"
         />
         <TextField
-          name="erpAccount"
+          {...field('erpAccount')}
           label={t('field.erpAccount')}
           description={t('field.erpAccount.help')}
           defaultValue={supplier.erpAccount ?? ''}
           inputMode="numeric"
-          isDisabled={disabled}
-          errorMessage={errors('erpAccount')}
         />
         {showTags ? (
           <TagInput

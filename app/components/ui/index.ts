@@ -46,6 +46,7 @@ export {
   useFormDirty,
   useLeaveGuard,
   peopleItems,
+  recordFields,
   type RecordFormProps,
   type FormSectionProps,
 } from './record-form';

@@ -175,6 +175,14 @@ export function FormSection({ title, columns = 2, children, className }: FormSec
 }
 
 /**
+ * What every field of a record form repeats: its name, whether it may be changed, and its errors
+ * from the last save. `<TextField {...field('title')} label={…} defaultValue={…} />`.
+ */
+export function recordFields(errors: (name: string) => string[] | undefined, isDisabled: boolean) {
+  return (name: string) => ({ name, isDisabled, errorMessage: errors(name) });
+}
+
+/**
  * A select's people: "nobody", the active users, and the one chosen before even if no longer
  * active (it stays chosen until someone changes it).
  */
