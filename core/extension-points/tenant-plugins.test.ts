@@ -7,7 +7,7 @@ import { provisionTenant } from '~/tenants/provision';
 import none from '~/plugins/erp-none';
 import { defineGeocoder } from './geocoder';
 import { buildRegistry, loadRegistry, type Registry } from './registry';
-import { disablePlugin, enabledPlugins, enablePlugin } from './tenant-plugins';
+import { disablePlugin, enabledPlugins, enabledPluginsCached, enablePlugin } from './tenant-plugins';
 
 const geocoderLike = defineGeocoder({
   id: 'fake-geo',
@@ -60,5 +60,35 @@ describe('[plugins] per-tenant enablement', () => {
 
   it('refuses an unknown plugin id', async () => {
     await expect(enablePlugin(registry, tenantId, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('[plugins] the cache is forgotten after the write commits (issue 30 item 2)', () => {
+  it('a read between the write and its commit does not keep the old value', async () => {
+    await enablePlugin(registry, tenantId, 'fake-geo', { apiKey: 'old-value-1234' });
+    const keyOf = async () =>
+      ((await enabledPluginsCached(tenantId)).find((p) => p.pluginId === 'fake-geo')?.options as { apiKey: string })
+        .apiKey;
+    expect(await keyOf()).toBe('old-value-1234');
+    // a lock on the tenant's plugin rows holds the write inside its transaction, not yet committed
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const lock = withControl(async (trx) => {
+      await trx('tenant_plugins').where({ tenant_id: tenantId }).forUpdate().select('plugin_id');
+      locked();
+      await held;
+    });
+    await isLocked;
+    const write = enablePlugin(registry, tenantId, 'fake-geo', { apiKey: 'new-value-5678' });
+    await new Promise((r) => setTimeout(r, 200));
+    // the reader in between sees (and may cache) what is committed: the old value
+    expect(await keyOf()).toBe('old-value-1234');
+    release();
+    await lock;
+    await write;
+    await new Promise((r) => setImmediate(r));
+    expect(await keyOf()).toBe('new-value-5678');
   });
 });
