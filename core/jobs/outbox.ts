@@ -60,13 +60,15 @@ export async function dispatchOutbox(
   const now = options.now ?? (() => new Date());
   const log = options.log ?? logger;
   let handed = 0;
+  if (!byId.size) return handed;
+  const jobs = [...byId.keys()];
   for (;;) {
     const at = now();
     const claimed = await withTenant(tenant, async (trx) => {
       const result = await trx.raw(
         `with due as (
            select id from job_outbox
-            where job = any(?) and (lease_until is null or lease_until <= ?)
+            where job in (${jobs.map(() => '?').join(', ')}) and (lease_until is null or lease_until <= ?)
             order by created_at, id
             limit ?
             for update skip locked
@@ -74,7 +76,7 @@ export async function dispatchOutbox(
          update job_outbox o set lease_until = ?, attempts = o.attempts + 1
            from due where o.id = due.id
          returning o.id, o.job, o.data, o.attempts`,
-        [[...byId.keys()], at, OUTBOX_BATCH, new Date(at.getTime() + OUTBOX_LEASE_MS)],
+        [...jobs, at, OUTBOX_BATCH, new Date(at.getTime() + OUTBOX_LEASE_MS)],
       );
       return result.rows as Row[];
     });
