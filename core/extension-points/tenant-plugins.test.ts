@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '~/core/db/database';
+import { getConfig, setConfig } from '~/core/config/env';
+import { seal } from '~/core/crypto/secret-box';
 import { withControl } from '~/core/db/with-tenant';
+import { closeCacheEvents, listenForForgets, onForget } from '~/core/events/cache-events';
 import { openTestDatabase, uniqueSlug } from '~/tests/helpers/db';
 import { provisionTenant } from '~/tenants/provision';
 import none from '~/plugins/erp-none';
@@ -90,5 +94,46 @@ describe('[plugins] the cache is forgotten after the write commits (issue 30 ite
     await write;
     await new Promise((r) => setImmediate(r));
     expect(await keyOf()).toBe('new-value-5678');
+  });
+});
+
+describe('[plugins] another process forgets the entry too', () => {
+  it('drops the cached value when a forget arrives over Redis', async () => {
+    if (!getConfig().REDIS_URL)
+      setConfig({ ...getConfig(), REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    listenForForgets();
+    const other = new Redis(getConfig().REDIS_URL!);
+    const keyOf = async () =>
+      ((await enabledPluginsCached(tenantId)).find((p) => p.pluginId === 'fake-geo')?.options as { apiKey: string })
+        .apiKey;
+    // rows written behind this process's back: only a forget from elsewhere makes it read again
+    const write = (apiKey: string) =>
+      withControl((trx) =>
+        trx('tenant_plugins')
+          .where({ tenant_id: tenantId, plugin_id: 'fake-geo' })
+          .update({ enabled: true, options: seal(JSON.stringify({ apiKey }), getConfig().secretKey) }),
+      );
+    /** Another process's forget, published until this one heard it (the subscription starts async). */
+    const forgetFromElsewhere = async () => {
+      let heard = false;
+      onForget('tenant-plugins', () => (heard = true));
+      await vi.waitFor(async () => {
+        await other.publish('ordo:cache-forget', JSON.stringify({ cache: 'tenant-plugins', key: tenantId }));
+        await new Promise((r) => setTimeout(r, 20));
+        expect(heard).toBe(true);
+      });
+    };
+    try {
+      await write('before-other-1');
+      await forgetFromElsewhere();
+      expect(await keyOf()).toBe('before-other-1');
+      await write('after-other-2');
+      expect(await keyOf()).toBe('before-other-1'); // cached
+      await forgetFromElsewhere();
+      expect(await keyOf()).toBe('after-other-2');
+    } finally {
+      other.disconnect();
+      await closeCacheEvents();
+    }
   });
 });
