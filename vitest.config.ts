@@ -32,6 +32,8 @@ export const ENGINE_SENSITIVE = [
   'tests/integration/agreement-generation.test.ts',
   // the generation day clamped in SQL (upcoming, due count), json_array_elements_text (the run's report)
   'tests/integration/agreement-invoices.test.ts',
+  // the job outbox's skip locked claim with a lease, handed over after commit on the one connection
+  'tests/integration/job-outbox.test.ts',
   // time columns wrapping past midnight, union all grouped by kind, on conflict on a date key (month locks)
   'tests/integration/time-reports.test.ts',
   // the month's payroll aggregated in SQL (group by with filters over four tables)

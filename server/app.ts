@@ -10,12 +10,14 @@ import { requestContext, tenantContext } from '~/app/context';
 import { getConfig, type Config } from '~/core/config/env';
 import { withQueryCounter } from '~/core/db/query-counter';
 import { closeBoardEvents } from '~/core/events/board-events';
+import { closeCacheEvents, listenForForgets } from '~/core/events/cache-events';
+import { documentBrowserPath } from '~/core/documents/pdf';
 import { getDatabase } from '~/core/db/with-tenant';
 import { readToken } from '~/core/http/session-token';
 import { createQueue, type JobQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
-import { setAgreementQueue } from '~/core/agreements/agreement-runs';
+import { setOutboxQueue } from '~/core/jobs/outbox';
 import { logContext, logger } from '~/core/log/logger';
 import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
 import type { ModuleImporter } from '~/core/extension-points/registry';
@@ -62,6 +64,10 @@ export function createApp(deps: AppDeps): express.Express {
     const counter = { statements: 0 };
     const kind = req.path.startsWith('/api/') ? 'api' : req.path.startsWith('/assets/') ? 'asset' : 'page';
     res.setHeader('X-Request-Id', requestId);
+    // one child logger per request (issue 30 item 8): its line names the request and the document
+    // browser the process prints with
+    const log = logger.child({ requestId, executablePath: documentBrowserPath() });
+    res.locals.log = log;
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -76,7 +82,7 @@ export function createApp(deps: AppDeps): express.Express {
       httpDuration.observe({ method: req.method, kind, status: String(res.statusCode) }, seconds);
       sqlStatements.observe({ kind }, counter.statements);
       if (kind !== 'asset')
-        logger.info(
+        log.info(
           {
             method: req.method,
             path: req.path,
@@ -238,8 +244,9 @@ export async function startServer(
   if (config.demo) demo = await ensureDemoTenant();
 
   const queue = createQueue(config);
-  // a bulk agreement run is queued where a worker (this process or another) takes it
-  setAgreementQueue(queue);
+  // a job a commit promises (a bulk agreement run) is queued where a worker (this process or another) takes it
+  setOutboxQueue(queue);
+  listenForForgets();
   if (config.RUN_WORKERS) {
     await queue.start(coreJobs);
     await registerCoreSchedules(queue);
@@ -279,6 +286,7 @@ export async function startServer(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // open calendars hold a live channel each: end them now rather than after the grace period
       await closeBoardEvents();
+      await closeCacheEvents();
       // A browser's keep-alive connection is idle between requests: close each one as soon as its
       // request is answered, so only real in-flight work holds the shutdown, and that for at most
       // SHUTDOWN_GRACE_MS.

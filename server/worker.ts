@@ -6,7 +6,8 @@ import { getConfig } from '~/core/config/env';
 import { createQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
-import { setAgreementQueue } from '~/core/agreements/agreement-runs';
+import { setOutboxQueue } from '~/core/jobs/outbox';
+import { closeCacheEvents, listenForForgets } from '~/core/events/cache-events';
 import { logger } from '~/core/log/logger';
 import { openRuntime } from '~/core/runtime/boot';
 
@@ -22,7 +23,8 @@ async function main() {
   await queue.start(coreJobs);
   await registerCoreSchedules(queue);
   setDeliveryQueue(queue);
-  setAgreementQueue(queue);
+  setOutboxQueue(queue);
+  listenForForgets();
   logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -32,6 +34,7 @@ async function main() {
       logger.info({ signal }, 'worker stopping: finishing running jobs');
       void queue
         .stop()
+        .then(() => closeCacheEvents())
         .then(() => runtime.close())
         .then(() => process.exit(0));
     });

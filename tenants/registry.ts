@@ -1,5 +1,6 @@
 import type { Trx } from '~/core/db/with-tenant';
-import { withControl } from '~/core/db/with-tenant';
+import { afterCommit, withControl } from '~/core/db/with-tenant';
+import { forgetEverywhere, onForget } from '~/core/events/cache-events';
 import { readInstanceConfig, type TInstanceConfig } from '~/core/instance/instance-config';
 import type { Tenant, TenantStatus } from '~/core/tenancy/tenant';
 
@@ -91,6 +92,17 @@ const cache = new Map<string, { tenant: Tenant | null; until: number }>();
 
 export function invalidateHostCache(): void {
   cache.clear();
+}
+
+const HOST_CACHE = 'tenant-hosts';
+onForget(HOST_CACHE, () => cache.clear());
+
+/**
+ * Forgets the hostname cache once the caller's transaction commits, in every process (issue 30
+ * item 2): a tenant's configuration changed inside a unit of work is seen by nobody before that.
+ */
+export function invalidateHostCacheAfterCommit(trx: Trx): void {
+  afterCommit(trx, () => forgetEverywhere(HOST_CACHE, '*'));
 }
 
 /** Hostnames that mean "this machine": DEFAULT_TENANT serves them unless one is registered. */

@@ -5,7 +5,7 @@ import { notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { langFromKey } from '~/core/i18n/languages';
 import { defineJob } from '~/core/jobs/define-job';
-import type { JobQueue } from '~/core/jobs/queue';
+import { enqueueInTransaction } from '~/core/jobs/outbox';
 import { logger, type Logger } from '~/core/log/logger';
 import { requireAccess } from '~/core/permissions/access';
 import { zPlainDate } from './agreement-schema';
@@ -231,7 +231,8 @@ export async function executeRun(tenant: Tenant, runId: string, log: Logger = lo
   const run = await withTenant(tenant, async (trx) => {
     const claimed = await trx('agreement_runs')
       .where({ id: runId })
-      .whereIn('status', ['queued', 'running'])
+      // only a queued run: the outbox hands a job over at least once, and a second copy finds it taken
+      .where('status', 'queued')
       .update({ status: 'running' })
       .returning(['id', 'create_user_id', trx.raw('until_date::text as until_text')]);
     return claimed[0] as Row | undefined;
@@ -289,12 +290,6 @@ export const agreementInvoiceRunJob = defineJob({
   },
 });
 
-let runQueue: JobQueue | null = null;
-/** The process's queue (set at boot); without it a run executes in this process after commit. */
-export function setAgreementQueue(queue: JobQueue | null): void {
-  runQueue = queue;
-}
-
 export const ZStartInvoiceRun = z.object({
   until: zPlainDate(),
 });
@@ -334,16 +329,9 @@ export async function startInvoiceRun(ctx: Ctx, raw: unknown): Promise<{ run: Ag
     })
     .returning('id');
   const runId = (row as Row).id as string;
-  const tenant = ctx.tenant;
-  const queue = runQueue;
-  const launch = async () => {
-    if (queue) await queue.enqueue(agreementInvoiceRunJob, { tenantId: tenant.id, runId });
-    else await executeRun(tenant, runId);
-  };
-  ctx.trx.executionPromise.then(
-    () => launch().catch((err: unknown) => logger.warn({ err, runId }, 'could not start an agreement run')),
-    () => undefined,
-  );
+  // the job is promised in this transaction (issue 30 item 2): a crash after commit leaves the
+  // outbox row, which the worker's sweep hands to the queue, never a "queued" run nobody runs
+  await enqueueInTransaction(ctx.trx, ctx.tenant, agreementInvoiceRunJob, { tenantId: ctx.tenant.id, runId });
   return { run: (await readRun(ctx.trx, runId))! };
 }
 

@@ -11,7 +11,7 @@ import {
   type TObjectSettings,
 } from '~/core/instance/instance-config';
 import { requireAccess } from '~/core/permissions/access';
-import { invalidateHostCache } from '~/tenants/registry';
+import { invalidateHostCacheAfterCommit } from '~/tenants/registry';
 
 /**
  * The object settings of the instance (settings → object; spec sections 1 and 5): what the
@@ -60,6 +60,6 @@ export async function updateObjectSettings(ctx: Ctx, raw: unknown): Promise<TObj
     .where({ id: ctx.tenant.id })
     .update({ config, updated_at: ctx.now });
   await recordHistory(ctx, { entity: OBJECT_SETTINGS_ENTITY, entityId: ctx.tenant.id, action: 'edit', data: patch });
-  invalidateHostCache();
+  invalidateHostCacheAfterCommit(ctx.trx);
   return objects;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { logger } from '~/core/log/logger';
 import type { Database } from './database';
 import { CONTROL_SCHEMA, assertSchemaName, quoteIdent } from './identifiers';
 import { preparedStatement, scopeSettings, type TenantTransactionConfig } from './tenant-transaction';
@@ -107,4 +108,22 @@ export async function preparedInTenant<R>(
   if (!databaseFor(tenant.cluster).scopedBegin)
     return ((await trx.raw(statement.sql, bindings as Knex.RawBinding[])) as { rows: R[] }).rows;
   return preparedStatement<R>({ knex: trx }, statementName(statement.name, schema), statement.sql, bindings);
+}
+
+/**
+ * Runs `fn` once the transaction has committed (never after a rollback): for what the rest of the
+ * world may only learn of committed data — a cache to forget, a queue to tell. Its failure is logged,
+ * never thrown: the commit stands.
+ */
+export function afterCommit(trx: Trx, fn: () => unknown): void {
+  trx.executionPromise.then(
+    async () => {
+      try {
+        await fn();
+      } catch (err) {
+        logger.warn({ err }, 'a step after commit failed');
+      }
+    },
+    () => undefined,
+  );
 }

@@ -56,6 +56,11 @@ async function launch(): Promise<Browser> {
   return b;
 }
 
+/** The document browser's program (issue 30 item 8: every request's log line names it). */
+export function documentBrowserPath(): string {
+  return getConfig().CHROMIUM_PATH;
+}
+
 /** The warm browser, launching it when there is none (or the last one died). */
 async function getBrowser(): Promise<Browser> {
   if (closing) await closing;

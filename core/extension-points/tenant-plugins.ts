@@ -1,6 +1,7 @@
 import { getConfig } from '~/core/config/env';
 import { open, seal } from '~/core/crypto/secret-box';
-import { withControl } from '~/core/db/with-tenant';
+import { afterCommit, withControl } from '~/core/db/with-tenant';
+import { forgetEverywhere, onForget } from '~/core/events/cache-events';
 import { AppError } from '~/core/errors/app-error';
 import { validationError } from '~/core/errors/validation';
 import type { Geocoder } from './geocoder';
@@ -34,8 +35,8 @@ export async function enablePlugin(
   const parsed = def.tenantOptions ? def.tenantOptions.safeParse(options) : { success: true as const, data: options };
   if (!parsed.success) throw validationError(parsed.error);
   const sealed = seal(JSON.stringify(parsed.data ?? {}), getConfig().secretKey);
-  cache.delete(tenantId);
   await withControl(async (trx) => {
+    forgetAfterCommit(trx, tenantId);
     // one geocoder per tenant: enabling one disables the others
     const sameKind = def.kind === 'geocoder' ? [...registry.geocoders.keys()] : [];
     if (sameKind.length)
@@ -52,12 +53,12 @@ export async function enablePlugin(
 }
 
 export async function disablePlugin(tenantId: string, pluginId: string): Promise<void> {
-  cache.delete(tenantId);
-  await withControl((trx) =>
-    trx('tenant_plugins')
+  await withControl(async (trx) => {
+    forgetAfterCommit(trx, tenantId);
+    await trx('tenant_plugins')
       .where({ tenant_id: tenantId, plugin_id: pluginId })
-      .update({ enabled: false, updated_at: new Date() }),
-  );
+      .update({ enabled: false, updated_at: new Date() });
+  });
 }
 
 /** The plugins a tenant has enabled, with their decrypted options. */
@@ -78,17 +79,33 @@ export async function enabledPlugins(tenantId: string): Promise<{ pluginId: stri
 /** How long a server trusts what it read of a tenant's enabled plugins (others' changes show after it). */
 export const PLUGIN_CACHE_MS = 30_000;
 const cache = new Map<string, { at: number; plugins: { pluginId: string; options: unknown }[] }>();
+/** Bumped on every forget: a read that began before it does not store what it read. */
+let generation = 0;
+const PLUGIN_CACHE = 'tenant-plugins';
+onForget(PLUGIN_CACHE, (tenantId) => {
+  generation++;
+  cache.delete(tenantId);
+});
+
+/**
+ * Forgets the tenant's entry once the write commits, here and in every other process (issue 30
+ * item 2): forgotten before the commit, a reader in between would cache the old value again.
+ */
+function forgetAfterCommit(trx: Parameters<typeof afterCommit>[0], tenantId: string): void {
+  afterCommit(trx, () => forgetEverywhere(PLUGIN_CACHE, tenantId));
+}
 
 /**
  * The enabled plugins, read at most every PLUGIN_CACHE_MS per tenant: a lookup made during a
  * tenant's transaction then rarely needs a second connection (the embedded database has one).
- * Enabling or disabling here forgets the tenant's entry at once.
+ * Enabling or disabling forgets the tenant's entry in every process once the change commits.
  */
-async function enabledPluginsCached(tenantId: string): Promise<{ pluginId: string; options: unknown }[]> {
+export async function enabledPluginsCached(tenantId: string): Promise<{ pluginId: string; options: unknown }[]> {
   const hit = cache.get(tenantId);
   if (hit && Date.now() - hit.at < PLUGIN_CACHE_MS) return hit.plugins;
+  const seen = generation;
   const plugins = await enabledPlugins(tenantId);
-  cache.set(tenantId, { at: Date.now(), plugins });
+  if (seen === generation) cache.set(tenantId, { at: Date.now(), plugins });
   return plugins;
 }
 

@@ -4,7 +4,7 @@ import { recordHistory } from '~/core/history/history';
 import { CONTROL_SCHEMA } from '~/core/db/identifiers';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
-import { invalidateHostCache } from '~/tenants/registry';
+import { invalidateHostCacheAfterCommit } from '~/tenants/registry';
 import { zOptionalEmail, zOptionalText } from '~/core/registers/fields';
 import {
   COUNTRIES,
@@ -86,7 +86,7 @@ export async function updateInstance(ctx: Ctx, raw: unknown): Promise<TInstanceC
     .where({ id: ctx.tenant.id })
     .update({ display_name: input.displayName, config, updated_at: ctx.now });
   await recordHistory(ctx, { entity: 'instance', entityId: ctx.tenant.id, action: 'edit', data: input });
-  invalidateHostCache();
+  invalidateHostCacheAfterCommit(ctx.trx);
   return config;
 }
 
@@ -112,6 +112,6 @@ export async function updateCompanyDetails(ctx: Ctx, raw: unknown): Promise<TCom
     .where({ id: ctx.tenant.id })
     .update({ config, updated_at: ctx.now });
   await recordHistory(ctx, { entity: 'instance', entityId: ctx.tenant.id, action: 'edit', data: { company } });
-  invalidateHostCache();
+  invalidateHostCacheAfterCommit(ctx.trx);
   return company;
 }

@@ -11,6 +11,7 @@ import {
 } from '~/core/agreements/agreement-runs';
 import { listTenants } from '~/tenants/registry';
 import { defineJob, type JobDefinition } from './define-job';
+import { OUTBOX_SWEEP_EVERY_MS, dispatchOutbox } from './outbox';
 import type { JobQueue } from './queue';
 
 export const PURGE_SESSIONS_EVERY_MS = 15 * 60_000;
@@ -42,6 +43,30 @@ export const purgeExpiredSessionsJob = defineJob({
   },
 });
 
+/**
+ * Every OUTBOX_SWEEP_EVERY_MS: every active tenant's outbox rows no commit handed over itself (the
+ * process died after commit, or the queue was down), handed to the queue now (decision 041).
+ */
+export const dispatchOutboxJob = defineJob({
+  id: 'jobs.dispatch-outbox',
+  schema: z.object({}),
+  attempts: 1,
+  async handler(_data, ctx) {
+    const tenants = await listTenants({ status: 'active' });
+    const failed: string[] = [];
+    for (const tenant of tenants) {
+      try {
+        const handed = await dispatchOutbox(tenant, coreJobs, { log: ctx.log });
+        if (handed) ctx.log.info({ tenant: tenant.slug, handed }, 'outbox jobs handed to the queue');
+      } catch (err) {
+        failed.push(tenant.slug);
+        ctx.log.error({ err, tenant: tenant.slug }, 'handing outbox jobs over failed for a tenant');
+      }
+    }
+    if (failed.length) throw new Error(`Handing outbox jobs over failed for: ${failed.join(', ')}`);
+  },
+});
+
 /** Every job the core defines; a worker must start with these (plus plugins' jobs). */
 export const coreJobs: readonly JobDefinition[] = [
   purgeExpiredSessionsJob,
@@ -51,6 +76,7 @@ export const coreJobs: readonly JobDefinition[] = [
   deliverTenantJob,
   generateDueAgreementsJob,
   agreementInvoiceRunJob,
+  dispatchOutboxJob,
 ];
 
 /** Idempotent (schedules are upserted by key), so every process can call it at boot. */
@@ -62,6 +88,7 @@ export async function registerCoreSchedules(queue: JobQueue): Promise<void> {
   });
   await queue.schedule(sendDueRemindersJob, { key: 'send-due-reminders', everyMs: REMINDER_SWEEP_EVERY_MS, data: {} });
   await queue.schedule(deliverDueJob, { key: 'erp-deliver-due', everyMs: DELIVERY_SWEEP_EVERY_MS, data: {} });
+  await queue.schedule(dispatchOutboxJob, { key: 'dispatch-outbox', everyMs: OUTBOX_SWEEP_EVERY_MS, data: {} });
   await queue.schedule(generateDueAgreementsJob, {
     key: 'agreements-generate-due',
     everyMs: AGREEMENT_SWEEP_EVERY_MS,

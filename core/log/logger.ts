@@ -8,7 +8,13 @@ export const logger = pino({
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
   base: { service: 'ordo' },
   timestamp: pino.stdTimeFunctions.isoTime,
-  mixin: () => logContext.getStore() ?? {},
+  // the context's fields a child logger already binds are left out, so no line names a key twice
+  mixin: (_object, _level, log) => {
+    const store = logContext.getStore();
+    if (!store) return {};
+    const bound = log.bindings();
+    return Object.fromEntries(Object.entries(store).filter(([key]) => !(key in bound)));
+  },
   redact: ['req.headers.authorization', 'req.headers.cookie', 'password', '*.password', 'token'],
 });
 

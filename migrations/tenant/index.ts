@@ -34,6 +34,7 @@ import m0032 from './0032-order-billing-owner';
 import m0033 from './0033-invoice-row-types';
 import m0037 from './0037-agreement-run-made';
 import m0038 from './0038-proposal-agreement';
+import m0039 from './0039-job-outbox';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -75,4 +76,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0033,
   m0037,
   m0038,
+  m0039,
 ];
