@@ -58,6 +58,8 @@ export {
   DatePicker,
   Calendar,
   dateValueOf,
+  dateTimeValueOf,
+  wallClockOf,
   type DatePickerProps,
   type CalendarProps,
   type DateValue,
