@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, fillDate, hydrated, signIn } from './helpers';
+import { ADMIN, companyDay, fillDate, hydrated, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -276,9 +276,11 @@ test('[work orders] a technician on a phone opens my orders, reports time and cl
 
   await page.getByRole('button', { name: 'Rapportera tid' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rapportera tid' });
-  await dialog.getByRole('radio', { name: 'Timmar och minuter' }).check();
-  await dialog.getByLabel('Timmar', { exact: true }).fill('1');
-  await dialog.getByLabel('Minuter', { exact: true }).fill('15');
+  // start and end typed into the pickers' segments, on the phone too
+  const day = companyDay();
+  await fillDate(page, dialog.getByRole('group', { name: 'Start', exact: true }), `${day}T08:00`);
+  await fillDate(page, dialog.getByRole('group', { name: 'Slut', exact: true }), `${day}T09:15`);
+  await noSideways();
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByRole('region', { name: 'Tid' }).getByText('1:15').first()).toBeVisible({ timeout: 60_000 });
 
