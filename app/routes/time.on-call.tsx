@@ -9,14 +9,16 @@ import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
+  dateTimeValueOf,
   Dialog,
   formatDate,
   Select,
   TextField,
   useTenantClock,
   useToast,
+  wallClockOf,
 } from '~/app/components/ui';
-import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-field';
 import { cx } from '~/app/components/ui/class-names';
 import { TimeNav } from '~/app/components/time/time-nav';
 import { tenantToday } from '~/core/calendar/tenant-today';
@@ -501,48 +503,22 @@ export default function OnCallPage({ loaderData: d }: Route.ComponentProps) {
               errorMessage={err('userId')}
             />
             <div className="grid gap-3 sm:grid-cols-2">
-              <NativeField label={t('start')}>
-                {(id) => (
-                  <>
-                    <input
-                      id={id}
-                      type="datetime-local"
-                      required
-                      value={draft.startTs}
-                      onChange={(e) => set({ startTs: e.target.value })}
-                      aria-invalid={err('startTs') ? true : undefined}
-                      aria-describedby={err('startTs') ? `${id}-err` : undefined}
-                      className={NATIVE_INPUT_CLASS}
-                    />
-                    {err('startTs') ? (
-                      <span id={`${id}-err`} className="text-sm text-red-700">
-                        {err('startTs')!.join(' ')}
-                      </span>
-                    ) : null}
-                  </>
-                )}
-              </NativeField>
-              <NativeField label={t('end')}>
-                {(id) => (
-                  <>
-                    <input
-                      id={id}
-                      type="datetime-local"
-                      required
-                      value={draft.endTs}
-                      onChange={(e) => set({ endTs: e.target.value })}
-                      aria-invalid={err('endTs') ? true : undefined}
-                      aria-describedby={err('endTs') ? `${id}-err` : undefined}
-                      className={NATIVE_INPUT_CLASS}
-                    />
-                    {err('endTs') ? (
-                      <span id={`${id}-err`} className="text-sm text-red-700">
-                        {err('endTs')!.join(' ')}
-                      </span>
-                    ) : null}
-                  </>
-                )}
-              </NativeField>
+              <DatePicker
+                label={t('start')}
+                granularity="minute"
+                isRequired
+                errorMessage={err('startTs')}
+                value={dateTimeValueOf(draft.startTs)}
+                onChange={(v) => set({ startTs: wallClockOf(v) })}
+              />
+              <DatePicker
+                label={t('end')}
+                granularity="minute"
+                isRequired
+                errorMessage={err('endTs')}
+                value={dateTimeValueOf(draft.endTs)}
+                onChange={(v) => set({ endTs: wallClockOf(v) })}
+              />
             </div>
             <TextField
               label={t('comment')}

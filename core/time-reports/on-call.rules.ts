@@ -21,19 +21,25 @@ export const MAX_WINDOW_DAYS = 62;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * A moment as the API and the page send it: an ISO instant with its zone ("…Z", "+01:00"), or a
- * wall-clock time without one ("2026-03-05T17:00", what a `datetime-local` input posts), read in
- * the tenant's zone. Null when it is neither.
+ * wall-clock time without one ("2026-03-05T17:00" from a `datetime-local` input, "2026-03-05T17:00:00"
+ * from the kit's DatePicker), read in the tenant's zone. Null when it is neither.
  */
 export function parseInstant(value: unknown, timeZone: string): Date | null {
   if (typeof value !== 'string') return null;
   const v = value.trim();
   // a real day and a real time of day (the Date parser would roll 30 February over into March)
-  if (!parsePlainDate(v.slice(0, 10)) || Number(v.slice(11, 13)) > 23 || Number(v.slice(14, 16)) > 59) return null;
+  if (
+    !parsePlainDate(v.slice(0, 10)) ||
+    Number(v.slice(11, 13)) > 23 ||
+    Number(v.slice(14, 16)) > 59 ||
+    Number(v.slice(17, 19)) > 59
+  )
+    return null;
   if (WALL_CLOCK.test(v)) {
     const iso = wallClockToIso(v, timeZone);
     return iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso) : null;

@@ -76,6 +76,15 @@ describe('[work orders] wall-clock time in the tenant zone', () => {
     expect(wallClockToIso('kl 8', zone)).toBe('kl 8');
     expect(isoToWallClock(null, zone)).toBe('');
   });
+
+  it('reads the seconds the date picker posts the same way, in the same zone', () => {
+    const zone = 'Europe/Stockholm';
+    expect(wallClockToIso('2026-03-05T08:30:00', zone)).toBe('2026-03-05T07:30:00.000Z');
+    expect(wallClockToIso('2026-07-01T08:30:00', zone)).toBe('2026-07-01T06:30:00.000Z');
+    expect(wallClockToIso('2026-03-29T04:00:00', zone)).toBe('2026-03-29T02:00:00.000Z');
+    expect(wallClockToIso('2026-03-05T08:30:15', zone)).toBe('2026-03-05T07:30:15.000Z');
+    expect(wallClockToIso('2026-03-05T08:30:0', zone)).toBe('2026-03-05T08:30:0');
+  });
 });
 
 describe('[time] the locked period (spec section 4: locks on a day of the next month)', () => {

@@ -61,18 +61,19 @@ function wallParts(instant: number, timeZone: string) {
   return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, min: p.minute! };
 }
 
-const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
- * A `datetime-local` value ("2026-03-05T08:30") in `timeZone` as an ISO instant; blank is null and
- * anything else is returned as it is (the service refuses it).
+ * A wall-clock value in `timeZone` as an ISO instant: "2026-03-05T08:30" (a native `datetime-local`)
+ * or "2026-03-05T08:30:00" (what the kit's DatePicker posts). Blank is null and anything else is
+ * returned as it is (the service refuses it).
  */
 export function wallClockToIso(value: string, timeZone: string): string | null {
   const v = value.trim();
   if (!v) return null;
   const m = WALL_CLOCK.exec(v);
   if (!m) return v;
-  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
   const offset = (instant: number) => {
     const p = wallParts(instant, timeZone);
     return (

@@ -42,14 +42,40 @@ export async function pick(page: Page, combobox: Locator, text: string, option: 
   await page.getByRole('option', { name: option }).first().click();
 }
 
-/** Types a `YYYY-MM-DD` into a date field's segments (React Aria), whatever their order in the locale. */
+/**
+ * Types a `YYYY-MM-DD`, or a `YYYY-MM-DDTHH:MM` into a field with a time, into a date field's
+ * segments (React Aria), whatever their order in the locale. An empty value clears the field.
+ */
 export async function fillDate(page: Page, group: Locator, iso: string) {
-  const [year, month, day] = iso.split('-') as [string, string, string];
+  const [date = '', time = ''] = iso.split('T');
+  const [year, month, day] = date.split('-');
+  const [hour, minute] = time.split(':');
   const segments = group.getByRole('spinbutton');
-  for (let i = 0; i < (await segments.count()); i++) {
+  const count = await segments.count();
+  if (!iso) {
+    // from the last segment back: Backspace takes a digit at a time, then the segment is empty
+    for (let i = count - 1; i >= 0; i--) {
+      const segment = segments.nth(i);
+      await segment.click();
+      for (let k = 0; k < 4 && (await segment.getAttribute('aria-valuenow')) !== null; k++)
+        await page.keyboard.press('Backspace');
+    }
+    return;
+  }
+  for (let i = 0; i < count; i++) {
     const segment = segments.nth(i);
     const name = (await segment.getAttribute('aria-label')) ?? '';
-    const value = /år|year/i.test(name) ? year : /månad|month/i.test(name) ? month : /dag|day/i.test(name) ? day : null;
+    const value = /år|year/i.test(name)
+      ? year
+      : /månad|month/i.test(name)
+        ? month
+        : /dag|day/i.test(name)
+          ? day
+          : /timme|hour/i.test(name)
+            ? hour
+            : /minut/i.test(name)
+              ? minute
+              : null;
     if (!value) continue;
     await segment.click();
     await page.keyboard.type(value);

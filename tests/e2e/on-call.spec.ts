@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { companyDay, hydrated, signIn } from './helpers';
+import { companyDay, fillDate, hydrated, signIn } from './helpers';
 
 /**
  * Issue 17 in the browser: the on-call schedule. The admin adds a shift for Anna (the demo's rota
@@ -37,8 +37,8 @@ test('[on-call] the admin adds a shift and sees it on the calendar; on a phone t
   await dialog.getByRole('button', { name: /Person/ }).click();
   await page.getByRole('option', { name: 'Anna Berg' }).click();
   // today 20:00 to 23:00, in the company's zone
-  await dialog.getByLabel('Start').fill(`${today}T20:00`);
-  await dialog.getByLabel('Slut').fill(`${today}T23:00`);
+  await fillDate(page, dialog.getByRole('group', { name: 'Start', exact: true }), `${today}T20:00`);
+  await fillDate(page, dialog.getByRole('group', { name: 'Slut', exact: true }), `${today}T23:00`);
   await dialog.getByRole('textbox', { name: 'Kommentar' }).fill('E2E-jour');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByText('Sparat')).toBeVisible();
@@ -53,8 +53,8 @@ test('[on-call] the admin adds a shift and sees it on the calendar; on a phone t
   await page.getByRole('button', { name: 'Lägg till jourpass', exact: true }).click();
   await dialog.getByRole('button', { name: /Person/ }).click();
   await page.getByRole('option', { name: 'Anna Berg' }).click();
-  await dialog.getByLabel('Start').fill(`${today}T22:00`);
-  await dialog.getByLabel('Slut').fill(`${today}T23:30`);
+  await fillDate(page, dialog.getByRole('group', { name: 'Start', exact: true }), `${today}T22:00`);
+  await fillDate(page, dialog.getByRole('group', { name: 'Slut', exact: true }), `${today}T23:30`);
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByText('Personen har redan jour under en del av den tiden.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Avbryt' }).click();
@@ -73,7 +73,13 @@ test('[on-call] the admin adds a shift and sees it on the calendar; on a phone t
   await day.getByRole('button', { name: /Ändra Anna Berg/ }).click();
   const edit = page.getByRole('dialog', { name: 'Ändra jourpass' });
   await expect(edit).toBeVisible();
-  await expect(edit.getByLabel('Start')).toHaveValue(`${today}T20:00`);
+  const start = edit.getByRole('group', { name: 'Start', exact: true });
+  await expect(start.getByRole('spinbutton', { name: /dag/ })).toHaveAttribute(
+    'aria-valuenow',
+    String(Number(today.slice(8))),
+  );
+  await expect(start.getByRole('spinbutton', { name: /timme/ })).toHaveAttribute('aria-valuenow', '20');
+  await expect(start.getByRole('spinbutton', { name: /minut/ })).toHaveAttribute('aria-valuenow', '0');
   await edit.getByRole('button', { name: 'Ta bort' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Ta bort jourpass' });
   await expect(confirm).toContainText('Anna Berg');

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, signIn } from './helpers';
+import { fillDate, hydrated, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -30,11 +30,11 @@ test('[reminders] add a reminder on an order on a phone, see it listed, delete i
   await panel.getByRole('button', { name: 'Lägg till påminnelse' }).click();
   const dialog = page.getByRole('dialog', { name: 'Ny påminnelse' });
   // without a time the server says so next to the field
-  await dialog.getByLabel('När').fill('');
+  await fillDate(page, dialog.getByRole('group', { name: 'När', exact: true }), '');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(dialog.getByText('Fältet är obligatoriskt')).toBeVisible();
   const year = new Date().getFullYear() + 1;
-  await dialog.getByLabel('När').fill(`${year}-03-05T08:30`);
+  await fillDate(page, dialog.getByRole('group', { name: 'När', exact: true }), `${year}-03-05T08:30`);
   await dialog.getByRole('textbox', { name: 'Meddelande' }).fill('Ring kunden före besöket');
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(dialog).toBeHidden();

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
-import { ADMIN, hydrated, signIn } from './helpers';
+import { ADMIN, companyDay, fillDate, hydrated, signIn } from './helpers';
 
 let app: RunningApp;
 
@@ -72,6 +72,9 @@ test('[work orders] create an order for a customer and object, find it in the li
     .getByRole('group', { name: /Tilldelade/ })
     .getByLabel('Erik Johansson')
     .check();
+  // the planned start is typed into the picker's segments; it comes back at the same wall-clock time
+  const plannedYear = new Date().getFullYear() + 1;
+  await fillDate(page, page.getByRole('group', { name: 'Planerad start', exact: true }), `${plannedYear}-12-01T08:30`);
   await page.getByRole('button', { name: 'Skapa arbetsorder' }).click();
 
   // The new order opens in its own tab.
@@ -85,6 +88,10 @@ test('[work orders] create an order for a customer and object, find it in the li
   await expect(tab).toHaveAttribute('aria-current', 'page');
   await expect(page.getByText('Brf Solrosen').first()).toBeVisible();
   await expect(page.getByText('Om adressen: Portkod 1947')).toBeVisible();
+  const planned = page.getByRole('group', { name: 'Planerad start', exact: true });
+  await expect(planned.getByRole('spinbutton', { name: /år/ })).toHaveAttribute('aria-valuenow', String(plannedYear));
+  await expect(planned.getByRole('spinbutton', { name: /timme/ })).toHaveAttribute('aria-valuenow', '8');
+  await expect(planned.getByRole('spinbutton', { name: /minut/ })).toHaveAttribute('aria-valuenow', '30');
 
   // An edit marks the tab edited until it is saved.
   await hydrated(page);
@@ -269,9 +276,11 @@ test('[work orders] a technician on a phone opens my orders, reports time and cl
 
   await page.getByRole('button', { name: 'Rapportera tid' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rapportera tid' });
-  await dialog.getByRole('radio', { name: 'Timmar och minuter' }).check();
-  await dialog.getByLabel('Timmar', { exact: true }).fill('1');
-  await dialog.getByLabel('Minuter', { exact: true }).fill('15');
+  // start and end typed into the pickers' segments, on the phone too
+  const day = companyDay();
+  await fillDate(page, dialog.getByRole('group', { name: 'Start', exact: true }), `${day}T08:00`);
+  await fillDate(page, dialog.getByRole('group', { name: 'Slut', exact: true }), `${day}T09:15`);
+  await noSideways();
   await dialog.getByRole('button', { name: 'Spara' }).click();
   await expect(page.getByRole('region', { name: 'Tid' }).getByText('1:15').first()).toBeVisible({ timeout: 60_000 });
 

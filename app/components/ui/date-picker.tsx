@@ -6,6 +6,7 @@ import {
   getLocalTimeZone,
   GregorianCalendar,
   parseDate,
+  parseDateTime,
   toCalendar,
   today,
   type CalendarDate,
@@ -246,4 +247,23 @@ export function dateValueOf(iso: unknown): CalendarDate | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A stored wall-clock time (`YYYY-MM-DDTHH:MM`, seconds optional) as a picker value with a time;
+ * null for none or for text that is not one, like `dateValueOf`.
+ */
+export function dateTimeValueOf(wallClock: unknown): CalendarDateTime | null {
+  if (typeof wallClock !== 'string' || !wallClock) return null;
+  try {
+    return parseDateTime(wallClock.slice(0, 19));
+  } catch {
+    return null;
+  }
+}
+
+/** A picker value back as the wall-clock text the forms keep (`YYYY-MM-DDTHH:MM`); "" for none. */
+export function wallClockOf(value: DateValue | null | undefined): string {
+  if (!value || !('hour' in value)) return '';
+  return value.toString().slice(0, 16);
 }

@@ -59,6 +59,8 @@ export {
   DatePicker,
   Calendar,
   dateValueOf,
+  dateTimeValueOf,
+  wallClockOf,
   type DatePickerProps,
   type CalendarProps,
   type DateValue,

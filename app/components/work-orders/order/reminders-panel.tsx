@@ -1,15 +1,18 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import {
   Button,
   ConfirmDialog,
+  DatePicker,
+  dateTimeValueOf,
   Dialog,
   formatDateTime,
   Select,
   Spinner,
   TextField,
   useToast,
+  wallClockOf,
 } from '~/app/components/ui';
 import { useCan } from '~/app/lib/can';
 import type { RemindersActionResult, RemindersLoaderResult } from '~/app/routes/work-orders.$id.reminders';
@@ -24,15 +27,12 @@ const HOUR = 3_600_000;
 interface Draft {
   id: string | null;
   userId: string;
-  /** `datetime-local` value in the tenant's zone. */
+  /** Wall-clock time (`YYYY-MM-DDTHH:MM`) in the tenant's zone. */
   due: string;
   message: string;
   /** The reminder was mailed already: only a time ahead arms it again. */
   sent: boolean;
 }
-
-const INPUT =
-  'w-full min-w-0 rounded-md border border-gray-300 bg-white px-2 text-base text-gray-900 shadow-xs min-h-11 sm:min-h-9 sm:text-sm focus:border-blue-600 focus:ring-2 focus:ring-blue-600/30 focus:outline-none aria-invalid:border-red-600';
 
 const panelUrl = (workOrderId: string) => `/work-orders/${workOrderId}/reminders`;
 
@@ -257,7 +257,13 @@ export function RemindersContent({ workOrderId, data, config, timeZone }: Remind
             }}
           >
             {draft.sent ? <p className="text-sm text-amber-800">{t('sentHint')}</p> : null}
-            <DueField label={t('due')} errors={err('dueAt')} value={draft.due} onChange={(v) => set({ due: v })} />
+            <DatePicker
+              label={t('due')}
+              granularity="minute"
+              errorMessage={err('dueAt')}
+              value={dateTimeValueOf(draft.due)}
+              onChange={(v) => set({ due: wallClockOf(v) })}
+            />
             <Select
               label={t('person')}
               items={view.users.map((u) => ({ id: u.id, label: u.name }))}
@@ -298,41 +304,5 @@ export function RemindersContent({ workOrderId, data, config, timeZone }: Remind
         }}
       />
     </Section>
-  );
-}
-
-/** The due time: a native date-and-time picker (phones show their own) with its errors. */
-function DueField({
-  label,
-  errors,
-  value,
-  onChange,
-}: {
-  label: string;
-  errors?: string[];
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-gray-900">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="datetime-local"
-        className={INPUT}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
-      />
-      {errors ? (
-        <span id={`${id}-error`} className="text-sm text-red-700">
-          {errors.join(' ')}
-        </span>
-      ) : null}
-    </div>
   );
 }

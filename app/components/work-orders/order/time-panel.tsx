@@ -9,8 +9,10 @@ import {
   formatDate,
   Select,
   TextField,
+  dateTimeValueOf,
   dateValueOf,
   useToast,
+  wallClockOf,
   type DateFormat,
 } from '~/app/components/ui';
 import { LockIcon } from '~/app/components/ui/icons';
@@ -318,26 +320,20 @@ export function TimePanel({
             </fieldset>
             {draft.mode === 'span' ? (
               <div className="grid gap-3 sm:grid-cols-2">
-                <Field label={t('time.start')} errors={err('startTs')}>
-                  {(props) => (
-                    <input
-                      {...props}
-                      type="datetime-local"
-                      value={draft.start}
-                      onChange={(e) => set({ start: e.target.value })}
-                    />
-                  )}
-                </Field>
-                <Field label={t('time.end')} errors={err('endTs')}>
-                  {(props) => (
-                    <input
-                      {...props}
-                      type="datetime-local"
-                      value={draft.end}
-                      onChange={(e) => set({ end: e.target.value })}
-                    />
-                  )}
-                </Field>
+                <DatePicker
+                  label={t('time.start')}
+                  granularity="minute"
+                  errorMessage={err('startTs')}
+                  value={dateTimeValueOf(draft.start)}
+                  onChange={(v) => set({ start: wallClockOf(v) })}
+                />
+                <DatePicker
+                  label={t('time.end')}
+                  granularity="minute"
+                  errorMessage={err('endTs')}
+                  value={dateTimeValueOf(draft.end)}
+                  onChange={(v) => set({ end: wallClockOf(v) })}
+                />
               </div>
             ) : (
               <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
-import { TextField } from '~/app/components/ui';
+import { DatePicker, dateTimeValueOf, TextField } from '~/app/components/ui';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ObjectPicker } from '~/app/components/inventory/pickers/object-picker';
 import { EntityPicker } from '~/app/components/ui/entity-picker';
@@ -381,18 +381,16 @@ export function WorkOrderForm({
         <h3 className={HEADING}>{t('form.planning')}</h3>
         <input type="hidden" name="timeZone" value={timeZone} />
         {(['plannedStart', 'plannedEnd'] as const).map((name) => (
-          <label key={name} className="flex flex-col gap-1 text-sm">
-            <span className="font-medium text-slate-700">{t(`form.${name}`)}</span>
-            <input
-              type="datetime-local"
-              name={name}
-              defaultValue={isoToWallClock(wo?.[name] ?? null, timeZone)}
-              disabled={isDisabled}
-              onChange={edit(name)}
-              className={NATIVE}
-            />
-            {err(name) ? <span className="text-sm text-red-700">{err(name)?.join(' ')}</span> : null}
-          </label>
+          <DatePicker
+            key={name}
+            label={t(`form.${name}`)}
+            name={name}
+            granularity="minute"
+            defaultValue={dateTimeValueOf(isoToWallClock(wo?.[name] ?? null, timeZone))}
+            isDisabled={isDisabled}
+            onChange={edit(name)}
+            errorMessage={err(name)}
+          />
         ))}
         {checks('assignees', t('form.assignees'), options.users, assigned)}
         {options.settings.tags.length ? checks('tags', t('form.tags'), options.settings.tags, tagged) : null}
