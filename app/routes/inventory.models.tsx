@@ -187,7 +187,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
         ) : null
       }
     >
-      <ListFilters>
+      <ListFilters submitLabel={t('filter.apply')}>
         <TextField
           name="q"
           type="search"

@@ -102,7 +102,7 @@ export default function Objects({ loaderData }: Route.ComponentProps) {
         </>
       }
     >
-      <ListFilters layout="grid" columns={4}>
+      <ListFilters layout="grid" columns={4} submitLabel={t('filter.apply')}>
         <TextField
           name="q"
           type="search"
