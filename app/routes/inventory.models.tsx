@@ -2,11 +2,22 @@ import { useEffect, useState } from 'react';
 import { pageFields } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { RecordFiles } from '~/app/components/files/record-files';
-import { data, Form, useFetcher, useSearchParams, useSubmit } from 'react-router';
+import { data, useFetcher } from 'react-router';
 import type { Route } from './+types/inventory.models';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, ConfirmDialog, Dialog, Select, SortableTable, TextField } from '~/app/components/ui';
-import { Card, Pager, useFieldErrors, useResultToast, type ActionResult } from '~/app/components/objects/shared';
+import {
+  Button,
+  ConfirmDialog,
+  Dialog,
+  ListFilters,
+  ListPage,
+  ListTable,
+  pageFromUrl,
+  Select,
+  TextField,
+  useListUrl,
+} from '~/app/components/ui';
+import { useFieldErrors, useResultToast, type ActionResult } from '~/app/components/objects/shared';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { createModel, deleteModel, listModels, updateModel, type Model } from '~/core/models/model.service';
@@ -15,19 +26,18 @@ import { pageTitle } from '~/app/lib/page-title';
 /** Inventory → models (spec section 3): the product types objects are instances of. */
 export const middleware = guard({ permission: 'models:read' });
 
-const PAGE = 50;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const offset = Math.max(0, Number(params.offset) || 0);
+  const url = new URL(request.url).searchParams;
+  const params = Object.fromEntries(url);
+  const { offset, limit } = pageFromUrl(url);
   const list = await run(context, (ctx) =>
-    listModels(ctx, { q: params.q || undefined, status: params.status || undefined, offset, limit: PAGE }),
+    listModels(ctx, { q: params.q || undefined, status: params.status || undefined, offset, limit }),
   );
   return {
     ...list,
     offset,
-    limit: PAGE,
+    limit,
     canEdit: hasAccess(auth, { permission: 'models:edit' }),
     canDelete: hasAccess(auth, { permission: 'models:delete' }),
   };
@@ -123,8 +133,7 @@ export const handle = pageTitle('title.models');
 
 export default function Models({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');
-  const [params] = useSearchParams();
-  const submit = useSubmit();
+  const list = useListUrl();
   const deleter = useFetcher<ActionResult>();
   useResultToast(deleter.state === 'idle' ? deleter.data : undefined);
   const [editing, setEditing] = useState<Editing>(null);
@@ -168,55 +177,47 @@ export default function Models({ loaderData }: Route.ComponentProps) {
       : []),
   ];
   return (
-    <Card>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('models.title')}</h1>
-        {loaderData.canEdit ? (
+    <ListPage
+      title={t('models.title')}
+      actions={
+        loaderData.canEdit ? (
           <Button variant="primary" onPress={() => setEditing('new')}>
             {t('models.new')}
           </Button>
-        ) : null}
-      </div>
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2" role="search">
+        ) : null
+      }
+    >
+      <ListFilters submitLabel={t('filter.apply')}>
         <TextField
           name="q"
           type="search"
           label={t('models.search')}
-          defaultValue={params.get('q') ?? ''}
+          defaultValue={list.params.get('q') ?? ''}
           className="min-w-48 flex-1"
         />
         <Select
           name="status"
           label={t('field.status')}
           className="w-40"
-          defaultSelectedKey={params.get('status') ?? ''}
-          onSelectionChange={(key) => {
-            const next = new URLSearchParams(params);
-            next.set('status', String(key ?? ''));
-            next.delete('offset');
-            if (next.get('status') !== (params.get('status') ?? '')) void submit(next);
-          }}
+          defaultSelectedKey={list.params.get('status') ?? ''}
+          onSelectionChange={(key) => list.setFilter('status', String(key ?? ''))}
           items={[
             { id: '', label: t('status.all') },
             { id: 'active', label: t('status.active') },
             { id: 'inactive', label: t('status.inactive') },
           ]}
         />
-        <Button type="submit" variant="secondary">
-          {t('filter.apply')}
-        </Button>
-      </Form>
-      <p className="mt-4 text-sm text-slate-500" aria-live="polite">
-        {t('models.count', { count: loaderData.totalCount })}
-      </p>
-      <SortableTable
+      </ListFilters>
+      <ListTable
         aria-label={t('models.title')}
-        className="mt-2"
         columns={columns}
         rows={loaderData.models}
-        emptyState={params.get('q') ? t('empty.search') : t('models.empty')}
+        count={t('models.count', { count: loaderData.totalCount })}
+        empty={{ empty: t('models.empty'), filtered: t('empty.search'), isFiltered: list.isFiltered({ q: '' }) }}
+        totalCount={loaderData.totalCount}
+        offset={loaderData.offset}
+        limit={loaderData.limit}
       />
-      <Pager offset={loaderData.offset} limit={loaderData.limit} total={loaderData.totalCount} search={params} />
       {editing ? (
         <ModelDialog key={editing === 'new' ? 'new' : editing.id} editing={editing} onClose={() => setEditing(null)} />
       ) : null}
@@ -233,6 +234,6 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           setDeleting(null);
         }}
       />
-    </Card>
+    </ListPage>
   );
 }

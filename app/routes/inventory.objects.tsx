@@ -1,12 +1,19 @@
 import { ExportLink } from '~/app/components/inventory/export-link';
 import { useTranslation } from 'react-i18next';
-import { Form, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.objects';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, LinkButton, Select, SortableTable, TextField } from '~/app/components/ui';
+import {
+  LinkButton,
+  ListFilters,
+  ListPage,
+  ListTable,
+  pageFromUrl,
+  Select,
+  TextField,
+  useListUrl,
+} from '~/app/components/ui';
 import { EntityPicker } from '~/app/components/ui/entity-picker';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
-import { Card, Pager } from '~/app/components/objects/shared';
 import {
   customerOption,
   listBusinessObjects,
@@ -23,12 +30,10 @@ import { pageTitle } from '~/app/lib/page-title';
  */
 export const middleware = guard({ permission: 'bo:read' });
 
-const PAGE = 50;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
   const p = new URL(request.url).searchParams;
-  const offset = Math.max(0, Number(p.get('offset')) || 0);
+  const { offset, limit } = pageFromUrl(p);
   const customerId = isUuid(p.get('customerId')) ? p.get('customerId')! : undefined;
   const modelId = isUuid(p.get('modelId')) ? p.get('modelId')! : undefined;
   const status = p.get('status') === 'active' || p.get('status') === 'inactive' ? p.get('status')! : undefined;
@@ -40,13 +45,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       modelId,
       status,
       offset,
-      limit: PAGE,
+      limit,
     });
     const model = modelId && canReadModels ? (await getModel(ctx, modelId).catch(() => null))?.model : null;
     return {
       ...list,
       offset,
-      limit: PAGE,
+      limit,
       customer: customerId ? await customerOption(ctx, customerId) : null,
       model: model ? { id: model.id, label: `${model.code} – ${model.name}` } : null,
       canReadModels,
@@ -61,17 +66,8 @@ export const handle = pageTitle('title.objects');
 
 export default function Objects({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('objects');
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const filtered = ['q', 'customerId', 'modelId', 'status'].some((k) => params.get(k));
-  /** A picker or select changed: search again from the first page. */
-  const refilter = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    next.delete('offset');
-    if (next.toString() !== params.toString()) void submit(next, { replace: true });
-  };
+  const list = useListUrl();
+  const filtered = list.isFiltered({ q: '', customerId: '', modelId: '', status: '' });
   const columns = [
     { id: 'serial', header: t('field.serialCode'), isRowHeader: true, render: (b: BusinessObject) => b.serialCode },
     { id: 'model', header: t('field.model'), render: (b: BusinessObject) => b.modelName ?? '—' },
@@ -89,10 +85,11 @@ export default function Objects({ loaderData }: Route.ComponentProps) {
     { id: 'status', header: t('field.status'), render: (b: BusinessObject) => t(`status.${b.status}`) },
   ];
   return (
-    <Card>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('objects.title')}</h1>
-        <div className="flex flex-wrap gap-2">
+    <ListPage
+      title={t('objects.title')}
+      deletedNotice={t('objects.deleted')}
+      actions={
+        <>
           <ExportLink register="objects" />
           {loaderData.canViewLog ? (
             <LinkButton href="/inventory/objects/security-log">{t('securityLog.title')}</LinkButton>
@@ -102,30 +99,22 @@ export default function Objects({ loaderData }: Route.ComponentProps) {
               {t('objects.new')}
             </LinkButton>
           ) : null}
-        </div>
-      </div>
-      {params.get('deleted') ? (
-        <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
-          {t('objects.deleted')}
-        </p>
-      ) : null}
-      <Form
-        method="get"
-        role="search"
-        className="mt-4 grid gap-x-4 gap-y-2 sm:grid-cols-2 lg:grid-cols-[2fr_1.5fr_1.5fr_1fr_auto]"
-      >
+        </>
+      }
+    >
+      <ListFilters layout="grid" columns={4} submitLabel={t('filter.apply')}>
         <TextField
           name="q"
           type="search"
           label={t('objects.search')}
           description={t('objects.searchHelp')}
-          defaultValue={params.get('q') ?? ''}
+          defaultValue={list.params.get('q') ?? ''}
         />
         <CustomerPicker
           name="customerId"
           label={t('field.customer')}
           defaultSelected={loaderData.customer}
-          onSelectionChange={(o) => refilter('customerId', o?.id ?? '')}
+          onSelectionChange={(o) => list.setFilter('customerId', o?.id)}
         />
         {loaderData.canReadModels ? (
           <EntityPicker
@@ -133,38 +122,32 @@ export default function Objects({ loaderData }: Route.ComponentProps) {
             label={t('field.model')}
             source="/inventory/models/options"
             defaultSelected={loaderData.model}
-            onSelectionChange={(o) => refilter('modelId', o?.id ?? '')}
+            onSelectionChange={(o) => list.setFilter('modelId', o?.id)}
           />
         ) : null}
         <Select
           name="status"
           label={t('field.status')}
-          defaultSelectedKey={params.get('status') ?? ''}
-          onSelectionChange={(key) => refilter('status', String(key ?? ''))}
+          defaultSelectedKey={list.params.get('status') ?? ''}
+          onSelectionChange={(key) => list.setFilter('status', String(key ?? ''))}
           items={[
             { id: '', label: t('status.all') },
             { id: 'active', label: t('status.active') },
             { id: 'inactive', label: t('status.inactive') },
           ]}
         />
-        <div className="flex items-start sm:pt-6">
-          <Button type="submit" variant="secondary">
-            {t('filter.apply')}
-          </Button>
-        </div>
-      </Form>
-      <p className="mt-4 text-sm text-slate-500" aria-live="polite">
-        {t('objects.count', { count: loaderData.totalCount })}
-      </p>
-      <SortableTable
+      </ListFilters>
+      <ListTable
         aria-label={t('objects.title')}
-        className="mt-2"
         columns={columns}
         rows={loaderData.bos}
         getRowHref={(b) => `/inventory/objects/${b.id}`}
-        emptyState={filtered ? t('empty.search') : t('objects.empty')}
+        count={t('objects.count', { count: loaderData.totalCount })}
+        empty={{ empty: t('objects.empty'), filtered: t('empty.search'), isFiltered: filtered }}
+        totalCount={loaderData.totalCount}
+        offset={loaderData.offset}
+        limit={loaderData.limit}
       />
-      <Pager offset={loaderData.offset} limit={loaderData.limit} total={loaderData.totalCount} search={params} />
-    </Card>
+    </ListPage>
   );
 }

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { Form, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/sales';
 import { customerNameOf } from '~/core/customers/customer.service';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
-import { Button, DateTime, ListPager, NativeSelect, pageFromUrl } from '~/app/components/ui';
+import { Button, DateTime, ListPage, ListTable, NativeSelect, pageFromUrl, useListUrl } from '~/app/components/ui';
 import { isUuid } from '~/core/errors/validation';
 import { formatNumber } from '~/core/i18n/number-format';
 import { createSalesOrder, listSalesOrders, salesOrderOptions } from '~/core/proposals/sales-order.service';
@@ -56,37 +56,66 @@ export async function action({ context }: Route.ActionArgs) {
 /** The page's `<title>` (app/lib/page-title.ts). */
 export const handle = pageTitle('nav.sales');
 
+type SalesOrderRow = Route.ComponentProps['loaderData']['salesOrders'][number];
+
 export default function SalesOrders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('sales');
   const can = useCan();
-  const [params, setParams] = useSearchParams();
+  const list = useListUrl();
   const navigation = useNavigation();
   const { salesOrders, totalCount, offset, limit, status, users, departments } = loaderData;
-  const set = (key: string, value: string | null | undefined) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    next.delete('offset');
-    setParams(next);
-  };
   const any = { id: '', label: t('filter.any') };
+  const columns = [
+    { id: 'number', header: t('field.number'), render: (so: SalesOrderRow) => so.number },
+    {
+      id: 'title',
+      header: t('field.title'),
+      isRowHeader: true,
+      render: (so: SalesOrderRow) => (
+        <span className="font-medium text-blue-700 underline">{so.title || t('untitled', { number: so.number })}</span>
+      ),
+    },
+    { id: 'customer', header: t('field.customer'), render: (so: SalesOrderRow) => so.customerName ?? '—' },
+    {
+      id: 'status',
+      header: t('field.status'),
+      render: (so: SalesOrderRow) => (
+        <>
+          {t(`status.${so.status}`)}
+          {so.status === 'closed' && so.paid && ` · ${t('field.paid')}`}
+        </>
+      ),
+    },
+    {
+      id: 'total',
+      header: t('field.total'),
+      align: 'end' as const,
+      render: (so: SalesOrderRow) => <span className="tabular-nums">{formatNumber(Number(so.totalPrice))}</span>,
+    },
+    {
+      id: 'created',
+      header: t('field.created'),
+      render: (so: SalesOrderRow) => <DateTime iso={so.createTs} withTime={false} />,
+    },
+  ];
   return (
-    <div className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <h1 className="text-2xl font-semibold">{t('title')}</h1>
-        {can('salesorder:edit', 'crm') && (
+    <ListPage
+      title={t('title')}
+      actions={
+        can('salesorder:edit', 'crm') ? (
           <Form method="post">
             <Button type="submit" variant="primary" isPending={navigation.state === 'submitting'}>
               {t('new')}
             </Button>
           </Form>
-        )}
-      </div>
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        ) : null
+      }
+    >
+      <div className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <NativeSelect
           label={t('filter.status')}
           value={status}
-          onChange={(v) => set('status', v === 'open' ? null : v)}
+          onChange={(v) => list.setFilter('status', v, 'open')}
           items={STATUSES.map((s) => ({ id: s, label: t(`status.${s}`) }))}
         />
         <CustomerPicker
@@ -95,77 +124,33 @@ export default function SalesOrders({ loaderData }: Route.ComponentProps) {
           defaultSelected={
             loaderData.customerId ? { id: loaderData.customerId, label: loaderData.customerName ?? '' } : null
           }
-          onSelectionChange={(o) => o?.id !== loaderData.customerId && set('customerId', o?.id)}
+          onSelectionChange={(o) => o?.id !== loaderData.customerId && list.setFilter('customerId', o?.id)}
         />
         {departments.length > 0 && (
           <NativeSelect
             label={t('filter.department')}
             value={loaderData.departmentId ?? ''}
-            onChange={(v) => set('departmentId', v)}
+            onChange={(v) => list.setFilter('departmentId', v)}
             items={[any, ...departments.map((d) => ({ id: d.id, label: d.name }))]}
           />
         )}
         <NativeSelect
           label={t('filter.creator')}
           value={loaderData.createUserId ?? ''}
-          onChange={(v) => set('createUserId', v)}
+          onChange={(v) => list.setFilter('createUserId', v)}
           items={[any, ...users.map((u) => ({ id: u.id, label: u.name }))]}
         />
       </div>
-      {salesOrders.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-gray-300 bg-white p-6 text-center text-gray-700">
-          {t('empty')}
-        </p>
-      ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          <table className="w-full text-sm">
-            <thead className="bg-slate-50 text-gray-700">
-              <tr>
-                <th scope="col" className="px-3 py-2 text-start">
-                  {t('field.number')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start">
-                  {t('field.title')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start">
-                  {t('field.customer')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start">
-                  {t('field.status')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-end">
-                  {t('field.total')}
-                </th>
-                <th scope="col" className="px-3 py-2 text-start">
-                  {t('field.created')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {salesOrders.map((so) => (
-                <tr key={so.id}>
-                  <td className="px-3 py-2">{so.number}</td>
-                  <td className="px-3 py-2">
-                    <Link to={`/sales/${so.id}`} className="font-medium text-blue-700 underline">
-                      {so.title || t('untitled', { number: so.number })}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">{so.customerName ?? '—'}</td>
-                  <td className="px-3 py-2">
-                    {t(`status.${so.status}`)}
-                    {so.status === 'closed' && so.paid && ` · ${t('field.paid')}`}
-                  </td>
-                  <td className="px-3 py-2 text-end tabular-nums">{formatNumber(Number(so.totalPrice))}</td>
-                  <td className="px-3 py-2">
-                    <DateTime iso={so.createTs} withTime={false} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ListPager totalCount={totalCount} offset={offset} limit={limit} />
-    </div>
+      <ListTable
+        aria-label={t('title')}
+        columns={columns}
+        rows={salesOrders}
+        getRowHref={(so) => `/sales/${so.id}`}
+        empty={{ empty: t('empty'), filtered: t('empty'), isFiltered: false }}
+        totalCount={totalCount}
+        offset={offset}
+        limit={limit}
+      />
+    </ListPage>
   );
 }

@@ -4,7 +4,7 @@ import { data, Form, useActionData, useFetcher, useNavigation, useSearchParams, 
 import type { Route } from './+types/settings.users';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
-import { Button, LinkButton, SortableTable, TextField, useToast } from '~/app/components/ui';
+import { Button, LinkButton, ListFilters, ListPage, ListTable, TextField, useToast } from '~/app/components/ui';
 import { useCan } from '~/app/lib/can';
 import { useActionToast } from '~/app/components/shell/use-action-toast';
 import { hasAccess } from '~/core/permissions/access';
@@ -133,15 +133,16 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
-      <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-2xl font-semibold">{t('title')}</h1>
-          {can('users:edit') ? (
+      <ListPage
+        title={t('title')}
+        actions={
+          can('users:edit') ? (
             <LinkButton href="/settings/users/new" variant="primary">
               {t('invite.button')}
             </LinkButton>
-          ) : null}
-        </div>
+          ) : null
+        }
+      >
         {params.get('invited') === 'smtp' ? (
           <p role="status" className="mt-3 rounded-md bg-green-50 p-3 text-sm text-green-900">
             {t('invite.sent')}
@@ -154,12 +155,12 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         {!loaderData.mailRelay && !params.get('invited') && can('users:edit') ? (
           <p className="mt-3 text-sm text-slate-600">{t('invite.noRelay')}</p>
         ) : null}
-        <Form
-          method="get"
-          className="mt-4 flex flex-wrap items-end gap-x-4 gap-y-2"
+        <ListFilters
+          keep={[]}
+          submitLabel={t('filter.apply')}
           onChange={(e) => {
             if (e.target instanceof HTMLInputElement && e.target.type === 'checkbox')
-              submit(e.currentTarget, { replace: true });
+              void submit(e.currentTarget, { replace: true });
           }}
         >
           {(['active', 'inactive', 'registered'] as const).map((name) => (
@@ -182,22 +183,20 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             defaultValue={params.get('q') ?? ''}
             className="min-w-48 flex-1"
           />
-          <Button type="submit" variant="secondary">
-            {t('filter.apply')}
-          </Button>
-        </Form>
-        <p className="mt-4 text-sm text-slate-500" aria-live="polite">
-          {t('count', { count: loaderData.totalCount })}
-        </p>
-        <SortableTable
+        </ListFilters>
+        <ListTable
           aria-label={t('title')}
-          className="mt-2"
           columns={columns}
           rows={loaderData.users}
           getRowHref={(u) => `/settings/users/${u.id}`}
-          emptyState={t('empty')}
+          count={t('count', { count: loaderData.totalCount })}
+          empty={{ empty: t('empty'), filtered: t('empty'), isFiltered: false }}
+          paged={false}
+          totalCount={loaderData.totalCount}
+          offset={0}
+          limit={loaderData.totalCount}
         />
-      </section>
+      </ListPage>
       <aside className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <h2 className="text-lg font-medium">{t('departments.title')}</h2>
         {loaderData.departments.length === 0 ? (

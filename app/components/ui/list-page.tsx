@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FormEventHandler, ReactNode } from 'react';
 import type { Key } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Form, useNavigation, useSearchParams, useSubmit } from 'react-router';
@@ -123,6 +123,13 @@ export interface ListFiltersProps {
   layout?: 'row' | 'grid';
   /** Fields a row on wide screens, for the `grid` layout. */
   columns?: 3 | 4;
+  /**
+   * Called on any change in the form, for fields that reload at once without a handler of their
+   * own (plain checkboxes: `submit(e.currentTarget)`).
+   */
+  onChange?: FormEventHandler<HTMLFormElement>;
+  /** The search button's text, already translated, for a form that filters more than it searches ("Filter"); "Search" by default. */
+  submitLabel?: string;
   children: ReactNode;
   className?: string;
 }
@@ -137,6 +144,8 @@ export function ListFilters({
   keep = KEEP_DEFAULT,
   layout = 'row',
   columns = 3,
+  onChange,
+  submitLabel,
   children,
   className,
 }: ListFiltersProps) {
@@ -147,6 +156,7 @@ export function ListFilters({
     <Form
       method="get"
       role="search"
+      onChange={onChange}
       className={cx(
         'mt-4',
         layout === 'row'
@@ -161,7 +171,7 @@ export function ListFilters({
       {children}
       <div className="flex items-end gap-2">
         <Button type="submit" variant="secondary">
-          {t('list.search')}
+          {submitLabel ?? t('list.search')}
         </Button>
         {loading ? <Spinner /> : null}
       </div>
@@ -182,6 +192,8 @@ export interface ListTableProps<T extends { id: Key }> extends Omit<SortableTabl
   sortable?: boolean;
   /** A line above the table ("12 agreements"), read out when it changes. */
   count?: ReactNode;
+  /** False for a list the server gives whole (no paging): no pager below the table. */
+  paged?: boolean;
 }
 
 /** The list's table (rows link to their records) with its empty state and the pager below. */
@@ -192,6 +204,7 @@ export function ListTable<T extends { id: Key }>({
   empty,
   sortable,
   count,
+  paged = true,
   className,
   onSortChange,
   ...table
@@ -210,7 +223,7 @@ export function ListTable<T extends { id: Key }>({
         onSortChange={onSortChange ?? (sortable ? list.sortBy : undefined)}
         emptyState={empty.isFiltered ? empty.filtered : empty.empty}
       />
-      <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} />
+      {paged ? <ListPager className="mt-3" totalCount={totalCount} offset={offset} limit={limit} /> : null}
     </>
   );
 }
