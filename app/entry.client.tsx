@@ -10,6 +10,17 @@ import { namespacesOfThisPage } from '~/app/locales/usage';
 import { snapshotTypedInput } from '~/app/lib/pre-hydration-input';
 
 /**
+ * A navigation, revalidation or fetcher that a newer one supersedes (a click while the last page
+ * still loads, a redirect after a save) is aborted, and the router's promise for it rejects with an
+ * AbortError no code waits for. That is the expected end of the older request, not a fault: it is
+ * not reported as an uncaught error. Every other rejection still is.
+ */
+window.addEventListener('unhandledrejection', (event) => {
+  const reason: unknown = event.reason;
+  if (reason instanceof DOMException && reason.name === 'AbortError') event.preventDefault();
+});
+
+/**
  * The browser renders in the language the server chose (the <html lang> attribute), with only the
  * namespaces the server's render used (app/locales/usage.tsx); the language's other namespaces follow
  * when the page is idle, and the language switch loads another language when it is picked (root.tsx).
