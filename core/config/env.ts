@@ -35,7 +35,8 @@ export const ZEnv = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Where the server listens: this machine only on the embedded database unless given (issue 30). */
+  HOST: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   BASE_DOMAIN: z
     .string()
@@ -134,6 +135,8 @@ export function keyId(key: string): string {
 }
 
 export interface Config extends TEnv {
+  /** HOST, or 127.0.0.1 on the embedded database and 0.0.0.0 on PostgreSQL. */
+  HOST: string;
   /**
    * The current key that seals secrets: SECRET_KEY, or on the embedded database a key generated
    * once and kept in DATA_DIR (filled in by getConfig). Empty until known; there is no fallback,
@@ -199,6 +202,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     secretKey: e.SECRET_KEY ?? '',
     secretKeyId: e.SECRET_KEY_ID ?? (e.SECRET_KEY ? keyId(e.SECRET_KEY) : ''),
     oldSecretKeys: e.SECRET_KEYS_OLD,
+    HOST: e.HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
     embedded,
     demo,
     httpsOnly: e.NODE_ENV === 'production' && !embedded,
