@@ -22,7 +22,7 @@ import { logContext, logger } from '~/core/log/logger';
 import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
 import type { ModuleImporter } from '~/core/extension-points/registry';
 import type { Tenant } from '~/core/tenancy/tenant';
-import { ensureDemoTenant } from '~/tenants/demo';
+import { ensureDemoTenant, isLoopback } from '~/tenants/demo';
 import { migrateTenant } from '~/tenants/provision';
 import { findTenantByHost, listTenants, normalizeHost } from '~/tenants/registry';
 import { createApiRouter } from './api-router';
@@ -241,7 +241,8 @@ export async function startServer(
     async (t) => void (await migrateTenant(t.slug)),
   );
   let demo: Awaited<ReturnType<typeof ensureDemoTenant>> | null = null;
-  if (config.demo) demo = await ensureDemoTenant();
+  // the published demo password only while nothing but this machine reaches the server (issue 30)
+  if (config.demo) demo = await ensureDemoTenant(undefined, { loopback: isLoopback(config.HOST) });
 
   const queue = createQueue(config);
   // a job a commit promises (a bulk agreement run) is queued where a worker (this process or another) takes it
@@ -307,9 +308,12 @@ export async function startServer(
     'Ordo is listening',
   );
   if (demo) {
-    console.log(
-      `\n  Ordo is running at ${url}\n  Demo company: Nordlarm Säkerhet AB\n  Sign in as ${demo.email} with password ${demo.password}\n`,
-    );
+    const signIn = demo.published
+      ? `Sign in as ${demo.email} with password ${demo.password}`
+      : demo.password
+        ? `Sign in as ${demo.email} with password ${demo.password}\n  (generated because the server listens on ${config.HOST}, not only on this machine;\n  shown this once; the other demo users have it too)`
+        : `Sign in as ${demo.email} with the password printed when the server first listened on ${config.HOST}`;
+    console.log(`\n  Ordo is running at ${url}\n  Demo company: Nordlarm Säkerhet AB\n  ${signIn}\n`);
   }
   return { server, runtime, queue, url, shutdown };
 }

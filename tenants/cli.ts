@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '~/core/config/env';
+import { keyRing } from '~/core/crypto/secret-box';
 import { DataDirLockedError } from '~/core/db/data-dir-lock';
 import { withTenant } from '~/core/db/with-tenant';
 import { AppError, isAppError } from '~/core/errors/app-error';
@@ -10,6 +11,7 @@ import { readOutbox } from '~/core/mail/mailer';
 import { readOpsChannel } from '~/core/runtime/ops-channel';
 import { addHost, migrateTenant, provisionTenant, removeHost, setFileLimits, setTenantStatus } from './provision';
 import { getTenantBySlug, listTenants } from './registry';
+import { rotateKeys, rotationText } from './rotate-key';
 
 const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
 
@@ -27,6 +29,8 @@ const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
   file-limits <slug> [--max-upload-mb N] [--quota-mb N]
                                           the largest upload and the storage quota (shown without options)
   outbox [--limit N]                      mail kept when SMTP_URL is not set
+  rotate-key [<slug>…]                    re-seal every tenant's secrets under SECRET_KEY (the old key
+                                          in SECRET_KEYS_OLD); each tenant in its own transaction
 
 Provisioning is idempotent: running create again finishes an interrupted run.`;
 
@@ -175,6 +179,12 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
         json: { slug, ...limits },
         text: `${slug}: uploads up to ${limits.maxUploadMb} MB, ${limits.usedMb} of ${limits.quotaMb} MB stored`,
       };
+    }
+    case 'rotate-key': {
+      const ring = keyRing();
+      const results = await rotateKeys(ring, args);
+      if (results.some((r) => r.error)) process.exitCode = 1;
+      return { json: { keyId: ring.current.id, tenants: results }, text: rotationText(results, ring) };
     }
     case 'outbox': {
       const mails = await readOutbox({ limit: Number(values.limit ?? 20) });

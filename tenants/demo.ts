@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword, verifyPassword } from '~/core/auth/password';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
@@ -42,10 +44,49 @@ export const DEMO = {
   ],
 } as const;
 
-/** Creates the demo tenant if it is missing or half-made; never touches one that exists. */
+/** Whether a listen address is this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+/**
+ * The demo users still signing in with the published password get a generated one (issue 30 item
+ * 4): the README's password opens the demo only on a server reachable from this machine alone.
+ * Answers the new password, to be printed this once, or null when no demo user had the published one.
+ */
+async function replacePublishedPasswords(slug: string): Promise<string | null> {
+  const tenant = await getTenantBySlug(slug);
+  if (!tenant) return null;
+  return withTenant(tenant, async (trx) => {
+    const emails = [DEMO.admin.email, ...DEMO.users.map((u) => u.email)];
+    const users: { id: string; password_hash: string | null }[] = await trx('users')
+      .whereIn('email', emails)
+      .select('id', 'password_hash');
+    const published = [];
+    for (const u of users) if (await verifyPassword(u.password_hash, DEMO.admin.password)) published.push(u.id);
+    if (!published.length) return null;
+    const password = randomBytes(12).toString('base64url');
+    await trx('users')
+      .whereIn('id', published)
+      .update({ password_hash: await hashPassword(password), updated_at: new Date() });
+    return password;
+  });
+}
+
+/**
+ * Creates the demo tenant if it is missing or half-made; never touches one that exists, except
+ * that on a server listening beyond loopback (`loopback: false`) the published password is replaced
+ * by a generated one. `password` is what to print: the published one, the generated one this once,
+ * or null (generated at an earlier start and not kept).
+ */
 export async function ensureDemoTenant(
   where: { slug: string; hosts: string[] } = { slug: DEMO.slug, hosts: [...DEMO.hosts] },
-): Promise<{ created: boolean; email: string; password: string }> {
+  { loopback = true }: { loopback?: boolean } = {},
+): Promise<{ created: boolean; email: string; password: string | null; published: boolean }> {
   const before = await getTenantBySlug(where.slug);
   const result = await provisionTenant({
     slug: where.slug,
@@ -102,5 +143,7 @@ export async function ensureDemoTenant(
     // The company details documents print as their sender.
     await setInstanceConfig(tenant!.id, { ...tenant!.config, company: DEMO.company });
   }
-  return { created: !before || result.created, email: DEMO.admin.email, password: DEMO.admin.password };
+  const created = !before || result.created;
+  if (loopback) return { created, email: DEMO.admin.email, password: DEMO.admin.password, published: true };
+  return { created, email: DEMO.admin.email, password: await replacePublishedPasswords(where.slug), published: false };
 }

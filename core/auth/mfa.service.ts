@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import { getConfig } from '~/core/config/env';
 import type { Ctx } from '~/core/context';
-import { open, seal } from '~/core/crypto/secret-box';
-import type { Trx } from '~/core/db/with-tenant';
+import { open, seal, type SealContext } from '~/core/crypto/secret-box';
+import { tenantIdOf, type Trx } from '~/core/db/with-tenant';
 import { AppError, invalidSession } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { recordAuthEvent } from './audit';
@@ -59,18 +58,24 @@ export async function startMfaEnrollment(ctx: Ctx): Promise<{ secret: string; ur
   await ctx.trx.raw(
     `insert into user_mfa (user_id, secret_sealed) values (?, ?)
      on conflict (user_id) do update set secret_sealed = excluded.secret_sealed, enabled_at = null, last_used_step = null`,
-    [ctx.auth.user.id, seal(secret, getConfig().secretKey)],
+    [ctx.auth.user.id, seal(secret, mfaSecretContext(ctx.tenant.id, ctx.auth.user.id))],
   );
   const uri = generateURI({ issuer: `Ordo ${ctx.tenant.displayName}`, label: ctx.auth.user.email, secret });
   const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return { secret, uri, qrSvg };
 }
 
+/** A TOTP secret belongs to its tenant and user (decision 040). */
+export const mfaSecretContext = (tenantId: string, userId: string): SealContext => ({
+  tenant: tenantId,
+  purpose: `user_mfa.secret_sealed:${userId}`,
+});
+
 /** Checks a TOTP code once: a code already used (same or earlier time step) is refused. */
 async function checkTotp(trx: Trx, userId: string, code: string, now: Date): Promise<boolean> {
   const row = await mfaRow(trx, userId);
   if (!row || !/^\d{6}$/.test(code)) return false;
-  const secret = open(row.secret_sealed, getConfig().secretKey);
+  const secret = open(row.secret_sealed, mfaSecretContext(await tenantIdOf(trx), userId));
   const result = await verify({ secret, token: code, epoch: Math.floor(now.getTime() / 1000), epochTolerance: 30 });
   if (!result.valid) return false;
   const step = (result as { timeStep: number }).timeStep;

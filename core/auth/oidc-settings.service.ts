@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getConfig } from '~/core/config/env';
 import type { Ctx } from '~/core/context';
-import { open, seal } from '~/core/crypto/secret-box';
-import type { Trx } from '~/core/db/with-tenant';
+import { open, seal, type SealContext } from '~/core/crypto/secret-box';
+import { tenantIdOf, type Trx } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
 import { UUID_PATTERN, parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
@@ -162,7 +162,9 @@ export async function saveOidcSettings(ctx: Ctx, raw: unknown): Promise<OidcSett
       enabled: c.enabled,
       issuer: issuer!,
       client_id: c.clientId,
-      client_secret_sealed: c.clientSecret ? seal(c.clientSecret, getConfig().secretKey) : before!.client_secret_sealed,
+      client_secret_sealed: c.clientSecret
+        ? seal(c.clientSecret, oidcSecretContext(ctx.tenant.id, provider))
+        : before!.client_secret_sealed,
       allowed_domains: [...new Set(c.allowedDomains)],
     };
     await ctx.trx('oidc_clients').insert(row).onConflict('provider').merge();
@@ -181,6 +183,12 @@ export async function saveOidcSettings(ctx: Ctx, raw: unknown): Promise<OidcSett
   return view;
 }
 
+/** A sign-in provider's client secret belongs to its tenant and provider (decision 040). */
+export const oidcSecretContext = (tenantId: string, provider: string): SealContext => ({
+  tenant: tenantId,
+  purpose: `oidc_clients.client_secret_sealed:${provider}`,
+});
+
 /** The flow's view of one provider, secret opened; null when not configured. */
 export async function loadOidcClient(trx: Trx, provider: OidcProvider): Promise<OidcClientConfig | null> {
   // Spec section 1: single sign-on is available when the instance enables it (app module).
@@ -188,7 +196,7 @@ export async function loadOidcClient(trx: Trx, provider: OidcProvider): Promise<
   const row = await trx('oidc_clients').where({ provider }).first<ClientRow | undefined>('*');
   if (!row) return null;
   const { hasSecret: _unused, ...view } = toView(row);
-  return { ...view, clientSecret: open(row.client_secret_sealed, getConfig().secretKey) };
+  return { ...view, clientSecret: open(row.client_secret_sealed, oidcSecretContext(await tenantIdOf(trx), provider)) };
 }
 
 /** GET /authenticate/{provider}: what the login screen needs (public). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { getConfig } from '~/core/config/env';
-import { open, seal } from '~/core/crypto/secret-box';
+import { open, seal, type SealContext } from '~/core/crypto/secret-box';
 import { langFromKey } from '~/core/i18n/languages';
 import { logger } from '~/core/log/logger';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -84,12 +84,12 @@ interface HandoffPayload {
   exp: number;
 }
 
-/** A key of its own: the cookie is sealed with SECRET_KEY but never with the integration-secret key. */
-const cookieSecret = () => `${getConfig().secretKey}\u0000oidc-cookie`;
+/** The flow's cookie is sealed for its tenant and this purpose only (decision 040). */
+const cookieContext = (tenant: Tenant): SealContext => ({ tenant: tenant.id, purpose: 'oidc-cookie' });
 const sha = (v: string) => createHash('sha256').update(v).digest('base64url');
 
-function sealPayload(p: StatePayload | HandoffPayload): string {
-  return seal(JSON.stringify(p), cookieSecret());
+function sealPayload(tenant: Tenant, p: StatePayload | HandoffPayload): string {
+  return seal(JSON.stringify(p), cookieContext(tenant));
 }
 
 function openPayload<K extends 'state' | 'handoff'>(
@@ -101,7 +101,7 @@ function openPayload<K extends 'state' | 'handoff'>(
 ): (K extends 'state' ? StatePayload : HandoffPayload) | null {
   if (!value) return null;
   try {
-    const p = JSON.parse(open(value, cookieSecret())) as StatePayload | HandoffPayload;
+    const p = JSON.parse(open(value, cookieContext(tenant))) as StatePayload | HandoffPayload;
     if (p.k !== kind || p.tenant !== tenant.slug || p.provider !== provider || p.exp <= now.getTime()) return null;
     return p as K extends 'state' ? StatePayload : HandoffPayload;
   } catch {
@@ -222,7 +222,7 @@ export async function startOidc(input: {
     state,
     nonce,
   });
-  const cookie = sealPayload({
+  const cookie = sealPayload(input.tenant, {
     k: 'state',
     tenant: input.tenant.slug,
     provider,
@@ -385,7 +385,7 @@ export function callbackRedirect(
   now = new Date(),
 ): { location: string; setCookie: string } {
   if (outcome.status === 'success' && isOidcProvider(provider)) {
-    const handoff = sealPayload({
+    const handoff = sealPayload(tenant, {
       k: 'handoff',
       tenant: tenant.slug,
       provider,

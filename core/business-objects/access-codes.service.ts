@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { getConfig } from '~/core/config/env';
 import type { Ctx } from '~/core/context';
-import { open, seal } from '~/core/crypto/secret-box';
+import { open, seal, type SealContext } from '~/core/crypto/secret-box';
 import { notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput, UUID_PATTERN, zRequiredString } from '~/core/errors/validation';
 import { hasAccess, requireAccess, SIGNED_IN } from '~/core/permissions/access';
@@ -47,15 +46,22 @@ export const MAX_CODE_VALUE_LENGTH = 500;
 
 // ---- sealing ----------------------------------------------------------------------------
 
-/** The key of one code: SECRET_KEY bound to this purpose and the code's id (values cannot be swapped). */
-const codeSecret = (codeId: string) => `${getConfig().secretKey}\u0000access-code\u0000${codeId}`;
+/**
+ * A code's value belongs to its tenant and to the code (values cannot be swapped, decision 040);
+ * the v1 format bound the code's id into the key instead.
+ */
+export const accessCodeContext = (tenantId: string, codeId: string): SealContext => ({
+  tenant: tenantId,
+  purpose: `codes.value_sealed:${codeId}`,
+  legacySecret: (key) => `${key}\u0000access-code\u0000${codeId}`,
+});
 
-export function sealCodeValue(codeId: string, value: string): string {
-  return seal(value, codeSecret(codeId));
+export function sealCodeValue(tenantId: string, codeId: string, value: string): string {
+  return seal(value, accessCodeContext(tenantId, codeId));
 }
 
-function openCodeValue(codeId: string, sealed: string): string {
-  return open(sealed, codeSecret(codeId));
+function openCodeValue(tenantId: string, codeId: string, sealed: string): string {
+  return open(sealed, accessCodeContext(tenantId, codeId));
 }
 
 // ---- schemas ----------------------------------------------------------------------------
@@ -294,7 +300,7 @@ export async function createCode(ctx: Ctx, id: unknown, raw: unknown): Promise<{
     group_id: group.id,
     display_name: input.displayName,
     sort_order: sortOrder,
-    value_sealed: input.value ? sealCodeValue(codeId, input.value) : null,
+    value_sealed: input.value ? sealCodeValue(ctx.tenant.id, codeId, input.value) : null,
   });
   await writeLog(ctx, bo, 'add.code', null, { displayName: input.displayName, groupName: group.display_name });
   return { id: codeId };
@@ -330,7 +336,7 @@ async function storeValue(ctx: Ctx, bo: BoRef, code: CodeRow, value: string | nu
   await ctx
     .trx('codes')
     .where({ id: code.id })
-    .update({ value_sealed: value === null ? null : sealCodeValue(code.id, value) });
+    .update({ value_sealed: value === null ? null : sealCodeValue(ctx.tenant.id, code.id, value) });
   await writeLog(ctx, bo, 'edit.code.value', codeRef(code), codeRef(code));
 }
 
@@ -359,7 +365,7 @@ export async function getCodeValue(
   const bo = await requireBo(ctx, id);
   const code = await requireCode(ctx, bo, codeId);
   await writeLog(ctx, bo, copy ? 'copy.code' : 'view.code', null, codeRef(code));
-  return { value: code.value_sealed ? openCodeValue(code.id, code.value_sealed) : null };
+  return { value: code.value_sealed ? openCodeValue(ctx.tenant.id, code.id, code.value_sealed) : null };
 }
 
 /** DELETE /bo/{id}/codes/groups/code/{codeId}. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, dataDirSecret, parseConfig } from './env';
+import { ConfigError, dataDirSecret, keyId, parseConfig } from './env';
 
 describe('[platform] configuration', () => {
   it('defaults to the embedded database with a demo outside production', () => {
@@ -51,9 +51,29 @@ describe('[platform] configuration', () => {
     expect(c.DEFAULT_TENANT).toBe('demo');
   });
 
-  it('requires SECRET_KEY in production on PostgreSQL only', () => {
-    expect(() => parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/ordo' })).toThrow(/SECRET_KEY/);
+  it('requires SECRET_KEY on PostgreSQL whatever NODE_ENV says, and has no fallback key', () => {
+    for (const NODE_ENV of ['production', 'development', 'test'])
+      expect(() => parseConfig({ NODE_ENV, DATABASE_URL: 'postgres://db/ordo' })).toThrow(/SECRET_KEY: is required/);
     expect(() => parseConfig({ NODE_ENV: 'production' })).not.toThrow();
+    // the embedded database's key comes from DATA_DIR (getConfig), never from the source
+    expect(parseConfig({}).secretKey).toBe('');
+  });
+
+  it('names each key by an id (given, or the first 8 hex digits of its SHA-256) and reads retired keys', () => {
+    const current = 'c'.repeat(40);
+    const c = parseConfig({
+      DATABASE_URL: 'postgres://db/ordo',
+      SECRET_KEY: current,
+      SECRET_KEYS_OLD: ` 2025:${'a'.repeat(32)} , ${'b'.repeat(32)}`,
+    });
+    expect(c.secretKeyId).toBe(keyId(current));
+    expect(c.secretKeyId).toMatch(/^[0-9a-f]{8}$/);
+    expect(c.oldSecretKeys).toEqual([
+      { id: '2025', key: 'a'.repeat(32) },
+      { id: keyId('b'.repeat(32)), key: 'b'.repeat(32) },
+    ]);
+    expect(parseConfig({ SECRET_KEY: current, SECRET_KEY_ID: 'k2026' }).secretKeyId).toBe('k2026');
+    expect(() => parseConfig({ SECRET_KEYS_OLD: 'old:short' })).toThrow(/SECRET_KEYS_OLD/);
   });
 
   it("keeps the embedded database's generated key in DATA_DIR, readable by its owner only", () => {

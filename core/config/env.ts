@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -35,7 +35,8 @@ export const ZEnv = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Where the server listens: this machine only on the embedded database unless given (issue 30). */
+  HOST: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   BASE_DOMAIN: z
     .string()
@@ -46,6 +47,31 @@ export const ZEnv = z.object({
     .regex(/^[a-z][a-z0-9-]{1,39}$/, 'must be a tenant slug')
     .optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The current key's id in sealed values; derived from the key when not given. */
+  SECRET_KEY_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1–32 letters, digits, _ or -')
+    .optional(),
+  /** Retired keys that still open what they sealed: comma-separated `key` or `id:key`. */
+  SECRET_KEYS_OLD: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const keys: SecretKey[] = [];
+      for (const entry of (v ?? '')
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)) {
+        const m = /^([A-Za-z0-9_-]{1,32}):(.+)$/.exec(entry);
+        const key = m ? m[2]! : entry;
+        if (key.length < 32) {
+          ctx.addIssue({ code: 'custom', message: 'each key must be at least 32 characters' });
+          return z.NEVER;
+        }
+        keys.push({ id: m ? m[1]! : keyId(key), key });
+      }
+      return keys;
+    }),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('Ordo <no-reply@localhost>'),
   S3_ENDPOINT: optionalUrl(['http:', 'https:']),
@@ -97,12 +123,30 @@ export const ZEnv = z.object({
 
 export type TEnv = z.infer<typeof ZEnv>;
 
+/** One key that seals or opens secrets, and the id sealed values name it by. */
+export interface SecretKey {
+  id: string;
+  key: string;
+}
+
+/** A key's id when none is given: the first 8 hex digits of its SHA-256 (names the key, reveals nothing). */
+export function keyId(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
 export interface Config extends TEnv {
+  /** HOST, or 127.0.0.1 on the embedded database and 0.0.0.0 on PostgreSQL. */
+  HOST: string;
   /**
-   * Secret used to encrypt integration credentials. SECRET_KEY when set; on the embedded database
-   * a key generated once and kept in DATA_DIR (see getConfig); a fixed key only under tests.
+   * The current key that seals secrets: SECRET_KEY, or on the embedded database a key generated
+   * once and kept in DATA_DIR (filled in by getConfig). Empty until known; there is no fallback,
+   * so sealing or opening without a key fails (core/crypto/secret-box).
    */
   secretKey: string;
+  /** The current key's id (SECRET_KEY_ID, or derived from the key). */
+  secretKeyId: string;
+  /** Retired keys that still open (SECRET_KEYS_OLD); `rotate-key` re-seals their values. */
+  oldSecretKeys: SecretKey[];
   /** true when no DATABASE_URL is given: the app runs on embedded PGlite in DATA_DIR. */
   embedded: boolean;
   /** The demo tenant is created on the embedded database (a newcomer's `npm start`), or when DEMO=1. */
@@ -128,17 +172,18 @@ export class ConfigError extends Error {
 /** Rules between variables, checked on the raw values so they are reported with every other problem. */
 function crossChecks(env: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
-  // On the embedded database the key is generated and kept in DATA_DIR; a server of several
-  // processes on PostgreSQL must be given the same key everywhere.
-  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.SECRET_KEY)
-    problems.push('SECRET_KEY: is required in production on PostgreSQL (DATABASE_URL)');
+  // On the embedded database the key is generated and kept in DATA_DIR; on PostgreSQL the server,
+  // the workers and every command must be given the same key, whatever NODE_ENV says: there is no
+  // fallback key (issue 30).
+  if (env.DATABASE_URL && !env.SECRET_KEY)
+    problems.push(
+      'SECRET_KEY: is required on PostgreSQL (DATABASE_URL), the same for the server, the workers and the tenant CLI; make one with `openssl rand -base64 32`',
+    );
   const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean))
     problems.push('S3_BUCKET: S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   return problems;
 }
-
-const DEV_SECRET = 'ordo-development-secret-key-do-not-use-in-production';
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable means "not set": compose files and shells often export empty strings.
@@ -154,7 +199,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const demo = e.DEMO ?? embedded;
   return {
     ...e,
-    secretKey: e.SECRET_KEY ?? DEV_SECRET,
+    secretKey: e.SECRET_KEY ?? '',
+    secretKeyId: e.SECRET_KEY_ID ?? (e.SECRET_KEY ? keyId(e.SECRET_KEY) : ''),
+    oldSecretKeys: e.SECRET_KEYS_OLD,
+    HOST: e.HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
     embedded,
     demo,
     httpsOnly: e.NODE_ENV === 'production' && !embedded,
@@ -188,14 +236,16 @@ export function dataDirSecret(dataDir: string): string {
 
 let current: Config | undefined;
 
-/** The process's configuration, read once (with the embedded database's kept key, outside tests). */
+/** The embedded database's kept key put in a configuration that has none (PostgreSQL always has one). */
+export function withDataDirSecret(config: Config): Config {
+  if (config.secretKey || !config.embedded) return config;
+  const secretKey = dataDirSecret(config.DATA_DIR);
+  return { ...config, secretKey, secretKeyId: config.SECRET_KEY_ID ?? keyId(secretKey) };
+}
+
+/** The process's configuration, read once (with the embedded database's kept key when none is given). */
 export function getConfig(): Config {
-  if (!current) {
-    const config = parseConfig(process.env);
-    if (!config.SECRET_KEY && config.embedded && config.NODE_ENV !== 'test')
-      config.secretKey = dataDirSecret(config.DATA_DIR);
-    current = config;
-  }
+  current ??= withDataDirSecret(parseConfig(process.env));
   return current;
 }
 

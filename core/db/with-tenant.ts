@@ -39,16 +39,40 @@ function databaseFor(cluster: string): Database {
   return getDatabase();
 }
 
-async function inSchema<T>(db: Database, schema: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
+/** The tenant whose unit of work a transaction is (for what is bound to its tenant, e.g. sealed secrets). */
+const tenantOfTrx = new WeakMap<Trx, string>();
+
+async function inSchema<T>(db: Database, schema: string, fn: (trx: Trx) => Promise<T>, tenantId?: string): Promise<T> {
   const name = assertSchemaName(schema);
+  const run = (trx: Trx) => {
+    if (tenantId) tenantOfTrx.set(trx, tenantId);
+    return fn(trx);
+  };
   // Transaction-local settings: they end with the transaction and never leak to the next user of
   // this pooled connection (a session-level SET would). On PostgreSQL they travel with BEGIN
   // (tenant-transaction.ts); PGlite has no round trip to save.
-  if (db.scopedBegin) return db.knex.transaction(fn, { tenantSchema: name } as TenantTransactionConfig);
+  if (db.scopedBegin) return db.knex.transaction(run, { tenantSchema: name } as TenantTransactionConfig);
   return db.knex.transaction(async (trx) => {
     await trx.raw(scopeSettings(name));
-    return fn(trx);
+    return run(trx);
   });
+}
+
+/**
+ * The id of the tenant a tenant transaction belongs to: known for withTenant's own transaction,
+ * looked up by its schema for another (a savepoint inside it, a test's own transaction).
+ */
+export async function tenantIdOf(trx: Trx): Promise<string> {
+  const known = tenantOfTrx.get(trx);
+  if (known) return known;
+  const row = await trx
+    .withSchema(CONTROL_SCHEMA)
+    .from('tenants')
+    .whereRaw('schema_name = current_schema()')
+    .first<{ id: string } | undefined>('id');
+  if (!row) throw new Error('Not inside a tenant transaction');
+  tenantOfTrx.set(trx, row.id);
+  return row.id;
 }
 
 /**
@@ -56,7 +80,7 @@ async function inSchema<T>(db: Database, schema: string, fn: (trx: Trx) => Promi
  * Everything inside sees only that tenant's tables; an error rolls all of it back.
  */
 export function withTenant<T>(tenant: TenantScope, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  return inSchema(databaseFor(tenant.cluster), tenant.schemaName, fn);
+  return inSchema(databaseFor(tenant.cluster), tenant.schemaName, fn, tenant.id);
 }
 
 /** Runs one unit of work on the control schema (the tenant registry, the outbox, embedded jobs). */

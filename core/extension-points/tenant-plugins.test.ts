@@ -11,7 +11,13 @@ import { provisionTenant } from '~/tenants/provision';
 import none from '~/plugins/erp-none';
 import { defineGeocoder } from './geocoder';
 import { buildRegistry, loadRegistry, type Registry } from './registry';
-import { disablePlugin, enabledPlugins, enabledPluginsCached, enablePlugin } from './tenant-plugins';
+import {
+  disablePlugin,
+  enabledPlugins,
+  enabledPluginsCached,
+  enablePlugin,
+  pluginOptionsContext,
+} from './tenant-plugins';
 
 const geocoderLike = defineGeocoder({
   id: 'fake-geo',
@@ -111,7 +117,10 @@ describe('[plugins] another process forgets the entry too', () => {
       withControl((trx) =>
         trx('tenant_plugins')
           .where({ tenant_id: tenantId, plugin_id: 'fake-geo' })
-          .update({ enabled: true, options: seal(JSON.stringify({ apiKey }), getConfig().secretKey) }),
+          .update({
+            enabled: true,
+            options: seal(JSON.stringify({ apiKey }), pluginOptionsContext(tenantId, 'fake-geo')),
+          }),
       );
     /** Another process's forget, published until this one heard it (the subscription starts async). */
     const forgetFromElsewhere = async () => {

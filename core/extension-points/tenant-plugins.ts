@@ -1,5 +1,4 @@
-import { getConfig } from '~/core/config/env';
-import { open, seal } from '~/core/crypto/secret-box';
+import { open, seal, type SealContext } from '~/core/crypto/secret-box';
 import { afterCommit, withControl } from '~/core/db/with-tenant';
 import { forgetEverywhere, onForget } from '~/core/events/cache-events';
 import { AppError } from '~/core/errors/app-error';
@@ -16,6 +15,12 @@ function definition(registry: Registry, pluginId: string): PluginDefinition {
   if (!def) throw new AppError('NOT_FOUND', 404, { message: `No plugin ${pluginId}` });
   return def;
 }
+
+/** A plugin's sealed options belong to their tenant and plugin (decision 040). */
+export const pluginOptionsContext = (tenantId: string, pluginId: string): SealContext => ({
+  tenant: tenantId,
+  purpose: `tenant_plugins.options:${pluginId}`,
+});
 
 /**
  * Enables a plugin for a tenant with its per-tenant options (credentials and the like), which are
@@ -34,7 +39,7 @@ export async function enablePlugin(
     throw new AppError('ERP_CHOSEN_IN_SETTINGS', 409, { message: 'The ERP is chosen in Settings → ERP' });
   const parsed = def.tenantOptions ? def.tenantOptions.safeParse(options) : { success: true as const, data: options };
   if (!parsed.success) throw validationError(parsed.error);
-  const sealed = seal(JSON.stringify(parsed.data ?? {}), getConfig().secretKey);
+  const sealed = seal(JSON.stringify(parsed.data ?? {}), pluginOptionsContext(tenantId, pluginId));
   await withControl(async (trx) => {
     forgetAfterCommit(trx, tenantId);
     // one geocoder per tenant: enabling one disables the others
@@ -69,10 +74,9 @@ export async function enabledPlugins(tenantId: string): Promise<{ pluginId: stri
       .orderBy('plugin_id')
       .select('plugin_id', 'options'),
   );
-  const secret = getConfig().secretKey;
   return rows.map((r: { plugin_id: string; options: string | null }) => ({
     pluginId: r.plugin_id,
-    options: r.options ? JSON.parse(open(r.options, secret)) : {},
+    options: r.options ? JSON.parse(open(r.options, pluginOptionsContext(tenantId, r.plugin_id))) : {},
   }));
 }
 

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { getConfig } from '~/core/config/env';
 import type { Ctx } from '~/core/context';
-import { open, seal } from '~/core/crypto/secret-box';
-import type { Trx } from '~/core/db/with-tenant';
+import { open, seal, type SealContext } from '~/core/crypto/secret-box';
+import { tenantIdOf, type Trx } from '~/core/db/with-tenant';
 import type { ErpAccounts, ErpCredentials, ErpProvider, ErpSession } from '~/core/extension-points/erp-provider';
 import { getRegistry } from '~/core/extension-points/registry';
 
@@ -25,14 +24,22 @@ export interface ErpConnection {
   lastTestError: string | null;
 }
 
+/** The ERP credentials belong to their tenant (decision 040). */
+export const erpCredentialsContext = (tenantId: string): SealContext => ({
+  tenant: tenantId,
+  purpose: 'erp_connection.credentials',
+});
+
 export async function readErpConnection(trx: Trx): Promise<ErpConnection> {
   const r: Row | undefined = await trx('erp_connection').first();
   let credentials: ErpCredentials | null = null;
   if (r?.credentials) {
     try {
-      credentials = JSON.parse(open(r.credentials as string, getConfig().secretKey)) as ErpCredentials;
+      credentials = JSON.parse(
+        open(r.credentials as string, erpCredentialsContext(await tenantIdOf(trx))),
+      ) as ErpCredentials;
     } catch {
-      // sealed with another SECRET_KEY: the tenant must connect again
+      // sealed with a key no longer known, or for another tenant: the tenant must connect again
       credentials = null;
     }
   }
@@ -50,7 +57,7 @@ export async function readErpConnection(trx: Trx): Promise<ErpConnection> {
 
 export async function saveErpCredentials(trx: Trx, credentials: ErpCredentials | null): Promise<void> {
   await trx('erp_connection').update({
-    credentials: credentials ? seal(JSON.stringify(credentials), getConfig().secretKey) : null,
+    credentials: credentials ? seal(JSON.stringify(credentials), erpCredentialsContext(await tenantIdOf(trx))) : null,
     updated_at: new Date(),
   });
 }

@@ -117,6 +117,7 @@ beforeAll(async () => {
   setConfig(
     parseConfig({
       NODE_ENV: 'test',
+      SECRET_KEY: process.env.SECRET_KEY,
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-invdoc-')),
       DEFAULT_TENANT: 'no-such-default',
     }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sealCodeValue } from '~/core/business-objects/access-codes.service';
 import { newQrRef } from '~/core/business-objects/business-object.service';
-import type { Trx } from '~/core/db/with-tenant';
+import { tenantIdOf, type Trx } from '~/core/db/with-tenant';
 
 /**
  * The demo company's installed equipment: models of the brands a Swedish security installer
@@ -314,6 +314,7 @@ const SERVICE_LOG: { serial: string; days: number; entry: string }[] = [
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 
 export async function seedDemoObjects(trx: Trx): Promise<void> {
+  const tenantId = await tenantIdOf(trx);
   await trx.raw(`insert into models (code, name) select * from unnest(?::text[], ?::text[]) on conflict do nothing`, [
     DEMO_MODELS.map((m) => m.code),
     DEMO_MODELS.map((m) => m.name),
@@ -391,7 +392,7 @@ export async function seedDemoObjects(trx: Trx): Promise<void> {
           group_id: groupId,
           display_name: name,
           sort_order: c,
-          value_sealed: sealCodeValue(codeId, value),
+          value_sealed: sealCodeValue(tenantId, codeId, value),
         });
         rows.push(log('add.code', { displayName: name, groupName: group.name }));
       }

@@ -14,6 +14,8 @@ import { seedRegisters } from './seed-registers';
 import { seedWorkOrderExtras, seedWorkOrderPositions, seedWorkOrders } from './seed-work-orders';
 
 export const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ordo_bench';
+/** The benches' key, the one the servers they start are given: there is no fallback key (issue 30). */
+export const benchSecretKey = () => process.env.SECRET_KEY ?? 'bench-secret-key-bench-secret-key-0000';
 export const HOST = 'bench.localhost';
 export const PASSWORD = 'bench-password-1';
 export const EMAIL = 'admin@bench.se';
@@ -36,7 +38,9 @@ export async function ensureDatabase(url: string) {
 /** Provisions the bench tenant (migrations included) and seeds it; idempotent. */
 export async function seed(url: string) {
   await ensureDatabase(url);
-  const config = setConfig(parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn' }));
+  const config = setConfig(
+    parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn', SECRET_KEY: benchSecretKey() }),
+  );
   const runtime = await openRuntime(config);
   try {
     await provisionTenant({

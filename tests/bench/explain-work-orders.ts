@@ -17,7 +17,7 @@ import { PERMISSIONS } from '~/core/permissions/permissions';
 import { listWorkOrders } from '~/core/work-orders/work-order-list.service';
 import { getTenantBySlug } from '~/tenants/registry';
 import { parseConfig, setConfig } from '~/core/config/env';
-import { BENCH_URL, seed } from './bench-db';
+import { BENCH_URL, benchSecretKey, seed } from './bench-db';
 import { listScenarios, loadFixtures } from './work-order-scenarios';
 
 interface PlanNode {
@@ -40,7 +40,9 @@ const WATCHED = new Set(['work_orders', 'work_order_assignees', 'work_order_tags
 async function main() {
   await seed(BENCH_URL);
   const fixtures = await loadFixtures(BENCH_URL);
-  const config = setConfig(parseConfig({ DATABASE_URL: BENCH_URL, NODE_ENV: 'development', LOG_LEVEL: 'warn' }));
+  const config = setConfig(
+    parseConfig({ DATABASE_URL: BENCH_URL, NODE_ENV: 'development', LOG_LEVEL: 'warn', SECRET_KEY: benchSecretKey() }),
+  );
   const runtime = await openRuntime(config);
   const only = process.env.EXPLAIN_FILTER;
   const full = process.env.EXPLAIN_PLANS === '1';

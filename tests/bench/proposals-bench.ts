@@ -16,6 +16,7 @@ import { parseConfig, setConfig } from '~/core/config/env';
 import { openRuntime } from '~/core/runtime/boot';
 import { getDatabase, withTenant, type Trx } from '~/core/db/with-tenant';
 import { getTenantBySlug } from '~/tenants/registry';
+import { benchSecretKey } from './bench-db';
 
 /** The proposals' benchmark volume (issue 13: 20,000 proposals of 30 rows). */
 export const PROPOSAL_VOLUME = { proposals: 20_000, rows: 30 };
@@ -116,7 +117,9 @@ export async function seedProposals(trx: Trx, volume = PROPOSAL_VOLUME): Promise
 
 /** Seeds the proposals on the bench tenant (after bench-db's seed), with fresh statistics; idempotent. */
 export async function seedProposalVolume(url: string): Promise<void> {
-  const config = setConfig(parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn' }));
+  const config = setConfig(
+    parseConfig({ DATABASE_URL: url, NODE_ENV: 'development', LOG_LEVEL: 'warn', SECRET_KEY: benchSecretKey() }),
+  );
   const runtime = await openRuntime(config);
   try {
     const tenant = (await getTenantBySlug('bench'))!;

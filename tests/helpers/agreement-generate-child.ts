@@ -14,7 +14,13 @@ import { langFromKey } from '~/core/i18n/languages';
 import { getTenantBySlug } from '~/tenants/registry';
 import { openTestDatabase } from './db';
 
-setConfig(parseConfig({ NODE_ENV: 'test', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-child-')) }));
+setConfig(
+  parseConfig({
+    NODE_ENV: 'test',
+    SECRET_KEY: process.env.SECRET_KEY,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-child-')),
+  }),
+);
 await loadRegistry({});
 await openTestDatabase();
 const tenant = await getTenantBySlug(process.env.TENANT_SLUG!);

@@ -58,6 +58,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = setConfig(
     parseConfig({
       NODE_ENV: 'test',
+      SECRET_KEY: process.env.SECRET_KEY,
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-app-')),
       DEFAULT_TENANT: 'no-such-default',
       ...env,

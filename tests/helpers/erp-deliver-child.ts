@@ -12,7 +12,13 @@ import { deliverDue } from '~/core/invoicing/erp-delivery';
 import { getTenantBySlug } from '~/tenants/registry';
 import { openTestDatabase } from './db';
 
-setConfig(parseConfig({ NODE_ENV: 'test', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-child-')) }));
+setConfig(
+  parseConfig({
+    NODE_ENV: 'test',
+    SECRET_KEY: process.env.SECRET_KEY,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-child-')),
+  }),
+);
 await loadRegistry(JSON.parse(process.env.PLUGIN_OPTIONS ?? '{}'));
 const db = await openTestDatabase();
 const tenant = await getTenantBySlug(process.env.TENANT_SLUG!);

@@ -128,7 +128,7 @@ describe('[erp] Settings → ERP connects to Fortnox', () => {
     expect(settings.json()).toMatchObject({ kind: 'fortnox', connected: true, lastTestError: null });
     // the tokens are stored sealed, never in the clear
     const row = await withTenant(tenantA, (trx) => trx('erp_connection').first('credentials'));
-    expect(row.credentials).toMatch(/^v1\./);
+    expect(row.credentials).toMatch(/^v2\.[0-9a-f]{8}\./);
     expect(row.credentials).not.toContain('access');
     const test = await call('POST', '/api/instance/erp/test', token);
     expect(test.json()).toMatchObject({ ok: true });

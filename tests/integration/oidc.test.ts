@@ -144,7 +144,7 @@ describe('[oidc] settings', () => {
     ]);
     expect(JSON.stringify(view)).not.toContain(idp.clientSecret);
     const row = await withTenant(tenant, (trx) => trx('oidc_clients').where({ provider: 'microsoft' }).first());
-    expect(row.client_secret_sealed).toMatch(/^v1\./);
+    expect(row.client_secret_sealed).toMatch(/^v2\.[0-9a-f]{8}\./);
     expect(row.client_secret_sealed).not.toContain(idp.clientSecret);
 
     expect((await api('GET', '/api/authenticate/microsoft')).json()).toEqual({

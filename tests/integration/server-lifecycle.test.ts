@@ -30,6 +30,7 @@ function startServer(dataDir: string, port: number) {
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.NODE_ENV;
+  delete env.SECRET_KEY; // `npm start` as a newcomer runs it: the key is generated in DATA_DIR
   const child = spawn(process.execPath, ['server/index.ts'], { cwd: root, env, detached: true });
   children.push(child);
   let output = '';
@@ -161,6 +162,7 @@ describe('[platform] server lifecycle', () => {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
       delete env.DATABASE_URL;
       delete env.NODE_ENV;
+      delete env.SECRET_KEY;
       const cli = spawnSync(process.execPath, ['--import', 'tsx', 'tenants/cli.ts', 'outbox', '--json'], {
         cwd: root,
         env,
@@ -177,7 +179,11 @@ describe('[platform] server lifecycle', () => {
 
   it('names the database and keeps retrying while it is down, then gives up with a clear message', async () => {
     await loadRegistry({});
-    const config = parseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/ordo', NODE_ENV: 'test' });
+    const config = parseConfig({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/ordo',
+      NODE_ENV: 'test',
+      SECRET_KEY: process.env.SECRET_KEY,
+    });
     await expect(openRuntime(config, { waitAttempts: 2 })).rejects.toThrow(
       /The database \(PostgreSQL at 127\.0\.0\.1:1\/ordo\) is not reachable/,
     );
