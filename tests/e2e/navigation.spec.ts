@@ -74,6 +74,8 @@ async function reachableNames(page: Page): Promise<string[]> {
     await page.getByRole('button', { name: 'Meny' }).click();
     return names.map((n) => n.trim());
   }
+  // read once the bar has its links (allInnerTexts does not wait: a slow first render read none)
+  await expect(mainNav(page).getByRole('link').first()).toBeVisible();
   const names = (await mainNav(page).getByRole('link').allInnerTexts()).map((n) => n.trim());
   const menus = await mainNav(page).getByRole('button').allInnerTexts();
   for (const menu of menus.map((m) => m.trim())) {
