@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { getConfig } from '~/core/config/env';
-import type { Trx } from '~/core/db/with-tenant';
+import { afterCommit, type Trx } from '~/core/db/with-tenant';
 import { logger } from '~/core/log/logger';
 
 /**
@@ -76,10 +76,7 @@ export async function publishBoardEvent(event: BoardEvent): Promise<void> {
 
 /** Publishes once the transaction commits; a rollback tells nobody. */
 export function publishAfterCommit(trx: Trx, event: BoardEvent): void {
-  trx.executionPromise.then(
-    () => publishBoardEvent(event).catch((err: unknown) => logger.warn({ err }, 'board event lost')),
-    () => undefined,
-  );
+  afterCommit(trx, () => publishBoardEvent(event));
 }
 
 /** Listens to one tenant's boards; returns the way to stop. */
