@@ -55,7 +55,11 @@ const isPhone = (page: Page) => (page.viewportSize()?.width ?? 0) < 1024;
 /** Opens what holds `area` (its menu; on a phone the menu button) and returns the link. */
 async function reveal(page: Page, area: Area) {
   if (isPhone(page)) {
-    await page.getByRole('button', { name: 'Meny' }).click();
+    const menu = page.getByRole('button', { name: 'Meny' });
+    // closed since the last link was followed; a click now opens it (never toggles it shut)
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
     const nav = mainNav(page);
     return area.menu
       ? nav.getByRole('region', { name: area.menu }).getByRole('link', { name: area.name, exact: true })

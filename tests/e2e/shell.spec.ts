@@ -117,7 +117,12 @@ test('[shell] a wrong password is refused with a translated message, and the key
 
   await page.getByLabel('E-post').fill(DEMO.email);
   await page.getByLabel('Lösenord').fill(DEMO.password);
+  // Enter submits through the form's default button: it must be there and not pending
+  await expect(page.getByLabel('E-post')).toHaveValue(DEMO.email);
+  await expect(page.getByLabel('Lösenord')).toHaveValue(DEMO.password);
+  await expect(page.getByRole('button', { name: 'Logga in' })).toBeEnabled();
   await page.getByLabel('Lösenord').press('Enter');
+  await page.waitForURL((u) => u.pathname !== '/login', { timeout: 60_000 });
   // the password hash and the first page after sign-in take their time when CI runs tests side by side
   await expect(page.getByRole('heading', { name: /Välkommen|Welcome/ })).toBeVisible({ timeout: 60_000 });
 });

@@ -46,8 +46,12 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const here = location.pathname + location.search;
   const [phoneOpen, setPhoneOpen] = useState(false);
   const phoneMenuId = useId();
-  // a link followed from the phone menu closes it
+  // a link followed from the phone menu closes it at once (not only once the next page has loaded,
+  // when a second tap on the menu button would have toggled it shut again)
   useEffect(() => setPhoneOpen(false), [location.pathname]);
+  const closeOnLink = (e: React.MouseEvent) => {
+    if ((e.target as HTMLElement).closest('a')) setPhoneOpen(false);
+  };
   const entries = navEntries(links);
   const badgeOf = (l: TopBarProps['links'][number]) =>
     l.count ? <CountBadge count={l.count} label={t(`nav.badge.${l.badge}`, { count: l.count })} /> : null;
@@ -129,7 +133,12 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
         </div>
       </div>
       {links.length && phoneOpen ? (
-        <nav id={phoneMenuId} aria-label={t('shell.mainNav')} className="border-t border-white/15 px-4 pb-3 lg:hidden">
+        <nav
+          id={phoneMenuId}
+          aria-label={t('shell.mainNav')}
+          className="border-t border-white/15 px-4 pb-3 lg:hidden"
+          onClick={closeOnLink}
+        >
           {entries.map((e) =>
             e.kind === 'link' ? (
               <NavLink
