@@ -71,6 +71,8 @@ export default defineConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       SECRET_KEY: process.env.SECRET_KEY ?? randomBytes(32).toString('base64url'),
+      // a browser, SMTP, HTTP or file-store call inside a transaction fails the test (decision 049)
+      ORDO_TRANSACTION_GUARD: 'strict',
     },
   },
 });

@@ -1,6 +1,6 @@
 import { getConfig } from '~/core/config/env';
 import type { Auth, Ctx } from '~/core/context';
-import { withTenant } from '~/core/db/with-tenant';
+import { AfterCommitWork, withTenant, type Settled } from '~/core/db/with-tenant';
 import type { Lang } from '~/core/i18n/languages';
 import type { Tenant } from '~/core/tenancy/tenant';
 import type { SessionPolicy } from '~/core/auth/session.service';
@@ -9,7 +9,7 @@ import type { SessionPolicy } from '~/core/auth/session.service';
 export function inTenant<T>(
   scope: { tenant: Tenant; auth: Auth | null; lang: Lang; now?: Date },
   fn: (ctx: Ctx) => Promise<T>,
-): Promise<T> {
+): Promise<Settled<T>> {
   return withTenant(scope.tenant, (trx) =>
     fn({ trx, tenant: scope.tenant, auth: scope.auth, lang: scope.lang, now: scope.now ?? new Date() }),
   );
@@ -26,17 +26,18 @@ const NO_UNIT_OF_WORK = new Proxy(() => {}, {
 }) as unknown as Ctx['trx'];
 
 /** The ctx of a call answered from the session alone: no transaction, no round trip. */
-export function withoutUnitOfWork<T>(
+export async function withoutUnitOfWork<T>(
   scope: { tenant: Tenant; auth: Auth | null; lang: Lang; now?: Date },
   fn: (ctx: Ctx) => Promise<T>,
-): Promise<T> {
-  return fn({
+): Promise<Settled<T>> {
+  const result = await fn({
     trx: NO_UNIT_OF_WORK,
     tenant: scope.tenant,
     auth: scope.auth,
     lang: scope.lang,
     now: scope.now ?? new Date(),
   });
+  return (result instanceof AfterCommitWork ? await result.run() : result) as Settled<T>;
 }
 
 export function sessionPolicy(): SessionPolicy {

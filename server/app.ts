@@ -11,7 +11,7 @@ import { getConfig, type Config } from '~/core/config/env';
 import { withQueryCounter } from '~/core/db/query-counter';
 import { closeBoardEvents } from '~/core/events/board-events';
 import { closeCacheEvents, listenForForgets } from '~/core/events/cache-events';
-import { documentBrowserPath } from '~/core/documents/pdf';
+import { closeBrowser, documentBrowserPath, warmDocumentBrowser } from '~/core/documents/pdf';
 import { getDatabase } from '~/core/db/with-tenant';
 import { readToken } from '~/core/http/session-token';
 import { createQueue, type JobQueue } from '~/core/jobs/queue';
@@ -279,6 +279,8 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
   const closeOps = opsToken ? openOpsChannel(config.DATA_DIR, port, opsToken) : () => {};
+  // the first PDF a person asks for finds the browser running (not waited on: the server answers meanwhile)
+  const warming = warmDocumentBrowser();
 
   let stopping: Promise<void> | null = null;
   const shutdown = (signal = 'shutdown') =>
@@ -299,6 +301,8 @@ export async function startServer(
       clearTimeout(force);
       closeOps();
       await queue.stop();
+      await warming;
+      await closeBrowser();
       await runtime.close();
       logger.info('stopped');
     })());

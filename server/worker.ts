@@ -8,6 +8,7 @@ import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job'
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
 import { setOutboxQueue } from '~/core/jobs/outbox';
 import { closeCacheEvents, listenForForgets } from '~/core/events/cache-events';
+import { closeBrowser, warmDocumentBrowser } from '~/core/documents/pdf';
 import { logger } from '~/core/log/logger';
 import { openRuntime } from '~/core/runtime/boot';
 
@@ -26,6 +27,8 @@ async function main() {
   setOutboxQueue(queue);
   listenForForgets();
   logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');
+  // documents mailed after commit are printed here: the browser is warm before the first
+  const warming = warmDocumentBrowser();
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -34,6 +37,8 @@ async function main() {
       logger.info({ signal }, 'worker stopping: finishing running jobs');
       void queue
         .stop()
+        .then(() => warming)
+        .then(() => closeBrowser())
         .then(() => closeCacheEvents())
         .then(() => runtime.close())
         .then(() => process.exit(0));

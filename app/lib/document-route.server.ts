@@ -3,8 +3,8 @@ import { actionError } from '~/app/lib/action-error.server';
 import { fileResponse } from '~/app/lib/file-response.server';
 import { run, runResource } from '~/app/lib/guard.server';
 import type { Ctx } from '~/core/context';
+import type { AfterCommitWork } from '~/core/db/with-tenant';
 import type { DocumentFile } from '~/core/documents/file';
-import { isAppError } from '~/core/errors/app-error';
 
 /** What a documents menu's e-mail answers: where it went, or the refusal. */
 export type DocumentEmailResult =
@@ -18,7 +18,11 @@ export type DocumentEmailResult =
 export async function documentDownload(
   request: Request,
   context: Readonly<RouterContextProvider>,
-  make: (ctx: Ctx, format: 'pdf' | 'docx', templateId: string | undefined) => Promise<DocumentFile>,
+  make: (
+    ctx: Ctx,
+    format: 'pdf' | 'docx',
+    templateId: string | undefined,
+  ) => Promise<DocumentFile | AfterCommitWork<DocumentFile>>,
 ): Promise<Response> {
   const query = new URL(request.url).searchParams;
   const format = query.get('format') === 'docx' ? 'docx' : query.get('format') === 'pdf' ? 'pdf' : null;
@@ -42,8 +46,6 @@ export async function documentEmail(
     );
     return data<DocumentEmailResult>({ ok: true, message: sent.message, recipient: sent.recipient });
   } catch (e) {
-    if (isAppError(e) && e.code === 'FAILED_TO_SEND_EMAIL')
-      return data<DocumentEmailResult>({ code: e.code }, { status: e.status });
     return actionError(e);
   }
 }

@@ -2,6 +2,7 @@ import { data, redirect, type MiddlewareFunction, type RouterContextProvider } f
 import { authContext, requestContext, tenantContext } from '~/app/context';
 import { clearSessionCookie } from '~/core/http/session-token';
 import type { Auth, Ctx } from '~/core/context';
+import type { Settled } from '~/core/db/with-tenant';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess, type Access } from '~/core/permissions/access';
 import { inTenant } from '~/core/unit-of-work';
@@ -53,7 +54,7 @@ export function langOf(context: Readonly<RouterContextProvider>) {
 }
 
 /** One unit of work for a loader or action: the tenant's transaction with who is asking. */
-export function run<T>(context: Readonly<RouterContextProvider>, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+export function run<T>(context: Readonly<RouterContextProvider>, fn: (ctx: Ctx) => Promise<T>): Promise<Settled<T>> {
   return inTenant({ tenant: context.get(tenantContext), auth: context.get(authContext), lang: langOf(context) }, fn);
 }
 
@@ -64,7 +65,7 @@ export function run<T>(context: Readonly<RouterContextProvider>, fn: (ctx: Ctx) 
 export async function runResource<T>(
   context: Readonly<RouterContextProvider>,
   fn: (ctx: Ctx) => Promise<T>,
-): Promise<T> {
+): Promise<Settled<T>> {
   try {
     return await run(context, fn);
   } catch (e) {

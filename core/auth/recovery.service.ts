@@ -109,7 +109,7 @@ export async function requestRecovery(ctx: Ctx, raw: unknown, meta: RequestMeta 
   });
   const link = `${base}?t=${encodeURIComponent(token)}&lang=${keyFromLang(lang)}`;
   const mail = renderMail(recoveryMail, lang, { name: user.name, company: ctx.tenant.displayName }, link);
-  sendAfterCommit(ctx.trx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
+  await sendAfterCommit(ctx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
   await audit({ sent: true, lang });
 }
 

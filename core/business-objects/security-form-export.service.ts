@@ -5,7 +5,9 @@ import { pngSize } from '~/core/documents/docx';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
 import { formatQuantity } from '~/core/documents/format';
 import { documentTranslator } from '~/core/documents/i18n';
-import { htmlToPdf } from '~/core/documents/pdf';
+import { printDocument } from '~/core/documents/mail';
+import { inlineLogo } from '~/core/documents/company';
+import { thenAfterCommit, type AfterCommitWork } from '~/core/db/with-tenant';
 import { renderDocument } from '~/core/documents/render';
 import { securityFormToDocx } from '~/core/documents/security-form-docx';
 import type {
@@ -226,21 +228,24 @@ export function securityFormHtml(model: SecurityFormDocumentModel): string {
 }
 
 /** POST /bo/{id}/sec/form/export {type: 'docx' | 'pdf', signature, excludedPages}: the file. */
-export async function exportSecurityForm(ctx: Ctx, id: unknown, raw: unknown): Promise<DocumentFile> {
+export async function exportSecurityForm(ctx: Ctx, id: unknown, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, SEC_READ);
   // The object first: another tenant's id is a 404 whatever the body says.
   const bo = await requireBo(ctx, id);
   const input = parseInput(ZSecurityFormExport, raw);
   const model = await build(ctx, bo, input);
-  if (input.type === 'pdf')
-    return {
-      filename: safeFilename('security-form', model.object.serial, 'pdf'),
-      contentType: PDF_TYPE,
-      body: await htmlToPdf(securityFormHtml(model)),
-    };
-  return {
-    filename: safeFilename('security-form', model.object.serial, 'docx'),
-    contentType: DOCX_TYPE,
-    body: await securityFormToDocx(model),
-  };
+  // printed once the unit of work committed (decision 049)
+  return thenAfterCommit(async () =>
+    input.type === 'pdf'
+      ? {
+          filename: safeFilename('security-form', model.object.serial, 'pdf'),
+          contentType: PDF_TYPE,
+          body: await printDocument('security-form', model),
+        }
+      : {
+          filename: safeFilename('security-form', model.object.serial, 'docx'),
+          contentType: DOCX_TYPE,
+          body: await securityFormToDocx(await inlineLogo(model)),
+        },
+  );
 }

@@ -113,7 +113,7 @@ async function invite(ctx: Ctx, customer: Row, user: Row, hostname: string | und
     },
     link,
   );
-  sendAfterCommit(ctx.trx, { to: [String(user.email)], ...mail, tenantId: ctx.tenant.id });
+  await sendAfterCommit(ctx, { to: [String(user.email)], ...mail, tenantId: ctx.tenant.id });
   return zoneUserOut(row!);
 }
 

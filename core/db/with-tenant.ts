@@ -4,6 +4,7 @@ import { logger } from '~/core/log/logger';
 import type { Database } from './database';
 import { CONTROL_SCHEMA, assertSchemaName, quoteIdent } from './identifiers';
 import { preparedStatement, scopeSettings, type TenantTransactionConfig } from './tenant-transaction';
+import { insideTransaction, outsideTransaction } from './transaction-guard';
 
 export type Trx = Knex.Transaction;
 
@@ -42,7 +43,39 @@ function databaseFor(cluster: string): Database {
 /** The tenant whose unit of work a transaction is (for what is bound to its tenant, e.g. sealed secrets). */
 const tenantOfTrx = new WeakMap<Trx, string>();
 
-async function inSchema<T>(db: Database, schema: string, fn: (trx: Trx) => Promise<T>, tenantId?: string): Promise<T> {
+/**
+ * What a unit of work hands back to be done once it has committed, outside any transaction: a
+ * document to print, a mail to send, a file to stream (issue 30 item 1; decision 049). The function
+ * that opened the transaction (withTenant, withControl, and so every request's and job's unit of
+ * work) runs it after the commit and answers with its result; after a rollback it never runs.
+ */
+export class AfterCommitWork<T> {
+  constructor(readonly run: () => Promise<T>) {}
+  /** The same work, its result passed on through `f` (a file into a reply). */
+  map<U>(f: (value: T) => U | Promise<U>): AfterCommitWork<U> {
+    return new AfterCommitWork(async () => f(await this.run()));
+  }
+}
+
+/** Hands `fn` back to the unit of work's opener, to run once the transaction committed. */
+export function thenAfterCommit<T>(fn: () => Promise<T>): AfterCommitWork<T> {
+  return new AfterCommitWork(fn);
+}
+
+/** What a unit of work answers: its result, or what its after-commit work gave. */
+export type Settled<T> = T extends AfterCommitWork<infer U> ? U : T;
+
+async function settle<T>(result: T): Promise<Settled<T>> {
+  if (result instanceof AfterCommitWork) return (await outsideTransaction(() => result.run())) as Settled<T>;
+  return result as Settled<T>;
+}
+
+async function inSchema<T>(
+  db: Database,
+  schema: string,
+  fn: (trx: Trx) => Promise<T>,
+  tenantId?: string,
+): Promise<Settled<T>> {
   const name = assertSchemaName(schema);
   const run = (trx: Trx) => {
     if (tenantId) tenantOfTrx.set(trx, tenantId);
@@ -51,11 +84,14 @@ async function inSchema<T>(db: Database, schema: string, fn: (trx: Trx) => Promi
   // Transaction-local settings: they end with the transaction and never leak to the next user of
   // this pooled connection (a session-level SET would). On PostgreSQL they travel with BEGIN
   // (tenant-transaction.ts); PGlite has no round trip to save.
-  if (db.scopedBegin) return db.knex.transaction(run, { tenantSchema: name } as TenantTransactionConfig);
-  return db.knex.transaction(async (trx) => {
-    await trx.raw(scopeSettings(name));
-    return run(trx);
+  const result = await insideTransaction(name, () => {
+    if (db.scopedBegin) return db.knex.transaction(run, { tenantSchema: name } as TenantTransactionConfig);
+    return db.knex.transaction(async (trx) => {
+      await trx.raw(scopeSettings(name));
+      return run(trx);
+    });
   });
+  return settle(result);
 }
 
 /**
@@ -79,12 +115,12 @@ export async function tenantIdOf(trx: Trx): Promise<string> {
  * Runs one unit of work for a tenant: a transaction whose search_path is the tenant's schema.
  * Everything inside sees only that tenant's tables; an error rolls all of it back.
  */
-export function withTenant<T>(tenant: TenantScope, fn: (trx: Trx) => Promise<T>): Promise<T> {
+export function withTenant<T>(tenant: TenantScope, fn: (trx: Trx) => Promise<T>): Promise<Settled<T>> {
   return inSchema(databaseFor(tenant.cluster), tenant.schemaName, fn, tenant.id);
 }
 
 /** Runs one unit of work on the control schema (the tenant registry, the outbox, embedded jobs). */
-export function withControl<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
+export function withControl<T>(fn: (trx: Trx) => Promise<T>): Promise<Settled<T>> {
   return inSchema(getDatabase(), CONTROL_SCHEMA, fn);
 }
 
@@ -134,20 +170,32 @@ export async function preparedInTenant<R>(
   return preparedStatement<R>({ knex: trx }, statementName(statement.name, schema), statement.sql, bindings);
 }
 
+/** Steps after commit still running: awaited by tests and at shutdown (`afterCommitSettled`). */
+const pendingAfterCommit = new Set<Promise<unknown>>();
+
 /**
- * Runs `fn` once the transaction has committed (never after a rollback): for what the rest of the
- * world may only learn of committed data — a cache to forget, a queue to tell. Its failure is logged,
- * never thrown: the commit stands.
+ * Runs `fn` once the transaction has committed (never after a rollback), outside any transaction:
+ * for what the rest of the world may only learn of committed data — a cache to forget, a queue to
+ * tell. Its failure is logged, never thrown: the commit stands.
  */
 export function afterCommit(trx: Trx, fn: () => unknown): void {
-  trx.executionPromise.then(
-    async () => {
-      try {
-        await fn();
-      } catch (err) {
-        logger.warn({ err }, 'a step after commit failed');
-      }
-    },
-    () => undefined,
-  );
+  const step: Promise<unknown> = trx.executionPromise
+    .then(
+      () =>
+        outsideTransaction(async () => {
+          try {
+            await fn();
+          } catch (err) {
+            logger.warn({ err }, 'a step after commit failed');
+          }
+        }),
+      () => undefined,
+    )
+    .finally(() => pendingAfterCommit.delete(step));
+  pendingAfterCommit.add(step);
+}
+
+/** Resolves once every step handed to `afterCommit` so far (and those they started) has finished. */
+export async function afterCommitSettled(): Promise<void> {
+  while (pendingAfterCommit.size) await Promise.all([...pendingAfterCommit]);
 }

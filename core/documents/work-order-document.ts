@@ -12,7 +12,12 @@ export interface DocumentCompany {
   phone: string | null;
   vatRegistrationNr: string | null;
   bgAccount: string | null;
-  /** The logo as a data: URL, or null (none set, or not reachable in time). */
+  /** The logo's address (settings), inlined as `logo` when the document is printed. */
+  logoUrl: string | null;
+  /**
+   * The logo as a data: URL, or null (none set, or not reachable in time). Fetched only when the
+   * document is printed, after the unit of work (`inlineLogo`): never while a transaction is open.
+   */
   logo: string | null;
 }
 

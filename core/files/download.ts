@@ -7,6 +7,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
 import { StreamReply } from '~/core/api/define-call';
+import { thenAfterCommit, type AfterCommitWork } from '~/core/db/with-tenant';
 import type { FileDownload } from './files.service';
 import { getFileStore } from './store';
 
@@ -51,9 +52,20 @@ const common = (contentType: string): Record<string, string> => ({
   'Cache-Control': 'private, no-cache',
 });
 
-export async function downloadReply(
+/**
+ * The file as an answer, read from the store once the unit of work that found it committed
+ * (decision 049: no file-store call inside a transaction).
+ */
+export function downloadReply(
   d: FileDownload,
   options: { range?: string | null; attachment?: boolean } = {},
+): AfterCommitWork<StreamReply> {
+  return thenAfterCommit(() => streamStored(d, options));
+}
+
+async function streamStored(
+  d: FileDownload,
+  options: { range?: string | null; attachment?: boolean },
 ): Promise<StreamReply> {
   const store = getFileStore();
   const disposition = contentDisposition(d.inline && !options.attachment ? 'inline' : 'attachment', d.name);
@@ -88,8 +100,15 @@ export function uniqueNames(names: readonly string[]): string[] {
   });
 }
 
-/** "Download all": the files as one zip, each read from the store only when the zip reaches it. */
-export function archiveReply(files: readonly FileDownload[], name: string): StreamReply {
+/**
+ * "Download all": the files as one zip, each read from the store only when the zip reaches it,
+ * which is after the unit of work that listed them committed.
+ */
+export function archiveReply(files: readonly FileDownload[], name: string): AfterCommitWork<StreamReply> {
+  return thenAfterCommit(async () => zipOf(files, name));
+}
+
+function zipOf(files: readonly FileDownload[], name: string): StreamReply {
   const store = getFileStore();
   const zip = new yazl.ZipFile();
   const names = uniqueNames(files.map((f) => f.name));

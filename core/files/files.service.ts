@@ -3,7 +3,6 @@
  * "Files and drive"). Every function checks the kind's permission, that the owner exists in the
  * tenant, and runs in the caller's unit of work; stored bytes of deleted rows go after commit.
  */
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
@@ -22,7 +21,7 @@ import {
   type FileOwnerKind,
 } from './owners';
 import type { Received, ReceivedFile } from './receive';
-import { deleteAfterCommit, getFileStore } from './store';
+import { deleteAfterCommit } from './store';
 
 /** Spec section 9: the file lists' page sizes. */
 export const FILE_PAGE_SIZES = [20, 50, 100] as const;
@@ -507,7 +506,7 @@ export async function deleteFile(ctx: Ctx, fileId: unknown): Promise<{ ok: true 
     [row.id as string],
   )) as { rows: { storage_key: string | null; thumb_key: string | null }[] };
   await ctx.trx('files').where({ id: row.id }).delete();
-  deleteAfterCommit(
+  await releaseStored(
     ctx.trx,
     rows.flatMap((r) => [r.storage_key, r.thumb_key]),
   );
@@ -523,9 +522,28 @@ export async function deleteFilesOf(ctx: Ctx, kind: string, ownerIds: readonly s
     .whereIn('owner_id', ownerIds)
     .delete()
     .returning(['storage_key', 'thumb_key'])) as { storage_key: string | null; thumb_key: string | null }[];
-  deleteAfterCommit(
+  await releaseStored(
     ctx.trx,
     gone.flatMap((r) => [r.storage_key, r.thumb_key]),
+  );
+}
+
+/**
+ * Deletes after commit the stored objects of removed file rows that no other row still names (a
+ * copy shares its original's bytes). Run after the rows were deleted, in the same unit of work.
+ */
+async function releaseStored(trx: Ctx['trx'], keys: readonly (string | null)[]): Promise<void> {
+  const list = [...new Set(keys.filter((k): k is string => Boolean(k)))];
+  if (!list.length) return;
+  const { rows } = (await trx.raw(
+    `select storage_key as key from files where storage_key = any(?::text[])
+     union select thumb_key from files where thumb_key = any(?::text[])`,
+    [list, list],
+  )) as { rows: { key: string }[] };
+  const kept = new Set(rows.map((r) => r.key));
+  deleteAfterCommit(
+    trx,
+    list.filter((k) => !kept.has(k)),
   );
 }
 
@@ -663,8 +681,11 @@ export async function filesForArchive(
 }
 
 /**
- * Copies the files (not folders or links) of one record to another, the bytes included (a work
- * order's revisit with the `files` option): each copy lives and dies with its own record.
+ * Copies the files (not folders or links) of one record to another (a work order's revisit with
+ * the `files` option): each copy is a row of its own that shares its original's stored bytes, so
+ * the unit of work touches no file store (decision 049); the bytes go once no row names them
+ * (`releaseStored`). The originals are read FOR SHARE: a deletion of one waits for this copy to
+ * commit and then sees it, and a copy waits for a deletion and then skips what it removed.
  */
 export async function copyFiles(
   ctx: Ctx,
@@ -674,42 +695,25 @@ export async function copyFiles(
   const rows = (await ctx
     .trx('files')
     .where({ owner_type: from.kind, owner_id: from.ownerId, kind: 'file' })
-    .orderBy([{ column: 'sort_order' }, { column: 'name' }])) as Row[];
-  const store = getFileStore();
-  const made: string[] = [];
-  try {
-    for (const [i, r] of rows.entries()) {
-      const prefix = (r.storage_key as string).split('/')[0]!;
-      const key = `${prefix}/${randomUUID()}`;
-      made.push(key);
-      await store.put(key, (await store.get(r.storage_key as string)).body);
-      let thumbKey: string | null = null;
-      if (r.thumb_key) {
-        thumbKey = `${key}-thumb`;
-        made.push(thumbKey);
-        await store.put(thumbKey, (await store.get(r.thumb_key as string)).body);
-      }
-      await ctx.trx('files').insert({
+    .orderBy([{ column: 'sort_order' }, { column: 'name' }])
+    .forShare()) as Row[];
+  if (rows.length)
+    await ctx.trx('files').insert(
+      rows.map((r, i) => ({
         owner_type: to.kind,
         owner_id: to.ownerId,
         kind: 'file',
         name: r.name,
-        storage_key: key,
-        thumb_key: thumbKey,
+        storage_key: r.storage_key,
+        thumb_key: r.thumb_key,
         content_type: r.content_type,
         size: r.size,
         sort_order: i,
         created_by: ctx.auth?.user.id ?? null,
         created_at: ctx.now,
         updated_at: ctx.now,
-      });
-    }
-    await requireQuota(ctx);
-  } catch (e) {
-    await Promise.all(made.map((k) => store.delete(k).catch(() => undefined)));
-    throw e;
-  }
-  // the copies go when this unit of work rolls back
-  ctx.trx.executionPromise.catch(() => Promise.all(made.map((k) => store.delete(k).catch(() => undefined))));
+      })),
+    );
+  await requireQuota(ctx);
   return rows.length;
 }

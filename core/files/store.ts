@@ -6,6 +6,8 @@
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { getConfig } from '~/core/config/env';
+import { afterCommit } from '~/core/db/with-tenant';
+import { assertOutsideTransaction } from '~/core/db/transaction-guard';
 import { logger } from '~/core/log/logger';
 import type { FileStore } from './file-store';
 import { LocalFileStore } from './local-store';
@@ -27,12 +29,35 @@ export function fileStoreFromConfig(c = getConfig()): FileStore {
 }
 
 export function getFileStore(): FileStore {
-  return (holder[STORE] ??= fileStoreFromConfig());
+  return (holder[STORE] ??= outsideTransactionsOnly(fileStoreFromConfig()));
 }
 
 /** For tests and boot: the store every later call uses. */
 export function setFileStore(store: FileStore | undefined): void {
-  holder[STORE] = store;
+  holder[STORE] = store && outsideTransactionsOnly(store);
+}
+
+/** A store whose every call first checks that no transaction is open (decision 049). */
+function outsideTransactionsOnly(store: FileStore): FileStore {
+  return {
+    kind: store.kind,
+    put(key, body, options) {
+      assertOutsideTransaction('storing a file');
+      return store.put(key, body, options);
+    },
+    get(key, range) {
+      assertOutsideTransaction('reading a stored file');
+      return store.get(key, range);
+    },
+    stat(key) {
+      assertOutsideTransaction('looking up a stored file');
+      return store.stat(key);
+    },
+    delete(key) {
+      assertOutsideTransaction('deleting a stored file');
+      return store.delete(key);
+    },
+  };
 }
 
 /**
@@ -43,10 +68,7 @@ export function setFileStore(store: FileStore | undefined): void {
 export function deleteAfterCommit(trx: Knex.Transaction, keys: readonly (string | null | undefined)[]): void {
   const list = keys.filter((k): k is string => Boolean(k));
   if (!list.length) return;
-  trx.executionPromise.then(
-    () => deleteStored(list),
-    () => undefined,
-  );
+  afterCommit(trx, () => deleteStored(list));
 }
 
 /** Deletes stored objects now (an upload whose unit of work failed); failures are logged. */

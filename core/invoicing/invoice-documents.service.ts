@@ -5,9 +5,9 @@ import { PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file
 import { formatMoney } from '~/core/documents/format';
 import { documentTranslator } from '~/core/documents/i18n';
 import type { InvoiceDocumentModel, InvoiceDocumentRow } from '~/core/documents/invoice-document';
-import { htmlToPdf } from '~/core/documents/pdf';
 import { renderDocument } from '~/core/documents/render';
-import { sendDocumentMail } from '~/core/documents/mail';
+import { printDocument, promiseDocumentMail } from '~/core/documents/mail';
+import { thenAfterCommit, type AfterCommitWork } from '~/core/db/with-tenant';
 import type { DocumentCompany } from '~/core/documents/work-order-document';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
@@ -96,6 +96,7 @@ function issuer(now: DocumentCompany, kept: Row): DocumentCompany {
     phone: pick('phone', now.phone),
     vatRegistrationNr: pick('vatRegistrationNr', now.vatRegistrationNr),
     bgAccount: pick('bgAccount', now.bgAccount),
+    logoUrl: now.logoUrl,
     logo: now.logo,
   };
 }
@@ -229,37 +230,40 @@ export async function buildInvoiceDocumentModel(ctx: Ctx, invoiceId: unknown): P
   return modelOf(ctx, await getInvoice(ctx, invoiceId));
 }
 
-/** The document's HTML (what the PDF prints); exported for tests and previews. */
+/** The document's HTML (what the PDF prints, its logo not yet inlined); exported for tests and previews. */
 export function invoiceHtml(model: InvoiceDocumentModel): string {
   return renderDocument('invoice', model);
 }
 
+/** The PDF, printed on the warm browser: after the unit of work, never inside it (decision 049). */
 async function pdfFile(model: InvoiceDocumentModel): Promise<DocumentFile> {
-  const body = await htmlToPdf(invoiceHtml(model));
+  const body = await printDocument('invoice', model);
   return { filename: invoiceFilename(model.invoice), contentType: PDF_TYPE, body };
 }
 
 /**
  * POST /invoice/apply {invoiceId, type: pdf}: the invoice as PDF. A draft stays a draft and prints
- * as one; the download is recorded in the invoice's history.
+ * as one; the download is recorded in the invoice's history. The unit of work reads and records;
+ * the PDF is printed once it committed.
  */
-export async function invoicePdf(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function invoicePdf(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, INVOICE_READ);
   const input = parseInput(ZInvoiceDocument, raw);
   await requireApplyTypeOn(ctx, 'pdf');
   const model = await buildInvoiceDocumentModel(ctx, input.invoiceId);
   // every apply is in the invoice's history (issue 15 item 5); repeats within 60 s show as one
   await recordHistory(ctx, { entity: INVOICE_ENTITY, entityId: model.invoice.id, action: 'pdf' });
-  return pdfFile(model);
+  return thenAfterCommit(() => pdfFile(model));
 }
 
 /**
  * POST /invoice/apply {invoiceId, type: email, emailTarget}: finalizes a draft (what the customer
- * gets has a number), sends the PDF to the given addresses or else the customer's invoice e-mail
- * (409 INVOICE_EMAIL_MISSING when it has none) and answers `{message: 'EMAIL_SENT_TO', recipient,
- * recipients}`. Needs the permission that edits the invoice. The mail goes out before the answer;
- * the finalizing and the history row (email, with the recipients) are in the same unit of work
- * and roll back with 502 FAILED_TO_SEND_EMAIL when the relay refuses, so the draft keeps no number.
+ * gets has a number) and promises the PDF to the given addresses or else the customer's invoice
+ * e-mail (409 INVOICE_EMAIL_MISSING when it has none); answers `{message: 'EMAIL_SENT_TO',
+ * recipient, recipients}`. Needs the permission that edits the invoice. The finalizing, the history
+ * row (email, with the recipients) and the mail's outbox row are one unit of work: the number is
+ * final and the mail leaves only once it committed (core/documents/mail.ts), so a customer never
+ * holds a number that a rollback gives to another invoice. A relay that is down is retried.
  */
 export async function emailInvoice(
   ctx: Ctx,
@@ -281,7 +285,6 @@ export async function emailInvoice(
   // an unlinked draft is not finalized; it must not reach a customer without its number
   if (invoice.status !== 'finalized') throw new AppError('INVOICE_NOT_FINALIZED', 409);
   const model = await modelOf(ctx, invoice);
-  const file = await pdfFile(model);
   const t = documentTranslator(model.lang);
   const vars = {
     number: model.invoice.number,
@@ -291,12 +294,13 @@ export async function emailInvoice(
     dueDate: formatDate(model.invoice.dueDate ?? model.invoice.date, model.dateFormat),
   };
   await recordHistory(ctx, { entity: INVOICE_ENTITY, entityId: invoice.id, action: 'email', data: { recipients } });
-  await sendDocumentMail({
+  await promiseDocumentMail(ctx, {
     to: recipients,
     subject: t('mail.invoiceSubject', vars),
     text: t('mail.invoiceBody', vars),
-    file,
-    tenantId: ctx.tenant.id,
+    template: 'invoice',
+    filename: invoiceFilename(model.invoice),
+    model,
     about: { invoiceId: invoice.id },
   });
   return { message: 'EMAIL_SENT_TO', recipient: recipients.join(', '), recipients };

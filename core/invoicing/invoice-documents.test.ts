@@ -3,8 +3,8 @@
  * services on a real tenant. The PDF is read back as text (pdf.js): number, OCR, rows, VAT per
  * rate, öre rounding, totals, the reverse-charge text and the ROT block are there; a draft prints
  * without a number and marked as a draft, and stays a draft. The e-mail reaches a real SMTP peer
- * with the PDF attached and finalizes a draft first; a relay that is down answers 502
- * FAILED_TO_SEND_EMAIL and leaves the draft without a number and without a history row.
+ * with the PDF attached and finalizes a draft first, once the unit of work committed (decision
+ * 049): a commit that fails sends nothing and uses up no number; a relay that is down is retried.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,10 @@ import { closeBrowser } from '~/core/documents/pdf';
 import { loadRegistry } from '~/core/extension-points/registry';
 import { defaultInstanceConfig } from '~/core/instance/instance-config';
 import { setMailer, SmtpMailer } from '~/core/mail/mailer';
+import { mailSettled } from '~/core/mail/templates/deliver';
+import { documentMailJob } from '~/core/documents/mail';
+import { PermanentJobError, runJob } from '~/core/jobs/define-job';
+import { setOutboxQueue } from '~/core/jobs/outbox';
 import type { Permission } from '~/core/permissions/permissions';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { inTenant } from '~/core/unit-of-work';
@@ -38,7 +42,10 @@ let smtp: SmtpPeer;
 let tenant: Tenant;
 let adminId = '';
 const ref = {} as Record<'eken' | 'bygg' | 'villa' | 'silent', string>;
-const inv = {} as Record<'standard' | 'reverse' | 'rot' | 'draft' | 'mailDraft' | 'failDraft' | 'noEmail', string>;
+const inv = {} as Record<
+  'standard' | 'reverse' | 'rot' | 'draft' | 'mailDraft' | 'failDraft' | 'relayDown' | 'noEmail',
+  string
+>;
 const nr = {} as Record<'standard' | 'reverse' | 'rot', string>;
 
 const EDITOR: Permission[] = ['invoices:read', 'workorders:close'];
@@ -232,6 +239,7 @@ beforeAll(async () => {
   inv.draft = await draft(ref.eken);
   inv.mailDraft = await draft(ref.eken);
   inv.failDraft = await draft(ref.eken);
+  inv.relayDown = await draft(ref.eken);
   inv.noEmail = await draft(ref.silent);
 });
 
@@ -424,21 +432,79 @@ describe('[invoices] the e-mail', () => {
     expect((await stateOf(inv.standard)).invoice_nr).toBe(nr.standard);
   });
 
-  it('answers 502 FAILED_TO_SEND_EMAIL when the relay is down: the draft keeps no number and no history row', async () => {
+  it('sends nothing when the commit fails after the mail was promised: the draft keeps no number, no history, and the next invoice gets the number', async () => {
     const next = await nextNumber();
-    setMailer(new SmtpMailer('smtp://127.0.0.1:1', 'Ordo <no-reply@ordo.test>'));
+    const before = smtp.mails.length;
+    // the commit itself fails: a deferred trigger refuses the e-mail's history row only at COMMIT,
+    // after the invoice was numbered and the mail promised (issue 30 item 1)
+    await withTenant(tenant, (trx) =>
+      trx.raw(`
+        create function refuse_at_commit() returns trigger language plpgsql as $$
+          begin raise exception 'commit refused by the test'; end $$;
+        create constraint trigger refuse_at_commit after insert on history deferrable initially deferred
+          for each row when (new.action = 'email' and new.entity_id = '${inv.failDraft}') execute function refuse_at_commit();`),
+    );
     try {
-      await expect(as(editor(), (ctx) => emailInvoice(ctx, { invoiceId: inv.failDraft }))).rejects.toMatchObject({
-        code: 'FAILED_TO_SEND_EMAIL',
-        status: 502,
-      });
+      await expect(as(editor(), (ctx) => emailInvoice(ctx, { invoiceId: inv.failDraft }))).rejects.toThrow(
+        /commit refused by the test/,
+      );
     } finally {
-      setMailer(new SmtpMailer(smtp.url, 'Ordo <no-reply@ordo.test>'));
+      await withTenant(tenant, (trx) =>
+        trx.raw('drop trigger refuse_at_commit on history; drop function refuse_at_commit()'),
+      );
     }
+    await mailSettled();
+    expect(smtp.mails.length).toBe(before);
     expect(await stateOf(inv.failDraft)).toEqual({ status: 'draft', invoice_nr: null, ocr: null });
     expect(await historyOf(inv.failDraft, 'email')).toEqual([]);
     expect(await historyOf(inv.failDraft, 'finalize')).toEqual([]);
+    expect(await withTenant(tenant, (trx) => trx('job_outbox').where({ job: 'documents.email' }))).toEqual([]);
+    // nobody saw the rolled-back number: the next invoice e-mailed gets it, and only that one is sent
     expect(await nextNumber()).toBe(next);
+    await as(editor(), (ctx) => emailInvoice(ctx, { invoiceId: inv.failDraft }));
+    expect((await stateOf(inv.failDraft)).invoice_nr).toBe(next);
+    await smtp.waitForMail((m) => m.subject.includes(`Faktura ${next} `));
+    await mailSettled();
+    expect(smtp.mails.filter((m) => m.subject.includes(`Faktura ${next} `))).toHaveLength(1);
+  });
+
+  it('numbers the invoice and answers at once while the relay is down; the mail job fails to be retried, and an SMTP 5xx is given up', async () => {
+    setMailer(new SmtpMailer('smtp://127.0.0.1:1', 'Ordo <no-reply@ordo.test>'));
+    const payloads: unknown[] = [];
+    setOutboxQueue({ enqueue: async (_def: unknown, data: unknown) => void payloads.push(data) } as never);
+    try {
+      const answer = await as(editor(), (ctx) => emailInvoice(ctx, { invoiceId: inv.relayDown }));
+      expect(answer).toMatchObject({ message: 'EMAIL_SENT_TO', recipient: 'ekonomi@eken.se' });
+      await mailSettled();
+      const number = (await stateOf(inv.relayDown)).invoice_nr;
+      expect(number).toMatch(/^\d+$/);
+      // handed to the queue once, with the document as it was at commit
+      expect(payloads).toHaveLength(1);
+      const payload = payloads[0] as { to: string[]; document: { model: { invoice: { number: string } } } };
+      expect(payload.to).toEqual(['ekonomi@eken.se']);
+      expect(payload.document.model.invoice.number).toBe(number);
+      // the relay refuses the connection: an error the queue retries (not a permanent one)
+      const run = runJob(documentMailJob, payload, { jobId: 'j1', attempt: 1 });
+      await expect(run).rejects.toThrow();
+      await expect(run).rejects.not.toBeInstanceOf(PermanentJobError);
+      // the relay answers 550: given up at once
+      setMailer({
+        kind: 'smtp',
+        send: () => Promise.reject(Object.assign(new Error('550 no such mailbox'), { responseCode: 550 })),
+        close: async () => {},
+      });
+      await expect(runJob(documentMailJob, payload, { jobId: 'j2', attempt: 1 })).rejects.toBeInstanceOf(
+        PermanentJobError,
+      );
+      // the relay is back: the retried job sends the numbered invoice
+      setMailer(new SmtpMailer(smtp.url, 'Ordo <no-reply@ordo.test>'));
+      await runJob(documentMailJob, payload, { jobId: 'j3', attempt: 2 });
+      const mail = await smtp.waitForMail((m) => m.subject.includes(`Faktura ${number} `));
+      expect(await pdfText(attachmentOf(mail.raw))).toContain(`Fakturanummer ${number}`);
+    } finally {
+      setOutboxQueue(null);
+      setMailer(new SmtpMailer(smtp.url, 'Ordo <no-reply@ordo.test>'));
+    }
   });
 
   it('refuses no address (409), a bad one (400), a reader (403) and an unknown invoice (404), sending nothing', async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { purgeExpiredSessions } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import { sendMailJob } from '~/core/mail/mailer';
+import { documentMailJob } from '~/core/documents/mail';
 import { DELIVERY_SWEEP_EVERY_MS, deliverDueJob, deliverTenantJob } from '~/core/invoicing/erp-delivery';
 import { REMINDER_SWEEP_EVERY_MS, sendDueRemindersJob } from '~/core/work-orders/reminders.job';
 import {
@@ -71,6 +72,7 @@ export const dispatchOutboxJob = defineJob({
 export const coreJobs: readonly JobDefinition[] = [
   purgeExpiredSessionsJob,
   sendMailJob,
+  documentMailJob,
   sendDueRemindersJob,
   deliverDueJob,
   deliverTenantJob,

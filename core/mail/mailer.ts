@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { getConfig, type Config } from '~/core/config/env';
+import { assertOutsideTransaction } from '~/core/db/transaction-guard';
 import { withControl } from '~/core/db/with-tenant';
 import { PermanentJobError, defineJob } from '~/core/jobs/define-job';
 import { logger } from '~/core/log/logger';
@@ -69,6 +70,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<MailReceipt> {
+    assertOutsideTransaction('sending mail by SMTP');
     const m = ZMailMessage.parse(message);
     const info = await this.transport.sendMail({
       from: this.from,
@@ -188,7 +190,7 @@ export function setMailer(mailer: Mailer | undefined): void {
 }
 
 /** SMTP 5xx: the server refuses for good (unknown mailbox, policy); retrying would only repeat it. */
-function isPermanentSmtpError(e: unknown): boolean {
+export function isPermanentSmtpError(e: unknown): boolean {
   const code = (e as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 }

@@ -290,7 +290,7 @@ export async function sendExtraWorkLink(ctx: Ctx, raw: unknown): Promise<{ link:
     },
     link,
   );
-  sendAfterCommit(ctx.trx, { to: [input.email], ...mail, tenantId: ctx.tenant.id });
+  await sendAfterCommit(ctx, { to: [input.email], ...mail, tenantId: ctx.tenant.id });
   await recordHistory(ctx, {
     entity: WO_ENTITY,
     entityId: wo.id,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { documentCompany } from '~/core/documents/company';
 import { PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
-import { htmlToPdf } from '~/core/documents/pdf';
+import { printDocument } from '~/core/documents/mail';
+import { thenAfterCommit, type AfterCommitWork } from '~/core/db/with-tenant';
 import type { ProjectDocumentModel } from '~/core/documents/project-document';
 import { renderDocument } from '~/core/documents/render';
 import { parseInput } from '~/core/errors/validation';
@@ -221,10 +222,14 @@ export function projectDocumentFilename(number: string): string {
 }
 
 /** POST /projects/{id}/pdf {templateId, details}: the project report as PDF. */
-export async function projectPdf(ctx: Ctx, projectId: unknown, raw: unknown): Promise<DocumentFile> {
+export async function projectPdf(ctx: Ctx, projectId: unknown, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
   const input = parseInput(ZProjectDocument, raw ?? {});
   const model = await buildProjectDocumentModel(ctx, projectId, input.details);
-  const body = await htmlToPdf(projectHtml(model, input.templateId));
-  return { filename: projectDocumentFilename(model.project.number), contentType: PDF_TYPE, body };
+  // printed once the unit of work committed (decision 049)
+  return thenAfterCommit(async () => ({
+    filename: projectDocumentFilename(model.project.number),
+    contentType: PDF_TYPE,
+    body: await printDocument(templateFile(input.templateId), model),
+  }));
 }

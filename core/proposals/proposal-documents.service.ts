@@ -3,11 +3,12 @@ import type { Ctx } from '~/core/context';
 import { documentCompany } from '~/core/documents/company';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
 import { documentTranslator } from '~/core/documents/i18n';
-import { htmlToPdf } from '~/core/documents/pdf';
 import { proposalToDocx } from '~/core/documents/proposal-docx';
 import type { ProposalDocumentModel, ProposalDocumentRow } from '~/core/documents/proposal-document';
 import { renderDocument } from '~/core/documents/render';
-import { sendDocumentMail } from '~/core/documents/mail';
+import { printDocument, promiseDocumentMail } from '~/core/documents/mail';
+import { thenAfterCommit, type AfterCommitWork } from '~/core/db/with-tenant';
+import { inlineLogo } from '~/core/documents/company';
 import { AppError } from '~/core/errors/app-error';
 import { EMAIL_PATTERN, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
@@ -313,13 +314,14 @@ export function proposalHtml(model: ProposalDocumentModel, templateId: ProposalT
   return renderDocument(templateFile(templateId), model);
 }
 
+/** The PDF, printed on the warm browser once the unit of work committed (decision 049). */
 async function pdfFile(model: ProposalDocumentModel, templateId: ProposalTemplateId): Promise<DocumentFile> {
-  const body = await htmlToPdf(proposalHtml(model, templateId));
+  const body = await printDocument(templateFile(templateId), model);
   return { filename: proposalDocumentFilename(model.kind, model.document.number, 'pdf'), contentType: PDF_TYPE, body };
 }
 
 async function wordFile(model: ProposalDocumentModel): Promise<DocumentFile> {
-  const body = await proposalToDocx(model);
+  const body = await proposalToDocx(await inlineLogo(model));
   return {
     filename: proposalDocumentFilename(model.kind, model.document.number, 'docx'),
     contentType: DOCX_TYPE,
@@ -328,39 +330,43 @@ async function wordFile(model: ProposalDocumentModel): Promise<DocumentFile> {
 }
 
 /** POST /proposals/pdf {proposal, templateId}: the proposal as PDF. */
-export async function proposalPdf(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function proposalPdf(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, READ);
   const input = parseInput(ZProposalDocument, raw);
-  return pdfFile(await buildProposalDocumentModel(ctx, input.proposal), input.templateId);
+  const model = await buildProposalDocumentModel(ctx, input.proposal);
+  return thenAfterCommit(() => pdfFile(model, input.templateId));
 }
 
 /** POST /proposals/word {proposal, templateId}: the proposal as a Word document. */
-export async function proposalWord(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function proposalWord(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, READ);
   const input = parseInput(ZProposalDocument, raw);
-  return wordFile(await buildProposalDocumentModel(ctx, input.proposal));
+  const model = await buildProposalDocumentModel(ctx, input.proposal);
+  return thenAfterCommit(() => wordFile(model));
 }
 
 /** POST /salesorders/pdf {salesOrder, templateId}: the sales order as PDF. */
-export async function salesOrderPdf(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function salesOrderPdf(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, SO_READ);
   const input = parseInput(ZSalesOrderDocument, raw);
-  return pdfFile(await buildSalesOrderDocumentModel(ctx, input.salesOrder), input.templateId);
+  const model = await buildSalesOrderDocumentModel(ctx, input.salesOrder);
+  return thenAfterCommit(() => pdfFile(model, input.templateId));
 }
 
 /** POST /salesorders/word {salesOrder, templateId}: the sales order as a Word document. */
-export async function salesOrderWord(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function salesOrderWord(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, SO_READ);
   const input = parseInput(ZSalesOrderDocument, raw);
-  return wordFile(await buildSalesOrderDocumentModel(ctx, input.salesOrder));
+  const model = await buildSalesOrderDocumentModel(ctx, input.salesOrder);
+  return thenAfterCommit(() => wordFile(model));
 }
 
 /**
  * POST /proposals/pdf/email {proposal, templateId, emailTarget}: sends the PDF to the given
  * addresses, or to the proposal's contact e-mail when none are given, and answers
- * `{message: 'EMAIL_SENT_TO', recipient, recipients}`. The mail goes out before the answer; the
- * history row (edit, field "email") is written in the same unit of work and rolls back with 502
- * FAILED_TO_SEND_EMAIL when the relay refuses.
+ * `{message: 'EMAIL_SENT_TO', recipient, recipients}`. The history row (edit, field "email") and the
+ * mail's outbox row are one unit of work: the PDF is printed and sent once it committed, and a
+ * relay that is down is retried (core/documents/mail.ts, decision 049).
  */
 export async function emailProposalPdf(
   ctx: Ctx,
@@ -378,7 +384,6 @@ export async function emailProposalPdf(
       throw new AppError('VALIDATION_FAILED', 400, { fields: { emailTarget: ['ERROR_INVALID_EMAIL'] } });
     recipients = [fallback];
   }
-  const file = await pdfFile(model, input.templateId);
   const t = documentTranslator(model.lang);
   const vars = { number: model.document.number, title: model.document.title, company: model.company.name };
   await recordHistory(ctx, {
@@ -387,12 +392,13 @@ export async function emailProposalPdf(
     action: 'edit',
     data: { fields: ['email'], recipients, document: 'pdf', templateId: input.templateId },
   });
-  await sendDocumentMail({
+  await promiseDocumentMail(ctx, {
     to: recipients,
     subject: t('mail.proposalSubject', vars),
     text: t('mail.proposalBody', vars),
-    file,
-    tenantId: ctx.tenant.id,
+    template: templateFile(input.templateId),
+    filename: proposalDocumentFilename(model.kind, model.document.number, 'pdf'),
+    model,
     about: { proposalId },
   });
   return { message: 'EMAIL_SENT_TO', recipient: recipients.join(', '), recipients };

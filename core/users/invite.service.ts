@@ -87,7 +87,7 @@ export async function inviteUser(
     { name: user.name, email: user.email, company: ctx.tenant.displayName, inviter: ctx.auth.user.fullName },
     link,
   );
-  sendAfterCommit(ctx.trx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
+  await sendAfterCommit(ctx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
   return { id: user.id, created: !existing, delivery: getMailer().kind };
 }
 

@@ -581,7 +581,7 @@ export async function broadcastWorkOrder(
     summary: wo.summary,
     company: ctx.tenant.displayName,
   });
-  sendAfterCommit(ctx.trx, { to: [recipient], ...mail, tenantId: ctx.tenant.id });
+  await sendAfterCommit(ctx, { to: [recipient], ...mail, tenantId: ctx.tenant.id });
   await recordHistory(ctx, {
     entity: WO_ENTITY,
     entityId: wo.id,

@@ -3,17 +3,15 @@ import { filledChecklistsForDocument } from '~/core/checklists/checklist.service
 import type { Ctx } from '~/core/context';
 import { workOrderToDocx } from '~/core/documents/docx';
 import { documentTranslator } from '~/core/documents/i18n';
-import { documentCompany } from '~/core/documents/company';
+import { documentCompany, inlineLogo } from '~/core/documents/company';
+import { printDocument, promiseDocumentMail } from '~/core/documents/mail';
+import { thenAfterCommit, type AfterCommitWork } from '~/core/db/with-tenant';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
-import { htmlToPdf } from '~/core/documents/pdf';
 import { renderDocument } from '~/core/documents/render';
 import type { WorkOrderDocumentModel } from '~/core/documents/work-order-document';
-import { AppError } from '~/core/errors/app-error';
 import { parseInput, zEmail } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages';
-import { logger } from '~/core/log/logger';
-import { getMailer } from '~/core/mail/mailer';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { discountOf, formatDecimal, printDiscount, sum, totals } from '~/core/pricing';
 import { loadActive, WO_ENTITY } from './work-order-read';
@@ -217,21 +215,28 @@ export function workOrderHtml(model: WorkOrderDocumentModel, templateId: WorkOrd
 }
 
 /** POST /wo/pdf {workOrder, templateId}: the order as PDF. */
-export async function workOrderPdf(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function workOrderPdf(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const input = parseInput(ZWorkOrderDocument, raw);
   const model = await buildWorkOrderDocumentModel(ctx, input.workOrder);
-  const body = await htmlToPdf(workOrderHtml(model, input.templateId));
-  return { filename: documentFilename(model.workOrder.number, 'pdf'), contentType: PDF_TYPE, body };
+  // printed once the unit of work committed (decision 049)
+  return thenAfterCommit(async () => ({
+    filename: documentFilename(model.workOrder.number, 'pdf'),
+    contentType: PDF_TYPE,
+    body: await printDocument(templateFile(input.templateId), model),
+  }));
 }
 
 /** POST /wo/word {workOrder, templateId}: the order as a Word document. */
-export async function workOrderWord(ctx: Ctx, raw: unknown): Promise<DocumentFile> {
+export async function workOrderWord(ctx: Ctx, raw: unknown): Promise<AfterCommitWork<DocumentFile>> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
   const input = parseInput(ZWorkOrderDocument, raw);
   const model = await buildWorkOrderDocumentModel(ctx, input.workOrder);
-  const body = await workOrderToDocx(model);
-  return { filename: documentFilename(model.workOrder.number, 'docx'), contentType: DOCX_TYPE, body };
+  return thenAfterCommit(async () => ({
+    filename: documentFilename(model.workOrder.number, 'docx'),
+    contentType: DOCX_TYPE,
+    body: await workOrderToDocx(await inlineLogo(model)),
+  }));
 }
 
 /** Who may e-mail a work order's PDF: it writes a history row on the order, so editors. */
@@ -239,9 +244,9 @@ const EMAIL_ACCESS = { permission: 'workorders:edit' } as const;
 
 /**
  * POST /wo/pdf/email {workOrder, templateId, emailTarget}: sends the PDF to one address and
- * answers `{message: 'EMAIL_SENT_TO', recipient}`. The mail goes out before the answer (so the
- * answer is true); the history row (edit, field "email") is written in the same unit of work and
- * rolls back with 502 FAILED_TO_SEND_EMAIL when the relay refuses.
+ * answers `{message: 'EMAIL_SENT_TO', recipient}`. The history row (edit, field "email") and the
+ * mail's outbox row are one unit of work: the PDF is printed and sent once it committed, and a
+ * relay that is down is retried (core/documents/mail.ts, decision 049).
  */
 export async function emailWorkOrderPdf(
   ctx: Ctx,
@@ -250,7 +255,6 @@ export async function emailWorkOrderPdf(
   requireAccess(ctx.auth, EMAIL_ACCESS);
   const input = parseInput(ZEmailWorkOrderDocument, raw);
   const { id: workOrderId, model } = await build(ctx, input.workOrder);
-  const pdf = await htmlToPdf(workOrderHtml(model, input.templateId));
   const t = documentTranslator(model.lang);
   const vars = { number: model.workOrder.number, title: model.workOrder.title, company: model.company.name };
   const recipient = input.emailTarget;
@@ -265,26 +269,15 @@ export async function emailWorkOrderPdf(
       templateId: input.templateId,
     },
   });
-  try {
-    await getMailer().send({
-      to: [recipient],
-      subject: t('mail.subject', vars)
-        .replace(/[\r\n]+/g, ' ')
-        .slice(0, 500),
-      text: `${t('mail.body', vars)}\n`,
-      attachments: [
-        {
-          filename: documentFilename(model.workOrder.number, 'pdf'),
-          contentType: PDF_TYPE,
-          contentBase64: pdf.toString('base64'),
-        },
-      ],
-      tenantId: ctx.tenant.id,
-    });
-  } catch (err) {
-    logger.error({ err, workOrderId }, 'work-order e-mail failed');
-    throw new AppError('FAILED_TO_SEND_EMAIL', 502);
-  }
+  await promiseDocumentMail(ctx, {
+    to: [recipient],
+    subject: t('mail.subject', vars),
+    text: t('mail.body', vars),
+    template: templateFile(input.templateId),
+    filename: documentFilename(model.workOrder.number, 'pdf'),
+    model,
+    about: { workOrderId },
+  });
   return { message: 'EMAIL_SENT_TO', recipient };
 }
 

@@ -64,6 +64,8 @@ async function launch(
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // a browser, SMTP, HTTP or file-store call inside a transaction fails the request (decision 049)
+    ORDO_TRANSACTION_GUARD: 'strict',
     ...extraEnv,
   };
   delete env.DATABASE_URL;

@@ -3,7 +3,7 @@
  * /proposals/pdf/email, /salesorders/pdf and /salesorders/word, and the screens' document routes.
  * The PDF is read back as text (pdf.js) and the Word file as XML: the rows, subtotals, monthly
  * prices and totals are there, purchase prices and margins never; the e-mail reaches a real SMTP
- * peer, and a relay that is down answers 502 FAILED_TO_SEND_EMAIL and keeps no history row.
+ * peer once the unit of work committed, and a relay that is down leaves the mail to be retried.
  */
 import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,15 @@ import { withTenant } from '~/core/db/with-tenant';
 import { closeBrowser } from '~/core/documents/pdf';
 import { updateCompanyDetails } from '~/core/instance/instance.service';
 import { setMailer, SmtpMailer } from '~/core/mail/mailer';
-import { buildProposalDocumentModel, buildSalesOrderDocumentModel, proposalHtml } from '~/core/proposals/proposal-documents.service';
+import { mailSettled } from '~/core/mail/templates/deliver';
+import { documentMailJob } from '~/core/documents/mail';
+import { PermanentJobError, runJob } from '~/core/jobs/define-job';
+import { setOutboxQueue } from '~/core/jobs/outbox';
+import {
+  buildProposalDocumentModel,
+  buildSalesOrderDocumentModel,
+  proposalHtml,
+} from '~/core/proposals/proposal-documents.service';
 import type { Tenant } from '~/core/tenancy/tenant';
 import { inTenant, sessionPolicy } from '~/core/unit-of-work';
 import { ensureUser } from '~/core/users/create-user';
@@ -480,20 +488,30 @@ describe('[proposals] POST /api/proposals/pdf/email', () => {
     expect(mail.to.sort()).toEqual(['kassor@eken.se', 'styrelsen@eken.se']);
   });
 
-  it('answers 502 FAILED_TO_SEND_EMAIL when the mail relay is down, and keeps no history row', async () => {
+  it('answers at once while the mail relay is down: the history row and the mail job are one commit, sent when the relay is back', async () => {
     const before = (await emailRows()).length;
     setMailer(new SmtpMailer('smtp://127.0.0.1:1', 'Ordo <no-reply@ordo.test>'));
+    const payloads: unknown[] = [];
+    setOutboxQueue({ enqueue: async (_def: unknown, data: unknown) => void payloads.push(data) } as never);
     try {
       const res = await call('POST', '/api/proposals/pdf/email', tok.admin, {
         proposal: ref.proposal,
         emailTarget: 'eva@eken.se',
       });
-      expect(res.status).toBe(502);
-      expect(res.json()).toMatchObject({ code: 'FAILED_TO_SEND_EMAIL' });
+      expect(res.status).toBe(200);
+      await mailSettled();
+      expect(payloads).toHaveLength(1);
+      await expect(runJob(documentMailJob, payloads[0], { jobId: 'down', attempt: 1 })).rejects.not.toBeInstanceOf(
+        PermanentJobError,
+      );
     } finally {
+      setOutboxQueue(null);
       setMailer(new SmtpMailer(smtp.url, 'Ordo <no-reply@ordo.test>'));
     }
-    expect((await emailRows()).length).toBe(before);
+    expect((await emailRows()).length).toBe(before + 1);
+    await runJob(documentMailJob, payloads[0], { jobId: 'back', attempt: 2 });
+    const mail = await smtp.waitForMail((m) => m.to.includes('eva@eken.se'));
+    expect(mail.raw).toMatch(/Content-Type: application\/pdf/i);
   });
 
   it('refuses a bad address or none at all (400), a reader (403) and another tenant’s proposal (404), sending nothing', async () => {
@@ -580,7 +598,7 @@ describe('[proposals] the screens’ document routes', () => {
     });
   });
 
-  it('e-mail the PDF and answer EMAIL_SENT_TO, the field error, or FAILED_TO_SEND_EMAIL', async () => {
+  it('e-mail the PDF and answer EMAIL_SENT_TO, or the field error', async () => {
     const sent = await runRoute('proposals', tok.admin, ref.proposal, '', { emailTarget: 'ordf@eken.se' });
     expect(sent).toMatchObject({ data: { ok: true, message: 'EMAIL_SENT_TO', recipient: 'ordf@eken.se' } });
     await smtp.waitForMail((m) => m.to.includes('ordf@eken.se'));
@@ -592,14 +610,5 @@ describe('[proposals] the screens’ document routes', () => {
     expect(await runRoute('proposals', tok.reader, ref.proposal, '', { emailTarget: 'a@b.se' })).toMatchObject({
       init: { status: 403 },
     });
-    setMailer(new SmtpMailer('smtp://127.0.0.1:1', 'Ordo <no-reply@ordo.test>'));
-    try {
-      expect(await runRoute('proposals', tok.admin, ref.proposal, '', { emailTarget: 'a@b.se' })).toMatchObject({
-        data: { code: 'FAILED_TO_SEND_EMAIL' },
-        init: { status: 502 },
-      });
-    } finally {
-      setMailer(new SmtpMailer(smtp.url, 'Ordo <no-reply@ordo.test>'));
-    }
   });
 });

@@ -294,7 +294,7 @@ export const businessObjectCalls: ApiCall[] = [
       "The object's security documentation as a file {type: docx | pdf, signature? (a PNG data URL or a typed name), " +
       'excludedPages? [object, burglary, passage, camera, firealarm, assault]} → the .docx or PDF attachment; one page ' +
       'per filled security form, the signature at the end',
-    handler: async (ctx, input) => fileReply(await exportSecurityForm(ctx, input.boId, input)),
+    handler: async (ctx, input) => (await exportSecurityForm(ctx, input.boId, input)).map(fileReply),
   }),
   defineCall({
     method: 'GET',

@@ -85,7 +85,7 @@ export const invoiceCalls: ApiCall[] = [
       "Applies an invoice {invoiceId, type: pdf|visma-xml|email|erp|peppol}: pdf → the PDF; peppol → the Peppol BIS Billing 3.0 e-invoice (UBL 2.1 XML) of a finalized invoice (409 INVOICE_NOT_FINALIZED, PEPPOL_SELLER_DETAILS_MISSING, PEPPOL_BUYER_ADDRESS_MISSING); email → {message: EMAIL_SENT_TO, recipients} (to emailTarget or the customer's invoice e-mail); erp → {invoice, delivery} (finalized first, queued for the ERP); 409 CUSTOMER_SET_NOT_TO_SEND_TO_ERP, ERP_CANNOT_SEND_INVOICES, INVOICE_ALREADY_IN_ERP; 409 INVOICE_APPLY_TYPE_OFF for a type the tenant turned off in its invoice rules (applyTypesOff)",
     handler: async (ctx, input) => {
       const { invoiceId, type } = parseInput(ZApply, input);
-      if (type === 'pdf') return fileReply(await invoicePdf(ctx, { invoiceId }));
+      if (type === 'pdf') return (await invoicePdf(ctx, { invoiceId })).map(fileReply);
       if (type === 'email') return emailInvoice(ctx, input);
       if (type === 'visma-xml') return fileReply(await invoiceFileOf(ctx, invoiceId));
       if (type === 'peppol') return fileReply(await peppolInvoiceOf(ctx, invoiceId));

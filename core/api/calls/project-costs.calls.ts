@@ -86,6 +86,6 @@ export const projectCostCalls: ApiCall[] = [
     summary:
       'The project report as PDF {templateId (default), details (false: with it the time rows and article rows)} ' +
       '→ application/pdf, attachment named from the project number',
-    handler: async (ctx, input) => fileReply(await projectPdf(ctx, input.id, input)),
+    handler: async (ctx, input) => (await projectPdf(ctx, input.id, input)).map(fileReply),
   }),
 ];

@@ -30,7 +30,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     input: asSent(ZProposalDocument),
     summary:
       'The proposal as PDF {proposal (id), templateId (default)} → application/pdf, attachment named from the proposal number; never purchase prices',
-    handler: async (ctx, input) => fileReply(await proposalPdf(ctx, input)),
+    handler: async (ctx, input) => (await proposalPdf(ctx, input)).map(fileReply),
   }),
   defineCall({
     method: 'POST',
@@ -38,7 +38,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     access: READ,
     input: asSent(ZProposalDocument),
     summary: 'The proposal as a Word document {proposal (id), templateId (default)} → .docx attachment',
-    handler: async (ctx, input) => fileReply(await proposalWord(ctx, input)),
+    handler: async (ctx, input) => (await proposalWord(ctx, input)).map(fileReply),
   }),
   defineCall({
     method: 'POST',
@@ -46,7 +46,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     access: READ,
     input: asSent(ZEmailProposalDocument),
     summary:
-      'E-mails the proposal as PDF {proposal (id), templateId, emailTarget (one address, several separated by commas, or a list; the contact e-mail when left out)} → {message: EMAIL_SENT_TO, recipient, recipients}; needs proposal:edit (history row); 502 FAILED_TO_SEND_EMAIL when the mail relay fails',
+      'E-mails the proposal as PDF {proposal (id), templateId, emailTarget (one address, several separated by commas, or a list; the contact e-mail when left out)} → {message: EMAIL_SENT_TO, recipient, recipients}; needs proposal:edit (history row); the PDF is printed and sent once the call committed, a relay that is down retried',
     handler: (ctx, input) => emailProposalPdf(ctx, input),
   }),
   defineCall({
@@ -56,7 +56,7 @@ export const proposalDocumentCalls: ApiCall[] = [
     input: asSent(ZSalesOrderDocument),
     summary:
       'The sales order as PDF {salesOrder (id), templateId (default)} → application/pdf, attachment named from the order number',
-    handler: async (ctx, input) => fileReply(await salesOrderPdf(ctx, input)),
+    handler: async (ctx, input) => (await salesOrderPdf(ctx, input)).map(fileReply),
   }),
   defineCall({
     method: 'POST',
@@ -64,6 +64,6 @@ export const proposalDocumentCalls: ApiCall[] = [
     access: SO_READ,
     input: asSent(ZSalesOrderDocument),
     summary: 'The sales order as a Word document {salesOrder (id), templateId (default)} → .docx attachment',
-    handler: async (ctx, input) => fileReply(await salesOrderWord(ctx, input)),
+    handler: async (ctx, input) => (await salesOrderWord(ctx, input)).map(fileReply),
   }),
 ];

@@ -35,7 +35,7 @@ export const workOrderDocumentCalls: ApiCall[] = [
     input: asSent(ZWorkOrderDocument),
     summary:
       'The work order as PDF {workOrder (id), templateId (default)} → application/pdf, attachment named from the order number',
-    handler: async (ctx, input) => fileReply(await workOrderPdf(ctx, input)),
+    handler: async (ctx, input) => (await workOrderPdf(ctx, input)).map(fileReply),
   }),
   defineCall({
     method: 'POST',
@@ -43,7 +43,7 @@ export const workOrderDocumentCalls: ApiCall[] = [
     access: READ,
     input: asSent(ZWorkOrderDocument),
     summary: 'The work order as a Word document {workOrder (id), templateId (default)} → .docx attachment',
-    handler: async (ctx, input) => fileReply(await workOrderWord(ctx, input)),
+    handler: async (ctx, input) => (await workOrderWord(ctx, input)).map(fileReply),
   }),
   defineCall({
     method: 'POST',

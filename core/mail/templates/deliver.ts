@@ -1,36 +1,21 @@
-import type { Trx } from '~/core/db/with-tenant';
-import { logger } from '~/core/log/logger';
-import { getMailer, type MailMessage } from '~/core/mail/mailer';
-
-const pending = new Set<Promise<void>>();
+import { afterCommitSettled, type TenantScope, type Trx } from '~/core/db/with-tenant';
+import { enqueueInTransaction } from '~/core/jobs/outbox';
+import { sendMailJob, type MailMessage } from '~/core/mail/mailer';
 
 /**
- * Sends a mail once the transaction that produced it has committed, without holding the request.
- *
- * Why not inside the transaction: the link would name a token that a rollback then erases. Why
- * not `sendMailJob`: a request's unit of work has no queue to hand (the API router and route
- * actions get only the transaction). Why not await it: `POST /pw` must take the same time whether
- * or not the address exists, and a slow relay must not slow the page. The price is at most once:
- * a relay failure or a crash right after commit loses the mail; it is logged, and the person can
- * ask again (recovery) or be re-invited (registration). A rollback sends nothing.
+ * Promises a mail in the caller's transaction: a `mail.send` job written to the tenant's job
+ * outbox in that same transaction (decision 041), handed to the queue once it committed, and sent
+ * by the worker with its retries (a relay outage is retried with backoff; an SMTP 5xx is given up).
+ * A rollback leaves no row, so no mail: a link never names a token that was rolled back. Nothing
+ * waits on the relay: `POST /pw` takes the same time whether or not the address exists, and a
+ * slow relay does not slow the page. A process that dies right after commit leaves the row, and
+ * the outbox sweep hands it over later: the mail is sent at least once.
  */
-export function sendAfterCommit(trx: Trx, message: MailMessage): void {
-  const delivery: Promise<void> = trx.executionPromise
-    .then(
-      async () => {
-        try {
-          await getMailer().send(message);
-        } catch (err) {
-          logger.error({ err, tenantId: message.tenantId }, 'mail after commit failed');
-        }
-      },
-      () => undefined, // rolled back: nothing was promised
-    )
-    .finally(() => pending.delete(delivery));
-  pending.add(delivery);
+export async function sendAfterCommit(ctx: { trx: Trx; tenant: TenantScope }, message: MailMessage): Promise<void> {
+  await enqueueInTransaction(ctx.trx, ctx.tenant, sendMailJob, message);
 }
 
-/** Resolves when every mail handed to `sendAfterCommit` so far has been sent or given up (tests, shutdown). */
+/** Resolves when every mail promised so far has been handed over (and, without a queue, sent or given up). */
 export async function mailSettled(): Promise<void> {
-  while (pending.size) await Promise.all([...pending]);
+  await afterCommitSettled();
 }
