@@ -60,6 +60,7 @@ export default defineConfig({
     exclude: ['node_modules/**', 'build/**', 'tests/e2e/**', 'data/**'],
     environment: 'node',
     globalSetup: ['tests/global-setup.ts'],
+    setupFiles: ['tests/setup-tenant-template.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Test files run side by side: each makes its own tenants (unique slugs) on the shared

@@ -280,7 +280,7 @@ export async function startServer(
   const url = `http://localhost:${port}`;
   const closeOps = opsToken ? openOpsChannel(config.DATA_DIR, port, opsToken) : () => {};
   // the first PDF a person asks for finds the browser running (not waited on: the server answers meanwhile)
-  const warming = warmDocumentBrowser();
+  const warming = config.WARM_DOCUMENT_BROWSER ? warmDocumentBrowser() : Promise.resolve();
 
   let stopping: Promise<void> | null = null;
   const shutdown = (signal = 'shutdown') =>

@@ -28,7 +28,7 @@ async function main() {
   listenForForgets();
   logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');
   // documents mailed after commit are printed here: the browser is warm before the first
-  const warming = warmDocumentBrowser();
+  const warming = runtime.config.WARM_DOCUMENT_BROWSER ? warmDocumentBrowser() : Promise.resolve();
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -11,7 +11,8 @@ import { seedDemoObjects } from './demo-data/objects';
 import { seedDemoInvoices } from './demo-data/invoices';
 import { seedDemoWorkOrders } from './demo-data/work-orders';
 import { seedDemoSuppliers } from './demo-data/suppliers';
-import { seedDemoFiles } from './demo-data/files';
+import { seedDemoFiles, storeDemoFiles } from './demo-data/files';
+import { deleteStored } from '~/core/files/store';
 import { seedDemoProposals } from './demo-data/proposals';
 import { seedDemoContracts } from './demo-data/contracts';
 import { seedDemoOnCall } from './demo-data/on-call';
@@ -102,44 +103,52 @@ export async function ensureDemoTenant(
     const tenant = await getTenantBySlug(where.slug);
     const now = new Date();
     const today = tenantToday({ tenant: tenant!, now });
-    await withTenant(tenant!, async (trx) => {
-      // The demo shows the optional sign-in features too (spec: available when the instance enables them).
-      await trx.raw(
-        `insert into app_modules (id, enabled) values ('mfa', true), ('microsoft_auth', true)
+    // the files' bytes are stored before the unit of work, and removed again if it does not use them
+    const files = await storeDemoFiles(tenant!.schemaName);
+    let filesUsed = false;
+    try {
+      filesUsed = await withTenant(tenant!, async (trx) => {
+        // The demo shows the optional sign-in features too (spec: available when the instance enables them).
+        await trx.raw(
+          `insert into app_modules (id, enabled) values ('mfa', true), ('microsoft_auth', true)
          on conflict (id) do update set enabled = true`,
-      );
-      for (const u of DEMO.users)
-        await ensureUser(trx, {
-          email: u.email,
-          name: u.name,
-          password: DEMO.admin.password,
-          accessLevels: [...u.accessLevels],
+        );
+        for (const u of DEMO.users)
+          await ensureUser(trx, {
+            email: u.email,
+            name: u.name,
+            password: DEMO.admin.password,
+            accessLevels: [...u.accessLevels],
+          });
+        // The registers, in the order they refer to each other, then what app-module plugins add.
+        await seedDemoSuppliers(trx);
+        await seedDemoArticles(trx);
+        await seedDemoAgreementTypes(trx, today);
+        // Invoice rules: technicians' hours at "Arbetstid tekniker", a quarter of an hour at a time,
+        // and the kilometres at "Milersättning" (per Swedish mil of 10 km).
+        await trx('invoice_settings').update({
+          labour_article_id: trx('articles').where({ article_id: '90001' }).select('id'),
+          mileage_article_id: trx('articles').where({ article_id: '90004' }).select('id'),
+          time_rounding_minutes: 15,
         });
-      // The registers, in the order they refer to each other, then what app-module plugins add.
-      await seedDemoSuppliers(trx);
-      await seedDemoArticles(trx);
-      await seedDemoAgreementTypes(trx, today);
-      // Invoice rules: technicians' hours at "Arbetstid tekniker", a quarter of an hour at a time,
-      // and the kilometres at "Milersättning" (per Swedish mil of 10 km).
-      await trx('invoice_settings').update({
-        labour_article_id: trx('articles').where({ article_id: '90001' }).select('id'),
-        mileage_article_id: trx('articles').where({ article_id: '90004' }).select('id'),
-        time_rounding_minutes: 15,
+        await seedDemoCustomers(trx);
+        await seedDemoObjects(trx);
+        await seedDemoObjectAgreements(trx, today);
+        await seedDemoWorkOrders(trx);
+        await seedDemoInvoices({ trx, tenant: tenant!, auth: null, lang: 'sv', now });
+        const usesFiles = await seedDemoFiles(trx, files);
+        await seedDemoProposals(trx);
+        await seedDemoContracts(trx);
+        // the on-call rota: Erik and Sara a week at a time, this month and the next (the oncall module is on by default)
+        await seedDemoOnCall(trx);
+        await seedDemoTime(trx);
+        await seedDemoProjects(trx);
+        for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
+        return usesFiles;
       });
-      await seedDemoCustomers(trx);
-      await seedDemoObjects(trx);
-      await seedDemoObjectAgreements(trx, today);
-      await seedDemoWorkOrders(trx);
-      await seedDemoInvoices({ trx, tenant: tenant!, auth: null, lang: 'sv', now });
-      await seedDemoFiles(trx, tenant!.schemaName);
-      await seedDemoProposals(trx);
-      await seedDemoContracts(trx);
-      // the on-call rota: Erik and Sara a week at a time, this month and the next (the oncall module is on by default)
-      await seedDemoOnCall(trx);
-      await seedDemoTime(trx);
-      await seedDemoProjects(trx);
-      for (const m of getRegistry().appModules.values()) await m.instance.seedDemo?.(trx);
-    });
+    } finally {
+      if (!filesUsed) await deleteStored(files.keys);
+    }
     // The company details documents print as their sender.
     await setInstanceConfig(tenant!.id, { ...tenant!.config, company: DEMO.company });
   }

@@ -80,6 +80,8 @@ export const ZEnv = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Start the document browser with the server and the worker, so the first PDF does not wait for it. */
+  WARM_DOCUMENT_BROWSER: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   RUN_WORKERS: bool.default(true),

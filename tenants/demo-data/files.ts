@@ -55,31 +55,25 @@ async function floorPlan(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-export async function seedDemoFiles(trx: Trx, schema: string): Promise<void> {
-  if (await trx('files').where({ owner_type: 'drive' }).first('id')) return;
+/** The demo's file bytes, stored before its unit of work (no file-store call inside one, decision 049). */
+export interface DemoFiles {
+  routine: { key: string; size: number };
+  plan: { key: string; thumbKey: string; size: number };
+  /** Every key stored: deleted again when the seeding does not use them. */
+  keys: string[];
+}
+
+/** Stores the demo's files (a routine PDF, a floor plan and its thumbnail) in the FileStore. */
+export async function storeDemoFiles(schema: string): Promise<DemoFiles> {
   const store = getFileStore();
-  const stored: string[] = [];
-  const put = async (body: Buffer, thumb: boolean) => {
+  const keys: string[] = [];
+  const put = async (body: Buffer) => {
     const key = `${schema}/${randomUUID()}`;
-    stored.push(key);
+    keys.push(key);
     await store.put(key, Readable.from([body]));
-    if (!thumb) return { key, thumbKey: null };
-    const thumbKey = `${key}-thumb`;
-    stored.push(thumbKey);
-    const small = await sharp(body)
-      .resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside' })
-      .webp()
-      .toBuffer();
-    await store.put(thumbKey, Readable.from([small]));
-    return { key, thumbKey };
+    return key;
   };
   try {
-    const folder = async (name: string, sort: number) =>
-      (await trx('files').insert({ owner_type: 'drive', kind: 'folder', name, sort_order: sort }).returning('id'))[0]
-        .id as string;
-    const manuals = await folder('Manualer', 0);
-    await folder('Mallar', 1);
-    await folder('Prislistor', 2);
     const routine = simplePdf('Servicerutin larmcentral', [
       '1. Kontrollera larmcentralens batteri och nätdel (spänning, datum).',
       '2. Provlarma samtliga sektioner och kontrollera överföring till larmcentral.',
@@ -87,16 +81,49 @@ export async function seedDemoFiles(trx: Trx, schema: string): Promise<void> {
       '4. Rengör och funktionsprova rörelsedetektorer.',
       '5. Notera avvikelser i serviceloggen och informera kunden.',
     ]);
-    const pdf = await put(routine, false);
+    const plan = await floorPlan();
+    const small = await sharp(plan)
+      .resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside' })
+      .webp()
+      .toBuffer();
+    const routineKey = await put(routine);
+    const planKey = await put(plan);
+    const thumbKey = `${planKey}-thumb`;
+    keys.push(thumbKey);
+    await store.put(thumbKey, Readable.from([small]));
+    return {
+      routine: { key: routineKey, size: routine.length },
+      plan: { key: planKey, thumbKey, size: plan.length },
+      keys,
+    };
+  } catch (e) {
+    await deleteStored(keys);
+    throw e;
+  }
+}
+
+/**
+ * The rows of the demo's files, in the seeding's unit of work; false (and nothing written) when the
+ * drive already has something, and then the caller deletes the stored bytes.
+ */
+export async function seedDemoFiles(trx: Trx, files: DemoFiles): Promise<boolean> {
+  if (await trx('files').where({ owner_type: 'drive' }).first('id')) return false;
+  {
+    const folder = async (name: string, sort: number) =>
+      (await trx('files').insert({ owner_type: 'drive', kind: 'folder', name, sort_order: sort }).returning('id'))[0]
+        .id as string;
+    const manuals = await folder('Manualer', 0);
+    await folder('Mallar', 1);
+    await folder('Prislistor', 2);
     await trx('files').insert([
       {
         owner_type: 'drive',
         folder_id: manuals,
         kind: 'file',
         name: 'Servicerutin larmcentral.pdf',
-        storage_key: pdf.key,
+        storage_key: files.routine.key,
         content_type: 'application/pdf',
-        size: routine.length,
+        size: files.routine.size,
         sort_order: 0,
       },
       {
@@ -116,23 +143,18 @@ export async function seedDemoFiles(trx: Trx, schema: string): Promise<void> {
       },
     ]);
     const bo = await trx('business_objects').orderBy('serial_code').first('id');
-    if (bo) {
-      const plan = await floorPlan();
-      const png = await put(plan, true);
+    if (bo)
       await trx('files').insert({
         owner_type: 'bo',
         owner_id: bo.id,
         kind: 'file',
         name: 'Ritning plan 1.png',
-        storage_key: png.key,
-        thumb_key: png.thumbKey,
+        storage_key: files.plan.key,
+        thumb_key: files.plan.thumbKey,
         content_type: 'image/png',
-        size: plan.length,
+        size: files.plan.size,
         is_default: true,
       });
-    }
-  } catch (e) {
-    await deleteStored(stored);
-    throw e;
   }
+  return true;
 }

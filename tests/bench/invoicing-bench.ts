@@ -5,6 +5,8 @@
  * - one worker delivers them to the local Fortnox fake at Fortnox's own limit (25 requests per 5 s),
  *   with zero 429s and zero duplicates; beside it, the least time the limit allows for the requests
  *   it needed (requests / 25 × 5 s): the ratio says how close to the limit the worker runs;
+ * - the first invoice PDF after a start, cold (the request launches Chromium) and warm (the browser
+ *   started with the server), beside a bare page printed right after;
  * - the invoice PDF with a warm browser: p95 <= 150 ms (>= 10 PDFs a second); beside it, the same
  *   browser printing a one-line page (htmlToPdf), so the ratio is the invoice's own cost.
  * Runs in-process on the bench database, in a tenant of its own made fresh each run.
@@ -13,7 +15,7 @@ import pg from 'pg';
 import { benchAuth } from './bench-auth';
 import { parseConfig, setConfig } from '~/core/config/env';
 import { withTenant } from '~/core/db/with-tenant';
-import { htmlToPdf } from '~/core/documents/pdf';
+import { closeBrowser, htmlToPdf, warmDocumentBrowser } from '~/core/documents/pdf';
 import { getRegistry } from '~/core/extension-points/registry';
 import { saveErpCredentials } from '~/core/invoicing/erp-connection';
 import { deliverDue } from '~/core/invoicing/erp-delivery';
@@ -145,7 +147,23 @@ export async function invoicingBench(url: string): Promise<string[]> {
     const invoiceIds = await withTenant(tenant, (trx) =>
       trx('invoices').orderBy('invoice_sequence').limit(PDFS).pluck('id'),
     );
-    await htmlToPdf('<p>warm</p>');
+    // the first PDF after a start (issue 30 item 1): the request launching Chromium itself (cold),
+    // and with the browser the server started at boot (warmDocumentBrowser), beside a bare page
+    await closeBrowser();
+    let t1 = performance.now();
+    await inTenant({ tenant, auth, lang: 'sv' }, (ctx) => invoicePdf(ctx, { invoiceId: invoiceIds[0]! }));
+    const coldMs = performance.now() - t1;
+    await closeBrowser();
+    await warmDocumentBrowser();
+    t1 = performance.now();
+    await inTenant({ tenant, auth, lang: 'sv' }, (ctx) => invoicePdf(ctx, { invoiceId: invoiceIds[0]! }));
+    const warmFirstMs = performance.now() - t1;
+    t1 = performance.now();
+    await htmlToPdf('<p>Faktura</p>');
+    const bareFirstMs = performance.now() - t1;
+    lines.push(
+      `invoicing  first invoice PDF after a start  cold (the request launches Chromium) ${ms(coldMs)}  warm (started with the server) ${ms(warmFirstMs)}  bare page ${ms(bareFirstMs)}  warm x bare ${(warmFirstMs / bareFirstMs).toFixed(2)}`,
+    );
     const pdfMs: number[] = [];
     for (const id of invoiceIds) {
       const t = performance.now();

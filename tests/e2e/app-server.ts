@@ -66,6 +66,8 @@ async function launch(
     LOG_LEVEL: 'warn',
     // a browser, SMTP, HTTP or file-store call inside a transaction fails the request (decision 049)
     ORDO_TRANSACTION_GUARD: 'strict',
+    // 44 apps start in a run, most never print: Chromium starts on a spec's first document instead
+    WARM_DOCUMENT_BROWSER: '0',
     ...extraEnv,
   };
   delete env.DATABASE_URL;

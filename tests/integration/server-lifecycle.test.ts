@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '~/core/config/env';
 import { loadRegistry } from '~/core/extension-points/registry';
 import { openRuntime } from '~/core/runtime/boot';
@@ -59,6 +59,11 @@ describe('[platform] server lifecycle', () => {
     const port = await freePort();
     const server = startServer(dataDir, port);
     await server.listening;
+    // the document browser starts with the server, before anyone asks for a PDF (issue 30 item 1)
+    await vi.waitFor(() => expect(server.output()).toMatch(/"executablePath":"[^"]+".*"msg":"document browser warm"/), {
+      timeout: 60_000,
+      interval: 200,
+    });
 
     const second = startServer(dataDir, await freePort());
     expect(await second.exited).toBe(1);
