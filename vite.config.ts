@@ -37,7 +37,7 @@ function localeChunks(): Plugin {
 }
 
 /** `new URL('./file', import.meta.url)`: a data file a server module reads beside itself. */
-const FILE_BESIDE = /\bnew\s+URL\(\s*'\.\/([\w.-]+)'\s*,\s*import\.meta\.url\s*\)/g;
+const FILE_BESIDE = /\bnew\s+URL\(\s*["'`]\.\/([\w.-]+)["'`]\s*,\s*import\.meta\.url\s*\)/g;
 
 /**
  * Copies the data files server modules read beside themselves (core/auth/common-passwords.txt)
