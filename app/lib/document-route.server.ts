@@ -4,7 +4,6 @@ import { fileResponse } from '~/app/lib/file-response.server';
 import { run, runResource } from '~/app/lib/guard.server';
 import type { Ctx } from '~/core/context';
 import type { DocumentFile } from '~/core/documents/file';
-import { isAppError } from '~/core/errors/app-error';
 
 /** What a documents menu's e-mail answers: where it went, or the refusal. */
 export type DocumentEmailResult =
@@ -42,8 +41,7 @@ export async function documentEmail(
     );
     return data<DocumentEmailResult>({ ok: true, message: sent.message, recipient: sent.recipient });
   } catch (e) {
-    if (isAppError(e) && e.code === 'FAILED_TO_SEND_EMAIL')
-      return data<DocumentEmailResult>({ code: e.code }, { status: e.status });
-    return actionError(e);
+    // 502 FAILED_TO_SEND_EMAIL (the relay refused) is a refusal like any other
+    return actionError<DocumentEmailResult>(e);
   }
 }
