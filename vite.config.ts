@@ -4,11 +4,11 @@ import { reactRouter } from '@react-router/dev/vite';
 import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
-import { LOCALE_CHUNKS_FILE } from './app/locales/namespaces';
+import { LOCALE_CHUNKS_FILE } from './app/locales/chunks.server';
 import { LANGS } from './core/i18n/languages';
 
-/** A translation file: app/locales/<lang>/<namespace>.json. */
-const LOCALE_FILE = /[\\/]app[\\/]locales[\\/]([a-z]{2})[\\/]([a-z]+)\.json$/;
+/** A translation file: core/i18n/locales/<lang>/<namespace>.json. */
+const LOCALE_FILE = /[\\/]core[\\/]i18n[\\/]locales[\\/]([a-z]{2})[\\/]([a-z]+)\.json$/;
 /** A language's map of its namespace files: app/locales/<lang>/index.ts. */
 const LOCALE_INDEX = /[\\/]app[\\/]locales[\\/]([a-z]{2})[\\/]index\.ts$/;
 
@@ -36,6 +36,45 @@ function localeChunks(): Plugin {
   };
 }
 
+/** `new URL('./file', import.meta.url)`: a data file a server module reads beside itself. */
+const FILE_BESIDE = /\bnew\s+URL\(\s*["'`]\.\/([\w.-]+)["'`]\s*,\s*import\.meta\.url\s*\)/g;
+
+/**
+ * Copies the data files server modules read beside themselves (core/auth/common-passwords.txt)
+ * beside the server chunk that holds each such module, so the same relative URL finds them in the
+ * sources and in build/server. scripts/build.mjs checks that each one is there.
+ */
+function serverDataFiles(): Plugin {
+  const filesOf = new Map<string, string[]>();
+  return {
+    name: 'ordo-server-data-files',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'ssr',
+    transform: {
+      filter: { code: /import\.meta\.url/ },
+      handler(code, id) {
+        const files = [...code.matchAll(FILE_BESIDE)].map((m) => m[1]!);
+        if (files.length) filesOf.set(id, files);
+        return null;
+      },
+    },
+    async generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const id of chunk.moduleIds) {
+          for (const file of filesOf.get(id) ?? []) {
+            this.emitFile({
+              type: 'asset',
+              fileName: path.posix.join(path.posix.dirname(chunk.fileName), file),
+              source: await fs.readFile(path.join(path.dirname(id), file)),
+            });
+          }
+        }
+      }
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias: [{ find: /^~\//, replacement: path.resolve(import.meta.dirname) + '/' }] },
   plugins: [
@@ -44,6 +83,7 @@ export default defineConfig({
     // React Aria's own strings (menus, date fields) only in the five languages Ordo speaks.
     optimizeLocales.vite({ locales: [...LANGS] }),
     localeChunks(),
+    serverDataFiles(),
     {
       name: 'ordo-side-effect-free-barrels',
       transform: {

@@ -25,7 +25,7 @@ window.addEventListener('unhandledrejection', (event) => {
  * namespaces the server's render used (app/locales/usage.tsx); the language's other namespaces follow
  * when the page is idle, and the language switch loads another language when it is picked (root.tsx).
  * No fallback language here: the server renders missing keys the same way, since every language has
- * every key (app/locales/locales.test.ts).
+ * every key (core/i18n/locales/locales.test.ts).
  */
 async function main() {
   const htmlLang = document.documentElement.lang;

@@ -1,6 +1,6 @@
 import type { InitOptions } from 'i18next';
 import { DEFAULT_LANG, LANGS } from '~/core/i18n/languages';
-import { NAMESPACES } from './locales/namespaces';
+import { NAMESPACES } from '~/core/i18n/locales/namespaces';
 
 /** i18next options shared by the server and the browser, so both render the same text. */
 export const i18nOptions: InitOptions = {

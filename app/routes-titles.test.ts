@@ -9,7 +9,7 @@ function flatten(entries: RouteConfigEntry[]): RouteConfigEntry[] {
   return entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
 }
 
-const common = JSON.parse(readFileSync(path.join(import.meta.dirname, 'locales/en/common.json'), 'utf8')) as Record<
+const common = JSON.parse(readFileSync(path.join(import.meta.dirname, '../core/i18n/locales/en/common.json'), 'utf8')) as Record<
   string,
   string
 >;

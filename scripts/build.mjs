@@ -70,10 +70,34 @@ function runBuild({ inherit = false } = {}) {
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new BuildError(`The production build failed (exit ${code}):\n${out}`));
+      const missing = missingServerDataFiles();
+      if (missing.length)
+        return reject(new BuildError(`The server build lacks the data files it reads: ${missing.join(', ')}`));
       fs.writeFileSync(STAMP, String(started));
       resolve(Date.now() - started);
     });
   });
+}
+
+/**
+ * The data files the built server reads beside its chunks (`new URL('./common-passwords.txt',
+ * import.meta.url)`, copied there by vite.config.ts) that are not there.
+ */
+export function missingServerDataFiles(dir = path.join(BUILD, 'server')) {
+  const missing = [];
+  const visit = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.name.endsWith('.js'))
+        for (const m of fs
+          .readFileSync(p, 'utf8')
+          .matchAll(/\bnew\s+URL\(\s*["'`]\.\/([\w.-]+)["'`]\s*,\s*import\.meta\.url\s*\)/g))
+          if (!fs.existsSync(path.join(d, m[1]))) missing.push(path.relative(root, path.join(d, m[1])));
+    }
+  };
+  visit(dir);
+  return missing;
 }
 
 class BuildError extends Error {

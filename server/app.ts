@@ -28,8 +28,7 @@ import { findTenantByHost, listTenants, normalizeHost } from '~/tenants/registry
 import { createApiRouter } from './api-router';
 import { edgeChecks } from './edge';
 import { precompressedAssets } from './precompressed';
-import { readLocaleChunks } from '~/app/locales/chunks.server';
-import { LOCALE_CHUNKS_FILE } from '~/app/locales/namespaces';
+import { LOCALE_CHUNKS_FILE, readLocaleChunks } from '~/app/locales/chunks.server';
 import { newOpsToken, openOpsChannel, opsAllowed } from '~/core/runtime/ops-channel';
 import { readOutbox } from '~/core/mail/mailer';
 import { httpDuration, registry as metrics, sqlStatements } from './metrics';

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import en from '~/app/locales/en/common.json';
-import et from '~/app/locales/et/common.json';
-import lv from '~/app/locales/lv/common.json';
-import ru from '~/app/locales/ru/common.json';
-import sv from '~/app/locales/sv/common.json';
+import en from '~/core/i18n/locales/en/common.json';
+import et from '~/core/i18n/locales/et/common.json';
+import lv from '~/core/i18n/locales/lv/common.json';
+import ru from '~/core/i18n/locales/ru/common.json';
+import sv from '~/core/i18n/locales/sv/common.json';
 import { crossOrigin, nulInUrl } from '~/core/http/edge';
 import { LANG_COOKIE, readCookie, SESSION_COOKIE } from '~/core/http/session-token';
 import { isLang, langFromKey, type Lang } from '~/core/i18n/languages';

@@ -26,6 +26,33 @@ describe('[shell] actionError', () => {
     expect(answer.data).toEqual({ code: 'SERVER_ERROR' });
   });
 
+  it('says which form asked in every answer, refusal or failure, and what still uses the thing', () => {
+    const refused = actionError(new AppError('IN_USE', 409, { usedBy: { workOrders: 2 } }), { intent: 'delete' });
+    expect(refused.init?.status).toBe(409);
+    expect(refused.data).toEqual({ intent: 'delete', code: 'IN_USE', usedBy: { workOrders: 2 } });
+    const failed = actionError(new Error('connection reset'), { intent: 'delete' });
+    expect(failed.init?.status).toBe(500);
+    expect(failed.data).toEqual({ intent: 'delete', code: 'SERVER_ERROR' });
+  });
+
+  it("adds what the page shows from a refusal's details, and keeps field errors with their limits", () => {
+    const answer = actionError(
+      new AppError('VALIDATION_FAILED', 400, {
+        fields: { title: ['ERROR_MAX_LENGTH'] },
+        limits: { title: 200 },
+        overlaps: { 3: [4] },
+      }),
+      {},
+      (d) => ({ overlaps: d.overlaps as Record<string, number[]> }),
+    );
+    expect(answer.init?.status).toBe(400);
+    expect(answer.data).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: { title: ['$t(common:ERROR_MAX_LENGTH_LIMIT, {"max": 200})'] },
+      overlaps: { 3: [4] },
+    });
+  });
+
   it('throws on what React Router itself handles: a redirect', () => {
     const moved = redirect('/proposals');
     expect(() => actionError(moved)).toThrow();

@@ -46,6 +46,6 @@ export async function documentEmail(
     );
     return data<DocumentEmailResult>({ ok: true, message: sent.message, recipient: sent.recipient });
   } catch (e) {
-    return actionError(e);
+    return actionError<DocumentEmailResult>(e);
   }
 }

@@ -1,16 +1,16 @@
 import type { BackendModule, i18n as I18n } from 'i18next';
 import type { Lang } from '~/core/i18n/languages';
-import { NAMESPACES } from './namespaces';
+import { NAMESPACES } from '~/core/i18n/locales/namespaces';
 
 /**
  * The browser's translations, one namespace of one language at a time: each file is its own chunk
  * (vite.config.ts). A page's first load carries only the namespaces its server render used (the
  * server names them and preloads their chunks, ./usage.tsx); the others of the language follow once
  * the page is interactive, and the i18next backend below fetches any asked for before that.
- * The server holds every language (./index.ts).
+ * The server holds every language (core/i18n/locales/index.ts).
  */
 type Files = Record<string, () => Promise<Record<string, string>>>;
-/** One small map per language (./<lang>/index.ts), so a page carries only its language's map. */
+/** One small map per language by namespace (./<lang>/index.ts), so a page carries only its language's map. */
 const languages = import.meta.glob<Files>('./*/index.ts', { import: 'files' });
 
 export type LanguageResources = Record<string, Record<string, string>>;
@@ -25,15 +25,15 @@ async function languageFiles(lang: string): Promise<Files> {
 }
 
 async function loadFile(lang: string, ns: string): Promise<Record<string, string>> {
-  const load = (await languageFiles(lang))[`./${ns}.json`];
+  const load = (await languageFiles(lang))[ns];
   if (!load) throw new Error(`No translations for ${lang}/${ns}`);
   return load();
 }
 
 export async function loadNamespaces(lang: Lang, namespaces: readonly string[]): Promise<LanguageResources> {
   const files = await languageFiles(lang);
-  const wanted = [...new Set([...BASE_NAMESPACES, ...namespaces])].filter((ns) => files[`./${ns}.json`]);
-  const entries = await Promise.all(wanted.map(async (ns) => [ns, await files[`./${ns}.json`]!()] as const));
+  const wanted = [...new Set([...BASE_NAMESPACES, ...namespaces])].filter((ns) => files[ns]);
+  const entries = await Promise.all(wanted.map(async (ns) => [ns, await files[ns]!()] as const));
   return Object.fromEntries(entries);
 }
 

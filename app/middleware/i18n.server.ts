@@ -4,7 +4,7 @@ import { authContext, tenantContext } from '~/app/context';
 import { DEFAULT_LANG, LANGS, isLang, langFromKey } from '~/core/i18n/languages';
 import { LANG_COOKIE, readCookie } from '~/core/http/session-token';
 import { i18nOptions } from '~/app/i18n';
-import { resources } from '~/app/locales';
+import { resources } from '~/core/i18n/locales';
 
 /**
  * The UI language: the signed-in user's own choice, else the language switch's cookie, else the

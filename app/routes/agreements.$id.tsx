@@ -14,7 +14,7 @@ import {
   useSubmit,
 } from 'react-router';
 import type { Route } from './+types/agreements.$id';
-import { pageFields, type ActionError } from '~/app/lib/action-error.server';
+import { type ActionError, actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { NONE, useAgreementWords } from '~/app/components/agreements/agreement-words';
 import { formatMoney, moneyInput } from '~/app/components/articles/format';
@@ -144,14 +144,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     return data<ActionResult>({ ok: true, intent });
   } catch (e) {
-    if (isAppError(e) && e.code === 'IN_USE')
-      return data<ActionResult>(
-        { code: e.code, intent, usedBy: e.details?.usedBy as Record<string, number> },
-        { status: 409 },
-      );
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, intent, fields: pageFields(e) }, { status: e.status });
-    throw e;
+    // 409 IN_USE carries what still uses the agreement (usedBy)
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

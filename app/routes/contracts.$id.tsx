@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/contracts.$id';
-import { pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { ContractForm, contractFromForm } from '~/app/components/contracts/contract-form';
 import {
@@ -68,9 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data<ActionResult>({ ok: true, intent: 'save' });
     }
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, intent, fields: pageFields(e) }, { status: e.status });
-    throw e;
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

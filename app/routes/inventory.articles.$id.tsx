@@ -141,12 +141,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     return data<ActionResult>({ ok: true, intent });
   } catch (e) {
-    if (isAppError(e) && e.code === 'DELETE_NOT_POSSIBLE_SET_INACTIVE')
-      return data<ActionResult>(
-        { code: e.code, intent, usedBy: e.details?.usedBy as Record<string, number> },
-        { status: 409 },
-      );
-    return actionError(e);
+    // 409 DELETE_NOT_POSSIBLE_SET_INACTIVE carries what still uses the article (usedBy)
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

@@ -135,8 +135,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : {};
     return data<ActionResult>({ ok: true, ...toast });
   } catch (e) {
-    if (isAppError(e) && e.code === 'IN_USE')
-      return data<ActionResult>({ code: e.code, usedBy: e.details?.usedBy as Record<string, number> }, { status: 409 });
+    // 409 IN_USE carries what still uses the customer (usedBy)
     const result = actionError(e);
     return data<ActionResult>(
       { ...result.data, fields: rowErrorsToForm(result.data.fields, form) },

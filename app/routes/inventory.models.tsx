@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { RecordFiles } from '~/app/components/files/record-files';
 import { data, useFetcher } from 'react-router';
@@ -18,7 +18,7 @@ import {
   useListUrl,
 } from '~/app/components/ui';
 import { useFieldErrors, useResultToast, type ActionResult } from '~/app/components/objects/shared';
-import { isAppError } from '~/core/errors/app-error';
+
 import { hasAccess } from '~/core/permissions/access';
 import { createModel, deleteModel, listModels, updateModel, type Model } from '~/core/models/model.service';
 import { pageTitle } from '~/app/lib/page-title';
@@ -55,12 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     return data<ActionResult>({ ok: true, intent, message: intent === 'delete' ? 'deleted' : undefined });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>(
-        { intent, code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
-        { status: e.status },
-      );
-    throw e;
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

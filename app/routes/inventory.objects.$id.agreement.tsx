@@ -1,6 +1,6 @@
 import { data } from 'react-router';
 import type { Route } from './+types/inventory.objects.$id.agreement';
-import { pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
 import { agreementYear, type YearPeriod } from '~/core/agreements/agreement-invoices.service';
 import { agreementTypeOptions, findAgreementType } from '~/core/agreements/agreement-type.service';
@@ -307,18 +307,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     return data<AgreementActionResult>(await run(context, (ctx) => perform(ctx, params.id, intent, form)));
   } catch (e) {
-    if (isAppError(e) && e.status < 500) {
-      const d = e.details as { periodFrom?: string; periodTo?: string } | undefined;
-      return data<AgreementActionResult>(
-        {
-          intent,
-          code: e.code,
-          fields: pageFields(e),
-          ...(d?.periodFrom && d.periodTo ? { period: { from: d.periodFrom, to: d.periodTo } } : {}),
-        },
-        { status: e.status },
-      );
-    }
-    throw e;
+    return actionError<AgreementActionResult>(e, { intent }, (d) =>
+      typeof d.periodFrom === 'string' && typeof d.periodTo === 'string'
+        ? { period: { from: d.periodFrom, to: d.periodTo } }
+        : {},
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { RecordFiles, useCanSeeFiles } from '~/app/components/files/record-files';
 import { data, Link, redirect, useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router';
@@ -191,12 +191,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const result = await run(context, (ctx) => perform(ctx, params.id, intent, form));
     return result instanceof Response ? result : data<ActionResult>(result);
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>(
-        { intent, code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
-        { status: e.status },
-      );
-    throw e;
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

@@ -62,9 +62,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await setSupplierContacts(ctx, { id: params.id, contacts: contactsFromForm(form) });
       });
   } catch (e) {
-    if (isAppError(e) && e.code === 'IN_USE')
-      return data<ActionResult>({ code: e.code, usedBy: e.details?.usedBy as Record<string, number> }, { status: 409 });
-    return actionError(e);
+    // 409 IN_USE carries what still uses the supplier (usedBy)
+    return actionError<ActionResult>(e);
   }
   if (form.get('intent') === 'delete') throw redirect('/inventory/suppliers?deleted=1');
   return data<ActionResult>({ ok: true });

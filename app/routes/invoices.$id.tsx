@@ -56,8 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data<InvoiceActionResult>({ intent, code: 'BAD_REQUEST' }, { status: 400 });
     }
   } catch (e) {
-    const refused = actionError(e);
-    return data<InvoiceActionResult>({ ...refused.data, intent }, { status: refused.init?.status ?? 400 });
+    return actionError<InvoiceActionResult>(e, { intent });
   }
 }
 

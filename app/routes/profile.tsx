@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { useTranslation } from 'react-i18next';
 import { data, Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/profile';
@@ -76,12 +76,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     return data<ActionResult>({ ok: true, intent });
   } catch (e) {
-    if (isAppError(e) && e.status < 500) {
-      // Spec section 8: a preference that fails to save is only logged.
-      if (intent === 'preferences') logger.warn({ code: e.code }, 'preference not saved');
-      return data<ActionResult>({ intent, code: e.code, fields: pageFields(e) }, { status: e.status });
-    }
-    throw e;
+    // Spec section 8: a preference that fails to save is only logged.
+    if (intent === 'preferences' && isAppError(e) && e.status < 500)
+      logger.warn({ code: e.code }, 'preference not saved');
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

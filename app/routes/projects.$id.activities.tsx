@@ -74,7 +74,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     return data<ActivitiesActionResult>({ ok: true, intent, data: panel });
   } catch (e) {
-    const result = actionError(e);
-    return data<ActivitiesActionResult>({ ...result.data, intent }, result.init ?? undefined);
+    return actionError<ActivitiesActionResult>(e, { intent });
   }
 }

@@ -83,7 +83,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     return data<ExtraWorkActionResult>({ ok: true, intent, ...panel });
   } catch (e) {
-    const result = actionError(e);
-    return data<ExtraWorkActionResult>({ ...result.data, intent }, result.init ?? undefined);
+    return actionError<ExtraWorkActionResult>(e, { intent });
   }
 }

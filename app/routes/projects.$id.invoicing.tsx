@@ -108,7 +108,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     return data<InvoicingActionResult>({ ok: true, intent, ...answer });
   } catch (e) {
-    const result = actionError(e);
-    return data<InvoicingActionResult>({ ...result.data, intent }, result.init ?? undefined);
+    return actionError<InvoicingActionResult>(e, { intent });
   }
 }

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/projects.$id';
-import { pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { formatMoney } from '~/app/components/articles/format';
 import { RecordFiles } from '~/app/components/files/record-files';
@@ -135,9 +135,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data<ActionResult>({ ok: true, intent: 'save' });
     }
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>({ code: e.code, intent, fields: pageFields(e) }, { status: e.status });
-    throw e;
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

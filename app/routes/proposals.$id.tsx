@@ -134,13 +134,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         { code: e.code, intent: 'save', current: e.details?.current as Proposal },
         { status: 409 },
       );
-    const refused = actionError(e);
-    return data<ProposalActionResult>(
-      { ...(refused.data as object), intent: body.intent ?? '' } as ProposalActionResult,
-      {
-        status: refused.init?.status ?? 400,
-      },
-    );
+    return actionError<ProposalActionResult>(e, { intent: body.intent ?? '' });
   }
 }
 

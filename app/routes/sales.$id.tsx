@@ -88,11 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data<SalesOrderActionResult>({ code: 'BAD_REQUEST', intent: body.intent ?? '' }, { status: 400 });
     }
   } catch (e) {
-    const refused = actionError(e);
-    return data<SalesOrderActionResult>(
-      { ...(refused.data as object), intent: body.intent ?? '' } as SalesOrderActionResult,
-      { status: refused.init?.status ?? 400 },
-    );
+    return actionError<SalesOrderActionResult>(e, { intent: body.intent ?? '' });
   }
 }
 

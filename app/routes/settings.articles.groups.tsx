@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, useActionData, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/settings.articles.groups';
-import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Dialog, SortableTable, TextField, useToast } from '~/app/components/ui';
 import {
@@ -14,7 +14,7 @@ import {
   updateArticleGroup,
   type TArticleGroup,
 } from '~/core/articles/article-group.service';
-import { isAppError } from '~/core/errors/app-error';
+
 import { hasAccess } from '~/core/permissions/access';
 import { pageTitle } from '~/app/lib/page-title';
 
@@ -55,12 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionResult>({ ok: true, intent });
   } catch (e) {
     // The answer says which form it belongs to (create, the edit dialog, delete).
-    if (isAppError(e) && e.status < 500)
-      return data<ActionResult>(
-        { code: e.code, intent, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
-        { status: e.status },
-      );
-    return actionError(e);
+    return actionError<ActionResult>(e, { intent });
   }
 }
 

@@ -70,19 +70,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     return data<ActionResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.code === 'PRICE_LIST_IN_USE')
-      return data<ActionResult>({ code: e.code, usedBy: e.details?.usedBy as Record<string, number> }, { status: 409 });
-    if (isAppError(e) && e.details?.fields) {
-      // Rule errors come back by row index; the form names its fields by group id.
-      const fields = Object.fromEntries(
-        Object.entries(e.details.fields).map(([key, codes]) => {
-          const m = /^groups\.(\d+)\.(\w+)$/.exec(key);
-          return [m ? `${m[2] === 'value' ? 'value' : 'type'}.${groupIds[Number(m[1])]}` : key, codes];
-        }),
-      );
-      return data<ActionResult>({ code: e.code, fields }, { status: e.status });
-    }
-    return actionError(e);
+    // 409 PRICE_LIST_IN_USE carries what still uses the list (usedBy)
+    const result = actionError<ActionResult>(e);
+    // Rule errors come back by row index; the form names its fields by group id.
+    const fields = result.data.fields;
+    if (!fields) return result;
+    return data<ActionResult>(
+      {
+        ...result.data,
+        fields: Object.fromEntries(
+          Object.entries(fields).map(([key, codes]) => {
+            const m = /^groups\.(\d+)\.(\w+)$/.exec(key);
+            return [m ? `${m[2] === 'value' ? 'value' : 'type'}.${groupIds[Number(m[1])]}` : key, codes];
+          }),
+        ),
+      },
+      result.init ?? undefined,
+    );
   }
 }
 

@@ -42,8 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const saved = await run(context, (ctx) => saveChecklist(ctx, payload));
     return data<EditorResult>({ ok: true, intent, id: saved.id });
   } catch (e) {
-    const result = actionError(e);
-    return data<EditorResult>({ ...result.data, intent }, result.init ?? undefined);
+    return actionError<EditorResult>(e, { intent });
   }
 }
 

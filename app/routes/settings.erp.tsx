@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { SettingsPageHeader } from '~/app/components/settings/settings-page-header';
 import { data, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/settings.erp';
-import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { ErpSettingsPanel, type ErpActionResult } from '~/app/components/invoice-settings/erp-settings-panel';
 import { useToast } from '~/app/components/ui';
-import { AppError, isAppError } from '~/core/errors/app-error';
+import { AppError } from '~/core/errors/app-error';
 import { refuseNul } from '~/core/http/edge';
 import {
   disconnectErp,
@@ -66,17 +66,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return data<ErpActionResult>({ ok: true, intent });
   } catch (e) {
-    if (isAppError(e) && e.status !== 500)
-      return data<ErpActionResult>(
-        {
-          intent,
-          code: e.code,
-          fields: pageFields(e),
-          vendorMessage: (e.details?.vendorMessage as string | null | undefined) ?? null,
-        },
-        { status: e.status },
-      );
-    return actionError(e);
+    return actionError<ErpActionResult>(e, { intent }, (d) => ({
+      vendorMessage: (d.vendorMessage as string | null | undefined) ?? null,
+    }));
   }
 }
 

@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { SettingsPageHeader } from '~/app/components/settings/settings-page-header';
 import { data } from 'react-router';
 import type { Route } from './+types/settings.invoicing';
-import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { InvoiceRulesForm } from '~/app/components/invoice-settings/invoice-rules-form';
 import type { SaveResult } from '~/app/components/work-orders/settings/shared';
-import { isAppError } from '~/core/errors/app-error';
+
 import { refuseNul } from '~/core/http/edge';
 import {
   getInvoiceRules,
@@ -43,9 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await run(context, (ctx) => saveInvoiceRules(ctx, body));
     return data<SaveResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<SaveResult>({ code: e.code, fields: pageFields(e) }, { status: e.status });
-    return actionError(e);
+    return actionError<SaveResult>(e);
   }
 }
 

@@ -7,12 +7,13 @@ import { useToast } from '~/app/components/ui';
 import { AccessNav } from '~/app/components/access/access-nav';
 import { ModuleSwitch } from '~/app/components/access/module-switch';
 import { appModuleKey } from '~/core/access-levels/permission-keys';
-import { isAppError } from '~/core/errors/app-error';
+
 import { listAppModules, setAppModule, type TAppModule } from '~/core/modules/app-module.service';
 import { hasAccess } from '~/core/permissions/access';
 import { BUILT_APP_MODULES } from '~/core/modules/app-modules';
 import { getRegistry } from '~/core/extension-points/registry';
 import { pageTitle } from '~/app/lib/page-title';
+import { actionError } from '~/app/lib/action-error.server';
 
 /** Settings → app modules (spec section 6): which features this company has switched on. */
 export const middleware = guard({ permission: 'settings:read' });
@@ -43,8 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return data<ActionResult>({ ok: true, module });
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return data<ActionResult>({ code: e.code }, { status: e.status });
-    throw e;
+    return actionError<ActionResult>(e);
   }
 }
 

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { SettingsPageHeader } from '~/app/components/settings/settings-page-header';
 import { data } from 'react-router';
 import type { Route } from './+types/settings.proposals';
-import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import {
   CustomFieldsForm,
@@ -11,7 +11,7 @@ import {
   StandardTextsForm,
 } from '~/app/components/proposals/proposal-settings-forms';
 import type { SaveResult } from '~/app/components/work-orders/settings/shared';
-import { isAppError } from '~/core/errors/app-error';
+
 import { refuseNul } from '~/core/http/edge';
 import { hasAccess } from '~/core/permissions/access';
 import {
@@ -41,12 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await run(context, (ctx) => updateProposalConfiguration(ctx, patch));
     return data<SaveResult>({ ok: true, intent: String(intent ?? '') });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<SaveResult>(
-        { intent: String(intent ?? ''), code: e.code, fields: pageFields(e) },
-        { status: e.status },
-      );
-    return actionError(e);
+    return actionError<SaveResult>(e, { intent: String(intent ?? '') });
   }
 }
 

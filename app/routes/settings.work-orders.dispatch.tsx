@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useFetcher } from 'react-router';
 import type { Route } from './+types/settings.work-orders.dispatch';
-import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, Select, TextField, useToast } from '~/app/components/ui';
 import { CloseIcon } from '~/app/components/ui/icons';
-import { isAppError } from '~/core/errors/app-error';
+
 import { hasAccess } from '~/core/permissions/access';
 import {
   DISPATCH_RULES_EDIT,
@@ -53,12 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await run(context, (ctx) => replaceDispatchRules(ctx, { dispatchRules: rules }));
     return data<SaveResult>({ ok: true });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<SaveResult>(
-        { code: e.code, fields: pageFields(e), overlaps: e.details?.overlaps as Record<string, number[]> },
-        { status: e.status },
-      );
-    return actionError(e);
+    return actionError<SaveResult>(e, {}, (d) => ({ overlaps: d.overlaps as Record<string, number[]> | undefined }));
   }
 }
 

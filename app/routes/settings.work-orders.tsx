@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import type { Route } from './+types/settings.work-orders';
-import { actionError, pageFields } from '~/app/lib/action-error.server';
+import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { MapTileSettingsForm, MAP_TILES_INTENT } from '~/app/components/work-orders/map/tile-settings-form';
 import { OptionsForm } from '~/app/components/work-orders/settings/options-form';
@@ -9,7 +9,7 @@ import type { SaveResult } from '~/app/components/work-orders/settings/shared';
 import { StatusListForm } from '~/app/components/work-orders/settings/status-list-form';
 import { TagListForm } from '~/app/components/work-orders/settings/tag-list-form';
 import { WorkTypeListForm } from '~/app/components/work-orders/settings/work-type-list-form';
-import { AppError, isAppError } from '~/core/errors/app-error';
+import { AppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { getWorkOrderSettings, updateWorkOrderSettings } from '~/core/work-orders/settings/settings.service';
 import { getMapTileSettings, updateMapTileSettings } from '~/core/work-orders/work-order-map.service';
@@ -64,12 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     else await run(context, (ctx) => updateWorkOrderSettings(ctx, patchOf(intent, form)));
     return data<SaveResult>({ ok: true, intent });
   } catch (e) {
-    if (isAppError(e) && e.status < 500)
-      return data<SaveResult>(
-        { intent, code: e.code, fields: pageFields(e), usedBy: e.details?.usedBy as Record<string, number> },
-        { status: e.status },
-      );
-    return actionError(e);
+    return actionError<SaveResult>(e, { intent });
   }
 }
 

@@ -47,7 +47,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
     return data<ChecklistsActionResult>({ ok: true, checklistId, data: saved });
   } catch (e) {
-    const result = actionError(e);
-    return data<ChecklistsActionResult>({ ...result.data, checklistId }, result.init ?? undefined);
+    return actionError<ChecklistsActionResult>(e, { checklistId });
   }
 }

@@ -80,7 +80,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         return data<CloseActionResult>({ intent, code: 'ERROR_INVALID_VALUE' }, { status: 400 });
     }
   } catch (e) {
-    const answer = actionError(e);
-    return data<CloseActionResult>({ ...answer.data, intent }, { status: answer.init?.status ?? 400 });
+    return actionError<CloseActionResult>(e, { intent });
   }
 }

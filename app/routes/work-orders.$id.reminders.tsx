@@ -74,7 +74,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
     return data<RemindersActionResult>({ ok: true, intent, data: saved.data });
   } catch (e) {
-    const result = actionError(e);
-    return data<RemindersActionResult>({ ...result.data, intent }, result.init ?? undefined);
+    return actionError<RemindersActionResult>(e, { intent });
   }
 }

@@ -145,8 +145,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
     }
   } catch (e) {
-    const result = actionError(e);
-    return data<Result>({ ...result.data, intent }, result.init ?? undefined);
+    return actionError<Result>(e, { intent });
   }
 }
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/work-orders.new';
 import { tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
@@ -55,8 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (workOrder.customerName) q.set('customerName', workOrder.customerName);
     return redirect(`/work-orders/${workOrder.id}?${q.toString()}`);
   } catch (e) {
-    const result = actionError(e);
-    return data<ActionError>(result.data, result.init ?? undefined);
+    return actionError(e);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resources } from '~/app/locales';
+import { resources } from '~/core/i18n/locales';
 import { LANGS } from '~/core/i18n/languages';
 import { APP_MODULES } from '~/core/modules/app-modules';
 import { PERMISSIONS, WORK_ORDER_LIMITS } from '~/core/permissions/permissions';

@@ -1,4 +1,4 @@
-import { resources } from '~/app/locales';
+import { resources } from '~/core/i18n/locales';
 import type { Ctx } from '~/core/context';
 import type { Lang } from '~/core/i18n/languages';
 import { requireAccess } from '~/core/permissions/access';
@@ -14,7 +14,7 @@ export interface TPermissionInfo {
 }
 
 /**
- * The permission catalogue in one language. The words live with the UI's (`app/locales/<lang>/access.json`)
+ * The permission catalogue in one language. The words live with the UI's (`core/i18n/locales/<lang>/access.json`)
  * so the API and the editor never disagree; a missing text falls back to the id.
  */
 export function permissionCatalogue(lang: Lang): TPermissionInfo[] {

@@ -1,9 +1,9 @@
-import { resources } from '~/app/locales';
+import { resources } from '~/core/i18n/locales';
 import type { Lang } from '~/core/i18n/languages';
 
 /**
  * The access levels every tenant is seeded with (tenants/seed.ts), by the English name and
- * description they are stored under, and their words' keys in `app/locales/<lang>/access.json`.
+ * description they are stored under, and their words' keys in `core/i18n/locales/<lang>/access.json`.
  */
 export const SYSTEM_ACCESS_LEVELS = [
   { key: 'administrator', displayName: 'Administrator', description: 'Everything' },

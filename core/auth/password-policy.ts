@@ -1,5 +1,5 @@
+import fs from 'node:fs';
 import { z } from 'zod';
-import { COMMON_PASSWORDS } from './common-passwords';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 
 /**
@@ -9,12 +9,24 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 export type PasswordProblem =
   'ERROR_REQUIRED_FIELD' | 'ERROR_PASSWORD_MIN_LENGTH' | 'ERROR_MAX_LENGTH' | 'PASSWORD_TOO_COMMON';
 
+/**
+ * Common passwords of 8 to 128 characters, most frequent first, one a line: the passwords list of
+ * zxcvbn 4.4.2 (MIT licence, copyright (c) 2012-2016 Dan Wheeler and Dropbox, Inc.), from leaked
+ * password corpora, with a few Nordic and Baltic additions at the end. Shorter ones are not listed:
+ * the minimum length refuses them anyway. A data file beside this module, in the sources and in the
+ * server build alike (vite.config.ts copies it beside the chunk that holds this module; scripts/build.mjs
+ * fails a build where a file the server reads so is missing).
+ */
+export const COMMON_PASSWORDS_FILE = new URL('./common-passwords.txt', import.meta.url);
+
 let common: ReadonlySet<string> | undefined;
 
-/** Built on first use (about 11,600 entries), then shared by every request. */
+/** Read on first use (about 11,600 entries), then shared by every request. */
 function commonPasswords(): ReadonlySet<string> {
   common ??= new Set(
-    COMMON_PASSWORDS.split('\n')
+    fs
+      .readFileSync(COMMON_PASSWORDS_FILE, 'utf8')
+      .split('\n')
       .map((p) => p.trim().toLowerCase())
       .filter(Boolean),
   );

@@ -1,5 +1,5 @@
 import i18next, { type TFunction } from 'i18next';
-import { resources } from '~/app/locales';
+import { resources } from '~/core/i18n/locales';
 import { DEFAULT_LANG, LANGS, type Lang } from '~/core/i18n/languages';
 
 /** Translates a document text: `t('field.title')`, `t('doc.printed', { date })`. */
@@ -11,7 +11,7 @@ export type DocumentNamespace = keyof (typeof resources)['en'];
 const translators = new Map<string, DocumentT>();
 
 /**
- * The document words of one language (`app/locales/<lang>/documents.json`, or another namespace
+ * The document words of one language (`core/i18n/locales/<lang>/documents.json`, or another namespace
  * when a document prints labels the app already has, such as the security forms' in `objects`),
  * through i18next with the app's options (flat keys, the default language as fallback). HTML
  * escaping is the template's job (handlebars escapes what a helper returns), so i18next does not

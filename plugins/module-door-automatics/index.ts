@@ -10,7 +10,7 @@ import { seedDemoDoorAutomatics } from './demo';
 /**
  * Door automatics (spec sections 3 and 6), the first app module built as a plugin: its table, its
  * API calls, its pages under /inventory and its tab, all switched by the `doorautomatics` app
- * module. Its words are in app/locales/<lang>/doorautomatics.json.
+ * module. Its words are in core/i18n/locales/<lang>/doorautomatics.json.
  */
 export default defineAppModule({
   id: PLUGIN_ID,

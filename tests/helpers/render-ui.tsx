@@ -6,7 +6,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { createRoutesStub } from 'react-router';
 import { afterEach, expect } from 'vitest';
 import { ToastProvider } from '~/app/components/ui';
-import { resources } from '~/app/locales';
+import { resources } from '~/core/i18n/locales';
 
 /**
  * Server-renders components in English inside a router, toasts and i18n, for tests that read the

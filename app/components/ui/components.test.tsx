@@ -5,8 +5,8 @@ import { I18nProvider } from 'react-aria-components';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
-import enUi from '~/app/locales/en/ui.json';
-import svUi from '~/app/locales/sv/ui.json';
+import enUi from '~/core/i18n/locales/en/ui.json';
+import svUi from '~/core/i18n/locales/sv/ui.json';
 import {
   Button,
   Calendar,

@@ -1,2 +1,9 @@
-/** This language's namespace files, each its own chunk (app/locales/load.ts loads them). */
-export const files = import.meta.glob<Record<string, string>>('./*.json', { import: 'default' });
+/**
+ * This language's namespace files (core/i18n/locales/et/<ns>.json) by namespace, each its own chunk
+ * (app/locales/load.ts loads them).
+ */
+const byPath = import.meta.glob<Record<string, string>>('/core/i18n/locales/et/*.json', { import: 'default' });
+
+export const files = Object.fromEntries(
+  Object.entries(byPath).map(([file, load]) => [file.slice(file.lastIndexOf('/') + 1, -'.json'.length), load]),
+);

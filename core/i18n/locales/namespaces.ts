@@ -1,10 +1,7 @@
 /**
- * The translation namespaces, one JSON file per language each (app/locales/<lang>/<ns>.json).
+ * The translation namespaces, one JSON file per language each (core/i18n/locales/<lang>/<ns>.json).
  * Apart from the resources so that the browser can know them without loading every language.
  */
-/** Beside the browser build (build/): which chunk holds each language's namespace (vite.config.ts). */
-export const LOCALE_CHUNKS_FILE = 'locale-chunks.json';
-
 export const NAMESPACES = [
   'common',
   'ui',

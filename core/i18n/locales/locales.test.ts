@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGS } from '~/core/i18n/languages';
 import { resources } from './index';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 
 function files(dir: string, ext: RegExp): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
