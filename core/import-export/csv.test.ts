@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvHead, csvLine, csvRecords, detectDelimiter, parseCsv } from './csv';
+import { csvHead, csvLine, csvRecords, CsvSyntaxError, detectDelimiter, parseCsv } from './csv';
 
 describe('[import-export] CSV', () => {
   it('parses quoted cells with delimiters, doubled quotes and line breaks', () => {
@@ -30,6 +30,43 @@ describe('[import-export] CSV', () => {
     expect(parseCsv(csvHead(['h1', 'h2']) + csvLine(['x;y', 'z']))).toEqual([
       ['h1', 'h2'],
       ['x;y', 'z'],
+    ]);
+  });
+
+  it('reads CR, LF and CRLF line ends in one file, long and short rows, and quotes inside unquoted cells', () => {
+    expect(parseCsv('a,b\r1,2\n3,4,5\r\n6\n7,x"y"z', ',')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4', '5'],
+      ['6'],
+      ['7', 'x"y"z'],
+    ]);
+  });
+
+  it('reads a tab-separated file with a byte-order mark and a quoted tab', () => {
+    const { headers, records } = csvRecords('\uFEFFname\tnote\n"Åsa"\t"a\tb"\n');
+    expect(headers).toEqual(['name', 'note']);
+    expect(records).toEqual([{ name: 'Åsa', note: 'a\tb' }]);
+  });
+
+  it('refuses an unclosed quote with the line it starts on', () => {
+    let error: unknown;
+    try {
+      parseCsv('a;b\n1;2\n"open;3\n4;5\n', ';');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect((error as CsvSyntaxError).line).toBeGreaterThanOrEqual(3);
+  });
+
+  it('quotes line breaks, carriage returns and the delimiter, writes booleans as words and a BOM first', () => {
+    expect(csvLine(['a\nb', 'c\rd', 'e,f', true, false, ' pad '], ',')).toBe('"a\nb","c\rd","e,f",true,false, pad ');
+    const file = csvHead(['namn', 'anteckning']) + csvLine(['Brf "Solrosen"', 'rad 1\r\nrad 2;ok']) + '\r\n';
+    expect(file.startsWith('\uFEFFnamn;anteckning\r\n')).toBe(true);
+    expect(parseCsv(file)).toEqual([
+      ['namn', 'anteckning'],
+      ['Brf "Solrosen"', 'rad 1\r\nrad 2;ok'],
     ]);
   });
 });

@@ -1,13 +1,27 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+
 /**
- * CSV as the registers import and export it (RFC 4180 quoting). Exports use semicolons and a
- * UTF-8 byte-order mark, which is what Excel expects in Sweden and the Baltics (a comma is their
- * decimal separator); imports accept semicolon, comma or tab, detected from the header line.
+ * CSV as the registers import and export it (RFC 4180 quoting), read by csv-parse and written by
+ * csv-stringify (the csv project; decision 045). Exports use semicolons and a UTF-8 byte-order
+ * mark, which is what Excel expects in Sweden and the Baltics (a comma is their decimal
+ * separator); imports accept semicolon, comma or tab, detected from the header line.
  */
 
 export const EXPORT_DELIMITER = ';';
 const BOM = '\uFEFF';
 
 export type Delimiter = ';' | ',' | '\t';
+
+/** A file csv-parse cannot read (an unclosed quote, text after a closing quote): the line it stopped at. */
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    cause: unknown,
+  ) {
+    super(`CSV is not readable at line ${line}`, { cause });
+  }
+}
 
 /** The delimiter used most often outside quotes in the first line. */
 export function detectDelimiter(text: string): Delimiter {
@@ -24,40 +38,24 @@ export function detectDelimiter(text: string): Delimiter {
 
 /**
  * Parses CSV text into rows of cells. Quoted cells may hold delimiters, doubled quotes and line
- * breaks; a trailing empty line is dropped; CRLF and LF both end a row.
+ * breaks; a quote inside an unquoted cell is kept as it is; rows of blank cells are dropped; CRLF,
+ * LF and CR all end a row; rows may be short or long. Throws CsvSyntaxError on what is not CSV.
  */
 export function parseCsv(input: string, delimiter: Delimiter = detectDelimiter(input)): string[][] {
-  const text = input.startsWith(BOM) ? input.slice(1) : input;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += ch;
-    } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === delimiter) {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
+  try {
+    return parse(input, {
+      bom: true,
+      delimiter,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+    });
+  } catch (e) {
+    if (e instanceof CsvError) throw new CsvSyntaxError(Number(e.lines) || 1, e);
+    throw e;
   }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
 /** Header row → objects keyed by header (trimmed); missing cells are empty strings. */
@@ -70,10 +68,9 @@ export function csvRecords(input: string): { headers: string[]; records: Record<
   };
 }
 
-function quote(value: string, delimiter: string): string {
-  // A leading =, +, - or @ would run as a formula in a spreadsheet: prefix it (OWASP CSV injection).
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+([.,]\d+)?$/.test(value) ? `'${value}` : value;
-  return /["\r\n]/.test(safe) || safe.includes(delimiter) ? `"${safe.replace(/"/g, '""')}"` : safe;
+/** A leading =, +, - or @ would run as a formula in a spreadsheet: prefixed with ' (OWASP CSV injection); numbers stay. */
+function defused(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) && !/^-?\d+([.,]\d+)?$/.test(value) ? `'${value}` : value;
 }
 
 /** One CSV line (without the line break). */
@@ -81,7 +78,9 @@ export function csvLine(
   cells: readonly (string | number | boolean | null | undefined)[],
   delimiter = EXPORT_DELIMITER,
 ) {
-  return cells.map((c) => quote(c == null ? '' : String(c), delimiter)).join(delimiter);
+  // Cells become text first so that csv-stringify's own casts (true → "1") do not apply.
+  const text = cells.map((c) => defused(c == null ? '' : String(c)));
+  return stringify([text], { delimiter, record_delimiter: 'windows', quoted_match: /[\r\n]/, eof: false });
 }
 
 /** The start of an exported file: the byte-order mark and the header line. */

@@ -1,7 +1,7 @@
 import type { Ctx } from '~/core/context';
 import { AppError, isAppError } from '~/core/errors/app-error';
 import { requireAccess } from '~/core/permissions/access';
-import { csvHead, csvLine, csvRecords } from './csv';
+import { csvHead, csvLine, csvRecords, CsvSyntaxError } from './csv';
 import type { Register, RegisterIo, RowIssue } from './register-io';
 import { REGISTER_IO } from './registers';
 
@@ -79,10 +79,20 @@ async function apply(
   return { created, issues };
 }
 
+/** The file's records; a file that is not CSV (an unclosed quote) is refused with the line it breaks at. */
+function parsed(text: string) {
+  try {
+    return csvRecords(text);
+  } catch (e) {
+    if (e instanceof CsvSyntaxError) throw new AppError('IMPORT_FILE_INVALID', 400, { line: e.line });
+    throw e;
+  }
+}
+
 function read(ctx: Ctx, io: RegisterIo, text: string) {
   requireAccess(ctx.auth, { permission: 'settings:import_export' });
   requireAccess(ctx.auth, { permission: io.createPermission });
-  const { headers, records } = csvRecords(text);
+  const { headers, records } = parsed(text);
   if (!headers.length || !records.length) throw new AppError('IMPORT_FILE_EMPTY', 400);
   if (records.length > MAX_IMPORT_ROWS) throw new AppError('IMPORT_TOO_MANY_ROWS', 400, { max: MAX_IMPORT_ROWS });
   const missing = io.required.filter((c) => !headers.includes(c));

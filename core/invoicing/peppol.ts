@@ -34,6 +34,7 @@ import {
   type DecimalInput,
   type Discount,
 } from '~/core/pricing';
+import { writeXml, xmlElement, xmlSafe, type XmlAttrs, type XmlElement } from '~/core/xml/xml-writer';
 import { invoiceFigures, type VatRate } from './invoice-math';
 import type { InvoiceRowKind } from './invoice-lines';
 
@@ -113,36 +114,23 @@ export interface PeppolDocument {
   payable: string;
 }
 
-// ---- XML ----
+// ---- XML (the one writer, core/xml/xml-writer.ts) ----
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+type Node = XmlElement | string | null | false | undefined | Node[];
 
-/** Escapes text for element content and attributes; drops characters XML 1.0 cannot carry. */
-export function xmlText(value: string): string {
-  return (
-    value
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
-  );
-}
-
-type Node = string | null | false | undefined | Node[];
+const present = (c: Node): c is XmlElement | string => (typeof c === 'string' ? c !== '' : !!c && !Array.isArray(c));
 
 /** `<name attrs>children</name>`, or nothing when it would be empty (BIS 3 forbids empty elements). */
-function el(name: string, attrs: Record<string, string | null | undefined>, ...children: Node[]): string {
-  const flat = children.flat(Infinity as 1).filter((c): c is string => typeof c === 'string' && c !== '');
-  if (!flat.length) return '';
-  const a = Object.entries(attrs)
-    .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => ` ${k}="${xmlText(v!)}"`)
-    .join('');
-  return `<${name}${a}>${flat.join('')}</${name}>`;
+function el(name: string, attrs: XmlAttrs, ...children: Node[]): XmlElement | null {
+  const flat = (children.flat(Infinity as 1) as Node[]).filter(present);
+  return flat.length ? xmlElement(name, attrs, flat) : null;
 }
 
-/** A text leaf: escaped, trimmed, nothing when empty. */
-const leaf = (name: string, value: string | null | undefined, attrs: Record<string, string | null | undefined> = {}) =>
-  value === null || value === undefined || value.trim() === '' ? '' : el(name, attrs, xmlText(value.trim()));
+/** A text leaf: trimmed, nothing when empty (or made only of characters XML cannot carry). */
+const leaf = (name: string, value: string | null | undefined, attrs: XmlAttrs = {}) => {
+  const text = xmlSafe(value ?? '').trim();
+  return text === '' ? null : el(name, attrs, text);
+};
 
 // ---- amounts, units, categories ----
 
@@ -315,7 +303,7 @@ const taxCategory = (name: 'cac:TaxCategory' | 'cac:ClassifiedTaxCategory', c: C
     el('cac:TaxScheme', {}, leaf('cbc:ID', 'VAT')),
   );
 
-function party(p: PeppolParty, role: 'seller' | 'buyer'): string {
+function party(p: PeppolParty, role: 'seller' | 'buyer'): XmlElement | null {
   return el(
     'cac:Party',
     {},
@@ -568,12 +556,15 @@ export function buildPeppolDocument(input: PeppolInvoiceInput): PeppolDocument {
   const ns = credit
     ? 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'
     : 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-  const xml =
-    `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<${kind} xmlns="${ns}" ` +
-    `xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" ` +
-    `xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">` +
-    (body.flat(Infinity as 1) as Node[]).filter((c): c is string => typeof c === 'string').join('') +
-    `</${kind}>\n`;
+  const root = xmlElement(
+    kind,
+    {
+      xmlns: ns,
+      'xmlns:cac': 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+      'xmlns:cbc': 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+    },
+    (body.flat(Infinity as 1) as Node[]).filter(present),
+  );
+  const xml = writeXml(root, { encoding: 'UTF-8', newline: '\n' });
   return { kind, xml, payable: formatDecimal(payable) };
 }

@@ -129,6 +129,12 @@ describe('[invoicing] SIE 4I: code page 437', () => {
       expect([...encodeCp437(decodePc8(Uint8Array.of(b)))], `0x${b.toString(16)}`).toEqual([b]);
   });
 
+  it('writes a whole SIE line with ÅÄÖ as PC8, not as UTF-8 or Latin-1', () => {
+    const bytes = encodeCp437(`#FNAMN ${sieText('Rörläggare Åström & Ädel AB')}\r\n`);
+    expect(bytes.toString('latin1')).toBe('#FNAMN "R\x94rl\x84ggare \x8fstr\x94m & \x8edel AB"\r\n');
+    expect(decodePc8(bytes)).toBe('#FNAMN "Rörläggare Åström & Ädel AB"\r\n');
+  });
+
   it('refuses what the code page lacks, and a control character', () => {
     expect(() => encodeCp437('€')).toThrow(RangeError);
     expect(() => encodeCp437('ā')).toThrow(RangeError);

@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { formatDecimal, isZero, sum, type Money } from '~/core/pricing';
 
 /*
@@ -33,9 +34,9 @@ import { formatDecimal, isZero, sum, type Money } from '~/core/pricing';
  *   out (the verification's date applies); the amounts of a verification sum to zero (#TRANS 4).
  *
  * The spec is sie.se/wp-content/uploads/2020/05/SIE_filformat_ver_4B_080930.pdf, read as a text
- * transcription of all 37 pages kept in a public repository. The CP437 table is Unicode's mapping
- * of the code page (unicode.org/Public/MAPPINGS/VENDORS/MICSFT/PC/CP437.TXT), checked byte for
- * byte against Python's cp437 codec, which is generated from it.
+ * transcription of all 37 pages kept in a public repository. Code page 437 is iconv-lite's (Unicode's
+ * mapping, unicode.org/Public/MAPPINGS/VENDORS/MICSFT/PC/CP437.TXT), checked byte for byte in the
+ * tests against the SIE reader's own table.
  */
 
 export interface SieTransaction {
@@ -71,42 +72,27 @@ export const SIE_CONTENT_TYPE = 'text/plain; charset=IBM437';
 
 // ---- code page 437 ----
 
-/** The Unicode code point of each byte 0x80–0xFF of code page 437, sixteen to a line. */
-// prettier-ignore
-const CP437_HIGH = [
-  0x00c7, 0x00fc, 0x00e9, 0x00e2, 0x00e4, 0x00e0, 0x00e5, 0x00e7, 0x00ea, 0x00eb, 0x00e8, 0x00ef, 0x00ee, 0x00ec, 0x00c4, 0x00c5, // 0x80
-  0x00c9, 0x00e6, 0x00c6, 0x00f4, 0x00f6, 0x00f2, 0x00fb, 0x00f9, 0x00ff, 0x00d6, 0x00dc, 0x00a2, 0x00a3, 0x00a5, 0x20a7, 0x0192, // 0x90
-  0x00e1, 0x00ed, 0x00f3, 0x00fa, 0x00f1, 0x00d1, 0x00aa, 0x00ba, 0x00bf, 0x2310, 0x00ac, 0x00bd, 0x00bc, 0x00a1, 0x00ab, 0x00bb, // 0xa0
-  0x2591, 0x2592, 0x2593, 0x2502, 0x2524, 0x2561, 0x2562, 0x2556, 0x2555, 0x2563, 0x2551, 0x2557, 0x255d, 0x255c, 0x255b, 0x2510, // 0xb0
-  0x2514, 0x2534, 0x252c, 0x251c, 0x2500, 0x253c, 0x255e, 0x255f, 0x255a, 0x2554, 0x2569, 0x2566, 0x2560, 0x2550, 0x256c, 0x2567, // 0xc0
-  0x2568, 0x2564, 0x2565, 0x2559, 0x2558, 0x2552, 0x2553, 0x256b, 0x256a, 0x2518, 0x250c, 0x2588, 0x2584, 0x258c, 0x2590, 0x2580, // 0xd0
-  0x03b1, 0x00df, 0x0393, 0x03c0, 0x03a3, 0x03c3, 0x00b5, 0x03c4, 0x03a6, 0x0398, 0x03a9, 0x03b4, 0x221e, 0x03c6, 0x03b5, 0x2229, // 0xe0
-  0x2261, 0x00b1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00f7, 0x2248, 0x00b0, 0x2219, 0x00b7, 0x221a, 0x207f, 0x00b2, 0x25a0, 0x00a0, // 0xf0
-];
-
-const CP437_BYTE = new Map<number, number>(CP437_HIGH.map((cp, i) => [cp, 0x80 + i]));
-// Greek small beta is drawn at 0xE1 as well (IBM's glyph serves both ß and β).
-CP437_BYTE.set(0x03b2, 0xe1);
+/**
+ * The characters of bytes 0x80–0xFF, as iconv-lite's code page 437 has them (Unicode's mapping;
+ * decision 045). Below them, SIE writes printable ASCII only.
+ */
+const CP437_HIGH = new Set(iconv.decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'cp437'));
 
 const isPrintableAscii = (cp: number) => cp >= 0x20 && cp <= 0x7e;
-const encodable = (cp: number) => isPrintableAscii(cp) || CP437_BYTE.has(cp);
+const encodable = (ch: string) => isPrintableAscii(ch.codePointAt(0)!) || CP437_HIGH.has(ch);
 
 /**
- * Text as code page 437 bytes. Strict: a character the code page lacks, or a control character
- * other than CR and LF, is a programming error here (texts go through `cp437Text` first).
+ * Text as code page 437 bytes (iconv-lite). Strict: a character the code page lacks, or a control
+ * character other than CR and LF, is a programming error here (texts go through `cp437Text` first),
+ * where iconv-lite alone would write "?" or the control byte.
  */
 export function encodeCp437(text: string): Buffer {
-  const bytes: number[] = [];
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (isPrintableAscii(cp) || cp === 0x0a || cp === 0x0d) bytes.push(cp);
-    else {
-      const byte = CP437_BYTE.get(cp);
-      if (byte === undefined) throw new RangeError(`U+${cp.toString(16).padStart(4, '0')} is not in code page 437`);
-      bytes.push(byte);
-    }
+    if (!encodable(ch) && cp !== 0x0a && cp !== 0x0d)
+      throw new RangeError(`U+${cp.toString(16).padStart(4, '0')} is not in code page 437`);
   }
-  return Buffer.from(bytes);
+  return iconv.encode(text, 'cp437');
 }
 
 /** Letters code page 437 lacks, spelt with the ones it has. */
@@ -160,13 +146,13 @@ export function cp437Text(text: string): string {
   let out = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (encodable(cp) && cp !== 0xa0) out += ch;
+    if (encodable(ch) && cp !== 0xa0) out += ch;
     else if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0) || /\s/u.test(ch)) out += ' ';
     else if (SPELLED[ch] !== undefined) out += SPELLED[ch];
     else if (CYRILLIC_LATIN.has(ch)) out += CYRILLIC_LATIN.get(ch);
     else {
       const bare = ch.normalize('NFKD').replace(/\p{M}/gu, '');
-      out += bare && [...bare].every((c) => encodable(c.codePointAt(0)!)) ? bare : '?';
+      out += bare && [...bare].every(encodable) ? bare : '?';
     }
   }
   return out;

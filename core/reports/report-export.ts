@@ -31,7 +31,11 @@ interface Num {
   value: number;
   decimals: number;
 }
-type Cell = string | Num | null;
+/** A wall-clock time, "YYYY-MM-DD HH:MM": the text in CSV, a date cell in XLSX. */
+interface When {
+  wallClock: string;
+}
+type Cell = string | Num | When | null;
 
 export interface ReportTable {
   /** The download name's first part (ASCII). */
@@ -50,9 +54,15 @@ const hours = (minutes: number): Num => ({ value: Math.round((minutes / 60) * 10
 function csvCell(c: Cell): string {
   if (c === null) return '';
   if (typeof c === 'string') return c;
+  if ('wallClock' in c) return c.wallClock;
   return Number.isFinite(c.value) ? c.value.toFixed(c.decimals).replace('.', ',') : '';
 }
-const xlsxCell = (c: Cell): XlsxCell => (c === null || typeof c === 'string' ? c : c.value);
+function xlsxCell(c: Cell): XlsxCell {
+  if (c === null || typeof c === 'string') return c;
+  // a spreadsheet date has no zone: the wall clock as the date's UTC fields (see XlsxCell)
+  if ('wallClock' in c) return c.wallClock ? new Date(`${c.wallClock.replace(' ', 'T')}:00Z`) : null;
+  return c.value;
+}
 
 /** A column of hours: "Work (h)". */
 const inHours = (t: DocumentT, column: string) => t('export.hours', { name: t(`col.${column}`) });
@@ -88,7 +98,7 @@ async function closedTable(ctx: Ctx, raw: unknown, t: DocumentT): Promise<[Repor
         w.title,
         w.customerName,
         w.workType,
-        isoToWallClock(w.closedAt, zone).replace('T', ' '),
+        { wallClock: isoToWallClock(w.closedAt, zone).replace('T', ' ') },
         w.assignees.map((a) => a.name).join(', '),
         w.createUserName,
         hours(w.workMinutes),

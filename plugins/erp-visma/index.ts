@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErpError } from '~/core/extension-points/erp-http';
+import { writeXml, xmlElement, type XmlElement } from '~/core/xml/xml-writer';
 import {
   defineErpProvider,
   type ErpFile,
@@ -86,36 +87,10 @@ function refuse(message: string): never {
   throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { vendorMessage: message });
 }
 
-/**
- * Text as XML character data in ISO-8859-1: the five markup characters escaped, characters outside
- * Latin-1 (and the C1 controls, which Windows-1252 would read as other characters) as numeric
- * references, and what XML 1.0 does not allow at all (other control characters, lone surrogates)
- * left out. A carriage return travels as &#13; so a reader does not fold it into the line break.
- */
-export function xmlText(value: string): string {
-  let out = '';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '&') out += '&amp;';
-    else if (ch === '<') out += '&lt;';
-    else if (ch === '>') out += '&gt;';
-    else if (ch === '"') out += '&quot;';
-    else if (ch === "'") out += '&apos;';
-    else if (cp === 0x0d) out += '&#13;';
-    else if (cp === 0x09 || cp === 0x0a) out += ch;
-    else if (cp < 0x20 || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfffe || cp === 0xffff) continue;
-    else if (cp >= 0x7f && cp <= 0x9f) out += `&#${cp};`;
-    else if (cp <= 0xff) out += ch;
-    else out += `&#${cp};`;
-  }
-  return out;
-}
-
-function element(name: string, fields: Field[], children: string[] = [], indent = '  '): string {
-  const inner = fields
-    .filter((f): f is [string, string] => filled(f[1]))
-    .map(([k, v]) => `${indent}  <${k}>${xmlText(v)}</${k}>`);
-  return [`${indent}<${name}>`, ...inner, ...children, `${indent}</${name}>`].join('\r\n');
+/** A record: its filled fields as text elements, then the child records. */
+function element(name: string, fields: Field[], children: XmlElement[] = []): XmlElement {
+  const inner = fields.filter((f): f is [string, string] => filled(f[1])).map(([k, v]) => xmlElement(k, {}, [v]));
+  return xmlElement(name, {}, [...inner, ...children]);
 }
 
 function checkMoney(name: string, value: string): Decimal {
@@ -193,41 +168,28 @@ export function vismaAdministrationXml(invoice: ErpInvoice): string {
   const rowElements = rows.map((row, i) => {
     const number = String(i + 1);
     if (row.kind === 'text')
-      return element(
-        'DB_INVOICE_ROW',
-        [
-          ['OOI_ROW_ROWNUMBER', number],
-          ['OOI_ROW_TEXT', row.description],
-        ],
-        [],
-        '    ',
-      );
+      return element('DB_INVOICE_ROW', [
+        ['OOI_ROW_ROWNUMBER', number],
+        ['OOI_ROW_TEXT', row.description],
+      ]);
     if (!QUANTITY.test(row.amount)) refuse(`row ${number}: the quantity is not a number: ${row.amount}`);
     checkMoney('row price', row.price);
     const { discount, amountFlag } = discountOf(row);
-    return element(
-      'DB_INVOICE_ROW',
-      [
-        ['OOI_ROW_ROWNUMBER', number],
-        ['OOI_ROW_ARTICLE_NUMBER', row.articleNumber],
-        ['OOI_ROW_TEXT', row.description],
-        ['OOI_ROW_QUANTITY1', formatTrimmed(row.amount, 3)],
-        ['OOI_ROW_UNIT', row.unit],
-        ['OOI_ROW_PRICE_EACH_CURRENT_CURRENCY', money(row.price)],
-        ['OOI_ROW_DISCOUNT', discount],
-        ['OOI_ROW_AMOUNT_DISCOUNT_FLAG', discount ? bool(amountFlag) : null],
-        ['OOI_ROW_AMOUNT_CURRENT_CURRENCY', money(row.total)],
-        ['OOI_ROW_VAT_CODE', reverse ? '0' : VAT_CODE[row.vatPercent]],
-        ['OOI_ROW_ACCOUNT_NUMBER', row.account],
-        ['OOI_ROW_LABOUR_COST', row.houseWork ? '1' : null],
-        [
-          'OOI_ROW_HOURS_WORKED',
-          row.houseWork && HOURS_UNIT.test(row.unit ?? '') ? formatTrimmed(row.amount, 3) : null,
-        ],
-      ],
-      [],
-      '    ',
-    );
+    return element('DB_INVOICE_ROW', [
+      ['OOI_ROW_ROWNUMBER', number],
+      ['OOI_ROW_ARTICLE_NUMBER', row.articleNumber],
+      ['OOI_ROW_TEXT', row.description],
+      ['OOI_ROW_QUANTITY1', formatTrimmed(row.amount, 3)],
+      ['OOI_ROW_UNIT', row.unit],
+      ['OOI_ROW_PRICE_EACH_CURRENT_CURRENCY', money(row.price)],
+      ['OOI_ROW_DISCOUNT', discount],
+      ['OOI_ROW_AMOUNT_DISCOUNT_FLAG', discount ? bool(amountFlag) : null],
+      ['OOI_ROW_AMOUNT_CURRENT_CURRENCY', money(row.total)],
+      ['OOI_ROW_VAT_CODE', reverse ? '0' : VAT_CODE[row.vatPercent]],
+      ['OOI_ROW_ACCOUNT_NUMBER', row.account],
+      ['OOI_ROW_LABOUR_COST', row.houseWork ? '1' : null],
+      ['OOI_ROW_HOURS_WORKED', row.houseWork && HOURS_UNIT.test(row.unit ?? '') ? formatTrimmed(row.amount, 3) : null],
+    ]);
   });
 
   const reduction = reverse ? null : invoice.taxReduction;
@@ -313,12 +275,14 @@ export function vismaAdministrationXml(invoice: ErpInvoice): string {
     ['CUSTOMER_BUILDSERVICE', bool(customer.reverseVat)],
   ]);
 
-  return ['<?xml version="1.0" encoding="ISO-8859-1"?>', '<ADK>', customerRecord, head, ...persons, '</ADK>', ''].join(
-    '\r\n',
-  );
+  return writeXml(xmlElement('ADK', {}, [customerRecord, head, ...persons]), {
+    encoding: 'ISO-8859-1',
+    newline: '\r\n',
+    indent: '  ',
+  });
 }
 
-/** The file: the XML in ISO-8859-1 (xmlText leaves no character above U+00FF). */
+/** The file: the XML in ISO-8859-1 (the writer leaves no character above U+00FF). */
 export function vismaInvoiceFile(invoice: ErpInvoice): ErpFile {
   return {
     fileName: `faktura-${invoice.invoiceNr}.xml`,

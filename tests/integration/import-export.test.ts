@@ -126,6 +126,8 @@ describe('[import-export] customers', () => {
       'IMPORT_MISSING_COLUMNS',
     );
     expect((await failure(as(admin, (ctx) => previewImport(ctx, 'customers', '')))).code).toBe('IMPORT_FILE_EMPTY');
+    const broken = await failure(as(admin, (ctx) => previewImport(ctx, 'customers', 'customerId;name\n1;"Brf\n')));
+    expect([broken.code, broken.status]).toEqual(['IMPORT_FILE_INVALID', 400]);
     expect((await failure(as(tech, (ctx) => previewImport(ctx, 'customers', CUSTOMERS)))).status).toBe(403);
     expect((await failure(as(admin, (ctx) => previewImport(ctx, 'nothing', CUSTOMERS)))).status).toBe(404);
   });

@@ -15,7 +15,7 @@ import { insertAgreementType, insertObjectsWithAgreements } from '~/tests/helper
 import { testApi } from '~/tests/helpers/api';
 import { getBinary } from '~/tests/helpers/binary';
 import { createTestTenant, PASSWORD, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
-import { unzipEntry } from '~/tests/helpers/zip';
+import { readXlsx } from '~/tests/helpers/xlsx-reader';
 
 /*
  * Reports (issue 17 part 6): the closed work orders of a period with filters, paging, sums and the
@@ -480,12 +480,30 @@ describe('[reports] exports', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(res.headers['content-disposition']).toContain('time-person-2025-03-01_2025-03-31.xlsx');
-    const sheet = unzipEntry(res.body, 'xl/worksheets/sheet1.xml')!;
-    expect(sheet).toContain('<t>Tess Tekniker</t>');
+    // opened by exceljs, a reader independent of the writer
+    const [sheet, ...more] = await readXlsx(res.body);
+    expect(more).toHaveLength(0);
+    expect(sheet!.name).toBe('Tid');
+    expect(sheet!.rows.flat()).toContain('Tess Tekniker');
     // in the user's language (the tenant's, Swedish); 870 minutes = 14.5 hours
-    expect(sheet).toContain('<c r="F1" s="1" t="inlineStr"><is><t>Totalt (tim)</t></is></c>');
-    expect(sheet).toContain('<c r="F2"><v>14.5</v></c>');
-    expect(unzipEntry(res.body, 'xl/workbook.xml')).toContain('<sheet name=');
+    expect(sheet!.rows[0]![5]).toBe('Totalt (tim)');
+    expect(sheet!.rows[1]![5]).toBe(14.5);
+    expect(sheet!.bold).toContain('F1');
+  });
+
+  it('exports the closed orders as XLSX with the closing time as a date cell', async () => {
+    const res = await download(
+      `/api/reports/closed-work-orders/export?format=xlsx&${MARCH}&customerId=${id.c1}`,
+      tok.admin,
+    );
+    expect(res.status).toBe(200);
+    const [sheet] = await readXlsx(res.body);
+    const wo1 = sheet!.rows[2]!;
+    expect(wo1.slice(1, 4)).toEqual(['Service larm Solrosen', 'Brf Solrosen', 'Rapport A']);
+    // closed 11:00 Stockholm time: the cell shows that wall clock
+    expect(wo1[4]).toEqual(new Date('2025-03-03T11:00:00Z'));
+    expect(sheet!.formats.E3).toBe('yyyy-mm-dd hh:mm');
+    expect(wo1.slice(-3)).toEqual([1.75, 0.5, 300.5]);
   });
 
   it('exports the time by work type with the tags by their meaning, in the user’s language', async () => {
@@ -655,7 +673,7 @@ describe('[reports] the page', () => {
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     );
     const body = Buffer.from(await file.response!.arrayBuffer());
-    expect(unzipEntry(body, 'xl/worksheets/sheet1.xml')).toContain('<t>Ulla Tvåa</t>');
+    expect((await readXlsx(body))[0]!.rows.flat()).toContain('Ulla Tvåa');
     const refused = await runRoute(
       exportRoute.loader as Handler,
       tok.admin!,

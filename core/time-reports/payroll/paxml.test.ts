@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '~/core/import-export/csv';
 import { readPaxml } from '~/tests/helpers/paxml-reader';
-import { escapeXml, writePaxml } from './paxml';
+import { writePaxml } from './paxml';
 import { PAYROLL_CSV_COLUMNS, writePayrollCsv } from './payroll-csv';
 import { payrollLines, type PayrollEmployee, type PayrollInput } from './payroll-lines';
 
@@ -48,15 +48,17 @@ const header = {
 };
 const parse = (xml: string): Json => readPaxml(xml);
 
-describe('escapeXml', () => {
+describe('PAXml text through the XML writer', () => {
   it.each([
-    ['a & b', 'a &amp; b'],
-    ['<x y="1">', '&lt;x y=&quot;1&quot;&gt;'],
-    ["it's", 'it&apos;s'],
-    ['bell\u0007 tab\t nl\n', 'bell tab\t nl\n'],
-    ['Öl å ä', 'Öl å ä'],
-  ])('%j → %j', (raw, escaped) => {
-    expect(escapeXml(raw)).toBe(escaped);
+    ['a & b', '<foretagnamn>a &amp; b</foretagnamn>', 'a & b'],
+    ['<x y="1">', '<foretagnamn>&lt;x y="1"&gt;</foretagnamn>', '<x y="1">'],
+    ["it's", "<foretagnamn>it's</foretagnamn>", "it's"],
+    ['bell\u0007 lone\uD800 tab\t', '<foretagnamn>bell lone tab\t</foretagnamn>', 'bell lone tab'], // the reader trims
+    ['Öl å ä', '<foretagnamn>Öl å ä</foretagnamn>', 'Öl å ä'],
+  ])('%j is written %j and read back as %j', (raw, written, read) => {
+    const xml = writePaxml({ ...header, companyName: raw }, people, []);
+    expect(xml).toContain(written);
+    expect((parse(xml).paxml as Json).header).toMatchObject({ foretagnamn: read });
   });
 });
 
@@ -107,7 +109,7 @@ describe('writePaxml', () => {
         belopp: '106',
       },
     ]);
-    expect(xml).toContain('<kommentar>Parkering &lt;P-hus&gt; &amp; &quot;kaffe&quot;</kommentar>');
+    expect(xml).toContain('<kommentar>Parkering &lt;P-hus&gt; &amp; "kaffe"</kommentar>');
   });
 
   it('leaves out empty sections and an organisation number that does not fit', () => {

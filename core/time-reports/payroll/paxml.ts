@@ -1,3 +1,4 @@
+import { writeXml, xmlElement, type XmlElement } from '~/core/xml/xml-writer';
 import { decimalText, isPaxmlTimeCode, type PayrollEmployee, type PayrollLine } from './payroll-lines';
 
 /**
@@ -20,23 +21,11 @@ export interface PaxmlHeader {
   month: string;
 }
 
-/** Characters XML 1.0 cannot hold at all (controls other than tab, line feed and carriage return). */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+/** A text element, or nothing for an empty value. */
+const el = (name: string, value: string | null | undefined): XmlElement | null =>
+  value === null || value === undefined || value === '' ? null : xmlElement(name, {}, [value]);
 
-/** Text or attribute content, escaped; characters XML cannot carry are dropped. */
-export function escapeXml(value: string): string {
-  return value
-    .replace(NOT_XML, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
-const el = (name: string, value: string | null | undefined) =>
-  value === null || value === undefined || value === '' ? '' : `<${name}>${escapeXml(value)}</${name}>`;
+const present = (e: XmlElement | null): e is XmlElement => e !== null;
 
 /** foretagorgnr holds 12 characters: the number as typed when it fits, its digits when they do. */
 function orgNrText(orgNr: string | null): string | null {
@@ -48,7 +37,7 @@ function orgNrText(orgNr: string | null): string | null {
 }
 
 export function writePaxml(
-  header: PaxmlHeader,
+  head: PaxmlHeader,
   people: readonly PayrollEmployee[],
   lines: readonly PayrollLine[],
 ): string {
@@ -60,41 +49,56 @@ export function writePaxml(
   const isTime = (l: PayrollLine) => (l.kind === 'work' || l.kind === 'absence') && isPaxmlTimeCode(l.code);
   // postid runs through the file in the order written: the time transactions, then the salary ones
   let postid = 0;
-  const attrs = (l: PayrollLine) => `postid="${++postid}" anstid="${escapeXml(anstid.get(l.userId)!)}"`;
+  const attrs = (l: PayrollLine) => ({ postid: String(++postid), anstid: anstid.get(l.userId)! });
   const time = sorted
     .filter(isTime)
-    .map(
-      (l) =>
-        `    <tidtrans ${attrs(l)}>${el('tidkod', l.code)}${el('datum', l.date)}${el('timmar', decimalText(l.quantity))}</tidtrans>`,
+    .map((l) =>
+      xmlElement(
+        'tidtrans',
+        attrs(l),
+        [el('tidkod', l.code), el('datum', l.date), el('timmar', decimalText(l.quantity))].filter(present),
+      ),
     );
   const salary = sorted
     .filter((l) => !isTime(l))
-    .map(
-      (l) =>
-        `    <lonetrans ${attrs(l)}>` +
-        el('lonart', l.code) +
-        el('datum', l.date) +
-        el('antal', decimalText(l.quantity)) +
-        el('apris', l.unitPrice === null ? null : decimalText(l.unitPrice)) +
-        el('belopp', l.amount === null ? null : decimalText(l.amount)) +
-        el('kommentar', l.comment) +
-        `</lonetrans>`,
+    .map((l) =>
+      xmlElement(
+        'lonetrans',
+        attrs(l),
+        [
+          el('lonart', l.code),
+          el('datum', l.date),
+          el('antal', decimalText(l.quantity)),
+          el('apris', l.unitPrice === null ? null : decimalText(l.unitPrice)),
+          el('belopp', l.amount === null ? null : decimalText(l.amount)),
+          el('kommentar', l.comment),
+        ].filter(present),
+      ),
     );
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<paxml xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="${PAXML_SCHEMA_LOCATION}">`,
-    '  <header>',
-    `    ${el('format', 'LÖNIN')}`,
-    `    ${el('version', '2.0')}`,
-    `    ${el('datum', header.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z'))}`,
-    orgNrText(header.orgNr) ? `    ${el('foretagorgnr', orgNrText(header.orgNr))}` : null,
-    `    ${el('foretagnamn', header.companyName)}`,
-    `    ${el('programnamn', 'Ordo')}`,
-    `    ${el('info', `Löneunderlag ${header.month}`)}`,
-    '  </header>',
-    ...(time.length ? ['  <tidtransaktioner>', ...time, '  </tidtransaktioner>'] : []),
-    ...(salary.length ? ['  <lonetransaktioner>', ...salary, '  </lonetransaktioner>'] : []),
-    '</paxml>',
-  ];
-  return `${out.filter((l) => l !== null).join('\n')}\n`;
+  const header = xmlElement(
+    'header',
+    {},
+    [
+      el('format', 'LÖNIN'),
+      el('version', '2.0'),
+      el('datum', head.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+      el('foretagorgnr', orgNrText(head.orgNr)),
+      el('foretagnamn', head.companyName),
+      el('programnamn', 'Ordo'),
+      el('info', `Löneunderlag ${head.month}`),
+    ].filter(present),
+  );
+  const root = xmlElement(
+    'paxml',
+    {
+      'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+      'xsi:noNamespaceSchemaLocation': PAXML_SCHEMA_LOCATION,
+    },
+    [
+      header,
+      time.length ? xmlElement('tidtransaktioner', {}, time) : null,
+      salary.length ? xmlElement('lonetransaktioner', {}, salary) : null,
+    ].filter(present),
+  );
+  return writeXml(root, { encoding: 'UTF-8', newline: '\n', indent: '  ' });
 }
