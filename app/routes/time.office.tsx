@@ -8,7 +8,7 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import { Button, ConfirmDialog, DateTime, formatDate, useToast, type DateFormat } from '~/app/components/ui';
 import { TimeNav } from '~/app/components/time/time-nav';
-import { isoWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { isoWeek, parsePlainDate } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { hasAccess } from '~/core/permissions/access';
 import { listLockMonths, setMonthLocked, type LockMonth } from '~/core/time-reports/period-lock.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePlainDate } from '~/core/calendar/iso-week';
+import { parsePlainDate } from '~/core/calendar/dates';
 
 /** A calendar day `YYYY-MM-DD` that exists (no 30 February): ERROR_INVALID_DATE otherwise. */
 export const zPlainDate = () =>

@@ -3,6 +3,7 @@
  * as decimal separator, 2 decimals; dates as YYYY-MM-DD, DD.MM.YYYY or MM/DD/YYYY.
  * Pure functions, so server and browser render the same text (no hydration mismatch from Intl).
  */
+import { tenantTimeZone } from '~/core/calendar/dates';
 import { dateTimeFormat } from './intl-cache';
 
 export interface FormatNumberOptions {
@@ -73,17 +74,8 @@ export function formatDate(isoDate: string | Date, format: DateFormat, { timeZon
   }
 }
 
-/** The zone a tenant's clock shows, by its country (spec: SE, EE, LV, AU); Stockholm otherwise. */
-const TENANT_ZONES: Record<string, string> = {
-  SE: 'Europe/Stockholm',
-  EE: 'Europe/Tallinn',
-  LV: 'Europe/Riga',
-  AU: 'Australia/Sydney',
-};
-
-export function tenantTimeZone(country: string | null | undefined): string {
-  return TENANT_ZONES[country ?? ''] ?? 'Europe/Stockholm';
-}
+/** The tenant's time zone lives with the calendar arithmetic; re-exported for the callers that format here. */
+export { tenantTimeZone };
 
 /**
  * A moment as the tenant writes it: "2026-03-05 14:07" in its date format and its country's zone.

@@ -5,7 +5,7 @@ import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { formatDecimal } from '~/core/pricing';
-import { addDays } from '~/core/work-orders/close.rules';
+import { addDays } from '~/core/calendar/dates';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { closeProjectInvoice } from '~/core/projects/project-invoice.service';
 import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';

@@ -19,7 +19,7 @@ import {
 import { companyParts, customerPart } from '~/core/invoicing/order-invoice';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { compare, formatDecimal, formatTrimmed, isNegative, sub } from '~/core/pricing';
-import { addDays, tenantDate } from '~/core/work-orders/close.rules';
+import { addDays, tenantDate } from '~/core/calendar/dates';
 import { findProject, lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY, type ProjectRow } from './project-access';
 import { canMarkIncluded, newPart, type RowStatus } from './project-invoicing';
 import { readProjectFigures, type ProjectInvoicingTotals } from './project-figures';

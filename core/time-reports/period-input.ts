@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
-import { addDays, formatPlainDate, isoWeekStart, isoWeeksInYear, parsePlainDate } from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoWeekStart, isoWeeksInYear, parsePlainDate } from '~/core/calendar/dates';
 import { MAX_SPAN_DAYS } from '~/core/work-orders/time-rules';
 
 /*

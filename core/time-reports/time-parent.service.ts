@@ -4,7 +4,7 @@ import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess } from '~/core/permissions/access';
-import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/dates';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { requireTimeReader, weekDates } from './time-report.service';

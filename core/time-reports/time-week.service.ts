@@ -1,7 +1,7 @@
 import type { Ctx } from '~/core/context';
 import { AppError } from '~/core/errors/app-error';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { isoDayOfWeek, isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/calendar/iso-week';
+import { isoDayOfWeek, isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
 import { isDateLocked } from './period-lock';

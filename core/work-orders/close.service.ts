@@ -11,16 +11,15 @@ import { hasAccess, requireAccess } from '~/core/permissions/access';
 import type { Permission } from '~/core/permissions/permissions';
 import { formatDecimal } from '~/core/pricing';
 import { nextWorkOrderNumber, readStatuses } from '~/core/work-orders/settings/settings.service';
+import { addDays, tenantDate } from '~/core/calendar/dates';
 import { ARTICLE_ROW_COLUMNS } from './articles.service';
 import {
-  addDays,
   articleTotals,
   DEFAULT_INVOICE_FEE,
   DEFAULT_PAYMENT_TERM_DAYS,
   DEFAULT_VAT_PERCENTAGE,
   effectiveInvoiceFee,
   invoiceTotals,
-  tenantDate,
   type OrderArticleRow,
 } from './close.rules';
 import { renderOrderFinishMail } from './order-finish.mail';
