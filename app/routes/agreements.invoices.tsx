@@ -43,7 +43,7 @@ import {
 } from '~/core/agreements/agreement-invoices.service';
 import { latestInvoiceRun, startInvoiceRun } from '~/core/agreements/agreement-runs';
 import { tenantToday } from '~/core/agreements/generation.service';
-import { addDays, addMonthsToFirst } from '~/core/calendar/dates';
+import { addDays, addMonthsToFirst, isPlainDate } from '~/core/calendar/dates';
 import type { InvoiceStatus } from '~/core/invoicing/invoice.service';
 import { hasAccess } from '~/core/permissions/access';
 import { pageTitle } from '~/app/lib/page-title';
@@ -62,9 +62,7 @@ type Tab = (typeof TABS)[number];
 /** A `YYYY-MM-DD` that exists, or nothing (a bad date in the address is no filter, not an error). */
 function plainDate(params: URLSearchParams, key: string): string | undefined {
   const v = params.get(key) ?? '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v ? v : undefined;
+  return isPlainDate(v) ? v : undefined;
 }
 
 /** The period buttons: this month, the next, this quarter (the tenant's today). */

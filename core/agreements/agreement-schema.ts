@@ -6,10 +6,7 @@ export const zPlainDate = () =>
   z
     .string({ error: 'ERROR_INVALID_DATE' })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_DATE')
-    .refine((v) => {
-      const p = parsePlainDate(v);
-      return !!p && new Date(Date.UTC(p.year, p.month - 1, p.day)).toISOString().slice(0, 10) === v;
-    }, 'ERROR_INVALID_DATE');
+    .refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_DATE');
 
 /** The same, where "" and null mean "not set". */
 export const zOptionalPlainDate = () =>

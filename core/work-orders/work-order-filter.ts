@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Ctx } from '~/core/context';
 import { containsPattern } from '~/core/registers/list-query';
 import { applyLimit } from './work-order-read';
-import { isoWeekOf, nextDay } from './work-order-rules';
+import { addDays } from '~/core/calendar/dates';
+import { isoWeekOf } from './work-order-rules';
 import type { WorkOrderListQuery } from './work-order.schema';
 
 /** How far back "recently closed" looks. */
@@ -43,7 +44,7 @@ export function filteredWorkOrders(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryB
       const to = f.closedTo ?? week.to;
       qb.whereNull('w.deleted_at')
         .where('w.closed_at', '>=', `${from}T00:00:00Z`)
-        .where('w.closed_at', '<', `${nextDay(to)}T00:00:00Z`);
+        .where('w.closed_at', '<', `${addDays(to, 1)}T00:00:00Z`);
       break;
     }
     case 'recentlyClosed':
