@@ -80,10 +80,10 @@ export function changedFields(
 }
 
 /**
- * The ISO week (Monday to Sunday, UTC) that `now` lies in, as dates `YYYY-MM-DD`: the closed
- * list's default period (spec section 9).
+ * The ISO week (Monday to Sunday) that `now` lies in, in the tenant's `timeZone`, as dates
+ * `YYYY-MM-DD`: the closed list's default period (spec section 9).
  */
-export function isoWeekOf(now: Date): { from: string; to: string } {
-  const monday = startOfIsoWeek(dateInZone(now, 'UTC'));
+export function isoWeekOf(now: Date, timeZone: string): { from: string; to: string } {
+  const monday = startOfIsoWeek(dateInZone(now, timeZone));
   return { from: monday, to: addDays(monday, 6) };
 }
