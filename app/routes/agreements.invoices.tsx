@@ -43,7 +43,7 @@ import {
 } from '~/core/agreements/agreement-invoices.service';
 import { latestInvoiceRun, startInvoiceRun } from '~/core/agreements/agreement-runs';
 import { tenantToday } from '~/core/agreements/generation.service';
-import { addDaysTo, addMonthsToFirst } from '~/core/agreements/periods';
+import { addDays, addMonthsToFirst, isPlainDate } from '~/core/calendar/dates';
 import type { InvoiceStatus } from '~/core/invoicing/invoice.service';
 import { hasAccess } from '~/core/permissions/access';
 import { pageTitle } from '~/app/lib/page-title';
@@ -62,19 +62,17 @@ type Tab = (typeof TABS)[number];
 /** A `YYYY-MM-DD` that exists, or nothing (a bad date in the address is no filter, not an error). */
 function plainDate(params: URLSearchParams, key: string): string | undefined {
   const v = params.get(key) ?? '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v ? v : undefined;
+  return isPlainDate(v) ? v : undefined;
 }
 
 /** The period buttons: this month, the next, this quarter (the tenant's today). */
 function periodPresets(today: string) {
-  const month = (first: string) => ({ from: first, to: addDaysTo(addMonthsToFirst(first, 1), -1) });
+  const month = (first: string) => ({ from: first, to: addDays(addMonthsToFirst(first, 1), -1) });
   const quarterStart = addMonthsToFirst(today, -((Number(today.slice(5, 7)) - 1) % 3));
   return {
     thisMonth: month(addMonthsToFirst(today, 0)),
     nextMonth: month(addMonthsToFirst(today, 1)),
-    thisQuarter: { from: quarterStart, to: addDaysTo(addMonthsToFirst(quarterStart, 3), -1) },
+    thisQuarter: { from: quarterStart, to: addDays(addMonthsToFirst(quarterStart, 3), -1) },
   };
 }
 

@@ -4,7 +4,7 @@ import type { Route } from './+types/projects.planning';
 import { ResourcePlanner } from '~/app/components/projects/resource-planner';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { tenantToday } from '~/core/calendar/tenant-today';
-import { parsePlainDate } from '~/core/calendar/iso-week';
+import { parsePlainDate } from '~/core/calendar/dates';
 import { hasAccess } from '~/core/permissions/access';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { planningRange, planningStep } from '~/core/projects/resource-calendar';

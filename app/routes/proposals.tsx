@@ -7,6 +7,8 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
 import { Button, DateTime, ListPager, NativeSelect, pageFromUrl } from '~/app/components/ui';
 import { useDragReorder } from '~/app/components/ui/use-drag-reorder';
+import { addMonths } from '~/core/calendar/dates';
+import { tenantToday } from '~/core/calendar/tenant-today';
 import { formatNumber } from '~/core/i18n/number-format';
 import { listProposals, type Proposal } from '~/core/proposals/proposal.service';
 import { moveProposal, proposalListOptions } from '~/core/proposals/proposal-list.service';
@@ -25,11 +27,10 @@ export const middleware = guard({ permission: 'proposal:read', module: 'crm' });
 const PERIODS = ['month', 'quarter', 'year', 'all'] as const;
 type Period = (typeof PERIODS)[number];
 
-function since(period: Period, now: Date): string | undefined {
+/** The first day of the period that ends today (the tenant's): a month, a quarter or a year back. */
+function since(period: Period, today: string): string | undefined {
   if (period === 'all') return undefined;
-  const d = new Date(now);
-  d.setMonth(d.getMonth() - (period === 'month' ? 1 : period === 'quarter' ? 3 : 12));
-  return d.toISOString().slice(0, 10);
+  return addMonths(today, period === 'month' ? -1 : period === 'quarter' ? -3 : -12);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = await run(context, async (ctx) => {
     const list = await listProposals(ctx, {
       status: [...PROPOSAL_STATUSES, 'all'].includes(status) ? status : 'active',
-      startTime: since(period, ctx.now),
+      startTime: since(period, tenantToday(ctx)),
       tags: tag || undefined,
       createUserId: creator || undefined,
       offset: page.offset,

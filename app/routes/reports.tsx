@@ -24,6 +24,7 @@ import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-fiel
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useCan } from '~/app/lib/can';
 import { useTagLabel } from '~/app/lib/time-tag-label';
+import { addDays } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { isAppError } from '~/core/errors/app-error';
 import { agreementInvoiceReport, type AgreementInvoiceReport } from '~/core/reports/agreement-invoices-report.service';
@@ -64,11 +65,6 @@ const TAB_PARAMS: Record<Tab, readonly string[]> = {
   agreements: ['startTime', 'endTime'],
   time: ['startTime', 'endTime', 'groupBy'],
 };
-
-function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  return new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** The period buttons of each tab, from the tenant's today. */
 function presetsOf(today: string): Record<Tab, { id: string; period: Period }[]> {

@@ -8,7 +8,7 @@ import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import { Button, ConfirmDialog, DateTime, formatDate, useToast, type DateFormat } from '~/app/components/ui';
 import { TimeNav } from '~/app/components/time/time-nav';
-import { isoWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { endOfMonth, isoWeek, parsePlainDate } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { hasAccess } from '~/core/permissions/access';
 import { listLockMonths, setMonthLocked, type LockMonth } from '~/core/time-reports/period-lock.service';
@@ -66,8 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** The last day (YYYY-MM-DD) of the month starting on `month` (YYYY-MM-01). */
 function monthEnd(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  return endOfMonth(month);
 }
 
 /** The page's `<title>` (app/lib/page-title.ts). */

@@ -22,7 +22,7 @@ import {
 import { cx } from '~/app/components/ui/class-names';
 import { TimeNav } from '~/app/components/time/time-nav';
 import { tenantToday } from '~/core/calendar/tenant-today';
-import { parsePlainDate, addDays, formatPlainDate } from '~/core/calendar/iso-week';
+import { parsePlainDate, addDays, formatPlainDate } from '~/core/calendar/dates';
 import { dateTimeFormat } from '~/core/i18n/intl-cache';
 import { tenantTimeZone } from '~/core/i18n/number-format';
 import { hasAccess } from '~/core/permissions/access';

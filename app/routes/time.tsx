@@ -12,7 +12,7 @@ import { NATIVE_INPUT_CLASS, NativeField } from '~/app/components/ui/native-fiel
 import { TimeNav } from '~/app/components/time/time-nav';
 import { DistancePanel } from '~/app/components/time/distance-panel';
 import { CompensationPanel } from '~/app/components/time/compensation-panel';
-import { isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/calendar/iso-week';
+import { isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/calendar/dates';
 import { hasAccess } from '~/core/permissions/access';
 import { copyPreviousWeek } from '~/core/time-reports/time-parent.service';
 import { deleteTimeReport, saveTimeReport, type TimeReport } from '~/core/time-reports/time-report.service';

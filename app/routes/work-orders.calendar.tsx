@@ -5,7 +5,7 @@ import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { CalendarTab } from '~/app/components/work-orders/calendar/calendar-tab';
-import { formatPlainDate } from '~/core/calendar/iso-week';
+import { formatPlainDate } from '~/core/calendar/dates';
 import { AppError } from '~/core/errors/app-error';
 
 import {

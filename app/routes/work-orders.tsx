@@ -5,7 +5,7 @@ import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
 import { LinkButton } from '~/app/components/ui';
 import { formatDate } from '~/core/i18n/number-format';
-import { isoWeek } from '~/core/calendar/iso-week';
+import { isoWeek } from '~/core/calendar/dates';
 import { WorkOrderTabBar } from '~/app/components/work-orders/tabs/tab-bar';
 import { WorkOrderTabsProvider } from '~/app/components/work-orders/tabs/tabs-context';
 import { hasAccess, SIGNED_IN } from '~/core/permissions/access';

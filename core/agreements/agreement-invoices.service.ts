@@ -9,7 +9,8 @@ import { containsPattern } from '~/core/registers/list-query';
 import type { AgreementInterval } from './agreement-constants';
 import { zPlainDate } from './agreement-schema';
 import { skipReason, tenantToday, type Candidate, type SkipReason } from './generation.service';
-import { addDaysTo, addMonthsToFirst, duePeriods, periodAt, periodsGeneratedBetween } from './periods';
+import { addDays, addMonthsToFirst } from '~/core/calendar/dates';
+import { duePeriods, periodAt, periodsGeneratedBetween } from './periods';
 
 /*
  * The agreement invoice screens (issue 16 item 4): what is due (upcoming), what the coming months
@@ -38,7 +39,7 @@ const DUE_SQL = `bo.status = 'active' and a.status = 'active'
 export function thisMonth(ctx: Ctx): { from: string; to: string } {
   const today = tenantToday(ctx);
   const from = addMonthsToFirst(today, 0);
-  return { from, to: addDaysTo(addMonthsToFirst(today, 1), -1) };
+  return { from, to: addDays(addMonthsToFirst(today, 1), -1) };
 }
 
 /** The upcoming list counts this far; beyond it the page says "10,000+" (`more`). */
@@ -251,7 +252,7 @@ export async function scheduledInvoices(
   requireAccess(ctx.auth, READ);
   const f = parseInput(ZScheduledInvoices, raw);
   const from = f.from ?? thisMonth(ctx).from;
-  const to = f.to ?? addDaysTo(addMonthsToFirst(from, 12), -1);
+  const to = f.to ?? addDays(addMonthsToFirst(from, 12), -1);
   const rows = (await baseQuery(ctx).whereRaw(DUE_SQL).select(CANDIDATE_COLUMNS(ctx))) as Row[];
   const months = new Map<string, { count: number; amounts: string[] }>();
   for (let m = addMonthsToFirst(from, 0); m <= to; m = addMonthsToFirst(m, 1))

@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { parsePlainDate } from '~/core/calendar/iso-week';
+import { parsePlainDate } from '~/core/calendar/dates';
 
 /** A calendar day `YYYY-MM-DD` that exists (no 30 February): ERROR_INVALID_DATE otherwise. */
 export const zPlainDate = () =>
   z
     .string({ error: 'ERROR_INVALID_DATE' })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_DATE')
-    .refine((v) => {
-      const p = parsePlainDate(v);
-      return !!p && new Date(Date.UTC(p.year, p.month - 1, p.day)).toISOString().slice(0, 10) === v;
-    }, 'ERROR_INVALID_DATE');
+    .refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_DATE');
 
 /** The same, where "" and null mean "not set". */
 export const zOptionalPlainDate = () =>

@@ -9,7 +9,7 @@ import { figuresOf, INVOICE_ENTITY, lineRecord } from '~/core/invoicing/invoice-
 import { ocrReference } from '~/core/invoicing/ocr';
 import { companyParts, customerPart } from '~/core/invoicing/order-invoice';
 import { compare, discountOf, formatDecimal, rowTotal } from '~/core/pricing';
-import { addDays } from '~/core/work-orders/close.rules';
+import { addDays } from '~/core/calendar/dates';
 import { dispatchTarget } from '~/core/work-orders/dispatch-rules.service';
 import { WO_ENTITY } from '~/core/work-orders/work-order-read';
 import type { AgreementInterval } from './agreement-constants';

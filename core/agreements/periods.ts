@@ -1,4 +1,11 @@
-import { isoWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import {
+  addDays,
+  addMonthsToFirst,
+  daysInMonth,
+  formatPlainDate,
+  isoWeek,
+  parsePlainDate,
+} from '~/core/calendar/dates';
 import { LAST_DAY_OF_MONTH, type AgreementInterval } from './agreement-constants';
 
 /*
@@ -45,25 +52,6 @@ function parse(date: string): Ymd {
   return { y: p.year, m: p.month, d: p.day };
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const fmt = (y: number, m: number, d: number) => `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
-
-export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/** The first of the month `months` after the month of `date` (months may be negative). */
-export function addMonthsToFirst(date: string, months: number): string {
-  const { y, m } = parse(date);
-  const index = y * 12 + (m - 1) + months;
-  return fmt(Math.floor(index / 12), (index % 12) + 1, 1);
-}
-
-export function addDaysTo(date: string, days: number): string {
-  const { y, m, d } = parse(date);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
-
 /** Whether `date` can start a period of `interval`: the first of a month (of a quarter, a half year). */
 export function isPeriodStart(interval: AgreementInterval, date: string): boolean {
   const { m, d } = parse(date);
@@ -87,14 +75,18 @@ export function nextPeriodStart(interval: AgreementInterval, start: string): str
 
 /** The last day of the period starting at `start`. */
 export function periodEnd(interval: AgreementInterval, start: string): string {
-  return addDaysTo(nextPeriodStart(interval, start), -1);
+  return addDays(nextPeriodStart(interval, start), -1);
 }
 
 /** The day the period starting at `start` is generated: `day` of its first month, clamped; 0 is the last day. */
 export function generationDate(day: number, start: string): string {
   const { y, m } = parse(start);
   const last = daysInMonth(y, m);
-  return fmt(y, m, day === LAST_DAY_OF_MONTH ? last : Math.min(Math.max(day, 1), last));
+  return formatPlainDate({
+    year: y,
+    month: m,
+    day: day === LAST_DAY_OF_MONTH ? last : Math.min(Math.max(day, 1), last),
+  });
 }
 
 export interface Period {
@@ -163,6 +155,5 @@ export function periodLabel(interval: AgreementInterval, start: string): PeriodL
 
 /** The ISO week (and its year, which differs from the calendar year around New Year) a date falls in. */
 export function weekOf(date: string): { year: number; week: number } {
-  const w = isoWeek(parsePlainDate(date)!);
-  return { year: w.year, week: w.week };
+  return isoWeek(date);
 }

@@ -3,6 +3,7 @@
  * as decimal separator, 2 decimals; dates as YYYY-MM-DD, DD.MM.YYYY or MM/DD/YYYY.
  * Pure functions, so server and browser render the same text (no hydration mismatch from Intl).
  */
+import { dateInZone, daysInMonth, formatPlainDate, tenantTimeZone } from '~/core/calendar/dates';
 import { dateTimeFormat } from './intl-cache';
 
 export interface FormatNumberOptions {
@@ -73,17 +74,8 @@ export function formatDate(isoDate: string | Date, format: DateFormat, { timeZon
   }
 }
 
-/** The zone a tenant's clock shows, by its country (spec: SE, EE, LV, AU); Stockholm otherwise. */
-const TENANT_ZONES: Record<string, string> = {
-  SE: 'Europe/Stockholm',
-  EE: 'Europe/Tallinn',
-  LV: 'Europe/Riga',
-  AU: 'Australia/Sydney',
-};
-
-export function tenantTimeZone(country: string | null | undefined): string {
-  return TENANT_ZONES[country ?? ''] ?? 'Europe/Stockholm';
-}
+/** The tenant's time zone lives with the calendar arithmetic; re-exported for the callers that format here. */
+export { tenantTimeZone };
 
 /**
  * A moment as the tenant writes it: "2026-03-05 14:07" in its date format and its country's zone.
@@ -93,10 +85,6 @@ export function formatDateTime(iso: string | Date, config: { dateFormat: DateFor
   const timeZone = tenantTimeZone(config.country);
   const clock = dateTimeFormat('sv-SE', { hour: '2-digit', minute: '2-digit', timeZone });
   return `${formatDate(iso, config.dateFormat, { timeZone })} ${clock.format(typeof iso === 'string' ? new Date(iso) : iso)}`;
-}
-
-function datePartsFormat(timeZone: string | undefined): Intl.DateTimeFormat {
-  return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
 }
 
 function toDateParts(
@@ -112,12 +100,15 @@ function toDateParts(
   }
   const date = typeof input === 'string' ? new Date(input) : input;
   if (Number.isNaN(date.getTime())) return null;
-  const formatted = datePartsFormat(timeZone).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => formatted.find((p) => p.type === type)?.value ?? '';
-  return { year: part('year').padStart(4, '0'), month: part('month'), day: part('day') };
+  // without a zone, the runtime's own (what Intl would use)
+  const [year = '', month = '', day = ''] = (
+    timeZone
+      ? dateInZone(date, timeZone)
+      : formatPlainDate({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() })
+  ).split('-');
+  return { year, month, day };
 }
 
 function isRealDate(year: number, month: number, day: number): boolean {
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }

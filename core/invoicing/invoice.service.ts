@@ -5,7 +5,7 @@ import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { formatDecimal } from '~/core/pricing';
-import { addDays } from '~/core/work-orders/close.rules';
+import { addDays, isPlainDate } from '~/core/calendar/dates';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { closeProjectInvoice } from '~/core/projects/project-invoice.service';
 import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';
@@ -443,7 +443,10 @@ const optText = (max: number) =>
     (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
     z.string().max(max, 'ERROR_MAX_LENGTH').nullable().optional(),
   );
-const zDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE');
+const zDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
+  .refine((s) => isPlainDate(s), 'ERROR_INVALID_VALUE');
 const zAmount = z.preprocess(
   (v) =>
     typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim().replace(',', '.').replace(/\s/g, '') : v,

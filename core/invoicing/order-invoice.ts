@@ -2,7 +2,9 @@ import { mailLang } from '~/core/auth/recovery.service';
 import type { Ctx } from '~/core/context';
 import { recordHistory } from '~/core/history/history';
 import { compare, formatDecimal } from '~/core/pricing';
-import { addDays, FEE_ROW_TITLE } from '~/core/work-orders/close.rules';
+import { addDays } from '~/core/calendar/dates';
+import { tenantToday } from '~/core/calendar/tenant-today';
+import { FEE_ROW_TITLE } from '~/core/work-orders/close.rules';
 import type { WorkOrder } from '~/core/work-orders/work-order-read';
 import { erpProvider, readErpConnection } from './erp-connection';
 import { queueDelivery } from './erp-delivery';
@@ -229,7 +231,7 @@ export async function createSalesOrderInvoice(ctx: Ctx, salesOrderId: string): P
     .filter((l) => l.kind !== 'text' || l.title);
   const rules = await readInvoiceRules(ctx);
   const company = companyParts(ctx);
-  const today = ctx.now.toISOString().slice(0, 10);
+  const today = tenantToday(ctx);
   const termDays = typeof customer.payment_term_days === 'number' ? customer.payment_term_days : 30;
   const reverseVat = Boolean(customer.reverse_vat);
   const referenceUser: Row | undefined = so.reference_user_id

@@ -4,7 +4,7 @@ import type { DocumentFile } from '~/core/documents/file';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { requireAccess } from '~/core/permissions/access';
-import { tenantDate } from '~/core/work-orders/close.rules';
+import { tenantDate } from '~/core/calendar/dates';
 import { readErpConnection } from './erp-connection';
 import { INVOICE_READ } from './invoice.service';
 import { figuresOf, invoiceColumns } from './invoice-store';

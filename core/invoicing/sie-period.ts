@@ -1,3 +1,5 @@
+import { addDays, addMonths, endOfMonth, isPlainDate, startOfMonth } from '~/core/calendar/dates';
+
 /*
  * The period of an SIE export (issue 15 item 3), shared by the service and the list's export form
  * (pure, so the browser checks a period the way the server will): at most SIE_MAX_MONTHS, not
@@ -9,15 +11,16 @@ export const SIE_MAX_MONTHS = 12;
 
 /** Whether `value` is a real day written YYYY-MM-DD. */
 export function isIsoDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const [y, m, d] = value.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d!)).toISOString().slice(0, 10) === value;
+  return isPlainDate(value);
 }
 
-/** The last day a period starting on `from` may end on: a day short of SIE_MAX_MONTHS later. */
+/**
+ * The last day a period starting on `from` may end on: a day short of SIE_MAX_MONTHS later. From 29
+ * February the same day does not come again, so the period runs to the end of February.
+ */
 export function lastDayOfPeriod(from: string): string {
-  const [y, m, d] = from.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1 + SIE_MAX_MONTHS, d! - 1)).toISOString().slice(0, 10);
+  const later = addMonths(from, SIE_MAX_MONTHS);
+  return later.slice(8) === from.slice(8) ? addDays(later, -1) : later;
 }
 
 /** Why a period of two real days is refused (a message key), or null when it is fine. */
@@ -29,6 +32,5 @@ export function siePeriodError(from: string, to: string): 'SIE_PERIOD_REVERSED' 
 
 /** The calendar month `today` (YYYY-MM-DD) falls in. */
 export function monthOf(today: string): { from: string; to: string } {
-  const [y, m] = today.split('-').map(Number);
-  return { from: `${today.slice(0, 7)}-01`, to: new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10) };
+  return { from: startOfMonth(today), to: endOfMonth(today) };
 }

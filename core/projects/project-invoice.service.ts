@@ -19,7 +19,7 @@ import {
 import { companyParts, customerPart } from '~/core/invoicing/order-invoice';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { compare, formatDecimal, formatTrimmed, isNegative, sub } from '~/core/pricing';
-import { addDays, tenantDate } from '~/core/work-orders/close.rules';
+import { addDays, isPlainDate, tenantDate } from '~/core/calendar/dates';
 import { findProject, lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY, type ProjectRow } from './project-access';
 import { canMarkIncluded, newPart, type RowStatus } from './project-invoicing';
 import { readProjectFigures, type ProjectInvoicingTotals } from './project-figures';
@@ -355,7 +355,7 @@ const zDate = () =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && addDays(s, 0) === s, 'ERROR_INVALID_VALUE');
+    .refine((s) => isPlainDate(s), 'ERROR_INVALID_VALUE');
 const zBool = () =>
   z.preprocess(
     (v) => (typeof v === 'string' ? ['true', '1', 'on', 'yes'].includes(v.toLowerCase()) : v),

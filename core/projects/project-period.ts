@@ -1,4 +1,4 @@
-import { addMonthsToFirst, daysInMonth } from '~/core/agreements/periods';
+import { addMonthsToFirst, endOfMonth } from '~/core/calendar/dates';
 import type { ProjectPeriod } from './project.schema';
 
 /**
@@ -13,10 +13,7 @@ export function projectPeriodRange(period: ProjectPeriod, date: string): { from:
   const months = period === 'month' ? 1 : period === 'quarter' ? 3 : period === 'half_year' ? 6 : 12;
   const firstMonth = Math.floor((month - 1) / months) * months + 1;
   const from = `${year}-${String(firstMonth).padStart(2, '0')}-01`;
-  const last = addMonthsToFirst(from, months - 1);
-  const ly = Number(last.slice(0, 4));
-  const lm = Number(last.slice(5, 7));
-  return { from, to: `${last.slice(0, 8)}${String(daysInMonth(ly, lm)).padStart(2, '0')}` };
+  return { from, to: endOfMonth(addMonthsToFirst(from, months - 1)) };
 }
 
 /** The same period before or after (`step` −1 or +1). */

@@ -1,12 +1,13 @@
 import {
   addDays,
+  addMonthsToFirst,
+  daysBetween,
   formatPlainDate,
   isoDayOfWeek,
   isoWeek,
   parsePlainDate,
-  type PlainDate,
-} from '~/core/calendar/iso-week';
-import { addMonths, PROJECT_STEPS, type ProjectStep } from '~/core/work-orders/calendar-rules';
+} from '~/core/calendar/dates';
+import { PROJECT_STEPS, type ProjectStep } from '~/core/work-orders/calendar-rules';
 
 /**
  * The resource planning calendar's pure rules (spec section 2 "Resource planning calendar",
@@ -35,17 +36,6 @@ export interface PlanningWeek {
 }
 
 const DAY_MS = 86_400_000;
-const utc = (d: PlainDate) => Date.UTC(d.year, d.month - 1, d.day);
-
-/** Whole days from `a` to `b` (negative when b is earlier). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((utc(parsePlainDate(b)!) - utc(parsePlainDate(a)!)) / DAY_MS);
-}
-
-/** The date `days` after (or before) a YYYY-MM-DD date. */
-export function shiftDate(date: string, days: number): string {
-  return formatPlainDate(addDays(parsePlainDate(date)!, days));
-}
 
 /** The Monday of the ISO week holding `date`. */
 export function mondayOf(date: string): string {
@@ -71,21 +61,21 @@ export function planningStep(raw: unknown): PlanningStep {
 export function planningRange(anchor: string, step: PlanningStep): { from: string; to: string } {
   const a = parsePlainDate(anchor)!;
   const first = { year: a.year, month: a.month, day: 1 };
-  const last = addDays(addMonths(first, step), -1);
+  const last = addDays(addMonthsToFirst(first, step), -1);
   const from = mondayOf(formatPlainDate(first));
-  const to = shiftDate(mondayOf(formatPlainDate(last)), 6);
+  const to = addDays(mondayOf(formatPlainDate(last)), 6);
   return { from, to };
 }
 
 /** The first of the month `step` months before (-1) or after (+1) the anchor's. */
 export function shiftAnchor(anchor: string, step: PlanningStep, direction: -1 | 1): string {
-  return formatPlainDate(addMonths(parsePlainDate(anchor)!, direction * step));
+  return formatPlainDate(addMonthsToFirst(parsePlainDate(anchor)!, direction * step));
 }
 
 /** The ISO weeks (Monday starts) that cover [from, to], in order. */
 export function planningWeeks(from: string, to: string): PlanningWeek[] {
   const weeks: PlanningWeek[] = [];
-  for (let monday = mondayOf(from); monday <= to; monday = shiftDate(monday, 7)) {
+  for (let monday = mondayOf(from); monday <= to; monday = addDays(monday, 7)) {
     const w = isoWeek(parsePlainDate(monday)!);
     weeks.push({ year: w.year, week: w.week, start: monday });
   }
@@ -123,7 +113,7 @@ export function dayIndexer(from: string, to: string) {
 export function isPlanningPeriod(from: string, to: string): boolean {
   const f = parsePlainDate(from);
   if (!f || !parsePlainDate(to) || to < from) return false;
-  const limit = formatPlainDate(addDays(addMonths(f, MAX_PLANNING_MONTHS), f.day - 1 + MAX_PLANNING_EXTRA_DAYS));
+  const limit = formatPlainDate(addDays(addMonthsToFirst(f, MAX_PLANNING_MONTHS), f.day - 1 + MAX_PLANNING_EXTRA_DAYS));
   return to < limit;
 }
 
@@ -134,7 +124,7 @@ export interface DaySpan {
 
 /** A span moved by whole weeks (its length and weekdays kept). */
 export function moveSpan(span: DaySpan, weeks: number): DaySpan {
-  return { startDate: shiftDate(span.startDate, weeks * 7), endDate: shiftDate(span.endDate, weeks * 7) };
+  return { startDate: addDays(span.startDate, weeks * 7), endDate: addDays(span.endDate, weeks * 7) };
 }
 
 /**
@@ -142,7 +132,7 @@ export function moveSpan(span: DaySpan, weeks: number): DaySpan {
  * it ends on its first day).
  */
 export function resizeSpan(span: DaySpan, weeks: number): DaySpan {
-  const endDate = shiftDate(span.endDate, weeks * 7);
+  const endDate = addDays(span.endDate, weeks * 7);
   return { startDate: span.startDate, endDate: endDate < span.startDate ? span.startDate : endDate };
 }
 

@@ -1,15 +1,14 @@
 import type { Ctx } from '~/core/context';
+import { addDays, startOfDayInZone, tenantTimeZone } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
-import { tenantTimeZone } from '~/core/i18n/number-format';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
 import { applyLimit } from '~/core/work-orders/work-order-read';
-import { wallClockToIso } from '~/core/work-orders/time-rules';
 import { findProject, lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY, type ProjectStatus } from './project-access';
-import { dayIndexer, isPlanningPeriod, planningWeeks, shiftDate, type PlanningWeek } from './resource-calendar';
+import { dayIndexer, isPlanningPeriod, planningWeeks, type PlanningWeek } from './resource-calendar';
 import { ZPlannableSuppliersQuery, ZPlanResource, ZResourcePlanQuery, ZUpdateResource } from './resource.schema';
 
 /**
@@ -127,7 +126,7 @@ const periodError = (code: string) => new AppError('VALIDATION_FAILED', 400, { f
 
 /** The local midnight starting a day, as an instant in the tenant's zone. */
 const dayStart = (ctx: Ctx, date: string) =>
-  wallClockToIso(`${date}T00:00`, tenantTimeZone(ctx.tenant.config?.country))!;
+  startOfDayInZone(date, tenantTimeZone(ctx.tenant.config?.country)).toISOString();
 
 /**
  * Runs the calendar's reads with plans made for their values. The unit of work plans statements
@@ -324,8 +323,8 @@ async function planConflicts(
                     ${projectId ? 'and p.project_id = ?' : ''})`,
     [
       userIds,
-      dayStart(ctx, shiftDate(from, -1)),
-      dayStart(ctx, shiftDate(to, 2)),
+      dayStart(ctx, addDays(from, -1)),
+      dayStart(ctx, addDays(to, 2)),
       from,
       to,
       ...(projectId ? [projectId] : []),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tenantToday } from '~/core/calendar/tenant-today';
 import type { Ctx } from '~/core/context';
 import { documentCompany } from '~/core/documents/company';
 import { DOCX_TYPE, PDF_TYPE, safeFilename, type DocumentFile } from '~/core/documents/file';
@@ -169,7 +170,7 @@ async function vatOf(
     })),
     reverseVat,
     taxReduction: 'none',
-    reductionDay: ctx.now.toISOString().slice(0, 10),
+    reductionDay: tenantToday(ctx),
   });
   return {
     vat: reverseVat ? [] : f.vat.filter((v) => v.percent !== '0' || !isZero(v.base)),

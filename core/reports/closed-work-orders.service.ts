@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { addDays, startOfDayInZone } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import type { Ctx } from '~/core/context';
 import { AppError } from '~/core/errors/app-error';
@@ -10,8 +11,6 @@ import { formatDecimal } from '~/core/pricing';
 import { containsPattern, MAX_PAGE_SIZE } from '~/core/registers/list-query';
 import { assigneeIn } from '~/core/work-orders/work-order-filter';
 import { applyLimit } from '~/core/work-orders/work-order-read';
-import { nextDay } from '~/core/work-orders/work-order-rules';
-import { wallClockToIso } from '~/core/work-orders/time-rules';
 import { reportPeriod, weekOf, zReportDay, type Period } from './report-period';
 
 /*
@@ -90,8 +89,8 @@ function closedQuery(ctx: Ctx, f: ClosedHistoryQuery, period: Period): Knex.Quer
   const qb = ctx
     .trx('work_orders as w')
     .whereNull('w.deleted_at')
-    .where('w.closed_at', '>=', wallClockToIso(`${period.from}T00:00`, zone)!)
-    .where('w.closed_at', '<', wallClockToIso(`${nextDay(period.to)}T00:00`, zone)!);
+    .where('w.closed_at', '>=', startOfDayInZone(period.from, zone).toISOString())
+    .where('w.closed_at', '<', startOfDayInZone(addDays(period.to, 1), zone).toISOString());
   if (f.customerId) qb.where('w.customer_id', f.customerId);
   if (f.workType) qb.where('w.work_type_id', f.workType);
   if (f.title) qb.whereRaw('lower(w.title) like ?', [containsPattern(f.title)]);

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import {
+  addDays,
+  addMonthsToFirst,
+  daysBetween,
+  endOfMonth,
+  parsePlainDate,
+  startOfIsoWeek,
+  startOfMonth,
+} from '~/core/calendar/dates';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 
@@ -20,15 +28,9 @@ export interface Period {
   to: string;
 }
 
-const DAY_MS = 86_400_000;
-const utc = (day: string) => {
-  const d = parsePlainDate(day)!;
-  return Date.UTC(d.year, d.month - 1, d.day);
-};
-
 /** How many days a period holds, both ends included. */
 export function periodDays(from: string, to: string): number {
-  return Math.round((utc(to) - utc(from)) / DAY_MS) + 1;
+  return daysBetween(from, to) + 1;
 }
 
 /** Why a period of two real days is refused (a message key), or null when it is fine. */
@@ -40,31 +42,19 @@ export function periodError(from: string, to: string): PeriodError | null {
 
 /** The ISO week (Monday to Sunday) `today` falls in. */
 export function weekOf(today: string): Period {
-  const d = parsePlainDate(today)!;
-  const monday = addDays(d, 1 - isoDayOfWeek(d));
-  return { from: formatPlainDate(monday), to: formatPlainDate(addDays(monday, 6)) };
+  const monday = startOfIsoWeek(today);
+  return { from: monday, to: addDays(monday, 6) };
 }
 
 /** The calendar month `today` falls in. */
 export function monthOf(today: string): Period {
-  const [y, m] = today.split('-').map(Number);
-  return { from: `${today.slice(0, 7)}-01`, to: new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10) };
+  return { from: startOfMonth(today), to: endOfMonth(today) };
 }
 
 /** The months (`YYYY-MM`) a period touches, in order. */
 export function monthsOf({ from, to }: Period): string[] {
   const months: string[] = [];
-  let [y, m] = from.split('-').map(Number) as [number, number];
-  const last = to.slice(0, 7);
-  for (;;) {
-    const month = `${y}-${String(m).padStart(2, '0')}`;
-    if (month > last) break;
-    months.push(month);
-    if (++m > 12) {
-      m = 1;
-      y++;
-    }
-  }
+  for (let first = startOfMonth(from); first <= to; first = addMonthsToFirst(first, 1)) months.push(first.slice(0, 7));
   return months;
 }
 

@@ -1,11 +1,4 @@
-import {
-  addDays,
-  formatPlainDate,
-  isoDayOfWeek,
-  isoWeek,
-  parsePlainDate,
-  type PlainDate,
-} from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoDayOfWeek, isoWeek, parsePlainDate, type PlainDate } from '~/core/calendar/dates';
 import { dateIn, wallClockToIso } from '~/core/work-orders/time-rules';
 
 /**

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
-import { addDays, formatPlainDate, isoWeekStart, isoWeeksInYear, parsePlainDate } from '~/core/calendar/iso-week';
+import {
+  addDays,
+  daysBetween,
+  formatPlainDate,
+  isoWeekStart,
+  isoWeeksInYear,
+  parsePlainDate,
+} from '~/core/calendar/dates';
 import { MAX_SPAN_DAYS } from '~/core/work-orders/time-rules';
 
 /*
@@ -9,7 +16,6 @@ import { MAX_SPAN_DAYS } from '~/core/work-orders/time-rules';
  * days (spec section 5), and an ISO week given as year and week.
  */
 
-const DAY_MS = 86_400_000;
 /** A required YYYY-MM-DD that is a real date. */
 export const zDate = () =>
   z.string({ error: 'ERROR_REQUIRED_FIELD' }).refine((v) => parsePlainDate(v) !== null, 'ERROR_INVALID_VALUE');
@@ -72,7 +78,7 @@ export function parsePeriod(raw: { startTime?: unknown; endTime?: unknown }): { 
     startTime: String(raw.startTime ?? '').slice(0, 10) || undefined,
     endTime: String(raw.endTime ?? '').slice(0, 10) || undefined,
   });
-  const days = (Date.parse(`${endTime}T00:00:00Z`) - Date.parse(`${startTime}T00:00:00Z`)) / DAY_MS;
+  const days = daysBetween(startTime, endTime);
   if (days < 0) throw new AppError('VALIDATION_FAILED', 400, { fields: { endTime: ['ERROR_END_BEFORE_START'] } });
   if (days + 1 > MAX_SPAN_DAYS)
     throw new AppError('VALIDATION_FAILED', 400, { fields: { endTime: ['ERROR_TIME_SPAN_TOO_LONG'] } });

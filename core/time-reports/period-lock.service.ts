@@ -4,6 +4,7 @@ import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess } from '~/core/permissions/access';
+import { endOfMonth } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { lockedBefore } from '~/core/work-orders/time-rules';
 import { isDateLocked, lockDateOf, lockedSql, monthLock, monthOf, type LockState } from './period-lock';
@@ -128,12 +129,6 @@ export const ZLockMonth = ZMonth.extend({
   early: z.preprocess((v) => (v === 'true' ? true : v === 'false' || v === '' ? false : v), z.boolean()).optional(),
 });
 
-/** The last day (YYYY-MM-DD) of the month that starts on `month` (YYYY-MM-01). */
-function lastDayOf(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-}
-
 /**
  * POST /timereports/lock {month, early?} and POST /timereports/unlock {month} (timereports:edit):
  * lock a month by hand before its lock day, or open one again after it. A month that has not
@@ -146,7 +141,7 @@ export async function setMonthLocked(ctx: Ctx, raw: unknown, locked: boolean): P
   requireAccess(ctx.auth, { permission: 'timereports:edit' });
   const input = parseInput(ZLockMonth, raw);
   const month = monthOf(input.month);
-  if (locked && !input.early && lastDayOf(month) >= tenantToday(ctx))
+  if (locked && !input.early && endOfMonth(month) >= tenantToday(ctx))
     throw new AppError('TIME_MONTH_NOT_ENDED', 409, { month: month.slice(0, 7) });
   const state = await timeLockState(ctx);
   const byRule = state.boundary !== null && month < state.boundary;

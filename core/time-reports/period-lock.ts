@@ -1,3 +1,4 @@
+import { addMonthsToFirst, daysInMonth, formatPlainDate, parsePlainDate } from '~/core/calendar/dates';
 /**
  * Which days of time are locked (spec section 4: "Time reports lock on a configured day of the
  * next month"), as pure rules. A month is locked by the lock-day rule once the boundary has passed
@@ -35,11 +36,8 @@ export function monthLock(state: LockState, date: string): { locked: boolean; by
 /** The day a month locks by the rule: the lock day of the next month, clamped to its last day. */
 export function lockDateOf(month: string, lockDay: number | null): string | null {
   if (lockDay === null) return null;
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const next = new Date(Date.UTC(y, m, 1));
-  const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(lockDay, last));
-  return next.toISOString().slice(0, 10);
+  const next = parsePlainDate(addMonthsToFirst(`${month.slice(0, 7)}-01`, 1))!;
+  return formatPlainDate({ ...next, day: Math.min(lockDay, daysInMonth(next.year, next.month)) });
 }
 
 /**

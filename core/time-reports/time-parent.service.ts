@@ -4,7 +4,7 @@ import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess } from '~/core/permissions/access';
-import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { addDays, daysInMonth, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/dates';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { requireTimeReader, weekDates } from './time-report.service';
@@ -174,7 +174,7 @@ export async function setMonthApproval(
   if (!Number.isInteger(year) || !Number.isInteger(month) || month < 1 || month > 12 || year < 2000 || year > 2100)
     throw new AppError('VALIDATION_FAILED', 400, { fields: { month: ['ERROR_INVALID_VALUE'] } });
   const periodStart = `${year}-${String(month).padStart(2, '0')}-01`;
-  const periodEnd = formatPlainDate({ year, month, day: new Date(Date.UTC(year, month, 0)).getUTCDate() });
+  const periodEnd = formatPlainDate({ year, month, day: daysInMonth(year, month) });
   const status = raw.approved ? 'approved' : 'open';
   const existing = isUuid(raw.userId)
     ? await ctx

@@ -4,7 +4,7 @@ import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { isoDayOfWeek, parsePlainDate } from '~/core/calendar/dates';
 import { isDateLocked } from './period-lock';
 import { timeLockState } from './period-lock.service';
 import { rangeSetError } from './range-set';

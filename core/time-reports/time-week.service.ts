@@ -1,7 +1,7 @@
 import type { Ctx } from '~/core/context';
 import { AppError } from '~/core/errors/app-error';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { isoDayOfWeek, isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/calendar/iso-week';
+import { daysInMonth, isoDayOfWeek, isoWeek, isoWeeksInYear, parsePlainDate } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
 import { isDateLocked } from './period-lock';
@@ -278,7 +278,7 @@ function monthDates(rawYear: unknown, rawMonth: unknown): { year: number; month:
   if (!Number.isInteger(year) || year < 2000 || year > 2100) fields.year = ['ERROR_INVALID_VALUE'];
   if (!Number.isInteger(month) || month < 1 || month > 12) fields.month = ['ERROR_INVALID_VALUE'];
   if (Object.keys(fields).length) throw new AppError('VALIDATION_FAILED', 400, { fields });
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const last = daysInMonth(year, month);
   const mm = String(month).padStart(2, '0');
   return {
     year,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlainDate as f, type PlainDate } from '~/core/calendar/iso-week';
+import { formatPlainDate as f, type PlainDate } from '~/core/calendar/dates';
 import {
   columnIndex,
   formatClock,

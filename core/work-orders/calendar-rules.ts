@@ -1,4 +1,12 @@
-import { addDays, formatPlainDate, isoDayOfWeek, isoWeek, type PlainDate } from '~/core/calendar/iso-week';
+import {
+  addDays,
+  addMonthsToFirst,
+  formatPlainDate,
+  isoDayOfWeek,
+  isoWeek,
+  startOfMonth,
+  type PlainDate,
+} from '~/core/calendar/dates';
 
 /**
  * The calendar tab's pure rules (spec sections 2 and 9): which days a period covers, how its
@@ -47,14 +55,6 @@ export type CalendarColumn =
   | { kind: 'hour'; key: string; date: PlainDate; hour: number }
   | { kind: 'week'; key: string; from: PlainDate; to: PlainDate; year: number; week: number };
 
-const firstOfMonth = (d: PlainDate): PlainDate => ({ year: d.year, month: d.month, day: 1 });
-
-/** The first day of the month `n` months after `d`'s month. */
-export function addMonths(d: PlainDate, n: number): PlainDate {
-  const index = d.year * 12 + (d.month - 1) + n;
-  return { year: Math.floor(index / 12), month: (index % 12) + 1, day: 1 };
-}
-
 /** Months each period spans (the month-based ones), for ranges and the arrows. */
 const MONTHS: Partial<Record<CalendarPeriod, number>> = { month: 1, quarter: 3, half_year: 6, year: 12 };
 
@@ -62,8 +62,8 @@ const MONTHS: Partial<Record<CalendarPeriod, number>> = { month: 1, quarter: 3, 
 export function viewRange(view: CalendarView): DayRange {
   const a = view.anchor;
   if (view.perspective === 'project') {
-    const from = firstOfMonth(a);
-    return { from, to: addMonths(from, view.step) };
+    const from = startOfMonth(a);
+    return { from, to: addMonthsToFirst(from, view.step) };
   }
   switch (view.period) {
     case 'day':
@@ -77,7 +77,7 @@ export function viewRange(view: CalendarView): DayRange {
       // quarters and half years start on January, April, July, October (or January, July)
       const startMonth = Math.floor((a.month - 1) / months) * months + 1;
       const from = { year: a.year, month: startMonth, day: 1 };
-      return { from, to: addMonths(from, months) };
+      return { from, to: addMonthsToFirst(from, months) };
     }
   }
 }
@@ -110,10 +110,10 @@ export function viewColumns(view: CalendarView): CalendarColumn[] {
 /** The anchor one period earlier (-1) or later (+1). */
 export function shiftView(view: CalendarView, direction: -1 | 1): PlainDate {
   const a = view.anchor;
-  if (view.perspective === 'project') return addMonths(a, direction * view.step);
+  if (view.perspective === 'project') return addMonthsToFirst(a, direction * view.step);
   if (view.period === 'day') return addDays(a, direction);
   if (view.period === 'week') return addDays(a, direction * 7);
-  return addMonths(a, direction * MONTHS[view.period]!);
+  return addMonthsToFirst(a, direction * MONTHS[view.period]!);
 }
 
 /**

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '~/core/errors/app-error';
 import {
-  addDays,
   articleTotals,
   DEFAULT_INVOICE_FEE,
   DEFAULT_VAT_PERCENTAGE,
   effectiveInvoiceFee,
   invoiceTotals,
-  tenantDate,
 } from './close.rules';
 
 const on = { feeToggle: true, feeModule: true, articleTotal: '100.00' };
@@ -100,15 +98,5 @@ describe('[work orders] close: invoice totals', () => {
       reverseVat: false,
       totalPriceVat: '250.00',
     });
-  });
-
-  it('dates: adds days across months and years; today in the tenant country', () => {
-    expect(addDays('2026-01-31', 30)).toBe('2026-03-02');
-    expect(addDays('2026-12-20', 15)).toBe('2027-01-04');
-    // 23:30 UTC on 31 December is already 1 January in Stockholm and Sydney
-    const late = new Date('2026-12-31T23:30:00Z');
-    expect(tenantDate(late, 'SE')).toBe('2027-01-01');
-    expect(tenantDate(new Date('2026-06-01T15:00:00Z'), 'AU')).toBe('2026-06-02');
-    expect(tenantDate(new Date('2026-06-01T15:00:00Z'), null)).toBe('2026-06-01');
   });
 });

@@ -15,7 +15,6 @@ import {
   type DecimalInput,
   type Money,
 } from '~/core/pricing';
-import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 /**
  * The rules of closing a work order (spec sections 4, 5 and 9), pure: no database, no clock, so
@@ -108,25 +107,6 @@ export function invoiceTotals(input: {
   const vat = reverseVat ? '0.00' : formatDecimal(input.vatPercentage);
   const totalPrice = formatDecimal(add(input.articleTotal, input.fee ?? 0));
   return { vatPercentage: vat, reverseVat, totalPrice, totalPriceVat: markup(totalPrice, vat) };
-}
-
-/** Adds days to a calendar date `YYYY-MM-DD`. */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d! + days)).toISOString().slice(0, 10);
-}
-
-const ZONES: Record<string, string> = {
-  SE: 'Europe/Stockholm',
-  EE: 'Europe/Tallinn',
-  LV: 'Europe/Riga',
-  AU: 'Australia/Sydney',
-};
-
-/** The calendar date (YYYY-MM-DD) a moment falls on in the tenant's country. */
-export function tenantDate(moment: Date, country: string | null | undefined): string {
-  const timeZone = ZONES[country ?? ''] ?? 'Europe/Stockholm';
-  return dateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(moment);
 }
 
 /** The invoice fee row's title, in the invoice's language. */

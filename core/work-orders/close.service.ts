@@ -11,16 +11,15 @@ import { hasAccess, requireAccess } from '~/core/permissions/access';
 import type { Permission } from '~/core/permissions/permissions';
 import { formatDecimal } from '~/core/pricing';
 import { nextWorkOrderNumber, readStatuses } from '~/core/work-orders/settings/settings.service';
+import { isPlainDate, tenantDate } from '~/core/calendar/dates';
 import { ARTICLE_ROW_COLUMNS } from './articles.service';
 import {
-  addDays,
   articleTotals,
   DEFAULT_INVOICE_FEE,
   DEFAULT_PAYMENT_TERM_DAYS,
   DEFAULT_VAT_PERCENTAGE,
   effectiveInvoiceFee,
   invoiceTotals,
-  tenantDate,
   type OrderArticleRow,
 } from './close.rules';
 import { renderOrderFinishMail } from './order-finish.mail';
@@ -180,7 +179,7 @@ const zDate = () =>
     z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
-      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && addDays(s, 0) === s, 'ERROR_INVALID_VALUE')
+      .refine((s) => isPlainDate(s), 'ERROR_INVALID_VALUE')
       .optional(),
   );
 const zId = () => z.string({ error: 'ERROR_REQUIRED_FIELD' }).min(1, 'ERROR_REQUIRED_FIELD');

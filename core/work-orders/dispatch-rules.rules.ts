@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDayOfWeek, parsePlainDate } from '~/core/calendar/dates';
 import { AppError } from '~/core/errors/app-error';
 import { UUID_PATTERN, validationError } from '~/core/errors/validation';
 
@@ -152,7 +153,9 @@ export function parseDispatchRuleSet(raw: unknown): TDispatchRule[] {
 function weekMinute(localDateTime: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(localDateTime);
   if (!m) return null;
-  const weekday = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay() || 7;
+  const day = parsePlainDate(`${m[1]}-${m[2]}-${m[3]}`);
+  if (!day) return null;
+  const weekday = isoDayOfWeek(day);
   return (weekday - 1) * DAY_MINUTES + Number(m[4]) * 60 + Number(m[5]);
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
-import { parsePlainDate } from '~/core/calendar/iso-week';
+import { parsePlainDate } from '~/core/calendar/dates';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput, zRequiredString } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';

@@ -1,13 +1,7 @@
 import { tenantTimeZone } from '~/core/i18n/number-format';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
-import {
-  formatPlainDate,
-  isoWeekStart,
-  isoWeeksInYear,
-  parsePlainDate,
-  type PlainDate,
-} from '~/core/calendar/iso-week';
+import { formatPlainDate, isoWeekStart, isoWeeksInYear, parsePlainDate, type PlainDate } from '~/core/calendar/dates';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
 import { publishAfterCommit } from '~/core/events/board-events';

@@ -3,7 +3,14 @@
  * and minutes; spans are at most 60 days (spec section 9); minutes are 0–59. The service applies
  * them; unit tests pin them.
  */
-import { dateTimeFormat } from '~/core/i18n/intl-cache';
+import {
+  addMonthsToFirst,
+  dateInZone,
+  endOfMonth,
+  formatPlainDate,
+  wallClockParts,
+  zonedInstant,
+} from '~/core/calendar/dates';
 
 /** Spec section 9: a time report spans at most 60 days. */
 export const MAX_SPAN_DAYS = 60;
@@ -36,29 +43,13 @@ export function spanMinutes(start: Date, end: Date): { ok: true; minutes: number
 
 /** The calendar date (YYYY-MM-DD) a moment falls on in a time zone. */
 export function dateIn(moment: Date, timeZone: string): string {
-  // sv-SE writes dates as YYYY-MM-DD
-  return dateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(moment);
+  return dateInZone(moment, timeZone);
 }
 
 /** "2 h 05 min" style pieces for a duration in minutes: `{hours, minutes}` with minutes padded. */
 export function formatDuration(total: number): string {
   const { hours, minutes } = splitMinutes(total);
   return `${hours}:${String(minutes).padStart(2, '0')}`;
-}
-
-/** The wall-clock parts of a moment in a time zone. */
-function wallParts(instant: number, timeZone: string) {
-  const f = dateTimeFormat('en-GB', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-  const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
-  return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, min: p.minute! };
 }
 
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
@@ -73,18 +64,15 @@ export function wallClockToIso(value: string, timeZone: string): string | null {
   if (!v) return null;
   const m = WALL_CLOCK.exec(v);
   if (!m) return v;
-  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
-  const offset = (instant: number) => {
-    const p = wallParts(instant, timeZone);
-    return (
-      Date.UTC(Number(p.y), Number(p.m) - 1, Number(p.d), Number(p.h), Number(p.min)) -
-      Math.floor(instant / 60_000) * 60_000
-    );
+  const wall = {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4]),
+    minute: Number(m[5]),
+    second: Number(m[6] ?? 0),
   };
-  // two passes settle the offset across a daylight-saving change
-  let instant = wall - offset(wall);
-  instant = wall - offset(instant);
-  return new Date(instant).toISOString();
+  return zonedInstant(wall, timeZone).toISOString();
 }
 
 /** An ISO instant as a `datetime-local` value in `timeZone`; null is "". */
@@ -92,8 +80,8 @@ export function isoToWallClock(iso: string | null, timeZone: string): string {
   if (!iso) return '';
   const t = new Date(iso).getTime();
   if (Number.isNaN(t)) return '';
-  const p = wallParts(t, timeZone);
-  return `${p.y}-${p.m}-${p.d}T${p.h}:${p.min}`;
+  const p = wallClockParts(t, timeZone);
+  return `${formatPlainDate(p)}T${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
 }
 
 /**
@@ -105,8 +93,7 @@ export function isoToWallClock(iso: string | null, timeZone: string): string {
  */
 export function lockedBefore(today: string, lockDay: number | null): string | null {
   if (!lockDay) return null;
-  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-  const lastDay = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const first = new Date(Date.UTC(y, m - 1 - (d >= Math.min(lockDay, lastDay) ? 0 : 1), 1));
-  return first.toISOString().slice(0, 10);
+  const day = Number(today.slice(8, 10));
+  const lastDay = Number(endOfMonth(today).slice(8, 10));
+  return addMonthsToFirst(today, day >= Math.min(lockDay, lastDay) ? 0 : -1);
 }

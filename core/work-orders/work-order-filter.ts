@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Ctx } from '~/core/context';
 import { containsPattern } from '~/core/registers/list-query';
 import { applyLimit } from './work-order-read';
-import { isoWeekOf, nextDay } from './work-order-rules';
+import { addDays, startOfDayInZone, tenantTimeZone } from '~/core/calendar/dates';
+import { isoWeekOf } from './work-order-rules';
 import type { WorkOrderListQuery } from './work-order.schema';
 
 /** How far back "recently closed" looks. */
@@ -38,12 +39,14 @@ export function filteredWorkOrders(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryB
       qb.whereNull('w.closed_at').whereNull('w.deleted_at');
       break;
     case 'closed': {
-      const week = isoWeekOf(ctx.now);
+      // calendar days in the tenant's zone, as the closed-orders report counts them
+      const zone = tenantTimeZone(ctx.tenant.config?.country);
+      const week = isoWeekOf(ctx.now, zone);
       const from = f.closedFrom ?? week.from;
       const to = f.closedTo ?? week.to;
       qb.whereNull('w.deleted_at')
-        .where('w.closed_at', '>=', `${from}T00:00:00Z`)
-        .where('w.closed_at', '<', `${nextDay(to)}T00:00:00Z`);
+        .where('w.closed_at', '>=', startOfDayInZone(from, zone).toISOString())
+        .where('w.closed_at', '<', startOfDayInZone(addDays(to, 1), zone).toISOString());
       break;
     }
     case 'recentlyClosed':

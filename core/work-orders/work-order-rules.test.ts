@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assigneeError, changedFields, isoWeekOf, nextDay, requiredFieldErrors } from './work-order-rules';
+import { assigneeError, changedFields, isoWeekOf, requiredFieldErrors } from './work-order-rules';
 
 describe('work-order rules', () => {
   it('requires every configured field on create, and on edit only those sent', () => {
@@ -38,10 +38,12 @@ describe('work-order rules', () => {
     ]);
   });
 
-  it('gives the ISO week Monday to Sunday, across a year end', () => {
-    expect(isoWeekOf(new Date('2026-11-22T23:00:00Z'))).toEqual({ from: '2026-11-16', to: '2026-11-22' });
-    expect(isoWeekOf(new Date('2026-11-23T00:00:00Z'))).toEqual({ from: '2026-11-23', to: '2026-11-29' });
-    expect(isoWeekOf(new Date('2027-01-01T12:00:00Z'))).toEqual({ from: '2026-12-28', to: '2027-01-03' });
-    expect(nextDay('2026-12-31')).toBe('2027-01-01');
+  it("gives the ISO week Monday to Sunday in the tenant's zone, across a year end", () => {
+    const se = 'Europe/Stockholm';
+    expect(isoWeekOf(new Date('2026-11-22T22:59:00Z'), se)).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    // Monday 00:00 in Stockholm is still Sunday in UTC
+    expect(isoWeekOf(new Date('2026-11-22T23:00:00Z'), se)).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+    expect(isoWeekOf(new Date('2026-11-22T23:00:00Z'), 'UTC')).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(isoWeekOf(new Date('2027-01-01T12:00:00Z'), se)).toEqual({ from: '2026-12-28', to: '2027-01-03' });
   });
 });

@@ -2,6 +2,7 @@
  * The pure rules of work orders (no database): required fields, assignees, what an edit
  * changed, and the closed list's default period. The service applies them; unit tests pin them.
  */
+import { addDays, dateInZone, startOfIsoWeek } from '~/core/calendar/dates';
 import type { RequiredField } from '~/core/work-orders/settings/settings.service';
 
 /** Which input field carries each configurable required field (spec section 5). */
@@ -79,19 +80,10 @@ export function changedFields(
 }
 
 /**
- * The ISO week (Monday to Sunday, UTC) that `now` lies in, as dates `YYYY-MM-DD`: the closed
- * list's default period (spec section 9).
+ * The ISO week (Monday to Sunday) that `now` lies in, in the tenant's `timeZone`, as dates
+ * `YYYY-MM-DD`: the closed list's default period (spec section 9).
  */
-export function isoWeekOf(now: Date): { from: string; to: string } {
-  const day = (now.getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
-  const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - day));
-  const sunday = new Date(monday.getTime() + 6 * 86_400_000);
-  const ymd = (d: Date) => d.toISOString().slice(0, 10);
-  return { from: ymd(monday), to: ymd(sunday) };
-}
-
-/** The day after a `YYYY-MM-DD` date (an inclusive end becomes an exclusive bound). */
-export function nextDay(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  return new Date(d.getTime() + 86_400_000).toISOString().slice(0, 10);
+export function isoWeekOf(now: Date, timeZone: string): { from: string; to: string } {
+  const monday = startOfIsoWeek(dateInZone(now, timeZone));
+  return { from: monday, to: addDays(monday, 6) };
 }

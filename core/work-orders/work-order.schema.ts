@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { blankToNull, zOptionalEmail, zOptionalUuid } from '~/core/registers/fields';
+import { isPlainDate } from '~/core/calendar/dates';
 import { UUID_PATTERN } from '~/core/errors/validation';
 import { MAX_PAGE_SIZE, zQueryFlag } from '~/core/registers/list-query';
 
@@ -105,6 +106,7 @@ const date = () =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'ERROR_INVALID_VALUE')
+    .refine((v) => isPlainDate(v), 'ERROR_INVALID_VALUE')
     .optional();
 
 /** GET /wo: which list, the filters of spec section 2, the sort and the page. */

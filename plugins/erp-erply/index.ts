@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { daysBetween } from '~/core/calendar/dates';
 import { createErpHttp, ErpError, type ErpErrorCode } from '~/core/extension-points/erp-http';
 import {
   defineErpProvider,
@@ -172,7 +173,6 @@ const attribute = (n: number, name: string, value: string): Form => ({
   [`attributeType${n}`]: 'text',
   [`attributeValue${n}`]: value,
 });
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 
 interface Api {
   /** One Erply call; answers its records or throws ErpError. */

@@ -1,15 +1,10 @@
 import { z } from 'zod';
+import { isPlainDate } from '~/core/calendar/dates';
 import { zOptionalText } from '~/core/registers/fields';
 import { zIdentifier, ZListQuery } from '~/core/registers/list-query';
 
 /** A calendar date as YYYY-MM-DD that exists (no 31 June). */
-const zDate = () =>
-  zOptionalText(10).refine((v) => {
-    if (v === null) return true;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, 'ERROR_INVALID_VALUE');
+const zDate = () => zOptionalText(10).refine((v) => v === null || isPlainDate(v), 'ERROR_INVALID_VALUE');
 
 /** A picture of the installation, linked: an https address (pages only load pictures over https). */
 const zImageUrl = () =>

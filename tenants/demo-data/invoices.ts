@@ -1,6 +1,6 @@
 import type { Ctx } from '~/core/context';
 import { createWorkOrderInvoice } from '~/core/invoicing/order-invoice';
-import { tenantDate } from '~/core/work-orders/close.rules';
+import { tenantDate } from '~/core/calendar/dates';
 import { loadWorkOrder } from '~/core/work-orders/work-order-read';
 
 type Row = Record<string, unknown>;

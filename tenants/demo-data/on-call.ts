@@ -1,5 +1,5 @@
 import type { Trx } from '~/core/db/with-tenant';
-import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/dates';
 import { nextMonth } from '~/core/time-reports/on-call.rules';
 import { dateIn, wallClockToIso } from '~/core/work-orders/time-rules';
 

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
 import { companyDay, fillDate, hydrated, signIn } from './helpers';
-import { addDays, formatPlainDate, isoWeek, isoWeekStart } from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoWeek, isoWeekStart } from '~/core/calendar/dates';
 
 /**
  * Issue 17 in the browser: a technician reports a week on a 360 px phone — a work day, a day of

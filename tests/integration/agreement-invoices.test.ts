@@ -7,7 +7,7 @@ import * as invoicesRoute from '~/app/routes/agreements.invoices';
 import * as runRoute_ from '~/app/routes/agreements.invoices.run';
 import * as adjustRoute from '~/app/routes/agreements.price-adjustment';
 import { tenantToday } from '~/core/agreements/generation.service';
-import { addDaysTo, addMonthsToFirst } from '~/core/agreements/periods';
+import { addDays, addMonthsToFirst } from '~/core/calendar/dates';
 import { validateSession } from '~/core/auth/session.service';
 import { withTenant } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -44,7 +44,7 @@ beforeAll(async () => {
   tok.tech = await signIn(a, a.technicianEmail);
   ref.today = tenantToday({ tenant, now: new Date() });
   ref.monthStart = addMonthsToFirst(ref.today, 0);
-  ref.monthEnd = addDaysTo(addMonthsToFirst(ref.today, 1), -1);
+  ref.monthEnd = addDays(addMonthsToFirst(ref.today, 1), -1);
   await withTenant(tenant, async (trx) => {
     ref.type = await insertAgreementType(trx, {
       code: 'LARM-M',

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { executeRun, startInvoiceRun } from '~/core/agreements/agreement-runs';
 import { tenantToday } from '~/core/agreements/generation.service';
-import { addDaysTo, addMonthsToFirst } from '~/core/agreements/periods';
+import { addDays, addMonthsToFirst } from '~/core/calendar/dates';
 import { validateSession } from '~/core/auth/session.service';
 import type { Ctx } from '~/core/context';
 import { withTenant } from '~/core/db/with-tenant';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   token = await signIn(a, a.adminEmail);
   const today = tenantToday({ tenant, now: new Date() });
   const monthStart = addMonthsToFirst(today, 0);
-  until = addDaysTo(addMonthsToFirst(today, 1), -1);
+  until = addDays(addMonthsToFirst(today, 1), -1);
   await withTenant(tenant, async (trx) => {
     const agreementId = await insertAgreementType(trx, {
       code: 'OUT-M',

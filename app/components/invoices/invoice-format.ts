@@ -1,3 +1,4 @@
+import { addDays, isPlainDate } from '~/core/calendar/dates';
 import { formatNumber } from '~/core/i18n/number-format';
 import type { InvoiceListItem, InvoiceStatus, InvoiceView } from '~/core/invoicing/invoice.service';
 
@@ -75,10 +76,12 @@ export function sourceHref(source: { type: InvoiceView['source']['type']; id: st
 /** Money as people read it: "1 250,00". */
 export const money = (value: string | null | undefined) => formatNumber(Number(value ?? 0));
 
-/** `YYYY-MM-DD` plus whole days, in UTC (a plain date has no zone). */
+/** `YYYY-MM-DD` plus whole days (a plain date has no zone); null when the date, the days or the sum are not real. */
 export function addDaysTo(date: string, days: number): string | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m || !Number.isInteger(days)) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days));
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+  if (!isPlainDate(date) || !Number.isInteger(days)) return null;
+  try {
+    return addDays(date, days);
+  } catch {
+    return null; // beyond the years a Date holds
+  }
 }

@@ -18,6 +18,7 @@ import { cx } from '~/app/components/ui/class-names';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import type { CostsActionResult, CostsLoaderResult } from '~/app/routes/projects.$id.costs';
 import type { ProjectCosts, ProjectCostSnapshot, ProjectTimeReports } from '~/core/projects/project-costs.service';
+import { endOfMonth, startOfMonth } from '~/core/calendar/dates';
 import { formatDuration } from '~/core/work-orders/time-rules';
 
 export interface CostsPanelProps {
@@ -46,8 +47,7 @@ export function monthName(month: string, lang: string, withYear: boolean): strin
 
 /** The first and last day of the month `today` (YYYY-MM-DD) falls in. */
 export function monthPeriod(today: string): { from: string; to: string } {
-  const [y, m] = today.split('-').map(Number) as [number, number];
-  return { from: `${today.slice(0, 7)}-01`, to: new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10) };
+  return { from: startOfMonth(today), to: endOfMonth(today) };
 }
 
 /** A figure on a card: what it is, the value, and a line under it. */

@@ -24,15 +24,14 @@ import { cx } from '~/app/components/ui/class-names';
 import { WarningIcon } from '~/app/components/ui/icons';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
 import { dateTimeFormat } from '~/core/i18n/intl-cache';
+import { addDays, daysBetween } from '~/core/calendar/dates';
 import {
-  daysBetween,
   DEFAULT_PLANNING_STEP,
   moveSpan,
   PLANNING_STEPS,
   planningRange,
   resizeSpan,
   shiftAnchor,
-  shiftDate,
   spanLanes,
   spanPlacement,
   weeksMoved,
@@ -238,7 +237,7 @@ export function ResourcePlanner({
 
   const weeks = plan?.weeks ?? [];
   const totalDays = plan ? daysBetween(plan.from, plan.to) + 1 : 1;
-  const todayIndex = plan ? weeks.findIndex((w) => w.start <= plan.today && plan.today <= shiftDate(w.start, 6)) : -1;
+  const todayIndex = plan ? weeks.findIndex((w) => w.start <= plan.today && plan.today <= addDays(w.start, 6)) : -1;
   const template = `minmax(7rem, 11rem) repeat(${Math.max(1, weeks.length)}, minmax(3rem, 1fr))`;
 
   // opens scrolled to this week (past the sticky names, a week of context before it)
@@ -358,7 +357,7 @@ export function ResourcePlanner({
       userId: owner?.kind === 'user' ? owner.id : '',
       supplierId: owner?.kind === 'supplier' ? owner.id : '',
       startDate: start,
-      endDate: shiftDate(start, 4),
+      endDate: addDays(start, 4),
       hoursPerDay: '',
       comment: '',
     });

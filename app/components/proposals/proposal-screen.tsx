@@ -2,6 +2,7 @@ import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
+import { addMonthsToFirst, tenantDate } from '~/core/calendar/dates';
 import { formatNumber } from '~/core/i18n/number-format';
 import { RecordFiles } from '~/app/components/files/record-files';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
@@ -14,6 +15,7 @@ import {
   Menu,
   NativeSelect,
   TextField,
+  useTenantClock,
   useToast,
   WidgetBoundary,
   type MenuItemDef,
@@ -90,11 +92,9 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** The first day of next month, as the agreement's default valid-from. */
-function firstOfNextMonth(): string {
-  const d = new Date();
-  const next = new Date(Date.UTC(d.getFullYear(), d.getMonth() + 1, 1));
-  return next.toISOString().slice(0, 10);
+/** The first day of next month in the tenant's zone, as the agreement's default valid-from. */
+function firstOfNextMonth(country: string): string {
+  return addMonthsToFirst(tenantDate(new Date(), country), 1);
 }
 
 /** A stored plain date ("2026-12-01") for the date field; null for none or what is not a date. */
@@ -117,8 +117,9 @@ function AgreementDialog(props: {
 }) {
   const { t } = useTranslation('proposals');
   const { t: tc } = useTranslation('common');
+  const clock = useTenantClock();
   const [type, setType] = useState(props.types[0]?.id ?? '');
-  const [validFrom, setValidFrom] = useState(firstOfNextMonth);
+  const [validFrom, setValidFrom] = useState(() => firstOfNextMonth(clock.country));
   const dateError = props.fields?.validFrom?.map((c) => tc(c)).join(' ');
   return (
     <Dialog

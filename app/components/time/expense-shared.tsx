@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '~/app/components/ui';
+import { isoDayOfWeek } from '~/core/calendar/dates';
 import type { CompensationTag } from '~/core/time-reports/compensation-tags.service';
 
 /**
@@ -32,8 +33,7 @@ export const typedOf = (n: number | null | undefined): string =>
 
 /** ISO weekday of a YYYY-MM-DD date: Monday 1 … Sunday 7. */
 export function weekdayOf(date: string): number {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
+  return isoDayOfWeek(date);
 }
 
 /** "821 · Milersättning egen bil, skattefri": the code and the name typed, or the code's label. */

@@ -42,7 +42,7 @@ import {
   type ErrorMessage,
 } from './field';
 import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from './icons';
-import { isoWeek } from '~/core/calendar/iso-week';
+import { isoWeek } from '~/core/calendar/dates';
 
 export type { DateValue };
 

@@ -76,7 +76,7 @@ export {
 } from './toast';
 export type { ErrorMessage } from './field';
 export { DateTime, useTenantClock } from './date-time';
-export { isoWeek, type IsoWeek, type PlainDate } from '~/core/calendar/iso-week';
+export { isoWeek, type IsoWeek, type PlainDate } from '~/core/calendar/dates';
 export {
   formatNumber,
   formatDate,

@@ -1,3 +1,4 @@
+import { addMonthsToFirst, endOfMonth } from '~/core/calendar/dates';
 import { isDateLocked, type LockState } from '../period-lock';
 
 /** A payroll month, YYYY-MM. */
@@ -5,16 +6,12 @@ export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** The month's first and last day (YYYY-MM-DD). */
 export function monthRange(month: string): { from: string; to: string } {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+  return { from: `${month}-01`, to: endOfMonth(`${month}-01`) };
 }
 
 /** The month `delta` months from `month` (YYYY-MM). */
 export function addMonths(month: string, delta: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const d = new Date(Date.UTC(y, m - 1 + delta, 1));
-  return d.toISOString().slice(0, 7);
+  return addMonthsToFirst(`${month}-01`, delta).slice(0, 7);
 }
 
 /** How far back the page looks for a locked month before it offers the previous one. */

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from '~/app/components/ui/class-names';
-import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/iso-week';
+import { addDays, formatPlainDate, isoDayOfWeek, parsePlainDate } from '~/core/calendar/dates';
 import {
   columnIndex,
   DAY_FIRST_HOUR,
@@ -33,8 +33,6 @@ const ORDER_TYPE = 'application/x-ordo-order';
 const DAY_MINUTES = (DAY_LAST_HOUR - DAY_FIRST_HOUR) * 60;
 /** How many plans a week column shows before "+N". */
 const WEEK_CELL_MAX = 3;
-
-const shiftDate = (date: string, days: number) => formatPlainDate(addDays(parsePlainDate(date)!, days));
 
 /** The day a plan dropped on a column lands on (a week column keeps the plan's weekday). */
 function dropDate(col: CalendarColumn, item?: BoardItem): string {
@@ -198,7 +196,7 @@ export function BoardGrid({
       move({ endTime: formatClock(item.startMinutes + duration) });
     } else if (key === 'ArrowRight' || key === 'ArrowLeft') {
       const dir = key === 'ArrowRight' ? 1 : -1;
-      if (step) move({ date: shiftDate(item.date, dir * step) });
+      if (step) move({ date: addDays(item.date, dir * step) });
       else {
         const start = item.startMinutes + dir * 60;
         if (start < 0 || start >= 24 * 60) return;
@@ -240,10 +238,7 @@ export function BoardGrid({
             className="grid border-b border-slate-200"
             style={{ gridTemplateColumns: template, minWidth: rowMinWidth }}
           >
-            <div
-              role="columnheader"
-              className="sticky left-0 z-[1] bg-slate-50 p-2 text-xs font-medium text-slate-500"
-            >
+            <div role="columnheader" className="sticky left-0 z-[1] bg-slate-50 p-2 text-xs font-medium text-slate-500">
               {technician ? t('column.technician') : t('column.project')}
             </div>
             {columns.map((c, i) => {

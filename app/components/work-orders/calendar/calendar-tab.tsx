@@ -4,7 +4,7 @@ import { Link, useFetcher, useNavigate, useRevalidator } from 'react-router';
 import { Button, ConfirmDialog, TextField, useToast } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
 import { useWorkOrderTabs } from '~/app/components/work-orders/tabs/tabs-context';
-import { parsePlainDate } from '~/core/calendar/iso-week';
+import { parsePlainDate } from '~/core/calendar/dates';
 import {
   CALENDAR_DEBOUNCE_MS,
   CALENDAR_PERIODS,

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { isoWeek, type PlainDate } from '~/core/calendar/iso-week';
-import { addMonths, viewRange, type CalendarColumn, type CalendarView } from '~/core/work-orders/calendar-rules';
+import { addMonthsToFirst, isoWeek, type PlainDate } from '~/core/calendar/dates';
+import { viewRange, type CalendarColumn, type CalendarView } from '~/core/work-orders/calendar-rules';
 import { dateTimeFormat } from '~/core/i18n/intl-cache';
 
 const asDate = (d: PlainDate) => new Date(Date.UTC(d.year, d.month - 1, d.day, 12));
@@ -15,7 +15,7 @@ export function periodTitle(t: TFunction, view: CalendarView): string {
   const { from, to } = viewRange(view);
   if (view.perspective === 'project') {
     if (view.step === 1) return monthName(t, from);
-    return `${monthName(t, from, 'short')} – ${monthName(t, addMonths(to, -1), 'short')}`;
+    return `${monthName(t, from, 'short')} – ${monthName(t, addMonthsToFirst(to, -1), 'short')}`;
   }
   switch (view.period) {
     case 'day':

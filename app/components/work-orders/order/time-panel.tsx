@@ -21,7 +21,7 @@ import type { loader as rootLoader } from '~/app/root';
 import { formatDuration, isoToWallClock, splitMinutes } from '~/core/work-orders/time-rules';
 import type { TimePanelData, TimeRow } from '~/core/work-orders/time.service';
 import { useFetcherResult } from '~/app/lib/use-fetcher-result';
-import { dateTimeFormat } from '~/core/i18n/intl-cache';
+import { todayInZone } from '~/core/calendar/dates';
 
 export interface TimePanelProps {
   workOrderId: string;
@@ -51,12 +51,9 @@ interface Draft {
   comment: string;
 }
 
-const today = (timeZone: string) =>
-  dateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(new Date());
-
 function draftOf(row: TimeRow | null, userId: string, timeZone: string): Draft {
   if (!row) {
-    const day = today(timeZone);
+    const day = todayInZone(timeZone);
     return {
       id: null,
       userId,
