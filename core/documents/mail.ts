@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { PermanentJobError, defineJob } from '~/core/jobs/define-job';
 import { enqueueInTransaction } from '~/core/jobs/outbox';
-import { getMailer, isPermanentSmtpError } from '~/core/mail/mailer';
+import { getMailer, isPermanentSmtpError, ZMailMessage } from '~/core/mail/mailer';
 import { inlineLogo } from './company';
 import { PDF_TYPE } from './file';
 import { htmlToPdf } from './pdf';
@@ -23,14 +23,8 @@ import type { DocumentCompany } from './work-order-document';
 /** Template files the job may print: letters, digits and dashes (render.ts resolves them under templates/). */
 const TEMPLATE = /^[a-z0-9][a-z0-9-]*$/;
 
-const ZDocumentMail = z.object({
+const ZDocumentMail = ZMailMessage.pick({ to: true, subject: true }).extend({
   tenantId: z.uuid(),
-  to: z.array(z.email()).min(1).max(100),
-  subject: z
-    .string()
-    .min(1)
-    .max(500)
-    .refine((s) => !/[\r\n]/.test(s), 'must be one line'),
   text: z.string().max(100_000),
   document: z.object({
     template: z.string().regex(TEMPLATE),
