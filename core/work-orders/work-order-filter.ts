@@ -80,14 +80,8 @@ export function filteredWorkOrders(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryB
   if (f.ignoredUsers.length) qb.whereNotExists(assigneeIn(ctx, f.ignoredUsers));
   // kept by the assignee rows' triggers (migration 0010), with a partial index of its own
   if (f.unassigned) qb.where('w.assignee_count', 0);
-  if (f.departments.length)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('work_order_assignees as da')
-        .join('users as du', 'du.id', 'da.user_id')
-        .whereRaw('da.work_order_id = w.id')
-        .whereIn('du.department_id', f.departments);
-    });
+  // an assignee in one of the departments: their departments are kept on the order (migration 0043)
+  if (f.departments.length) qb.whereRaw('w.assignee_departments && ?::uuid[]', [f.departments]);
   if (f.createUserId) qb.where('w.create_user_id', f.createUserId);
   if (f.customerType)
     qb.whereExists(function () {

@@ -35,6 +35,7 @@ import m0033 from './0033-invoice-row-types';
 import m0037 from './0037-agreement-run-made';
 import m0038 from './0038-proposal-agreement';
 import m0039 from './0039-job-outbox';
+import m0043 from './0043-work-order-assignee-departments';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -77,4 +78,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0037,
   m0038,
   m0039,
+  m0043,
 ];

@@ -196,6 +196,21 @@ describe('[work-order lists] filters', () => {
     expect(await ours(`departments=${id.d1}`)).toEqual(named('o1'));
     expect(await ours(`departments=${id.d1},${id.d2}`)).toEqual(named('o1', 'o2'));
   });
+  it('departments follow a person who moves to another department and an assignee who leaves', async () => {
+    const moveTech = (department: string) =>
+      withTenant(tenantA, (trx) => trx('users').where({ id: id.tech }).update({ department_id: department }));
+    await moveTech(id.d2);
+    expect(await ours(`departments=${id.d1}`)).toEqual([]);
+    expect(await ours(`departments=${id.d2}`)).toEqual(named('o1', 'o2'));
+    await moveTech(id.d1);
+    expect(await ours(`departments=${id.d1}`)).toEqual(named('o1'));
+    const [row] = await withTenant(tenantA, (trx) =>
+      trx('work_order_assignees').where({ work_order_id: id.o1, user_id: id.tech }).del().returning('*'),
+    );
+    expect(await ours(`departments=${id.d1}`)).toEqual([]);
+    await withTenant(tenantA, (trx) => trx('work_order_assignees').insert(row));
+    expect(await ours(`departments=${id.d1}`)).toEqual(named('o1'));
+  });
   it('createUserId, customerType, scheduleStatus', async () => {
     expect(await ids(`createUserId=${id.tech}`)).toEqual(named('o2'));
     expect(await ours('customerType=private')).toEqual(named('o2'));
