@@ -67,13 +67,8 @@ export function filteredWorkOrders(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryB
   const workTypes = [...f.workTypes, ...f.workType];
   if (workTypes.length) qb.whereIn('w.work_type_id', workTypes);
   if (f.status.length) qb.whereIn('w.status_id', f.status);
-  if (f.tags.length)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('work_order_tags as ft')
-        .whereRaw('ft.work_order_id = w.id')
-        .whereIn('ft.tag_id', f.tags);
-    });
+  // any of the tags: the order's tags are kept on it (migration 0043)
+  if (f.tags.length) qb.whereRaw('w.tag_ids && ?::uuid[]', [f.tags]);
   const assignees = [...f.assignees, ...f.assignee];
   if (assignees.length) qb.whereExists(assigneeIn(ctx, assignees));
   if (f.onlyMine && ctx.auth) qb.whereExists(assigneeIn(ctx, [ctx.auth.user.id]));

@@ -178,6 +178,19 @@ describe('[work-order lists] filters', () => {
     expect(await ours(`tags=${id.tA},${id.tB}`)).toEqual(named('o1', 'o2'));
     expect(await ours(`tags=${id.tA}&tags=${id.tB}`)).toEqual(named('o1', 'o2'));
   });
+  it('tags follow the order when its tags are replaced', async () => {
+    const retag = (tags: string[]) =>
+      withTenant(tenantA, async (trx) => {
+        await trx('work_order_tags').where({ work_order_id: id.o1 }).del();
+        await trx('work_order_tags').insert(tags.map((tag_id) => ({ work_order_id: id.o1, tag_id })));
+      });
+    await retag([id.tB]);
+    expect(await ours(`tags=${id.tA}`)).toEqual([]);
+    expect(await ours(`tags=${id.tB}`)).toEqual(named('o1', 'o2'));
+    await retag([id.tA]);
+    expect(await ours(`tags=${id.tA}`)).toEqual(named('o1'));
+    expect(await ours(`tags=${id.tB}`)).toEqual(named('o2'));
+  });
   it('search: title, address, customer name and number, object serial, number', async () => {
     expect(await ids('search=solväg')).toEqual(named('o1'));
     expect(await ids('search=MÄLARDAL')).toEqual(named('o1'));
