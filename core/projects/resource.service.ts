@@ -129,28 +129,12 @@ const dayStart = (ctx: Ctx, date: string) =>
   startOfDayInZone(date, tenantTimeZone(ctx.tenant.config?.country)).toISOString();
 
 /**
- * Runs the calendar's reads with plans made for their values. The unit of work plans statements
- * generically (core/db/tenant-transaction.ts: plan_cache_mode force_generic_plan, meant for fixed
- * lookups by id), and a generic plan takes a period's plans and the board's plans in it for a row
- * each: it joined them in nested loops, 2.4 million comparisons for 50 people over 6 months
- * (~180 ms against ~35 ms). The setting is the transaction's and comes back after; on a failure
- * the transaction ends and takes it with it.
- */
-async function withCustomPlans<T>(ctx: Ctx, fn: () => Promise<T>): Promise<T> {
-  const { rows } = (await ctx.trx.raw(
-    `select current_setting('plan_cache_mode') as mode, set_config('plan_cache_mode', 'force_custom_plan', true)`,
-  )) as { rows: { mode: string }[] };
-  const result = await fn();
-  await ctx.trx.raw(`select set_config('plan_cache_mode', ?, true)`, [rows[0]!.mode]);
-  return result;
-}
-
-/**
  * GET /projects/resources/{from}/{to}: the calendar of a period (both days count, at most 12
  * months and a week): its ISO weeks; per person (every active user, or with `projectId` / `userIds`
  * only those planned or named) and per supplier with plans, the plans touching the period; and the
- * clashes of those people in the period, per ISO week. At most six statements whatever the period
- * or the number of people: three or four reads and two that set how they are planned.
+ * clashes of those people in the period, per ISO week. At most four statements whatever the period
+ * or the number of people. Each is planned for its values (decision 047): a generic plan took a
+ * period's plans and the board's plans in it for a row each and joined them in nested loops.
  */
 export async function resourcePlan(ctx: Ctx, raw: unknown): Promise<ResourcePlan> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
@@ -159,7 +143,7 @@ export async function resourcePlan(ctx: Ctx, raw: unknown): Promise<ResourcePlan
   if (!isPlanningPeriod(q.from, q.to)) throw periodError('ERROR_PLANNING_PERIOD_TOO_LONG');
   const projectId = q.projectId ? (await findProject(ctx, q.projectId)).id : null;
   const userIds = q.userIds?.length ? [...new Set(q.userIds)] : null;
-  return withCustomPlans(ctx, () => readPlan(ctx, { from: q.from, to: q.to, projectId, userIds }));
+  return readPlan(ctx, { from: q.from, to: q.to, projectId, userIds });
 }
 
 async function readPlan(

@@ -70,27 +70,16 @@ export function filteredWorkOrders(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryB
   const workTypes = [...f.workTypes, ...f.workType];
   if (workTypes.length) qb.whereIn('w.work_type_id', workTypes);
   if (f.status.length) qb.whereIn('w.status_id', f.status);
-  if (f.tags.length)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('work_order_tags as ft')
-        .whereRaw('ft.work_order_id = w.id')
-        .whereIn('ft.tag_id', f.tags);
-    });
+  // any of the tags: the order's tags are kept on it (migration 0043)
+  if (f.tags.length) qb.whereRaw('w.tag_ids && ?::uuid[]', [f.tags]);
   const assignees = [...f.assignees, ...f.assignee];
   if (assignees.length) qb.whereExists(assigneeIn(ctx, assignees));
   if (f.onlyMine && ctx.auth) qb.whereExists(assigneeIn(ctx, [ctx.auth.user.id]));
   if (f.ignoredUsers.length) qb.whereNotExists(assigneeIn(ctx, f.ignoredUsers));
   // kept by the assignee rows' triggers (migration 0010), with a partial index of its own
   if (f.unassigned) qb.where('w.assignee_count', 0);
-  if (f.departments.length)
-    qb.whereExists(function () {
-      this.select(ctx.trx.raw('1'))
-        .from('work_order_assignees as da')
-        .join('users as du', 'du.id', 'da.user_id')
-        .whereRaw('da.work_order_id = w.id')
-        .whereIn('du.department_id', f.departments);
-    });
+  // an assignee in one of the departments: their departments are kept on the order (migration 0043)
+  if (f.departments.length) qb.whereRaw('w.assignee_departments && ?::uuid[]', [f.departments]);
   if (f.createUserId) qb.where('w.create_user_id', f.createUserId);
   if (f.customerType)
     qb.whereExists(function () {

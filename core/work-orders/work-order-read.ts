@@ -97,17 +97,27 @@ export function workOrderSelect(knex: Knex | Knex.Transaction): (string | Knex.R
 
 let byIdsSql: string | undefined;
 
+/** The text of workOrdersByIds's statement (one bind parameter, the ids), made once. */
+export function workOrdersByIdsSql(trx: Knex.Transaction | Knex): string {
+  byIdsSql ??= withNames(trx('work_orders as w'))
+    .select(workOrderSelect(trx))
+    .whereRaw('w.id = any(?::uuid[])', [[]])
+    .toSQL().sql;
+  return byIdsSql;
+}
+
 /**
  * Orders by id, in the order of `ids`, with their names, assignees and tags: one prepared
  * statement (its plan, the costly part, is made once per connection and tenant).
  */
 export async function workOrdersByIds(ctx: Ctx, ids: string[]): Promise<WorkOrder[]> {
   if (!ids.length) return [];
-  byIdsSql ??= withNames(ctx.trx('work_orders as w'))
-    .select(workOrderSelect(ctx.trx))
-    .whereRaw('w.id = any(?::uuid[])', [[]])
-    .toSQL().sql;
-  const rows = await preparedInTenant<Row>(ctx.trx, ctx.tenant, { name: 'work-orders-by-ids', sql: byIdsSql }, [ids]);
+  const rows = await preparedInTenant<Row>(
+    ctx.trx,
+    ctx.tenant,
+    { name: 'work-orders-by-ids', sql: workOrdersByIdsSql(ctx.trx) },
+    [ids],
+  );
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

@@ -36,6 +36,7 @@ import m0037 from './0037-agreement-run-made';
 import m0038 from './0038-proposal-agreement';
 import m0039 from './0039-job-outbox';
 import m0040 from './0040-shared-file-bytes';
+import m0043 from './0043-work-order-assignee-departments';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -79,4 +80,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0038,
   m0039,
   m0040,
+  m0043,
 ];

@@ -8,6 +8,9 @@
  *   BENCH_ONLY=wo: only the work-order scenarios (issue 5: the list call with every filter and sort,
  *   the list page, one order, 50 concurrent clients; issue 6: the map's markers);
  *   BENCH_WO_CLIENTS (50), BENCH_WO_LOAD_REQUESTS (500); BENCH_ONLY=map: the map's markers alone;
+ *   BENCH_ONLY=wo-lists: issue 30's list and map cases alone, each beside its raw SQL (target p95
+ *   <= 60 ms and at most twice the SQL's); BENCH_CASES=<substring>,… only the cases named so (also
+ *   with wo and map); BENCH_RAW_RUNS (50) runs of each case's raw SQL;
  *   BENCH_ONLY=calendar: the planning board's month and week (issue 6; also part of wo)
  *   BENCH_ONLY=throughput: 50 clients on /api/keepalive and /api/wo beside a raw tenant transaction
  *   and a bare node:http server, with the ratios; and the compressed first-load JavaScript of the
@@ -39,7 +42,8 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { BENCH_URL, EMAIL, HOST, PASSWORD, ensureDatabase, seed } from './bench-db';
-import { listScenarios, loadFixtures, mapScenarios } from './work-order-scenarios';
+import { listScenarios, loadFixtures, mapScenarios, type WorkOrderFixtures } from './work-order-scenarios';
+import { rawBaselines } from './work-order-raw-sql';
 import { calendarScenarios } from './calendar-bench';
 import { firstLoad } from './first-load';
 import { throughput } from './throughput';
@@ -56,6 +60,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ONLY = process.env.BENCH_ONLY ?? '';
 const WO_CLIENTS = Number(process.env.BENCH_WO_CLIENTS ?? 50);
 const WO_LOAD_REQUESTS = Number(process.env.BENCH_WO_LOAD_REQUESTS ?? 500);
+const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 50);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -178,7 +183,7 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
     rows.push({ scenario, ...m, target: target(m.p95ms, limit) });
     console.error(`${scenario}: p50 ${m.p50ms} p95 ${m.p95ms} ms, ${m.sqlP50} statements`); // progress
   };
-  for (const [name, qs] of Object.entries(list)) await one(`API wo ${name}`, api(`/api/wo?${qs}`), 40);
+  rows.push(...(await workOrderLists(port, api, f)));
   for (const size of [10, 100]) await one(`API wo open, ${size} rows`, api(`/api/wo?size=${size}`), 40);
   const pages: Record<string, string> = {
     'page / (remembered filters)': '/',
@@ -210,6 +215,41 @@ async function workOrders(port: number, api: (path: string) => Make, page: (path
   return rows;
 }
 
+/** BENCH_CASES=<substring>[,<substring>…]: only the list and map cases whose names contain one. */
+function pickCases(cases: Record<string, string>): Record<string, string> {
+  const wanted = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean);
+  return Object.fromEntries(
+    Object.entries(cases).filter(([name]) => !wanted.length || wanted.some((w) => name.includes(w))),
+  );
+}
+
+/**
+ * A list or map case through the app beside its raw SQL (issue 30, item 9): the statements the
+ * service sends for it, run on a bare client (work-order-raw-sql.ts), and the ratio of the two
+ * p95s. Target: p95 <= LIST_LIMIT_MS server time at 100k orders and within RAW_RATIO of the SQL.
+ */
+const LIST_LIMIT_MS = 60;
+const RAW_RATIO = 2;
+function besideRaw(scenario: string, m: Awaited<ReturnType<typeof measure>>, raw: { p95ms: number } | undefined) {
+  const ratio = raw ? +(m.p95ms / raw.p95ms).toFixed(2) : NaN;
+  const missed = [m.p95ms > LIST_LIMIT_MS ? `${LIST_LIMIT_MS} ms` : '', ratio > RAW_RATIO ? `ratio ${RAW_RATIO}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const row = { scenario, ...m, rawSqlP95ms: raw?.p95ms, ratio, target: missed ? `MISSED (${missed})` : 'ok' };
+  console.error(`${scenario}: p95 ${m.p95ms} ms, raw SQL p95 ${raw?.p95ms} ms, ratio ${ratio}`); // progress
+  return row;
+}
+
+/** Every list case of GET /api/wo (work-order-scenarios.ts) beside its raw SQL. */
+async function workOrderLists(port: number, api: (path: string) => Make, f: WorkOrderFixtures) {
+  const list = pickCases(listScenarios(f));
+  const raw = await rawBaselines(BENCH_URL, f, list, 'list', RAW_RUNS);
+  const rows: Record<string, unknown>[] = [];
+  for (const [name, qs] of Object.entries(list))
+    rows.push(besideRaw(`API wo ${name}`, await measure(port, api(`/api/wo?${qs}`), 1), raw[name]));
+  return rows;
+}
+
 /**
  * Issue 6: the technician calendar over 50 technicians and their plans: a month p95 <= 60 ms and
  * a week <= 30 ms server time, as the page loads them and as the API answers.
@@ -231,14 +271,13 @@ async function calendar(port: number, api: (path: string) => Make, page: (path: 
 async function mapMarkers(port: number, page: (path: string) => Make) {
   const rows: Record<string, unknown>[] = [];
   const f = await loadFixtures(BENCH_URL);
-  const one = async (scenario: string, make: Make, limit: number) => {
-    const m = await measure(port, make, 1);
-    rows.push({ scenario, ...m, target: m.p95ms <= limit ? 'ok' : `MISSED (${limit})` });
-    console.error(`${scenario}: p50 ${m.p50ms} p95 ${m.p95ms} ms, ${m.sqlP50} statements`); // progress
-  };
-  for (const [name, qs] of Object.entries(mapScenarios(f)))
-    await one(`map markers ${name}`, page(`/work-orders/map.data?${qs}`), 60);
-  await one('page /work-orders/map', page('/work-orders/map?list=open'), 100);
+  const cases = pickCases(mapScenarios(f));
+  const raw = await rawBaselines(BENCH_URL, f, cases, 'map', RAW_RUNS);
+  for (const [name, qs] of Object.entries(cases))
+    rows.push(besideRaw(`map markers ${name}`, await measure(port, page(`/work-orders/map.data?${qs}`), 1), raw[name]));
+  if (ONLY === 'wo-lists') return rows;
+  const m = await measure(port, page('/work-orders/map?list=open'), 1);
+  rows.push({ scenario: 'page /work-orders/map', ...m, target: m.p95ms <= 100 ? 'ok' : 'MISSED (100)' });
   return rows;
 }
 
@@ -334,7 +373,8 @@ async function main() {
     const api = (path: string) => () => ({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
     const page = (path: string) => () => ({ method: 'GET', path, headers: { cookie: `__Host-ordo_session=${token}` } });
     if (!ONLY || ONLY === 'wo') rows.push(...(await workOrders(port, api, page)));
-    if (ONLY === 'map') rows.push(...(await mapMarkers(port, page)));
+    if (ONLY === 'map' || ONLY === 'wo-lists') rows.push(...(await mapMarkers(port, page)));
+    if (ONLY === 'wo-lists') rows.unshift(...(await workOrderLists(port, api, await loadFixtures(BENCH_URL))));
     if (ONLY === 'calendar') rows.push(...(await calendar(port, api, page)));
     if (!ONLY || ONLY === 'proposals')
       rows.push(

@@ -178,6 +178,19 @@ describe('[work-order lists] filters', () => {
     expect(await ours(`tags=${id.tA},${id.tB}`)).toEqual(named('o1', 'o2'));
     expect(await ours(`tags=${id.tA}&tags=${id.tB}`)).toEqual(named('o1', 'o2'));
   });
+  it('tags follow the order when its tags are replaced', async () => {
+    const retag = (tags: string[]) =>
+      withTenant(tenantA, async (trx) => {
+        await trx('work_order_tags').where({ work_order_id: id.o1 }).del();
+        await trx('work_order_tags').insert(tags.map((tag_id) => ({ work_order_id: id.o1, tag_id })));
+      });
+    await retag([id.tB]);
+    expect(await ours(`tags=${id.tA}`)).toEqual([]);
+    expect(await ours(`tags=${id.tB}`)).toEqual(named('o1', 'o2'));
+    await retag([id.tA]);
+    expect(await ours(`tags=${id.tA}`)).toEqual(named('o1'));
+    expect(await ours(`tags=${id.tB}`)).toEqual(named('o2'));
+  });
   it('search: title, address, customer name and number, object serial, number', async () => {
     expect(await ids('search=solväg')).toEqual(named('o1'));
     expect(await ids('search=MÄLARDAL')).toEqual(named('o1'));
@@ -195,6 +208,21 @@ describe('[work-order lists] filters', () => {
     expect(await ours(`ignoredUsers=${id.tech}`)).toEqual(named('o2', 'o3', 'o6'));
     expect(await ours(`departments=${id.d1}`)).toEqual(named('o1'));
     expect(await ours(`departments=${id.d1},${id.d2}`)).toEqual(named('o1', 'o2'));
+  });
+  it('departments follow a person who moves to another department and an assignee who leaves', async () => {
+    const moveTech = (department: string) =>
+      withTenant(tenantA, (trx) => trx('users').where({ id: id.tech }).update({ department_id: department }));
+    await moveTech(id.d2);
+    expect(await ours(`departments=${id.d1}`)).toEqual([]);
+    expect(await ours(`departments=${id.d2}`)).toEqual(named('o1', 'o2'));
+    await moveTech(id.d1);
+    expect(await ours(`departments=${id.d1}`)).toEqual(named('o1'));
+    const [row] = await withTenant(tenantA, (trx) =>
+      trx('work_order_assignees').where({ work_order_id: id.o1, user_id: id.tech }).del().returning('*'),
+    );
+    expect(await ours(`departments=${id.d1}`)).toEqual([]);
+    await withTenant(tenantA, (trx) => trx('work_order_assignees').insert(row));
+    expect(await ours(`departments=${id.d1}`)).toEqual(named('o1'));
   });
   it('createUserId, customerType, scheduleStatus', async () => {
     expect(await ids(`createUserId=${id.tech}`)).toEqual(named('o2'));
