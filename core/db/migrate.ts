@@ -79,7 +79,11 @@ async function fromTemplate(knex: Knex, schema: string, names: readonly string[]
   };
   const conn = await client.acquireConnection();
   try {
-    await conn.query(`begin;\n${template.sql(schema)}\ncommit;`);
+    // as pg_dump's own preamble would, but for this transaction only: a SQL function's body names
+    // tables of its schema unqualified, checked when it runs rather than when it is made
+    await conn.query(
+      `begin;\nset local check_function_bodies = false;\nset local search_path = ${quoteIdent(schema)};\n${template.sql(schema)}\ncommit;`,
+    );
   } catch (err) {
     await conn.query('rollback').catch(() => undefined);
     throw err;
