@@ -95,6 +95,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)('tenant schemas made from the temp
         );
       expect(await content(cloned), tablename).toBe(await content(migrated));
     }
+    // each copy's rows have ids of their own: another tenant's id must stay "not found"
+    const second = `t_${uniqueSlug('clone2').replace(/-/g, '_')}`;
+    await migrateSchema(db.knex, second, migrations);
+    const ids = async (schema: string) =>
+      (
+        await db.knex.raw(
+          `select string_agg(x.id::text, ',') as ids from (
+             ${tables
+               .filter((t) => t.tablename !== 'knex_migrations')
+               .map((t) => `select to_jsonb(r) ->> 'id' as id from ${schema}.${t.tablename} r`)
+               .join(' union all ')}) x where x.id ~ '^[0-9a-f]{8}-'`,
+        )
+      ).rows[0].ids.split(',') as string[];
+    const [first, other] = [await ids(cloned), await ids(second)];
+    expect(first.length).toBeGreaterThan(10);
+    expect(first.filter((id) => other.includes(id))).toEqual([]);
     // a second call is a no-op: nothing pending
     expect(await migrateSchema(db.knex, cloned, migrations)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
-import { withTenant, type Trx } from '~/core/db/with-tenant';
+import { afterCommit, withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { ErpError, isErpError } from '~/core/extension-points/erp-http';
 import type { ErpArticle, ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
@@ -93,12 +93,10 @@ export function setDeliveryQueue(queue: JobQueue | null): void {
 function kickAfterCommit(trx: Trx, tenantId: string): void {
   const queue = kickQueue;
   if (!queue) return;
-  trx.executionPromise.then(
-    () =>
-      queue
-        .enqueue(deliverTenantJob, { tenantId })
-        .catch((err: unknown) => logger.warn({ err, tenantId }, 'could not queue an ERP delivery run')),
-    () => undefined,
+  afterCommit(trx, () =>
+    queue
+      .enqueue(deliverTenantJob, { tenantId })
+      .catch((err: unknown) => logger.warn({ err, tenantId }, 'could not queue an ERP delivery run')),
   );
 }
 

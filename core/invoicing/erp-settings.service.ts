@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
+import { thenAfterCommit, withTenant, type AfterCommitWork } from '~/core/db/with-tenant';
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { isErpError } from '~/core/extension-points/erp-http';
@@ -244,61 +245,94 @@ export const ZErpAuthCallback = z.object({
   params: z.record(z.string().max(64), z.string().max(500)).optional(),
 });
 
+type TenantErp = Awaited<ReturnType<typeof tenantErp>>;
+
+/** A unit of work of its own for `ctx`'s tenant: what follows a vendor call made outside any transaction. */
+function anew<T>(ctx: Ctx, fn: (ctx: Ctx) => Promise<T>) {
+  return withTenant(ctx.tenant, (trx) => fn({ ...ctx, trx }));
+}
+
+/** A plugin session outside the request's transaction: refreshed tokens are saved in one of their own. */
+function sessionOutside(ctx: Ctx, erp: TenantErp) {
+  return erpSession(ctx.tenant.id, erp.connection, (next) => anew(ctx, (c) => saveErpCredentials(c.trx, next)));
+}
+
 /**
  * The callback's half (GET /settings/erp/callback?code&state): the state must be the one we issued
- * to this tenant within ten minutes (409 ERP_OAUTH_STATE_INVALID otherwise), the code is exchanged
- * for tokens, stored sealed, and the connection tested.
+ * to this tenant within ten minutes (409 ERP_OAUTH_STATE_INVALID otherwise; it is used up either
+ * way), the code is exchanged for tokens, stored sealed, and the connection tested. The vendor is
+ * called between units of work, never inside one (decision 049).
  */
-export async function completeErpAuth(ctx: Ctx, raw: unknown): Promise<{ companyName: string | null }> {
+export async function completeErpAuth(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<AfterCommitWork<{ companyName: string | null }>> {
   requireAccess(ctx.auth, EDIT);
   const input = parseInput(ZErpAuthCallback, raw);
   if (!(await takeOAuthState(ctx.trx, input.state, ctx.now))) throw new AppError('ERP_OAUTH_STATE_INVALID', 409);
   const erp = await tenantErp(ctx);
-  if (erp.provider.auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
-  let credentials;
-  try {
-    credentials = await erp.provider.auth.exchangeCode({
-      code: input.code,
-      redirectUri: erpCallbackUrl(input.origin),
-      tenantId: ctx.tenant.id,
-      params: input.params ?? {},
+  const auth = erp.provider.auth;
+  if (auth.type !== 'oauth2') throw new AppError('ERP_NO_OAUTH', 409);
+  return thenAfterCommit(async () => {
+    let credentials;
+    try {
+      credentials = await auth.exchangeCode({
+        code: input.code,
+        redirectUri: erpCallbackUrl(input.origin),
+        tenantId: ctx.tenant.id,
+        params: input.params ?? {},
+      });
+    } catch (err) {
+      throw erpFailure(err);
+    }
+    const connected = await anew(ctx, async (c) => {
+      await saveErpCredentials(c.trx, credentials);
+      await c.trx('erp_connection').update({ connected_at: c.now });
+      await recordHistory(c, {
+        entity: ERP_SETTINGS_ENTITY,
+        entityId: c.tenant.id,
+        action: 'connect',
+        data: { kind: erp.id },
+      });
+      return tenantErp(c);
     });
-  } catch (err) {
-    throw erpFailure(err);
-  }
-  await saveErpCredentials(ctx.trx, credentials);
-  await ctx.trx('erp_connection').update({ connected_at: ctx.now });
-  const tested = await testErpConnection(ctx);
-  await recordHistory(ctx, {
-    entity: ERP_SETTINGS_ENTITY,
-    entityId: ctx.tenant.id,
-    action: 'connect',
-    data: { kind: erp.id },
+    const tested = await testOutside(ctx, connected);
+    return { companyName: tested.companyName };
   });
-  return { companyName: tested.companyName };
+}
+
+type TestResult = { ok: boolean; companyName: string | null; error: string | null; vendorMessage: string | null };
+
+/** Asks the ERP who it is, outside any transaction, and stores the answer in a unit of work of its own. */
+async function testOutside(ctx: Ctx, erp: TenantErp): Promise<TestResult> {
+  let result: TestResult;
+  try {
+    const { companyName } = await erp.provider.testConnection(sessionOutside(ctx, erp));
+    result = { ok: true, companyName, error: null, vendorMessage: null };
+  } catch (err) {
+    if (!isErpError(err)) throw err;
+    result = { ok: false, companyName: null, error: err.code, vendorMessage: err.vendorMessage };
+  }
+  await anew(ctx, (c) =>
+    c
+      .trx('erp_connection')
+      .update(
+        result.ok
+          ? { company_name: result.companyName, last_test_at: c.now, last_test_error: null }
+          : { last_test_at: c.now, last_test_error: [result.error, result.vendorMessage].filter(Boolean).join(': ') },
+      ),
+  );
+  return result;
 }
 
 /**
  * POST /instance/erp/test: asks the ERP who it is. The answer (or the vendor's refusal) is stored
  * for the settings page, so the result is kept even when the test fails.
  */
-export async function testErpConnection(
-  ctx: Ctx,
-): Promise<{ ok: boolean; companyName: string | null; error: string | null; vendorMessage: string | null }> {
+export async function testErpConnection(ctx: Ctx): Promise<AfterCommitWork<TestResult>> {
   requireAccess(ctx.auth, EDIT);
   const erp = await tenantErp(ctx);
-  const session = erpSession(ctx.tenant.id, erp.connection, (next) => saveErpCredentials(ctx.trx, next));
-  try {
-    const { companyName } = await erp.provider.testConnection(session);
-    await ctx.trx('erp_connection').update({ company_name: companyName, last_test_at: ctx.now, last_test_error: null });
-    return { ok: true, companyName, error: null, vendorMessage: null };
-  } catch (err) {
-    if (!isErpError(err)) throw err;
-    await ctx
-      .trx('erp_connection')
-      .update({ last_test_at: ctx.now, last_test_error: [err.code, err.vendorMessage].filter(Boolean).join(': ') });
-    return { ok: false, companyName: null, error: err.code, vendorMessage: err.vendorMessage };
-  }
+  return thenAfterCommit(() => testOutside(ctx, erp));
 }
 
 /** POST /instance/erp/disconnect: forgets the credentials (the vendor's side is revoked there). */
@@ -318,23 +352,29 @@ export const ZErpArticleQuery = z
  * GET /articles/erp?articlenumber&title: the ERP's articles (articles:read_from_erp), filtered by
  * number or title when given. 409 ERP_CANNOT_LIST_ARTICLES for an ERP that has no such list.
  */
-export async function listErpArticles(ctx: Ctx, raw: unknown): Promise<{ articles: ErpArticleListing[] }> {
+export async function listErpArticles(
+  ctx: Ctx,
+  raw: unknown,
+): Promise<AfterCommitWork<{ articles: ErpArticleListing[] }>> {
   requireAccess(ctx.auth, { permission: 'articles:read_from_erp' });
   const f = parseInput(ZErpArticleQuery, raw);
   const erp = await tenantErp(ctx);
   if (!erp.provider.capabilities.listArticles) throw new AppError('ERP_CANNOT_LIST_ARTICLES', 409);
-  const session = erpSession(ctx.tenant.id, erp.connection, (next) => saveErpCredentials(ctx.trx, next));
-  let articles: ErpArticleListing[];
-  try {
-    articles = await erp.provider.listArticles(session);
-  } catch (err) {
-    throw erpFailure(err);
-  }
-  const number = f.articlenumber?.toLowerCase();
-  const title = f.title?.toLowerCase();
-  return {
-    articles: articles.filter(
-      (a) => (!number || a.articleNumber.toLowerCase() === number) && (!title || a.title.toLowerCase().includes(title)),
-    ),
-  };
+  // the vendor is asked once this unit of work has ended (decision 049)
+  return thenAfterCommit(async () => {
+    let articles: ErpArticleListing[];
+    try {
+      articles = await erp.provider.listArticles(sessionOutside(ctx, erp));
+    } catch (err) {
+      throw erpFailure(err);
+    }
+    const number = f.articlenumber?.toLowerCase();
+    const title = f.title?.toLowerCase();
+    return {
+      articles: articles.filter(
+        (a) =>
+          (!number || a.articleNumber.toLowerCase() === number) && (!title || a.title.toLowerCase().includes(title)),
+      ),
+    };
+  });
 }
