@@ -117,7 +117,10 @@ test('[payroll] the admin previews a locked month and downloads it as PAXml', as
   const xml = fs.readFileSync((await (await download).path())!, 'utf8');
   expect(xml.startsWith('<?xml')).toBe(true);
   expect(xml).toContain('<paxml');
-  expect(xml).toContain(`anstid="1000"><tidkod>ARB</tidkod><datum>${day}</datum><timmar>3</timmar>`);
+  // the file is indented (xmlbuilder2, decision 043): compare it without the whitespace between tags
+  expect(xml.replace(/>\s+</g, '><')).toContain(
+    `anstid="1000"><tidkod>ARB</tidkod><datum>${day}</datum><timmar>3</timmar>`,
+  );
   expect(xml).toContain('anstid="1001"');
   expect(xml).not.toContain(session.user.id);
 });
