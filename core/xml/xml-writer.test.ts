@@ -1,16 +1,7 @@
+import { decode } from '~/tests/helpers/paxml-reader';
 import * as fxp from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { writeXml, xmlElement as e, xmlSafe } from './xml-writer';
-
-/** Character references and the five entities back to text. */
-const decode = (s: string) =>
-  s
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
 
 /** Read back by fast-xml-parser, which must find the document well-formed. */
 function read(xml: string) {

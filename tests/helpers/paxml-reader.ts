@@ -3,7 +3,7 @@ import * as fxp from 'fast-xml-parser';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The five predefined XML entities and character references back to text. */
-const decode = (s: string) =>
+export const decode = (s: string) =>
   s
     .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
