@@ -45,7 +45,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['core/db/**', 'tests/global-setup.ts', 'tests/bench/**'],
+    // the test harness makes the databases and tenants the tests run on
+    files: [
+      'core/db/**',
+      'tests/global-setup.ts',
+      'tests/e2e/global-setup.ts',
+      'tests/e2e/app-server.ts',
+      'tests/bench/**',
+    ],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

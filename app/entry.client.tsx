@@ -28,6 +28,11 @@ window.addEventListener('unhandledrejection', (event) => {
  * every key (core/i18n/locales/locales.test.ts).
  */
 async function main() {
+  // React Router's entry is an async module script: it can run while the server still streams the
+  // page, before the list of namespaces (rendered last in the body) has arrived. Reading the list
+  // then found none, the page hydrated without its translations and React reported a mismatch.
+  if (document.readyState === 'loading')
+    await new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }));
   const htmlLang = document.documentElement.lang;
   const lng = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
   const namespaces = namespacesOfThisPage();

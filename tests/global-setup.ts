@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { migrateSchema } from '~/core/db/migrate';
 import { loadRegistry } from '~/core/extension-points/registry';
 import { controlMigrations } from '~/migrations/control';
 import { allTenantMigrations } from '~/tenants/provision';
+import { dumpSchemaScript } from './helpers/schema-dump';
 import { TEMPLATE_SCHEMA, TEMPLATE_TOKEN } from './tenant-template';
 
 /**
@@ -33,29 +33,7 @@ export default async function setup() {
     await loadRegistry({});
     const migrations = allTenantMigrations();
     await migrateSchema(knex, TEMPLATE_SCHEMA, migrations);
-    const dump = execFileSync(
-      'pg_dump',
-      [
-        `--dbname=${url}`,
-        `--schema=${TEMPLATE_SCHEMA}`,
-        '--inserts',
-        '--no-owner',
-        '--no-privileges',
-        '--no-comments',
-        '--no-publications',
-        '--no-subscriptions',
-        '--no-security-labels',
-        '--no-tablespaces',
-      ],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-    );
-    // session settings would outlive the script on a pooled connection: the script sets none; psql's
-    // meta-commands (pg_dump's \\restrict) are not SQL
-    const script = dump
-      .split('\n')
-      .filter((line) => !/^(SET |SELECT pg_catalog\.set_config|--|\\)/.test(line))
-      .join('\n')
-      .replaceAll(TEMPLATE_SCHEMA, TEMPLATE_TOKEN);
+    const script = dumpSchemaScript(url, TEMPLATE_SCHEMA, TEMPLATE_TOKEN);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-template-')), 'tenant.sql');
     fs.writeFileSync(file, script);
     process.env.ORDO_TENANT_TEMPLATE_SQL = file;

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { setSchemaTemplate } from '~/core/db/migrate';
+import { copyOfSchemaScript } from './helpers/schema-dump';
 import { TEMPLATE_TOKEN } from './tenant-template';
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 // Every test file: a tenant schema with exactly the template's migrations is made from its script
 // (core/db/migrate.ts `fromTemplate`); any other list of migrations runs them one by one as before.
@@ -16,13 +14,6 @@ if (file && fs.existsSync(file)) {
   const names = JSON.parse(process.env.ORDO_TENANT_TEMPLATE_NAMES ?? '[]') as string[];
   setSchemaTemplate({
     names,
-    sql: (schema) => {
-      const fresh = new Map<string, string>();
-      return script.replaceAll(TEMPLATE_TOKEN, schema).replace(UUID, (id) => {
-        let next = fresh.get(id);
-        if (!next) fresh.set(id, (next = randomUUID()));
-        return next;
-      });
-    },
+    sql: (schema) => copyOfSchemaScript(script, TEMPLATE_TOKEN, schema).sql,
   });
 }
