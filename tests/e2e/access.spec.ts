@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
+import { submitAndWait } from './helpers';
 
 /** The demo admin `npm start` prints (tenants/demo.ts). The UI speaks Swedish by default. */
 const DEMO = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026' };
@@ -80,7 +81,7 @@ test('[access] an admin creates an access level with two permissions, edits it a
   await press(page.getByRole('checkbox', { name: 'Leverantörsbeställningar', exact: true }));
   await page.getByRole('button', { name: /Arbetsordrar som användarna ser/ }).click();
   await page.getByRole('option', { name: 'Skapade av användaren' }).click();
-  await page.getByRole('button', { name: 'Spara' }).click();
+  await submitAndWait(page, page.getByRole('button', { name: 'Spara' }));
   await expect(page.getByRole('status')).toContainText('Sparat', { timeout: SLOW });
 
   await page.reload();

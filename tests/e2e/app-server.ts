@@ -61,7 +61,8 @@ export interface SharedSetup {
  * demo company of its own (a tenant at `<slug>.localhost`, copied from the demo company) on the app
  * its worker shares with its other spec files: one start per worker instead of one per file, as
  * tenants share a production server. A spec file that needs its own settings (a mail relay, plugin
- * options) or a newcomer's first start (`fresh`) gets an app of its own, on the embedded database,
+ * options), a newcomer's first start (`fresh`) or what only the embedded database allows (`own`:
+ * plain-http sign-in providers, refused by a production server on PostgreSQL) gets an app of its own, on the embedded database,
  * as `npm start` runs for a newcomer; so does every spec file without PostgreSQL.
  *
  * An app of its own starts on a copy of the data directory global-setup.ts made by starting the app
@@ -70,10 +71,10 @@ export interface SharedSetup {
  */
 export async function startApp(
   extraEnv: Record<string, string> = {},
-  { fresh = false }: { fresh?: boolean } = {},
+  { fresh = false, own = false }: { fresh?: boolean; own?: boolean } = {},
 ): Promise<RunningApp> {
   const shared = sharedSetup();
-  if (shared && !fresh && Object.keys(extraEnv).length === 0) return demoCompany(shared);
+  if (shared && !fresh && !own && Object.keys(extraEnv).length === 0) return demoCompany(shared);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ordo-e2e-'));
   const template = process.env[TEMPLATE_ENV];
   if (!fresh && template) fs.cpSync(template, dataDir, { recursive: true });

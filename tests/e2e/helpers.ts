@@ -120,3 +120,15 @@ export async function openExtraWorkApproval(page: Page, app: { url: string }, ti
   const figure = /: (.+)$/.exec((await amount.textContent()) ?? '')![1]!;
   return { orders, figure };
 }
+
+/**
+ * Clicks a form's submit button and waits for the server's answer to that submission, as a person
+ * waits for the button's spinner to end: the "Sparat" of an earlier save can still be showing.
+ */
+export async function submitAndWait(page: Page, button: Locator) {
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().startsWith(new URL(page.url()).origin),
+  );
+  await button.click();
+  await answered;
+}

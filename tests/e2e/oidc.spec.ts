@@ -20,7 +20,8 @@ async function api(method: string, path: string, body: unknown, token?: string) 
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  app = await startApp();
+  // the local provider speaks plain http, which only a server on the embedded database accepts
+  app = await startApp({}, { own: true });
   idp = await startFakeOidcProvider({ redirectUris: [`${app.url}/auth/microsoft/callback`] });
   // The running app holds the data directory: configure Microsoft sign-in through its own API.
   const { token } = await api('POST', '/authenticate', { email: DEMO.email, password: DEMO.password });

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { startApp, type RunningApp } from './app-server';
+import { submitAndWait } from './helpers';
 
 const ADMIN = { email: 'admin@nordlarm.se', password: 'ordo-demo-2026' };
 let app: RunningApp;
@@ -47,7 +48,7 @@ test('[users] the admin filters users, adds a department, puts a technician in i
   await page.getByLabel('Telefon').fill('070-123 45 67');
   await page.getByRole('button', { name: /Avdelning/ }).click();
   await page.getByRole('option', { name: 'Service Syd' }).click();
-  await page.getByRole('button', { name: 'Spara' }).click();
+  await submitAndWait(page, page.getByRole('button', { name: 'Spara' }));
   await expect(page.getByRole('status')).toContainText('Sparat');
 
   await page.getByRole('link', { name: /Alla användare/ }).click();
