@@ -39,11 +39,9 @@ await phase('unit and integration tests', [npm, 'run', 'test:unit']);
 // The tests where the engines differ run once more on embedded PGlite (vitest.config.ts
 // ENGINE_SENSITIVE) beside the browser tests, on one worker: the browsers wait on pages and the
 // apps often enough to leave it a core's worth of time (issue 30 item 7).
-await phase('browser tests, and the PGlite set beside them', [npm, 'run', 'test:e2e'], [
-  'env',
-  'VITEST_MAX_WORKERS=1',
-  npm,
-  'run',
-  'test:pglite',
-]);
+await phase(
+  'browser tests, and the PGlite set beside them',
+  [npm, 'run', 'test:e2e'],
+  ['env', 'VITEST_MAX_WORKERS=1', npm, 'run', 'test:pglite'],
+);
 console.log(`\n=== npm test passed in ${seconds(started)}`);
