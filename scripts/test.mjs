@@ -1,5 +1,5 @@
 // `npm test`: lint and typecheck side by side (each is one process on one core), then the
-// production build, the unit and integration tests, and the browser tests beside the PGlite set. Each phase prints its
+// production build, the unit and integration tests, and the browser tests. Each phase prints its
 // time, and the run stops at the first phase that fails.
 import { spawn } from 'node:child_process';
 
@@ -36,12 +36,5 @@ async function phase(name, ...commands) {
 await phase('lint and typecheck', [npm, 'run', 'lint'], [npm, 'run', 'typecheck']);
 await phase('build', ['node', 'scripts/build.mjs', '--if-stale']);
 await phase('unit and integration tests', [npm, 'run', 'test:unit']);
-// The tests where the engines differ run once more on embedded PGlite (vitest.config.ts
-// ENGINE_SENSITIVE) beside the browser tests, on one worker: the browsers wait on pages and the
-// apps often enough to leave it a core's worth of time (issue 30 item 7).
-await phase(
-  'browser tests, and the PGlite set beside them',
-  [npm, 'run', 'test:e2e'],
-  ['env', 'VITEST_MAX_WORKERS=1', npm, 'run', 'test:pglite'],
-);
+await phase('browser tests', [npm, 'run', 'test:e2e']);
 console.log(`\n=== npm test passed in ${seconds(started)}`);

@@ -137,7 +137,10 @@ function sharedApp(shared: SharedSetup): Promise<RunningApp> {
     resolveLocalhostNames();
     workerApp = launch(shared.dataDir, sharedAppEnv(shared), { keepDataDir: true, postgres: true }).then((app) => {
       // Playwright ends a worker's process once its files are done: take the app down with it
-      process.once('exit', () => app.kill());
+      process.once('exit', () => {
+        app.kill();
+        if (process.env.ORDO_E2E_LOG_FILE) fs.appendFileSync(process.env.ORDO_E2E_LOG_FILE, app.output());
+      });
       return app;
     });
   }
@@ -198,7 +201,8 @@ async function launch(
     ...process.env,
     PORT: String(port),
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    // ORDO_E2E_LOG_LEVEL=info shows the apps' whole log in a failed test's output (app.output())
+    LOG_LEVEL: process.env.ORDO_E2E_LOG_LEVEL ?? 'warn',
     // a browser, SMTP, HTTP or file-store call inside a transaction fails the request (decision 049)
     ORDO_TRANSACTION_GUARD: 'strict',
     // 44 apps start in a run, most never print: Chromium starts on a spec's first document instead
