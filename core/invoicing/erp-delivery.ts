@@ -22,6 +22,7 @@ import {
 } from './erp-connection';
 import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
 import { invoiceRowType, vatRateOf } from './invoice-lines';
+import { splitTaxReduction } from './tax-reduction';
 
 /*
  * ERP delivery (issue 14 item 4; architecture §7; decision 025). Sending is an outbox row written in
@@ -251,6 +252,7 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
   });
   const persons = (invoice.tax_reduction_persons as { personId: string }[] | null) ?? [];
   const reduction = String(invoice.tax_reduction);
+  const shares = splitTaxReduction(money(invoice.tax_reduction_amount), persons.length);
   const notes: string[] = [];
   if (reverse) notes.push('Omvänd betalningsskyldighet');
   const data = (invoice.data ?? {}) as Row;
@@ -301,10 +303,10 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
             amount: money(invoice.tax_reduction_amount),
             propertyDesignation: (invoice.property_designation as string) ?? null,
             housingAssociationOrgNr: (invoice.housing_org_nr as string) ?? null,
-            persons: persons.map((p, i, all) => ({
+            persons: persons.map((p, i) => ({
               personId: p.personId,
-              // shared equally; the first person takes the öre left over
-              amount: share(money(invoice.tax_reduction_amount), all.length, i),
+              // whole kronor each, the first person takes the kronor left over
+              amount: shares[i]!,
             })),
           }
         : null,
@@ -324,13 +326,6 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
     })),
     known: { customer: customers.get(customer.id as string) ?? null, articles },
   };
-}
-
-function share(total: string, parts: number, index: number): string {
-  const ore = Math.round(Number(total) * 100);
-  const each = Math.floor(ore / parts);
-  const value = index === 0 ? ore - each * (parts - 1) : each;
-  return (value / 100).toFixed(2);
 }
 
 // ---- delivering ----
