@@ -84,14 +84,7 @@ export interface ErpArticle {
 }
 
 export type ErpRowKind =
-  | 'article'
-  | 'labour'
-  | 'travel'
-  | 'mileage'
-  | 'fee'
-  | 'part_payment'
-  | 'agreement_fee'
-  | 'text';
+  'article' | 'labour' | 'travel' | 'mileage' | 'fee' | 'part_payment' | 'agreement_fee' | 'text';
 
 /** What a row is to accounts and ROT/RUT: labour, material, a fee, travel or a part payment. */
 export type ErpRowType = 'labour' | 'material' | 'fee' | 'travel' | 'partPayment';
@@ -378,10 +371,12 @@ export interface ErpCustomerCandidate {
 
 /**
  * Why ensureCustomer stopped: Ordo's customer number is another party's at the vendor
- * (number_taken), several of the vendor's customers have its organisation number (several_matches),
- * or a customer with its name but another identity, and no number to tell them apart (same_name).
+ * (number_taken); several of the vendor's customers have its organisation number
+ * (several_matches); one has it, under another number and another name — the same company under
+ * another name, or another of its sites that Ordo keeps as a customer of its own (other_name); or
+ * one has its name but no organisation number to tell (same_name).
  */
-export type ErpCustomerConflictReason = 'number_taken' | 'several_matches' | 'same_name';
+export type ErpCustomerConflictReason = 'number_taken' | 'several_matches' | 'other_name' | 'same_name';
 
 /**
  * The vendor's customers leave it unclear which one is Ordo's (ensureCustomer): the delivery stops

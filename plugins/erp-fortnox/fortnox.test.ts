@@ -290,12 +290,19 @@ describe('[erp] Fortnox invoice mapping', () => {
 
 /** A request to the fake as another Fortnox user of the same company would make it. */
 async function fortnoxCall(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${fake.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${credentials.accessToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (;;) {
+    const res = await fetch(`${fake.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${credentials.accessToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // the company's limit counts this user's requests too: wait as Fortnox says
+    if (res.status === 429) {
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+      continue;
+    }
+    return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
 }
 
 /** A ROT invoice for a private couple: one labour row (house work), the reduction asked by both. */
@@ -309,7 +316,8 @@ function rotInvoice(amount: string, persons: string[]): ErpInvoice {
       type: 'private',
       name: `Familjen ${base.customer.customerNumber}`,
       organizationalNumber: null,
-      personId: persons[0]!,
+      // the household's own card: a personal identity number of its own
+      personId: `19700101-${base.customer.customerNumber.padStart(4, '0').slice(-4)}`,
       vatNumber: null,
     },
     rows: [{ ...base.rows[0]!, articleNumber: 'ROT-ARB', articleId: randomUUID(), houseWork: true }],
@@ -384,9 +392,7 @@ describe('[erp] Fortnox ROT/RUT per person (issue 31 items 1 and 8)', () => {
     const prepared = await prepareInvoice(provider, session, invoice);
     // the invoice is made, its answer lost: no application was filed for it
     fake.dropNextCreateResponse();
-    await expect(provider.sendInvoice(session, prepared, key, { firstAttempt: true })).rejects.toBeInstanceOf(
-      ErpError,
-    );
+    await expect(provider.sendInvoice(session, prepared, key, { firstAttempt: true })).rejects.toBeInstanceOf(ErpError);
     const made = fake.invoices().find((i) => i.ExternalInvoiceReference1 === key)!;
     const number = String(made.DocumentNumber);
     // meanwhile someone in Fortnox made invoice <number>1 for the same person, with its application
@@ -567,6 +573,23 @@ describe('[erp] Fortnox customers of a company with a ledger of its own (issue 3
     const conflict = await conflictOf(provider.ensureCustomer(session, invoice.customer, null));
     expect(conflict?.reason).toBe('several_matches');
     expect(conflict!.candidates.map((c) => c.number).sort()).toEqual([String(base), String(base + 1)]);
+  });
+
+  it('asks about a card with the organisation number under another number and another name', async () => {
+    const invoice = companyInvoice(nextCustomer());
+    const site = String(Number(invoice.customer.customerNumber) + 700_000);
+    fake.addCustomer({
+      CustomerNumber: site,
+      Name: 'Bostadsbolaget, Norra förvaltningen',
+      OrganisationNumber: invoice.customer.organizationalNumber,
+    });
+    const { session } = testSession(credentials);
+    const count = fake.customerCount();
+    const conflict = await conflictOf(provider.ensureCustomer(session, invoice.customer, null));
+    expect(conflict?.reason).toBe('other_name');
+    expect(conflict!.candidates.map((c) => c.number)).toEqual([site]);
+    expect(fake.customerCount()).toBe(count);
+    expect(fake.customer(site)).toMatchObject({ Name: 'Bostadsbolaget, Norra förvaltningen' });
   });
 
   it('takes the card under Ordo’s number when it is the same party (no organisation number there, the same name)', async () => {

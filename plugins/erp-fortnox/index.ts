@@ -40,9 +40,12 @@ import { fortnoxSupplier, fortnoxSupplierInvoice, supplierInvoiceReference } fro
  *
  * A customer's first delivery finds Fortnox's card by organisation number (a private person's
  * personal identity number, which Fortnox keeps in the same field), not by CustomerNumber: a company
- * with a ledger of its own may have given Ordo's number to another company. A number held by another
- * party stops with ErpCustomerConflict for the office to resolve (Settings → ERP). An update sends
- * what Ordo owns and what differs, never Fortnox's identity fields once they are set.
+ * with a ledger of its own may have given Ordo's number to another company. The card with that
+ * organisation number is taken when it has Ordo's number or Ordo's name; a number held by another
+ * party, several cards with the organisation number, or one under another number and name (another
+ * site Ordo keeps apart, or the company renamed) stop with ErpCustomerConflict for the office to
+ * resolve (Settings → ERP). An update sends what Ordo owns and what differs, never Fortnox's identity
+ * fields once they are set.
  *
  * An article's Unit must be a unit code the company has (/3/units, the settings scope): Ordo's unit
  * is matched to a code or description there (any hour unit to the company's hour unit), and a
@@ -287,10 +290,19 @@ export function customerChanges(existing: Rec, wanted: Rec): Rec {
 /** Ordo's identity for a customer: the organisation number, a private person's personal identity number. */
 const identityOf = (customer: ErpCustomer) =>
   identityDigits(customer.type === 'private' ? customer.personId : customer.organizationalNumber);
-const vatOf = (value: unknown) => String(value ?? '').replace(/[\s.-]/g, '').toUpperCase();
+const vatOf = (value: unknown) =>
+  String(value ?? '')
+    .replace(/[\s.-]/g, '')
+    .toUpperCase();
 const sameName = (a: unknown, b: unknown) =>
-  String(a ?? '').trim().toLowerCase().replace(/\s+/g, ' ') ===
-  String(b ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+  String(a ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ') ===
+  String(b ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 
 /**
  * Whether Fortnox's card is Ordo's customer: the same organisation (or personal identity) number
@@ -447,21 +459,23 @@ function taxReductionApplications(
   const reduction = invoice.taxReduction;
   if (!reduction) return [];
   // a person whose share is nothing asks for nothing (Fortnox takes at least 1 krona)
-  return reduction.persons.filter((person) => Number(person.amount) > 0).map((person) => ({
-    ReferenceDocumentType: 'INVOICE',
-    ReferenceNumber: Number(documentNumber),
-    CustomerName: invoice.customer.name,
-    SocialSecurityNumber: person.personId,
-    AskedAmount: Number(person.amount),
-    ...(nonEmpty(reduction.propertyDesignation) ? { PropertyDesignation: reduction.propertyDesignation } : {}),
-    ...(nonEmpty(reduction.housingAssociationOrgNr)
-      ? { ResidenceAssociationOrganisationNumber: reduction.housingAssociationOrgNr }
-      : {}),
-    // Green technology asks per kind of work (Fortnox blog: TaxReductionAmounts replaced WorkType).
-    ...(reduction.kind === 'green'
-      ? { TaxReductionAmounts: [{ WorkType: houseWorkTypes.green, AskedAmount: Number(person.amount) }] }
-      : {}),
-  }));
+  return reduction.persons
+    .filter((person) => Number(person.amount) > 0)
+    .map((person) => ({
+      ReferenceDocumentType: 'INVOICE',
+      ReferenceNumber: Number(documentNumber),
+      CustomerName: invoice.customer.name,
+      SocialSecurityNumber: person.personId,
+      AskedAmount: Number(person.amount),
+      ...(nonEmpty(reduction.propertyDesignation) ? { PropertyDesignation: reduction.propertyDesignation } : {}),
+      ...(nonEmpty(reduction.housingAssociationOrgNr)
+        ? { ResidenceAssociationOrganisationNumber: reduction.housingAssociationOrgNr }
+        : {}),
+      // Green technology asks per kind of work (Fortnox blog: TaxReductionAmounts replaced WorkType).
+      ...(reduction.kind === 'green'
+        ? { TaxReductionAmounts: [{ WorkType: houseWorkTypes.green, AskedAmount: Number(person.amount) }] }
+        : {}),
+    }));
 }
 
 /** Fortnox's access tokens are JWTs naming the Fortnox tenant; the limit is that tenant's. */
@@ -609,9 +623,16 @@ function create(o: FortnoxOptions): ErpProvider {
           if (identityDigits(hit.OrganisationNumber as string) === identity) found.set(String(hit.CustomerNumber), hit);
         if (found.size) break;
       }
-      if (found.size > 1) throw conflict('several_matches', [...found.values()]);
-      const [only] = found.values();
-      if (only) return lookup(call, `/3/customers/${enc(String(only.CustomerNumber))}`, 'Customer');
+      // the card under Ordo's own number, or the one of the same name, is Ordo's; another is asked about
+      const hits = [...found.values()];
+      const ours =
+        hits.find((h) => String(h.CustomerNumber) === customer.customerNumber) ??
+        (hits.filter((h) => sameName(h.Name, customer.name)).length === 1
+          ? hits.find((h) => sameName(h.Name, customer.name))
+          : undefined);
+      if (ours) return lookup(call, `/3/customers/${enc(String(ours.CustomerNumber))}`, 'Customer');
+      if (hits.length > 1) throw conflict('several_matches', hits);
+      if (hits.length === 1) throw conflict('other_name', hits);
     }
     const byNumber = await lookup(call, `/3/customers/${enc(customer.customerNumber)}`, 'Customer');
     if (!byNumber) return null;
@@ -702,9 +723,7 @@ function create(o: FortnoxOptions): ErpProvider {
           // Fortnox chooses when Ordo's is another's
           numberFree = !(await lookup(call, `/3/customers/${enc(customer.customerNumber)}`, 'Customer'));
         } else {
-          const known = knownExternalId
-            ? await lookup(call, `/3/customers/${enc(knownExternalId)}`, 'Customer')
-            : null;
+          const known = knownExternalId ? await lookup(call, `/3/customers/${enc(knownExternalId)}`, 'Customer') : null;
           // The invoice takes name and address from the card, so a card that moved on is brought up to date.
           if (known) return updateCustomer(call, known, wanted);
           // no mapping, or its card is gone: found as on a first delivery

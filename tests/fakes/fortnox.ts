@@ -1460,8 +1460,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     if (!input.SocialSecurityNumber) refuse('Personnummer måste anges (SocialSecurityNumber)', 2001392); // paraphrase
     // OpenAPI (lib/Model/TaxReduction.php): SocialSecurityNumber is 10 to 13 characters.
     const ssn = String(input.SocialSecurityNumber);
-    if (ssn.length < 10 || ssn.length > 13)
-      refuse(`Ogiltigt personnummer (SocialSecurityNumber: ${ssn})`, 2000588); // paraphrase
+    if (ssn.length < 10 || ssn.length > 13) refuse(`Ogiltigt personnummer (SocialSecurityNumber: ${ssn})`, 2000588); // paraphrase
     /*
      * The amount asked per person is whole kronor: Fortnox answers 2004217 for a decimal AskedAmount
      * and 2004218 for a decimal AskedAmount of a TaxReductionAmounts entry (issue 31, from Fortnox's
