@@ -12,6 +12,7 @@ import { refuseNul } from '~/core/http/edge';
 import {
   disconnectErp,
   getErpSettings,
+  resolveErpCustomerConflict,
   saveErpSettings,
   startErpAuth,
   testErpConnection,
@@ -57,6 +58,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       else if (intent === 'accounts')
         await saveErpSettings(ctx, { kind: (await readErpConnection(ctx.trx)).kind, accounts: body.accounts });
       else if (intent === 'credentials') await saveErpSettings(ctx, { kind: body.kind, credentials: body.credentials });
+      // a customer conflict of a first delivery: this card of the ERP, or a new customer there
+      else if (intent === 'resolveConflict')
+        await resolveErpCustomerConflict(ctx, {
+          customerId: body.customerId,
+          choice: body.choice,
+          externalId: body.externalId,
+        });
       else throw new AppError('VALIDATION_FAILED', 400, { fields: { intent: ['ERROR_INVALID_VALUE'] } });
     });
     if (intent === 'credentials') {

@@ -84,14 +84,7 @@ export interface ErpArticle {
 }
 
 export type ErpRowKind =
-  | 'article'
-  | 'labour'
-  | 'travel'
-  | 'mileage'
-  | 'fee'
-  | 'part_payment'
-  | 'agreement_fee'
-  | 'text';
+  'article' | 'labour' | 'travel' | 'mileage' | 'fee' | 'part_payment' | 'agreement_fee' | 'text';
 
 /** What a row is to accounts and ROT/RUT: labour, material, a fee, travel or a part payment. */
 export type ErpRowType = 'labour' | 'material' | 'fee' | 'travel' | 'partPayment';
@@ -299,8 +292,27 @@ export interface ErpProvider {
   auth: ErpAuth;
   /** Checks credentials and reachability; answers what the ERP calls the company, when it says. */
   testConnection(session: ErpSession): Promise<{ companyName: string | null }>;
-  /** Finds the customer by its number (or the id the mapping knew) or creates it; answers the vendor's id. */
-  ensureCustomer(session: ErpSession, customer: ErpCustomer, knownExternalId: string | null): Promise<string>;
+  /**
+   * Answers the vendor's id for Ordo's customer, bringing the fields Ordo owns up to date. With the
+   * id the mapping knew, that card. Without one (the customer's first delivery, or the card is gone)
+   * the vendor's customer with the same organisation number (a private person's personal identity
+   * number, else the VAT number) — never one that merely has the same customer number: a company
+   * with a ledger of its own may give Ordo's 10005 to another company. A number (or name) that
+   * belongs to another party, or several cards with the same organisation number, throw
+   * ErpCustomerConflict for the office to resolve in Settings → ERP; nothing is created or changed.
+   * With nothing found, the customer is created. `createNew` is the office's answer "none of
+   * those": a new card, under a number the vendor chooses when Ordo's is taken.
+   *
+   * An update sends only what Ordo owns (name, address, e-mail, phone, VAT treatment) and only what
+   * differs; the vendor's identity fields (organisation number, customer type) are filled in where
+   * empty, never overwritten, and what Ordo lacks never clears what the vendor has.
+   */
+  ensureCustomer(
+    session: ErpSession,
+    customer: ErpCustomer,
+    knownExternalId: string | null,
+    options?: { createNew?: boolean },
+  ): Promise<string>;
   /** The same for an article. */
   ensureArticle(session: ErpSession, article: ErpArticle, knownExternalId: string | null): Promise<string>;
   /**
@@ -345,6 +357,59 @@ export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvide
   /** The spec's ERP kind this plugin is (fortnox, visma, visma-e, …); "none" for the built-in. */
   erpKind: string;
 };
+
+/** One of the vendor's customers the office may link Ordo's customer to (Settings → ERP). */
+export interface ErpCustomerCandidate {
+  /** The vendor's id (what the mapping keeps). */
+  externalId: string;
+  /** The number the vendor shows people (Fortnox: CustomerNumber); null where it has none. */
+  number: string | null;
+  name: string;
+  organizationalNumber: string | null;
+  vatNumber: string | null;
+}
+
+/**
+ * Why ensureCustomer stopped: Ordo's customer number is another party's at the vendor
+ * (number_taken); several of the vendor's customers have its organisation number
+ * (several_matches); one has it, under another number and another name — the same company under
+ * another name, or another of its sites that Ordo keeps as a customer of its own (other_name); or
+ * one has its name but no organisation number to tell (same_name).
+ */
+export type ErpCustomerConflictReason = 'number_taken' | 'several_matches' | 'other_name' | 'same_name';
+
+/**
+ * The vendor's customers leave it unclear which one is Ordo's (ensureCustomer): the delivery stops
+ * with the code ERP_CUSTOMER_CONFLICT, nothing is sent, and the office chooses one of the candidates
+ * or a new customer in Settings → ERP. Recognised by isErpCustomerConflict, never instanceof: a
+ * plugin imported outside the server bundle has its own copy of this class (decision 027).
+ */
+export class ErpCustomerConflict extends Error {
+  readonly code = 'ERP_CUSTOMER_CONFLICT' as const;
+  readonly retryable = false;
+  constructor(
+    readonly reason: ErpCustomerConflictReason,
+    readonly candidates: ErpCustomerCandidate[],
+    /** What the vendor holds, in its own field names, for the delivery's error text. */
+    readonly vendorMessage: string | null = null,
+  ) {
+    super(vendorMessage ? `ERP_CUSTOMER_CONFLICT (${reason}): ${vendorMessage}` : `ERP_CUSTOMER_CONFLICT (${reason})`);
+    this.name = 'ErpCustomerConflict';
+  }
+}
+
+export function isErpCustomerConflict(e: unknown): e is ErpCustomerConflict {
+  if (e instanceof ErpCustomerConflict) return true;
+  if (!(e instanceof Error) || e.name !== 'ErpCustomerConflict') return false;
+  const x = e as Partial<ErpCustomerConflict>;
+  return x.code === 'ERP_CUSTOMER_CONFLICT' && Array.isArray(x.candidates) && typeof x.reason === 'string';
+}
+
+/** The digits of an organisation or personal identity number; a person's 12 are compared as their last 10. */
+export function identityDigits(value: string | null | undefined): string {
+  const digits = (value ?? '').replace(/\D/g, '');
+  return digits.length === 12 ? digits.slice(2) : digits;
+}
 
 /**
  * The account a supplier-invoice row is booked on: its own, else the supplier's default. Throws

@@ -3,7 +3,12 @@ import type { Ctx } from '~/core/context';
 import { afterCommit, withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { ErpError, isErpError } from '~/core/extension-points/erp-http';
-import type { ErpArticle, ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
+import {
+  isErpCustomerConflict,
+  type ErpArticle,
+  type ErpInvoice,
+  type ErpInvoiceRow,
+} from '~/core/extension-points/erp-provider';
 import { defineJob } from '~/core/jobs/define-job';
 import type { JobQueue } from '~/core/jobs/queue';
 import { logger, type Logger } from '~/core/log/logger';
@@ -20,8 +25,10 @@ import {
   type ErpConnection,
   type Mapping,
 } from './erp-connection';
+import { clearCustomerConflict, customerToCreate, recordCustomerConflict } from './erp-customer-conflicts';
 import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
 import { invoiceRowType, vatRateOf } from './invoice-lines';
+import { splitTaxReduction } from './tax-reduction';
 
 /*
  * ERP delivery (issue 14 item 4; architecture §7; decision 025). Sending is an outbox row written in
@@ -177,6 +184,27 @@ export async function queueDelivery(ctx: Ctx, invoiceId: string): Promise<Delive
   return toDelivery(row!);
 }
 
+/**
+ * Queues again, in the caller's transaction, the customer's deliveries to `kind` that stopped with
+ * `code` (a customer conflict the office has just resolved). They keep their error, so the next
+ * try looks for the invoice before making one. Answers how many.
+ */
+export async function retryStoppedDeliveries(
+  ctx: Ctx,
+  kind: string,
+  customerId: string,
+  code: string,
+): Promise<number> {
+  const ids = ctx.trx('invoices').where({ customer_id: customerId }).select('id');
+  const n = await ctx
+    .trx('erp_deliveries')
+    .where({ kind, status: 'failed', error_code: code })
+    .whereIn('invoice_id', ids)
+    .update({ status: 'pending', next_attempt_at: ctx.now, attempts: 0, lease_until: null, updated_at: ctx.now });
+  if (Number(n)) kickAfterCommit(ctx.trx, ctx.tenant.id);
+  return Number(n);
+}
+
 // ---- building what the plugin receives ----
 
 const money = (v: unknown) => String(v ?? '0');
@@ -191,6 +219,8 @@ interface DeliveryInput {
   /** The invoice's articles as the ERP's article register gets them (list price, not the customer's). */
   articles: ErpArticle[];
   known: { customer: Mapping | null; articles: Map<string, Mapping> };
+  /** The office resolved a customer conflict with "a new customer": the ERP makes one. */
+  createCustomer: boolean;
 }
 
 /** Everything one delivery needs, read in one short transaction: the invoice, its articles, the mapping. */
@@ -251,6 +281,7 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
   });
   const persons = (invoice.tax_reduction_persons as { personId: string }[] | null) ?? [];
   const reduction = String(invoice.tax_reduction);
+  const shares = splitTaxReduction(money(invoice.tax_reduction_amount), persons.length);
   const notes: string[] = [];
   if (reverse) notes.push('Omvänd betalningsskyldighet');
   const data = (invoice.data ?? {}) as Row;
@@ -301,10 +332,10 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
             amount: money(invoice.tax_reduction_amount),
             propertyDesignation: (invoice.property_designation as string) ?? null,
             housingAssociationOrgNr: (invoice.housing_org_nr as string) ?? null,
-            persons: persons.map((p, i, all) => ({
+            persons: persons.map((p, i) => ({
               personId: p.personId,
-              // shared equally; the first person takes the öre left over
-              amount: share(money(invoice.tax_reduction_amount), all.length, i),
+              // whole kronor each, the first person takes the kronor left over
+              amount: shares[i]!,
             })),
           }
         : null,
@@ -323,14 +354,8 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
       vatPercent: vatRateOf(a.vat_percent, erpRows.find((r) => r.articleId === a.id)?.vatPercent ?? '25'),
     })),
     known: { customer: customers.get(customer.id as string) ?? null, articles },
+    createCustomer: await customerToCreate(trx, connection.kind, customer.id as string),
   };
-}
-
-function share(total: string, parts: number, index: number): string {
-  const ore = Math.round(Number(total) * 100);
-  const each = Math.floor(ore / parts);
-  const value = index === 0 ? ore - each * (parts - 1) : each;
-  return (value / 100).toFixed(2);
 }
 
 // ---- delivering ----
@@ -357,13 +382,22 @@ async function claimDue(tenant: Tenant, now: Date, limit: number): Promise<Row[]
 }
 
 /** Records a delivery's end in one transaction: only while this worker still holds the row's lease. */
-async function record(tenant: Tenant, claimed: Row, now: Date, change: Row, invoiceChange: Row | null, history: Row) {
+async function record(
+  tenant: Tenant,
+  claimed: Row,
+  now: Date,
+  change: Row,
+  invoiceChange: Row | null,
+  history: Row,
+  also?: (trx: Trx) => Promise<void>,
+) {
   await withTenant(tenant, async (trx) => {
     const n = await trx('erp_deliveries')
       .where({ id: claimed.id, status: 'sending', attempts: claimed.attempts })
       .update({ ...change, lease_until: null, updated_at: now });
     if (!Number(n)) return; // another worker took over after our lease ran out; its answer counts
     if (invoiceChange) await trx('invoices').where({ id: claimed.invoice_id }).update(invoiceChange);
+    if (also) await also(trx);
     await trx('history').insert({
       entity: INVOICE_ENTITY,
       entity_id: claimed.invoice_id,
@@ -383,6 +417,7 @@ async function deliverOne(
   log: Logger,
 ): Promise<'delivered' | 'retry' | 'failed'> {
   const attempts = Number(claimed.attempts);
+  let stoppedAt: { kind: string; customerId: string } | null = null;
   try {
     const { connection, input } = await withTenant(tenant, async (trx) => {
       const connection = await readErpConnection(trx);
@@ -390,6 +425,7 @@ async function deliverOne(
     });
     const { invoice, known } = input;
     if (connection.kind !== claimed.kind) throw new ErpError('ERP_NOT_CONNECTED', { vendorMessage: connection.kind });
+    stoppedAt = { kind: connection.kind, customerId: invoice.customer.id };
     const { provider } = erpProvider(connection.kind);
     const session = erpSession(tenant.id, connection, (next) =>
       withTenant(tenant, (trx) => saveErpCredentials(trx, next)),
@@ -399,8 +435,12 @@ async function deliverOne(
     const { externalId: _known, ...customerFields } = invoice.customer;
     const customerPrint = fingerprintOf(customerFields);
     let customerExt = known.customer?.externalId ?? null;
-    const customerWrite = !customerExt || known.customer?.fingerprint !== customerPrint;
-    if (customerWrite) customerExt = await provider.ensureCustomer(session, invoice.customer, customerExt);
+    const customerWrite = input.createCustomer || !customerExt || known.customer?.fingerprint !== customerPrint;
+    // the first delivery of a customer may stop with ErpCustomerConflict: the catch keeps it for the office
+    if (customerWrite)
+      customerExt = input.createCustomer
+        ? await provider.ensureCustomer(session, invoice.customer, null, { createNew: true })
+        : await provider.ensureCustomer(session, invoice.customer, customerExt);
     const mapped: { localId: string; externalId: string; fingerprint: string }[] = [];
     const byArticle = new Map<string, string>();
     for (const article of input.articles) {
@@ -416,10 +456,13 @@ async function deliverOne(
     }
     if (customerWrite || mapped.length)
       await withTenant(tenant, async (trx) => {
-        if (customerWrite)
+        if (customerWrite) {
           await writeMappings(trx, connection.kind, 'customer', [
             { localId: invoice.customer.id, externalId: customerExt!, fingerprint: customerPrint },
           ]);
+          // the ERP has the customer now (matched, made, or the ERP's cards were put right there)
+          await clearCustomerConflict(trx, connection.kind, invoice.customer.id);
+        }
         await writeMappings(trx, connection.kind, 'article', mapped);
       });
     const ready: ErpInvoice = {
@@ -458,6 +501,21 @@ async function deliverOne(
     );
     return 'delivered';
   } catch (err) {
+    if (isErpCustomerConflict(err) && stoppedAt) {
+      // nothing was sent: the office chooses in Settings → ERP, which queues this delivery again
+      const at = stoppedAt;
+      log.warn({ tenant: tenant.slug, invoiceId: claimed.invoice_id, reason: err.reason }, 'ERP customer conflict');
+      await record(
+        tenant,
+        claimed,
+        now,
+        { status: 'failed', error_code: err.code, error_text: err.vendorMessage, next_attempt_at: now },
+        null,
+        { action: 'erp.failed', data: { kind: claimed.kind, code: err.code, message: err.vendorMessage, attempts } },
+        (trx) => recordCustomerConflict(trx, at.kind, at.customerId, err, now),
+      );
+      return 'failed';
+    }
     const e = isErpError(err)
       ? err
       : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });

@@ -4,7 +4,12 @@ import { thenAfterCommit, withTenant, type AfterCommitWork } from '~/core/db/wit
 import { AppError } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
 import { isErpError } from '~/core/extension-points/erp-http';
-import type { ErpArticleListing, ErpAuth, ErpCapabilities } from '~/core/extension-points/erp-provider';
+import type {
+  ErpArticleListing,
+  ErpAuth,
+  ErpCapabilities,
+  ErpCustomerCandidate,
+} from '~/core/extension-points/erp-provider';
 import { recordHistory } from '~/core/history/history';
 import { requireAccess, type Access } from '~/core/permissions/access';
 import {
@@ -17,8 +22,15 @@ import {
   saveErpCredentials,
   takeOAuthState,
   tenantErp,
+  writeMappings,
 } from './erp-connection';
-import { toDelivery, type Delivery } from './erp-delivery';
+import {
+  clearCustomerConflict,
+  ERP_CUSTOMER_CONFLICT,
+  listCustomerConflicts,
+  type ErpCustomerConflictView,
+} from './erp-customer-conflicts';
+import { retryStoppedDeliveries, toDelivery, type Delivery } from './erp-delivery';
 
 /*
  * Settings → ERP (issue 14 item 6; api-calls.md POST /instance/erp/auth, GET /instance/erp/data/{id},
@@ -57,6 +69,8 @@ export interface ErpSettingsView {
   lastTestError: string | null;
   accounts: { sales: Record<string, string>; fee: string | null; rounding: string | null };
   deliveries: (Delivery & { invoiceId: string; invoiceNr: string | null; customerName: string | null })[];
+  /** Customers whose first delivery met the ERP's own customers and waits for the office (issue 31 item 10). */
+  customerConflicts: ErpCustomerConflictView[];
 }
 
 function kindView(id: string): ErpKindView {
@@ -112,7 +126,68 @@ export async function getErpSettings(ctx: Ctx): Promise<ErpSettingsView> {
       invoiceNr: (d.invoice_nr as string) ?? null,
       customerName: (d.customer_name as string) ?? null,
     })),
+    customerConflicts: await listCustomerConflicts(ctx.trx, kind.id),
   };
+}
+
+export const ZResolveErpCustomerConflict = z.discriminatedUnion(
+  'choice',
+  [
+    z.object({
+      customerId: z.uuid('ERROR_INVALID_VALUE'),
+      choice: z.literal('link'),
+      externalId: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').max(200),
+    }),
+    z.object({ customerId: z.uuid('ERROR_INVALID_VALUE'), choice: z.literal('create') }),
+  ],
+  { error: 'ERROR_INVALID_VALUE' },
+);
+export type TResolveErpCustomerConflict = z.infer<typeof ZResolveErpCustomerConflict>;
+
+/**
+ * The office's answer (Settings → ERP): `link` to one of the ERP's candidates (the mapping names it;
+ * never a fingerprint, so the next delivery brings the card up to date with what Ordo owns), or
+ * `create` a new customer in the ERP (its next delivery makes one). A customer without an open
+ * conflict, or of another tenant, is 404; a card that was not a candidate is 400. The deliveries the
+ * conflict stopped are queued again.
+ */
+export async function resolveErpCustomerConflict(ctx: Ctx, raw: unknown): Promise<{ retried: number }> {
+  requireAccess(ctx.auth, EDIT);
+  const input = parseInput(ZResolveErpCustomerConflict, raw);
+  const { kind } = await readErpConnection(ctx.trx);
+  const row: Row | undefined = await ctx
+    .trx('erp_customer_conflicts')
+    .where({ kind, customer_id: input.customerId })
+    .forUpdate()
+    .first();
+  if (!row) throw new AppError('NOT_FOUND', 404);
+  if (input.choice === 'link') {
+    const candidates = row.candidates as ErpCustomerCandidate[];
+    if (!candidates.some((c) => c.externalId === input.externalId))
+      throw new AppError('VALIDATION_FAILED', 400, { fields: { externalId: ['ERROR_INVALID_VALUE'] } });
+    await writeMappings(ctx.trx, kind, 'customer', [
+      { localId: input.customerId, externalId: input.externalId, fingerprint: '' },
+    ]);
+    await clearCustomerConflict(ctx.trx, kind, input.customerId);
+  } else {
+    await ctx
+      .trx('erp_customer_conflicts')
+      .where({ kind, customer_id: input.customerId })
+      .update({ resolution: JSON.stringify({ createNew: true }), updated_at: ctx.now });
+  }
+  await recordHistory(ctx, {
+    entity: ERP_SETTINGS_ENTITY,
+    entityId: ctx.tenant.id,
+    action: 'customer_conflict',
+    data: {
+      kind,
+      customerId: input.customerId,
+      choice: input.choice,
+      externalId: input.choice === 'link' ? input.externalId : null,
+    },
+  });
+  const retried = await retryStoppedDeliveries(ctx, kind, input.customerId, ERP_CUSTOMER_CONFLICT);
+  return { retried };
 }
 
 /** GET /instance/erp/data/{id}: one ERP kind as the settings page offers it (auth, fields, capabilities). */

@@ -1,3 +1,5 @@
+import { formatDecimal, round } from '~/core/pricing';
+
 /**
  * Swedish tax reductions on an invoice (spec section 9: tax-reduction marks none, ROT, RUT,
  * green): the rate and the yearly cap in force on the day the customer pays, as Skatteverket sets
@@ -70,4 +72,23 @@ export function greenPercent(technology: GreenTechnology, day: string): string {
 /** The caps per person and year on `day`. */
 export function reductionCaps(day: string): Caps {
   return inForce(CAPS, day);
+}
+
+/**
+ * The reduction shared between the people asking for it, as each one's asked amount: whole kronor
+ * (Skatteverket pays out, and Fortnox takes an application, only in whole kronor), equal parts, and
+ * the kronor left over to the first person. 1,001 kr between two is 501 and 500, never 500.50 each.
+ * The reduction itself is whole kronor (rounded down by invoiceFigures); a total with öre would
+ * leave them with the first person too.
+ */
+export function splitTaxReduction(total: string, persons: number): string[] {
+  const n = Math.max(0, Math.trunc(persons));
+  if (n === 0) return [];
+  const ore = round(total, 2).units;
+  const eachKronor = ore / 100n / BigInt(n);
+  const others = eachKronor * 100n * BigInt(n - 1);
+  const first = ore - others;
+  return [first, ...Array.from({ length: n - 1 }, () => eachKronor * 100n)].map((units) =>
+    formatDecimal({ units, scale: 2 }),
+  );
 }

@@ -3,11 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/core/extension-points/erp-provider';
 import { invoiceFigures } from '~/core/invoicing/invoice-math';
 import { ErpError } from '~/core/extension-points/erp-http';
+import { isErpCustomerConflict, type ErpCustomerConflict } from '~/core/extension-points/erp-provider';
+import { splitTaxReduction } from '~/core/invoicing/tax-reduction';
 import {
   feeRow,
   prepareInvoice,
   prepareSupplierInvoice,
-  sampleInvoice,
+  companyInvoice,
+  sampleOrgNumber,
   sampleSupplierInvoice,
   testSession,
 } from '~/tests/erp-contract/erp-contract';
@@ -64,7 +67,7 @@ afterAll(async () => {
 
 describe('[erp] Fortnox invoice mapping', () => {
   it('sends the fee as AdministrationFee, not as a row, and Fortnox arrives at Ordo’s total', async () => {
-    const base = sampleInvoice(nextCustomer());
+    const base = companyInvoice(nextCustomer());
     const invoice = { ...base, rows: [...base.rows, feeRow('40.00')] };
     const { stored, rows } = await send(invoice);
     expect(stored.AdministrationFee).toBe(40);
@@ -99,7 +102,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('states a zero fee, so the company’s default fee is not added behind Ordo’s back', async () => {
-    const invoice = sampleInvoice(nextCustomer(), {
+    const invoice = companyInvoice(nextCustomer(), {
       fee: null,
       totalPrice: '1840.00',
       totalVat: '460.00',
@@ -111,7 +114,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('rounds like Ordo: an amount discount per unit, several VAT rates and the öre rounding', async () => {
-    const base = sampleInvoice(nextCustomer());
+    const base = companyInvoice(nextCustomer());
     const rows: ErpInvoiceRow[] = [
       { ...base.rows[0]!, amount: '1.5', price: '99.99', total: '149.99' },
       {
@@ -151,7 +154,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('a ROT invoice: house-work rows, TaxReductionType rot and one application per person', async () => {
-    const base = sampleInvoice(nextCustomer());
+    const base = companyInvoice(nextCustomer());
     const invoice: ErpInvoice = {
       ...base,
       customer: {
@@ -217,7 +220,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('a reverse-VAT invoice: no VAT on any row or on the fee, the legal text in Remarks', async () => {
-    const base = sampleInvoice(nextCustomer());
+    const base = companyInvoice(nextCustomer());
     const legal = 'Omvänd betalningsskyldighet gäller för byggtjänster.';
     const invoice: ErpInvoice = {
       ...base,
@@ -240,7 +243,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('continues a description longer than Fortnox’s 50 characters on text rows', async () => {
-    const base = sampleInvoice(nextCustomer());
+    const base = companyInvoice(nextCustomer());
     const long = 'Replacement of the smoke detectors in the stairwell, the basement storage rooms and the attic';
     const invoice = { ...base, rows: [base.rows[0]!, { ...base.rows[1]!, description: long }] };
     const { rows } = await send(invoice);
@@ -260,7 +263,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('shortens a key longer than ExternalInvoiceReference1 takes, the same way on every try', async () => {
-    const invoice = sampleInvoice(nextCustomer());
+    const invoice = companyInvoice(nextCustomer());
     const key = `ordo-delivery-${'x'.repeat(80)}-${invoice.id}`;
     const ref = externalReference(key);
     expect(ref).toHaveLength(80);
@@ -274,7 +277,7 @@ describe('[erp] Fortnox invoice mapping', () => {
   });
 
   it('brings a customer card that changed in Ordo up to date instead of creating another', async () => {
-    const invoice = sampleInvoice(nextCustomer());
+    const invoice = companyInvoice(nextCustomer());
     const { session } = testSession(credentials);
     const id = await provider.ensureCustomer(session, invoice.customer, null);
     const count = fake.customerCount();
@@ -282,6 +285,322 @@ describe('[erp] Fortnox invoice mapping', () => {
     expect(await provider.ensureCustomer(session, moved, id)).toBe(id);
     expect(fake.customerCount()).toBe(count);
     expect(fake.customer(id)).toMatchObject({ Address1: 'Nygatan 5', ZipCode: '222 33', City: 'Lund' });
+  });
+});
+
+/** A request to the fake as another Fortnox user of the same company would make it. */
+async function fortnoxCall(method: string, path: string, body?: unknown) {
+  for (;;) {
+    const res = await fetch(`${fake.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${credentials.accessToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // the company's limit counts this user's requests too: wait as Fortnox says
+    if (res.status === 429) {
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+      continue;
+    }
+    return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
+}
+
+/** A ROT invoice for a private couple: one labour row (house work), the reduction asked by both. */
+function rotInvoice(amount: string, persons: string[]): ErpInvoice {
+  const base = companyInvoice(nextCustomer());
+  const shares = splitTaxReduction(amount, persons.length);
+  return {
+    ...base,
+    customer: {
+      ...base.customer,
+      type: 'private',
+      name: `Familjen ${base.customer.customerNumber}`,
+      organizationalNumber: null,
+      // the household's own card: a personal identity number of its own
+      personId: `19700101-${base.customer.customerNumber.padStart(4, '0').slice(-4)}`,
+      vatNumber: null,
+    },
+    rows: [{ ...base.rows[0]!, articleNumber: 'ROT-ARB', articleId: randomUUID(), houseWork: true }],
+    fee: null,
+    totalPrice: '1300.00',
+    totalVat: '325.00',
+    rounding: '0.00',
+    total: '1625.00',
+    taxReduction: {
+      kind: 'ROT',
+      amount,
+      propertyDesignation: 'Hammarby 1:23',
+      housingAssociationOrgNr: null,
+      persons: persons.map((personId, i) => ({ personId, amount: shares[i]! })),
+    },
+  };
+}
+
+describe('[erp] Fortnox ROT/RUT per person (issue 31 items 1 and 8)', () => {
+  it('asks whole kronor per person: 1,001 kr between two is 501 and 500, and Fortnox takes both', async () => {
+    const invoice = rotInvoice('1001.00', ['19800101-0019', '19820202-0028']);
+    const { sent } = await send(invoice);
+    const applications = fake.taxReductions().filter((t) => String(t.ReferenceNumber) === sent.externalId);
+    expect(applications.map((t) => [t.SocialSecurityNumber, t.AskedAmount])).toEqual([
+      ['19800101-0019', 501],
+      ['19820202-0028', 500],
+    ]);
+    expect(fake.invoice(sent.externalId)).toMatchObject({ TaxReduction: 1001 });
+  });
+
+  it('refuses a share with öre before the invoice is made, so nothing is left half-sent', async () => {
+    const invoice = rotInvoice('1001.00', ['19800101-0019', '19820202-0028']);
+    const split = {
+      ...invoice,
+      taxReduction: {
+        ...invoice.taxReduction!,
+        persons: invoice.taxReduction!.persons.map((p) => ({ ...p, amount: '500.50' })),
+      },
+    };
+    const invoices = fake.invoiceCount();
+    const err = await send(split).then(
+      () => null,
+      (e: unknown) => e as ErpError,
+    );
+    expect(err).toBeInstanceOf(ErpError);
+    expect(err!.code).toBe('INVOICE_WAS_NOT_CREATED_IN_ERP');
+    expect(err!.retryable).toBe(false);
+    expect(err!.vendorMessage).toContain('500.50');
+    expect(fake.invoiceCount()).toBe(invoices);
+  });
+
+  it('the fake refuses a decimal AskedAmount as Fortnox does (2004217)', async () => {
+    const { sent } = await send(rotInvoice('609.00', ['19800101-0019']));
+    const res = await fortnoxCall('POST', '/3/taxreductions', {
+      TaxReduction: {
+        ReferenceDocumentType: 'INVOICE',
+        ReferenceNumber: Number(sent.externalId),
+        CustomerName: 'Anna Andersson',
+        SocialSecurityNumber: '19820202-0028',
+        AskedAmount: 304.5,
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.ErrorInformation).toMatchObject({ code: 2004217 });
+  });
+
+  it('a retry files the applications its own invoice lacks, not trusting another invoice’s with a like number', async () => {
+    const person = '19750505-0055';
+    const invoice = rotInvoice('609.00', [person]);
+    const key = `ordo-${invoice.id}`;
+    const { session } = testSession(credentials);
+    const prepared = await prepareInvoice(provider, session, invoice);
+    // the invoice is made, its answer lost: no application was filed for it
+    fake.dropNextCreateResponse();
+    await expect(provider.sendInvoice(session, prepared, key, { firstAttempt: true })).rejects.toBeInstanceOf(ErpError);
+    const made = fake.invoices().find((i) => i.ExternalInvoiceReference1 === key)!;
+    const number = String(made.DocumentNumber);
+    // meanwhile someone in Fortnox made invoice <number>1 for the same person, with its application
+    const decoyNumber = `${number}1`;
+    const decoy = await fortnoxCall('POST', '/3/invoices', {
+      Invoice: {
+        DocumentNumber: decoyNumber,
+        CustomerNumber: prepared.customer.externalId,
+        TaxReductionType: 'rot',
+        InvoiceRows: [
+          {
+            ArticleNumber: prepared.rows[0]!.externalArticleId,
+            DeliveredQuantity: 1,
+            Price: 1000,
+            HouseWork: true,
+            HouseWorkType: 'CONSTRUCTION',
+          },
+        ],
+      },
+    });
+    expect(decoy.status, JSON.stringify(decoy.body)).toBe(201);
+    const filed = await fortnoxCall('POST', '/3/taxreductions', {
+      TaxReduction: {
+        ReferenceDocumentType: 'INVOICE',
+        ReferenceNumber: Number(decoyNumber),
+        CustomerName: 'Decoy',
+        SocialSecurityNumber: person,
+        AskedAmount: 300,
+      },
+    });
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201);
+
+    const sent = await provider.sendInvoice(session, prepared, key, { firstAttempt: false });
+    expect(sent.externalId).toBe(number);
+    const own = fake.taxReductions().filter((t) => String(t.ReferenceNumber) === number);
+    expect(own.map((t) => [t.SocialSecurityNumber, t.AskedAmount])).toEqual([[person, 609]]);
+    // and a second retry files nothing twice
+    await provider.sendInvoice(session, prepared, key, { firstAttempt: false });
+    expect(fake.taxReductions().filter((t) => String(t.ReferenceNumber) === number)).toHaveLength(1);
+  });
+});
+
+describe('[erp] Fortnox article units (issue 31 item 2)', () => {
+  const article = (unit: string | null) => ({
+    id: randomUUID(),
+    articleNumber: `U-${randomUUID().slice(0, 8)}`,
+    title: 'Unit test article',
+    unit,
+    price: '10.00',
+    isService: false,
+    houseWork: false,
+    vatPercent: '25' as const,
+  });
+
+  it('gives an article a unit code the company has, creating the one it lacks', async () => {
+    const { session } = testSession(credentials);
+    // "Styck" is the description of the company's "st"
+    const styck = await provider.ensureArticle(session, article('Styck'), null);
+    expect(fake.article(styck)).toMatchObject({ Unit: 'st' });
+    const metres = await provider.ensureArticle(session, article('m'), null);
+    expect(fake.article(metres)).toMatchObject({ Unit: 'm' });
+    expect(fake.units().map((u) => u.Code)).toContain('m');
+    // an hour unit meets the company's hour unit, whatever Ordo calls it
+    const hours = await provider.ensureArticle(session, article('h'), null);
+    expect(fake.article(hours)).toMatchObject({ Unit: 'h' });
+    const timmar = await provider.ensureArticle(session, article('timmar'), null);
+    expect(fake.article(timmar)).toMatchObject({ Unit: 'h' });
+    expect(fake.units().filter((u) => /^(h|tim|timmar)$/i.test(String(u.Code)))).toHaveLength(1);
+  });
+
+  it('cuts a long unit to Fortnox’s 20-character code and keeps the whole text as its description', async () => {
+    const { session } = testSession(credentials);
+    const long = 'förpackning om tio rullar';
+    const id = await provider.ensureArticle(session, article(long), null);
+    const code = String(fake.article(id)!.Unit);
+    expect(code).toBe(long.slice(0, 20).trimEnd());
+    expect(fake.units().find((u) => u.Code === code)).toMatchObject({ Description: long });
+  });
+
+  it('the fake refuses an article whose Unit the company lacks', async () => {
+    const res = await fortnoxCall('POST', '/3/articles', {
+      Article: { ArticleNumber: `X-${randomUUID().slice(0, 8)}`, Description: 'No such unit', Unit: 'kartong' },
+    });
+    expect(res.status).toBe(400);
+    expect(String(res.body.ErrorInformation.message)).toContain('Unit');
+  });
+});
+
+describe('[erp] Fortnox customers of a company with a ledger of its own (issue 31 item 10)', () => {
+  const conflictOf = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => (isErpCustomerConflict(e) ? e : Promise.reject(e)),
+    ) as Promise<ErpCustomerConflict | null>;
+
+  it('finds Fortnox’s card by organisation number under another number, and updates only what Ordo owns', async () => {
+    const invoice = companyInvoice(nextCustomer());
+    const theirs = String(Number(invoice.customer.customerNumber) + 500_000);
+    fake.addCustomer({
+      CustomerNumber: theirs,
+      Name: invoice.customer.name,
+      OrganisationNumber: invoice.customer.organizationalNumber,
+      Email: 'old@customer.se',
+      Comments: 'Betalar alltid sent',
+      TermsOfPayment: '20',
+    });
+    const { session } = testSession(credentials);
+    const count = fake.customerCount();
+    expect(await provider.ensureCustomer(session, { ...invoice.customer, email: null }, null)).toBe(theirs);
+    expect(fake.customerCount()).toBe(count);
+    expect(fake.customer(invoice.customer.customerNumber)).toBeNull();
+    // Ordo's fields are brought up to date; what Ordo lacks or does not own is left as Fortnox has it
+    expect(fake.customer(theirs)).toMatchObject({
+      Address1: 'Storgatan 1',
+      Email: 'old@customer.se',
+      Comments: 'Betalar alltid sent',
+      TermsOfPayment: '20',
+      OrganisationNumber: invoice.customer.organizationalNumber,
+    });
+    const { sent } = await send({ ...invoice, customer: { ...invoice.customer } });
+    expect(fake.invoice(sent.externalId)).toMatchObject({ CustomerNumber: theirs });
+  });
+
+  it('stops with a conflict when Ordo’s number is another company’s in Fortnox, changing nothing', async () => {
+    const invoice = companyInvoice(nextCustomer());
+    const other = {
+      CustomerNumber: invoice.customer.customerNumber,
+      Name: 'Helt Annat Bolag AB',
+      OrganisationNumber: sampleOrgNumber(String(Number(invoice.customer.customerNumber) + 900_000)),
+      Address1: 'Annan gata 9',
+    };
+    fake.addCustomer(other);
+    const { session } = testSession(credentials);
+    const count = fake.customerCount();
+    const conflict = await conflictOf(provider.ensureCustomer(session, invoice.customer, null));
+    expect(conflict).not.toBeNull();
+    expect(conflict!.code).toBe('ERP_CUSTOMER_CONFLICT');
+    expect(conflict!.reason).toBe('number_taken');
+    expect(conflict!.candidates).toEqual([
+      {
+        externalId: other.CustomerNumber,
+        number: other.CustomerNumber,
+        name: other.Name,
+        organizationalNumber: other.OrganisationNumber,
+        vatNumber: null,
+      },
+    ]);
+    expect(fake.customerCount()).toBe(count);
+    expect(fake.customer(other.CustomerNumber)).toMatchObject({ Name: other.Name, Address1: 'Annan gata 9' });
+
+    // the office chose "a new customer": Fortnox gives it a number of its own
+    const created = await provider.ensureCustomer(session, invoice.customer, null, { createNew: true });
+    expect(created).not.toBe(other.CustomerNumber);
+    expect(fake.customer(created)).toMatchObject({
+      Name: invoice.customer.name,
+      OrganisationNumber: invoice.customer.organizationalNumber,
+    });
+    expect(fake.customer(other.CustomerNumber)).toMatchObject({ Name: other.Name });
+
+    // or "that one is ours": the mapping names it, and its identity stays Fortnox's
+    expect(await provider.ensureCustomer(session, invoice.customer, other.CustomerNumber)).toBe(other.CustomerNumber);
+    expect(fake.customer(other.CustomerNumber)).toMatchObject({
+      Name: invoice.customer.name,
+      OrganisationNumber: other.OrganisationNumber,
+    });
+  });
+
+  it('stops with a conflict when several Fortnox cards have the organisation number', async () => {
+    const invoice = companyInvoice(nextCustomer());
+    const base = Number(invoice.customer.customerNumber) + 600_000;
+    for (const n of [base, base + 1])
+      fake.addCustomer({
+        CustomerNumber: String(n),
+        Name: `${invoice.customer.name} ${n}`,
+        OrganisationNumber: invoice.customer.organizationalNumber,
+      });
+    const { session } = testSession(credentials);
+    const conflict = await conflictOf(provider.ensureCustomer(session, invoice.customer, null));
+    expect(conflict?.reason).toBe('several_matches');
+    expect(conflict!.candidates.map((c) => c.number).sort()).toEqual([String(base), String(base + 1)]);
+  });
+
+  it('asks about a card with the organisation number under another number and another name', async () => {
+    const invoice = companyInvoice(nextCustomer());
+    const site = String(Number(invoice.customer.customerNumber) + 700_000);
+    fake.addCustomer({
+      CustomerNumber: site,
+      Name: 'Bostadsbolaget, Norra förvaltningen',
+      OrganisationNumber: invoice.customer.organizationalNumber,
+    });
+    const { session } = testSession(credentials);
+    const count = fake.customerCount();
+    const conflict = await conflictOf(provider.ensureCustomer(session, invoice.customer, null));
+    expect(conflict?.reason).toBe('other_name');
+    expect(conflict!.candidates.map((c) => c.number)).toEqual([site]);
+    expect(fake.customerCount()).toBe(count);
+    expect(fake.customer(site)).toMatchObject({ Name: 'Bostadsbolaget, Norra förvaltningen' });
+  });
+
+  it('takes the card under Ordo’s number when it is the same party (no organisation number there, the same name)', async () => {
+    const invoice = companyInvoice(nextCustomer());
+    fake.addCustomer({ CustomerNumber: invoice.customer.customerNumber, Name: invoice.customer.name });
+    const { session } = testSession(credentials);
+    expect(await provider.ensureCustomer(session, invoice.customer, null)).toBe(invoice.customer.customerNumber);
+    // an identity Fortnox lacked is filled in
+    expect(fake.customer(invoice.customer.customerNumber)).toMatchObject({
+      OrganisationNumber: invoice.customer.organizationalNumber,
+    });
   });
 });
 

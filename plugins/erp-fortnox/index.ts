@@ -11,7 +11,11 @@ import {
 } from '~/core/extension-points/erp-http';
 import {
   defineErpProvider,
+  ErpCustomerConflict,
+  identityDigits,
   type ErpArticle,
+  type ErpCustomerCandidate,
+  type ErpCustomerConflictReason,
   type ErpCustomer,
   type ErpInvoice,
   type ErpInvoiceRow,
@@ -34,6 +38,22 @@ import { fortnoxSupplier, fortnoxSupplierInvoice, supplierInvoiceReference } fro
  * ArticleNumber, an invoice its DocumentNumber. Ordo's idempotency key travels in the invoice's
  * ExternalInvoiceReference1, which Fortnox stores but never prints.
  *
+ * A customer's first delivery finds Fortnox's card by organisation number (a private person's
+ * personal identity number, which Fortnox keeps in the same field), not by CustomerNumber: a company
+ * with a ledger of its own may have given Ordo's number to another company. The card with that
+ * organisation number is taken when it has Ordo's number or Ordo's name; a number held by another
+ * party, several cards with the organisation number, or one under another number and name (another
+ * site Ordo keeps apart, or the company renamed) stop with ErpCustomerConflict for the office to
+ * resolve (Settings → ERP). An update sends what Ordo owns and what differs, never Fortnox's identity
+ * fields once they are set.
+ *
+ * An article's Unit must be a unit code the company has (/3/units, the settings scope): Ordo's unit
+ * is matched to a code or description there (any hour unit to the company's hour unit), and a
+ * missing one is created, its code cut to Fortnox's 20 characters.
+ *
+ * A ROT/RUT application asks whole kronor per person (the core splits so); an amount with öre is
+ * refused before the invoice is created, so nothing is left half-sent.
+ *
  * Approved supplier invoices go to /3/supplierinvoices (supplier-invoice.ts maps them). A supplier is
  * its SupplierNumber; a supplier invoice its GivenNumber, Fortnox's own running number. A supplier
  * invoice has no ExternalInvoiceReference: the key travels in ExternalInvoiceNumber, a field Fortnox
@@ -50,8 +70,11 @@ const options = z.object({
   clientSecret: z.string().default(''),
   authBaseUrl: z.url().default('https://apps.fortnox.se'),
   apiBaseUrl: z.url().default('https://api.fortnox.se'),
-  /** supplier and supplierinvoice: the scopes of /3/suppliers and /3/supplierinvoices. */
-  scope: z.string().default('companyinformation customer article invoice supplier supplierinvoice'),
+  /**
+   * supplier and supplierinvoice: the scopes of /3/suppliers and /3/supplierinvoices; settings: the
+   * scope of /3/units (developer.fortnox.se/general/scopes).
+   */
+  scope: z.string().default('companyinformation customer article invoice supplier supplierinvoice settings'),
   /** Fortnox allows 25 requests per 5 seconds per client and tenant. */
   requestsPer5s: z.number().int().positive().default(25),
   /** The window of that limit; only tests shorten it. */
@@ -103,6 +126,9 @@ export const FORTNOX_LIMITS = {
   yourOrderNumber: 30,
   reference: 50,
   remarks: 1024,
+  /** Unit (OpenAPI, Unit): Code 1–20 characters, Description 1–100. */
+  unitCode: 20,
+  unitDescription: 100,
 } as const;
 
 /**
@@ -194,10 +220,12 @@ export function fortnoxCustomer(customer: ErpCustomer): Rec {
   return Object.fromEntries(Object.entries(card).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 }
 
+/** The article as Fortnox's Article resource; `unitCode` is the company's unit for Ordo's unit (unitCodeFor). */
 export function fortnoxArticle(
   article: ErpArticle,
   salesAccount: string | undefined,
   houseWorkTypes: FortnoxOptions['houseWorkTypes'],
+  unitCode: string | null = null,
 ): Rec {
   // SalesPrice is read-only in Fortnox (an article's price lives in its price lists, /3/prices)
   // and sending it is refused; every invoice row carries its own Price instead.
@@ -208,9 +236,125 @@ export function fortnoxArticle(
     VAT: Number(article.vatPercent),
     Housework: article.houseWork,
     ...(article.houseWork ? { HouseworkType: houseWorkTypes.rot } : {}),
-    ...(nonEmpty(article.unit) ? { Unit: article.unit } : {}),
+    ...(unitCode ? { Unit: unitCode } : {}),
     ...(nonEmpty(salesAccount) ? { SalesAccount: Number(salesAccount) } : {}),
   };
+}
+
+/**
+ * The company's unit code for Ordo's unit, from its units register (/3/units): the same code, else
+ * (case aside) the same code or description, else for an hour unit the company's hour unit. Null
+ * when the company has none: the plugin then creates one (newFortnoxUnit).
+ */
+export function unitCodeFor(units: readonly Rec[], unit: string): string | null {
+  const wanted = unit.trim();
+  const lower = wanted.toLowerCase();
+  const text = (u: Rec, k: string) => String(u[k] ?? '').trim();
+  const exact = units.find((u) => text(u, 'Code') === wanted);
+  if (exact) return text(exact, 'Code');
+  const same = units.find((u) =>
+    ['Code', 'Description', 'CodeEnglish'].some((k) => text(u, k).toLowerCase() === lower),
+  );
+  if (same) return text(same, 'Code');
+  if (HOURS_UNIT.test(wanted)) {
+    const hours = units.find((u) => ['Code', 'Description', 'CodeEnglish'].some((k) => HOURS_UNIT.test(text(u, k))));
+    if (hours) return text(hours, 'Code');
+  }
+  return null;
+}
+
+/** A unit for Ordo's unit text, within Fortnox's lengths (Code 20, Description 100). */
+export function newFortnoxUnit(unit: string): { Code: string; Description: string } {
+  const text = unit.trim();
+  return {
+    Code: text.slice(0, FORTNOX_LIMITS.unitCode).trimEnd(),
+    Description: text.slice(0, FORTNOX_LIMITS.unitDescription),
+  };
+}
+
+/** The fields of a customer card that identify the party; Fortnox's, once set, are never overwritten. */
+const IDENTITY_FIELDS = ['OrganisationNumber', 'Type'] as const;
+
+/**
+ * What an update of an existing card sends: Ordo's fields that differ from the card's, without the
+ * identity fields the card already has. Empty values are never in `wanted` (fortnoxCustomer), so
+ * nothing Fortnox holds is cleared because Ordo lacks it.
+ */
+export function customerChanges(existing: Rec, wanted: Rec): Rec {
+  const owned = { ...wanted };
+  for (const k of IDENTITY_FIELDS) if (nonEmpty(existing[k] as string)) delete owned[k];
+  if (nonEmpty(existing.VATNumber as string)) delete owned.VATNumber;
+  return Object.fromEntries(Object.entries(owned).filter(([k, v]) => String(existing[k] ?? '') !== String(v)));
+}
+
+/** Ordo's identity for a customer: the organisation number, a private person's personal identity number. */
+const identityOf = (customer: ErpCustomer) =>
+  identityDigits(customer.type === 'private' ? customer.personId : customer.organizationalNumber);
+const vatOf = (value: unknown) =>
+  String(value ?? '')
+    .replace(/[\s.-]/g, '')
+    .toUpperCase();
+const sameName = (a: unknown, b: unknown) =>
+  String(a ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ') ===
+  String(b ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
+
+/**
+ * Whether Fortnox's card is Ordo's customer: the same organisation (or personal identity) number
+ * where both have one, else the same VAT number where both have one, else the same name.
+ */
+export function isSameParty(card: Rec, customer: ErpCustomer): boolean {
+  const theirs = identityDigits(card.OrganisationNumber as string);
+  const ours = identityOf(customer);
+  if (theirs && ours) return theirs === ours;
+  const theirVat = vatOf(card.VATNumber);
+  const ourVat = vatOf(customer.vatNumber);
+  if (theirVat && ourVat) return theirVat === ourVat;
+  return sameName(card.Name, customer.name);
+}
+
+const candidateOf = (card: Rec): ErpCustomerCandidate => ({
+  externalId: String(card.CustomerNumber),
+  number: String(card.CustomerNumber),
+  name: String(card.Name ?? ''),
+  organizationalNumber: nonEmpty(card.OrganisationNumber as string) ? String(card.OrganisationNumber) : null,
+  vatNumber: nonEmpty(card.VATNumber as string) ? String(card.VATNumber) : null,
+});
+
+function conflict(reason: ErpCustomerConflictReason, cards: Rec[]): ErpCustomerConflict {
+  const said = cards
+    .map((c) =>
+      [
+        `CustomerNumber ${String(c.CustomerNumber)}`,
+        `Name "${String(c.Name ?? '')}"`,
+        nonEmpty(c.OrganisationNumber as string) ? `OrganisationNumber ${String(c.OrganisationNumber)}` : null,
+        nonEmpty(c.VATNumber as string) ? `VATNumber ${String(c.VATNumber)}` : null,
+      ]
+        .filter(Boolean)
+        .join(', '),
+    )
+    .join('; ');
+  return new ErpCustomerConflict(reason, cards.map(candidateOf), `Fortnox: ${said}`);
+}
+
+/** The forms an organisation number is searched in: as Fortnox prints it (NNNNNN-NNNN), and bare digits. */
+function identitySearches(identity: string): string[] {
+  if (identity.length !== 10) return [identity];
+  return [`${identity.slice(0, 6)}-${identity.slice(6)}`, identity];
+}
+
+/** Asked amounts must be whole kronor (Fortnox refuses öre per person: issue 31, errors 2004217/2004218). */
+function checkWholeKronor(invoice: ErpInvoice) {
+  const split = invoice.taxReduction?.persons.find((p) => !/^\d+(\.0+)?$/.test(p.amount.trim()));
+  if (split)
+    throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', {
+      vendorMessage: `Fortnox takes a ROT/RUT application per person in whole kronor; ${split.personId} asks ${split.amount}`,
+    });
 }
 
 function fortnoxRows(invoice: ErpInvoice, houseWorkTypes: FortnoxOptions['houseWorkTypes']): Rec[] {
@@ -314,21 +458,24 @@ function taxReductionApplications(
 ): Rec[] {
   const reduction = invoice.taxReduction;
   if (!reduction) return [];
-  return reduction.persons.map((person) => ({
-    ReferenceDocumentType: 'INVOICE',
-    ReferenceNumber: Number(documentNumber),
-    CustomerName: invoice.customer.name,
-    SocialSecurityNumber: person.personId,
-    AskedAmount: Number(person.amount),
-    ...(nonEmpty(reduction.propertyDesignation) ? { PropertyDesignation: reduction.propertyDesignation } : {}),
-    ...(nonEmpty(reduction.housingAssociationOrgNr)
-      ? { ResidenceAssociationOrganisationNumber: reduction.housingAssociationOrgNr }
-      : {}),
-    // Green technology asks per kind of work (Fortnox blog: TaxReductionAmounts replaced WorkType).
-    ...(reduction.kind === 'green'
-      ? { TaxReductionAmounts: [{ WorkType: houseWorkTypes.green, AskedAmount: Number(person.amount) }] }
-      : {}),
-  }));
+  // a person whose share is nothing asks for nothing (Fortnox takes at least 1 krona)
+  return reduction.persons
+    .filter((person) => Number(person.amount) > 0)
+    .map((person) => ({
+      ReferenceDocumentType: 'INVOICE',
+      ReferenceNumber: Number(documentNumber),
+      CustomerName: invoice.customer.name,
+      SocialSecurityNumber: person.personId,
+      AskedAmount: Number(person.amount),
+      ...(nonEmpty(reduction.propertyDesignation) ? { PropertyDesignation: reduction.propertyDesignation } : {}),
+      ...(nonEmpty(reduction.housingAssociationOrgNr)
+        ? { ResidenceAssociationOrganisationNumber: reduction.housingAssociationOrgNr }
+        : {}),
+      // Green technology asks per kind of work (Fortnox blog: TaxReductionAmounts replaced WorkType).
+      ...(reduction.kind === 'green'
+        ? { TaxReductionAmounts: [{ WorkType: houseWorkTypes.green, AskedAmount: Number(person.amount) }] }
+        : {}),
+    }));
 }
 
 /** Fortnox's access tokens are JWTs naming the Fortnox tenant; the limit is that tenant's. */
@@ -411,21 +558,95 @@ function create(o: FortnoxOptions): ErpProvider {
     return hits.find((i) => i.Cancelled !== true) ?? hits[0] ?? null;
   }
 
-  /** Files the reduction applications the invoice still lacks (a retry may find some already there). */
+  /** Every page of a list resource (`name` is the list's key, e.g. Units). */
+  async function listAll(call: ApiCall, path: string, name: string): Promise<Rec[]> {
+    const out: Rec[] = [];
+    const sep = path.includes('?') ? '&' : '?';
+    for (let page = 1; ; page++) {
+      const res = await call({ path: `${path}${sep}limit=500&page=${page}` });
+      const body = (res.body ?? {}) as Rec;
+      const items = (body[name] as Rec[] | undefined) ?? [];
+      out.push(...items);
+      const meta = (body.MetaInformation ?? {}) as Rec;
+      if (page >= Number(meta['@TotalPages'] ?? 1) || !items.length) return out;
+    }
+  }
+
+  /**
+   * Files the reduction applications the invoice still lacks (a retry may find some already there).
+   * The list is filtered only by kind (the OpenAPI documents `filter` alone, and Fortnox's searches
+   * match parts of a value), so each application is compared by its own ReferenceDocumentType and
+   * ReferenceNumber: invoice 1's retry never counts invoice 12's application as its own.
+   */
   async function fileTaxReductions(call: ApiCall, invoice: ErpInvoice, documentNumber: string, retry: boolean) {
     const wanted = taxReductionApplications(invoice, documentNumber, o.houseWorkTypes);
     if (!wanted.length) return;
     let filed = new Set<string>();
     if (retry) {
-      const res = await call({
-        path: `/3/taxreductions?filter=invoices&referencenumber=${enc(documentNumber)}&limit=500`,
-      });
-      const list = ((res.body as Rec | null)?.TaxReductions as Rec[] | undefined) ?? [];
-      filed = new Set(list.map((t) => String(t.SocialSecurityNumber)));
+      const list = await listAll(
+        call,
+        `/3/taxreductions?filter=invoices&referencenumber=${enc(documentNumber)}`,
+        'TaxReductions',
+      );
+      filed = new Set(
+        list
+          .filter((t) => t.ReferenceDocumentType === 'INVOICE' && String(t.ReferenceNumber) === documentNumber)
+          .map((t) => identityDigits(String(t.SocialSecurityNumber))),
+      );
     }
     for (const application of wanted)
-      if (!filed.has(String(application.SocialSecurityNumber)))
+      if (!filed.has(identityDigits(String(application.SocialSecurityNumber))))
         await call({ method: 'POST', path: '/3/taxreductions', json: { TaxReduction: application } });
+  }
+
+  /** The company's unit code for Ordo's unit, created when the company has none (the settings scope). */
+  async function ensureUnit(call: ApiCall, unit: string): Promise<string> {
+    const known = unitCodeFor(await listAll(call, '/3/units', 'Units'), unit);
+    if (known) return known;
+    const res = await call({ method: 'POST', path: '/3/units', json: { Unit: newFortnoxUnit(unit) } });
+    return String(((res.body as Rec).Unit as Rec).Code);
+  }
+
+  /**
+   * Fortnox's card for a customer met without a mapping: by organisation number first; else the card
+   * under Ordo's number when it is the same party. Throws ErpCustomerConflict when the number is
+   * another party's or several cards share the organisation number; null when there is none.
+   */
+  async function matchCustomer(call: ApiCall, customer: ErpCustomer): Promise<Rec | null> {
+    const identity = identityOf(customer);
+    if (identity) {
+      const found = new Map<string, Rec>();
+      for (const form of identitySearches(identity)) {
+        // the search matches parts of the value (ILIKE '%value%'): the hits are compared exactly
+        const hits = await listAll(call, `/3/customers?organisationnumber=${enc(form)}`, 'Customers');
+        for (const hit of hits)
+          if (identityDigits(hit.OrganisationNumber as string) === identity) found.set(String(hit.CustomerNumber), hit);
+        if (found.size) break;
+      }
+      // the card under Ordo's own number, or the one of the same name, is Ordo's; another is asked about
+      const hits = [...found.values()];
+      const ours =
+        hits.find((h) => String(h.CustomerNumber) === customer.customerNumber) ??
+        (hits.filter((h) => sameName(h.Name, customer.name)).length === 1
+          ? hits.find((h) => sameName(h.Name, customer.name))
+          : undefined);
+      if (ours) return lookup(call, `/3/customers/${enc(String(ours.CustomerNumber))}`, 'Customer');
+      if (hits.length > 1) throw conflict('several_matches', hits);
+      if (hits.length === 1) throw conflict('other_name', hits);
+    }
+    const byNumber = await lookup(call, `/3/customers/${enc(customer.customerNumber)}`, 'Customer');
+    if (!byNumber) return null;
+    if (isSameParty(byNumber, customer)) return byNumber;
+    throw conflict('number_taken', [byNumber]);
+  }
+
+  /** Brings an existing card up to date with what Ordo owns; answers its number. */
+  async function updateCustomer(call: ApiCall, existing: Rec, wanted: Rec): Promise<string> {
+    const number = String(existing.CustomerNumber);
+    const changed = customerChanges(existing, wanted);
+    if (Object.keys(changed).length)
+      await call({ method: 'PUT', path: `/3/customers/${enc(number)}`, json: { Customer: changed } });
+    return number;
   }
 
   /** The supplier invoice carrying the key; a live one before a cancelled one. */
@@ -493,30 +714,26 @@ function create(o: FortnoxOptions): ErpProvider {
       });
     },
 
-    ensureCustomer(session, customer, knownExternalId) {
+    ensureCustomer(session, customer, knownExternalId, { createNew = false } = {}) {
       const wanted = fortnoxCustomer(customer);
       return withApi(session, async (call) => {
-        let existing = await lookup(
-          call,
-          `/3/customers/${enc(knownExternalId ?? customer.customerNumber)}`,
-          'Customer',
-        );
-        if (!existing && knownExternalId && knownExternalId !== customer.customerNumber)
-          existing = await lookup(call, `/3/customers/${enc(customer.customerNumber)}`, 'Customer');
-        if (existing) {
-          const number = String(existing.CustomerNumber);
+        let numberFree = true;
+        if (createNew) {
+          // the office said none of Fortnox's cards is this customer: a new one, under a number
+          // Fortnox chooses when Ordo's is another's
+          numberFree = !(await lookup(call, `/3/customers/${enc(customer.customerNumber)}`, 'Customer'));
+        } else {
+          const known = knownExternalId ? await lookup(call, `/3/customers/${enc(knownExternalId)}`, 'Customer') : null;
           // The invoice takes name and address from the card, so a card that moved on is brought up to date.
-          const changed = Object.fromEntries(
-            Object.entries(wanted).filter(([k, v]) => String(existing![k] ?? '') !== String(v)),
-          );
-          if (Object.keys(changed).length)
-            await call({ method: 'PUT', path: `/3/customers/${enc(number)}`, json: { Customer: changed } });
-          return number;
+          if (known) return updateCustomer(call, known, wanted);
+          // no mapping, or its card is gone: found as on a first delivery
+          const match = await matchCustomer(call, customer);
+          if (match) return updateCustomer(call, match, wanted);
         }
         const res = await call({
           method: 'POST',
           path: '/3/customers',
-          json: { Customer: { CustomerNumber: customer.customerNumber, ...wanted } },
+          json: { Customer: numberFree ? { CustomerNumber: customer.customerNumber, ...wanted } : wanted },
         });
         return String(((res.body as Rec).Customer as Rec).CustomerNumber);
       });
@@ -529,16 +746,21 @@ function create(o: FortnoxOptions): ErpProvider {
           existing = await lookup(call, `/3/articles/${enc(article.articleNumber)}`, 'Article');
         // An existing article is left as the company keeps it: its texts and accounts are theirs.
         if (existing) return String(existing.ArticleNumber);
+        const unit = nonEmpty(article.unit) ? await ensureUnit(call, article.unit) : null;
         const res = await call({
           method: 'POST',
           path: '/3/articles',
-          json: { Article: fortnoxArticle(article, session.accounts.sales[article.vatPercent], o.houseWorkTypes) },
+          json: {
+            Article: fortnoxArticle(article, session.accounts.sales[article.vatPercent], o.houseWorkTypes, unit),
+          },
         });
         return String(((res.body as Rec).Article as Rec).ArticleNumber);
       });
     },
 
     sendInvoice(session, invoice, idempotencyKey, { firstAttempt }) {
+      // before anything is sent: an application Fortnox would refuse must not leave an invoice behind
+      checkWholeKronor(invoice);
       const ref = externalReference(idempotencyKey);
       const body = { Invoice: fortnoxInvoice(invoice, ref, o.houseWorkTypes) };
       // Survives withAccessToken running the call again after a refresh: never create twice.
@@ -629,14 +851,7 @@ function create(o: FortnoxOptions): ErpProvider {
 
     listArticles(session) {
       return withApi(session, async (call) => {
-        const out: Rec[] = [];
-        for (let page = 1; ; page++) {
-          const res = await call({ path: `/3/articles?limit=500&page=${page}` });
-          const body = (res.body ?? {}) as Rec;
-          out.push(...((body.Articles as Rec[] | undefined) ?? []));
-          const meta = (body.MetaInformation ?? {}) as Rec;
-          if (page >= Number(meta['@TotalPages'] ?? 1)) break;
-        }
+        const out = await listAll(call, '/3/articles', 'Articles');
         return out.map((a) => ({
           externalId: String(a.ArticleNumber),
           articleNumber: String(a.ArticleNumber),

@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { createErpHttp, ErpError, type ErpHttp, type ErpResponse } from '~/core/extension-points/erp-http';
 import {
   defineErpProvider,
+  ErpCustomerConflict,
+  identityDigits,
   type ErpArticle,
   type ErpCustomer,
+  type ErpCustomerConflictReason,
   type ErpInvoice,
   type ErpInvoiceRow,
   type ErpSentInvoice,
@@ -20,14 +23,21 @@ import { compare, divide, formatDecimal, mul, toNumber } from '~/core/pricing';
  * an API key, sent as HTTP Basic auth: those are the tenant's two fields in Settings → ERP.
  *
  * What Wint's model does not have, and how the plugin copes:
- * - no customer number: a customer is found by the id the mapping knew, else by the same name, type
- *   and organisation number (a private person: name and postcode), compared exactly;
+ * - no customer number: a customer is found by the id the mapping knew, else by its organisation
+ *   number (OrgNumber filter; without one the VAT number), taken when the name agrees too; a private
+ *   person by name and postcode. Several cards with the number, one under another name, or one with
+ *   the name and no number stop with ErpCustomerConflict for the office (Settings → ERP). An update
+ *   is a PUT of the whole card (CustomerPut): the card as Wint holds it with what Ordo owns changed,
+ *   so what Ordo lacks or does not keep (delivery address, reference persons, settings) stays;
  * - no article number: the article's Text starts with Ordo's number ("DET-100 – Smoke detector"), which
  *   is how it is found again and listed; rows print Ordo's own text (OverriddenDescription);
  * - no row discount: a discounted row goes as its net unit price (row total ÷ quantity) when that is
  *   exact to the öre, else as one unit at the row total with the quantity in the text;
  * - no text rows and no fee field: the work order's title, the marking, text rows, the customer's order
  *   number and the reverse-VAT legal text go into Notes; the fee is a free row;
+ * - no free row: InvoiceRow.ArticleId is a non-nullable int32, so a row without an Ordo article (the
+ *   fee, a free row) names one article the plugin keeps for them ("ORDO-FRI – Fri rad", found by its
+ *   Text like any other) with its own text, price and VAT as overrides;
  * - no filter on the external reference: the idempotency key goes in ExternalInvoiceReferences
  *   ({SystemName: "Ordo", ExternalId: key}) and a retry lists the customer's invoices and compares it.
  *
@@ -46,6 +56,38 @@ const PAGE_SIZE = 100;
 const SYSTEM_NAME = 'Ordo';
 /** Separates Ordo's article number from its title in a Wint article's Text. */
 const NUMBER_SEPARATOR = ' – ';
+/** The article rows without an Ordo article name (ArticleId cannot be left out). */
+export const FREE_ROW_ARTICLE = { number: 'ORDO-FRI', title: 'Fri rad' } as const;
+/** The writable fields of a Wint customer (the OpenAPI's CustomerPut); a PUT sends these. */
+const CUSTOMER_PUT_FIELDS = [
+  'Name',
+  'OrgNumber',
+  'Type',
+  'BillingAddress',
+  'DeliveryAddress',
+  'VatNumber',
+  'GlnNumber',
+  'IncludeVatNumberOnInvoice',
+  'PaymentTerms',
+  'EmailAddress',
+  'AutogiroPayerNumber',
+  'PhoneNumber',
+  'Inactive',
+  'ShowCurrencyCode',
+  'Language',
+  'Template',
+  'ReferencePersonsList',
+  'PropertyDesignation',
+  'TenantsOwnerAssociationOrgNumber',
+  'ApartmentNumber',
+  'IsRutEnabled',
+  'IsRotEnabled',
+  'PenaltyInterest',
+  'InvoiceDeliverySettings',
+  'InvoiceReminderSettings',
+] as const;
+/** The address lines Ordo owns of a CustomerAddress. */
+type AddressLine = 'Street1' | 'ZipCode' | 'City';
 
 const options = z.object({
   apiBaseUrl: z.url().default('https://superkollapi.wint.se'),
@@ -104,6 +146,53 @@ export function articleNumberOf(article: Json): string {
   const at = text.indexOf(NUMBER_SEPARATOR);
   // An article made in Wint itself has no Ordo number: it is known by Wint's id.
   return at > 0 ? text.slice(0, at) : String(article.Id);
+}
+
+/** The organisation number as Wint's examples print it (123456-7890), and as bare digits. */
+function orgNumberForms(digits: string): string[] {
+  return digits.length === 10 ? [`${digits.slice(0, 6)}-${digits.slice(6)}`, digits] : [digits];
+}
+const vatOf = (v: unknown) =>
+  String(v ?? '')
+    .replace(/[\s.-]/g, '')
+    .toUpperCase();
+
+/**
+ * The PUT body of an existing card: its writable fields as Wint holds them, and what Ordo owns
+ * where Ordo has a value — name, e-mail, phone, payment terms, the billing address's lines; the
+ * identity (OrgNumber, VatNumber, Type) only where Wint's card has none. Null when nothing changes.
+ */
+export function customerUpdate(existing: Json, customer: ErpCustomer): Json | null {
+  const card: Json = Object.fromEntries(
+    CUSTOMER_PUT_FIELDS.filter((k) => existing[k] !== undefined).map((k) => [k, existing[k]]),
+  );
+  const next: Json = { ...card };
+  const isPrivate = customer.type === 'private';
+  const set = (k: string, v: unknown) => {
+    if (v !== null && v !== undefined && v !== '') next[k] = v;
+  };
+  set('Name', cut(customer.name, 200));
+  set('EmailAddress', customer.email);
+  set('PhoneNumber', customer.phone);
+  set('PaymentTerms', customer.paymentTermDays);
+  if (!str(card.OrgNumber) && !isPrivate) set('OrgNumber', customer.organizationalNumber);
+  if (!str(card.VatNumber) && !isPrivate && customer.vatNumber) {
+    set('VatNumber', customer.vatNumber);
+    next.IncludeVatNumberOnInvoice = true;
+  }
+  if (!card.Type) next.Type = isPrivate ? 'PrivatePerson' : 'Company';
+  const address = { ...((card.BillingAddress as Json | undefined) ?? {}) };
+  const setLine = (k: AddressLine, v: string | null, max: number) => {
+    const value = cut(v, max);
+    if (value) address[k] = value;
+  };
+  setLine('Street1', customer.address.street, 200);
+  setLine('ZipCode', customer.address.postIndex, 12);
+  setLine('City', customer.address.city, 200);
+  // City is required by Wint even when neither side has one
+  if (!str(address.City)) address.City = '-';
+  next.BillingAddress = address;
+  return JSON.stringify(next) === JSON.stringify(card) ? null : next;
 }
 
 const isHours = (unit: string | null) =>
@@ -202,33 +291,116 @@ export default defineErpProvider({
       };
     }
 
-    /** The same customer in Wint: same type and name, and the same org number (a private person: postcode). */
-    function isSameCustomer(c: Json, customer: ErpCustomer): boolean {
-      const isPrivate = customer.type === 'private';
-      if (String(c.Type) !== (isPrivate ? 'PrivatePerson' : 'Company') || !same(c.Name, customer.name)) return false;
-      if (isPrivate)
-        return digits((c.BillingAddress as Json | undefined)?.ZipCode as string) === digits(customer.address.postIndex);
-      return digits(c.OrgNumber as string) === digits(customer.organizationalNumber);
+    const candidateOf = (c: Json) => ({
+      externalId: String(c.Id),
+      number: null,
+      name: String(c.Name ?? ''),
+      organizationalNumber: str(c.OrgNumber),
+      vatNumber: str(c.VatNumber),
+    });
+    function conflict(reason: ErpCustomerConflictReason, cards: Json[]): ErpCustomerConflict {
+      const said = cards
+        .map((c) =>
+          [
+            `Id ${String(c.Id)}`,
+            `Name "${String(c.Name ?? '')}"`,
+            str(c.OrgNumber) && `OrgNumber ${String(c.OrgNumber)}`,
+          ]
+            .filter(Boolean)
+            .join(', '),
+        )
+        .join('; ');
+      return new ErpCustomerConflict(reason, cards.map(candidateOf), `Wint: ${said}`);
     }
 
-    async function ensureCustomer(api: Api, customer: ErpCustomer, knownExternalId: string | null): Promise<string> {
-      const body = customerBody(customer);
-      const known = idOf(knownExternalId) ? await api.find(`/api/Customer/${knownExternalId}`) : null;
-      const existing =
-        known ??
-        (await api.all('/api/Customer', { Name: customer.name })).find((c) => isSameCustomer(c, customer)) ??
-        null;
+    /** Wint's cards with the customer's organisation number (else its VAT number), compared exactly. */
+    async function byIdentity(api: Api, customer: ErpCustomer): Promise<Json[] | null> {
+      const org = identityDigits(customer.organizationalNumber);
+      if (org) {
+        for (const form of orgNumberForms(org)) {
+          const hits = (await api.all('/api/Customer', { OrgNumber: form })).filter(
+            (c) => identityDigits(c.OrgNumber as string) === org,
+          );
+          if (hits.length) return hits;
+        }
+        return [];
+      }
+      const vat = vatOf(customer.vatNumber);
+      if (vat)
+        return (await api.all('/api/Customer', { VatNumber: customer.vatNumber!.trim() })).filter(
+          (c) => vatOf(c.VatNumber) === vat,
+        );
+      return null;
+    }
+
+    /**
+     * Wint's card for a customer met without a mapping, or null when Wint has none: by organisation
+     * (or VAT) number, taken when the name agrees; a private person by name and postcode. Throws
+     * ErpCustomerConflict when Wint's cards leave it unclear.
+     */
+    async function matchCustomer(api: Api, customer: ErpCustomer): Promise<Json | null> {
+      const isPrivate = customer.type === 'private';
+      const type = isPrivate ? 'PrivatePerson' : 'Company';
+      if (!isPrivate) {
+        const hits = await byIdentity(api, customer);
+        if (hits && hits.length) {
+          const named = hits.filter((c) => same(c.Name, customer.name));
+          if (named.length === 1) return named[0]!;
+          throw conflict(hits.length > 1 ? 'several_matches' : 'other_name', hits);
+        }
+      }
+      const byName = (await api.all('/api/Customer', { Name: customer.name })).filter(
+        (c) => String(c.Type) === type && same(c.Name, customer.name),
+      );
+      if (isPrivate) {
+        const here = byName.filter(
+          (c) =>
+            digits((c.BillingAddress as Json | undefined)?.ZipCode as string) === digits(customer.address.postIndex),
+        );
+        if (here.length > 1) throw conflict('several_matches', here);
+        return here[0] ?? null;
+      }
+      // a card of the same name with another organisation number is another company; one without
+      // any may be this one, which Wint cannot tell
+      const unnumbered = byName.filter((c) => !str(c.OrgNumber) && !str(c.VatNumber));
+      if (unnumbered.length) throw conflict('same_name', unnumbered);
+      return null;
+    }
+
+    async function ensureCustomer(
+      api: Api,
+      customer: ErpCustomer,
+      knownExternalId: string | null,
+      createNew = false,
+    ): Promise<string> {
+      let existing: Json | null = null;
+      if (!createNew) {
+        existing = idOf(knownExternalId) ? await api.find(`/api/Customer/${knownExternalId}`) : null;
+        existing ??= await matchCustomer(api, customer);
+      }
       if (existing?.Id != null) {
-        // The core calls again when Ordo's customer changed: bring Wint's card up to date.
-        await api.request('PUT', `/api/Customer/${String(existing.Id)}`, {
-          ...body,
-          Language: existing.Language ?? 'SV',
-          BillingAddress: { ...(existing.BillingAddress as Json | undefined), ...(body.BillingAddress as Json) },
-        });
+        // The core calls again when Ordo's customer changed: the card with what Ordo owns brought up to date.
+        const update = customerUpdate(existing, customer);
+        if (update) await api.request('PUT', `/api/Customer/${String(existing.Id)}`, update);
         return String(existing.Id);
       }
-      const created = await api.request('POST', '/api/Customer', body);
+      const created = await api.request('POST', '/api/Customer', customerBody(customer));
       return String(created.body);
+    }
+
+    /** The article rows without an Ordo article name (found by its Text, created once). */
+    async function freeRowArticle(api: Api): Promise<number> {
+      const { number, title } = FREE_ROW_ARTICLE;
+      const found = (await api.all('/api/Article', { Name: `${number}${NUMBER_SEPARATOR}` })).find(
+        (a) => articleNumberOf(a) === number && a.Inactive !== true,
+      );
+      if (found?.Id != null) return Number(found.Id);
+      const created = await api.request('POST', '/api/Article', {
+        Text: articleText(number, title),
+        UnitPrice: 0,
+        Vat: 25,
+      });
+      return Number(created.body);
     }
 
     async function ensureArticle(api: Api, article: ErpArticle, knownExternalId: string | null): Promise<string> {
@@ -272,6 +444,9 @@ export default defineErpProvider({
         });
       const houseWorkType = tr ? await workTypeId(api, tr.kind) : null;
 
+      const needsFree = invoice.rows.some((r) => r.kind !== 'text' && !r.externalArticleId);
+      const freeArticle = needsFree ? await freeRowArticle(api) : null;
+
       const notes: string[] = [];
       if (invoice.description) notes.push(invoice.description);
       if (invoice.marking) notes.push(`Märkning: ${invoice.marking}`);
@@ -292,17 +467,18 @@ export default defineErpProvider({
           Rot: houseWork && tr!.kind === 'ROT',
           Rut: houseWork && tr!.kind === 'RUT',
         };
-        if (row.externalArticleId) {
-          // An article row: Wint takes the article's own text, price and VAT unless overridden.
-          Object.assign(wintRow, {
-            ArticleId: /^\d+$/.test(row.externalArticleId) ? Number(row.externalArticleId) : row.externalArticleId,
-            OverriddenDescription: cut(text, 500),
-            OverriddenUnitPrice: unitPrice,
-            OverriddenVat: vat,
-          });
-        } else {
-          Object.assign(wintRow, { Description: cut(text, 500), UnitPrice: unitPrice, Vat: vat });
-        }
+        // Wint takes the article's own text, price and VAT unless overridden; a row without an Ordo
+        // article names the free-row article and overrides all three
+        Object.assign(wintRow, {
+          ArticleId: row.externalArticleId
+            ? /^\d+$/.test(row.externalArticleId)
+              ? Number(row.externalArticleId)
+              : row.externalArticleId
+            : freeArticle,
+          OverriddenDescription: cut(text, 500),
+          OverriddenUnitPrice: unitPrice,
+          OverriddenVat: vat,
+        });
         if (houseWork) {
           wintRow.HouseWorkTypeId = houseWorkType;
           // Hours are reported to the tax agency, so only a quantity in hours is sent as hours.
@@ -383,8 +559,8 @@ export default defineErpProvider({
         return { companyName: str(company?.Name) };
       },
 
-      ensureCustomer(session, customer, knownExternalId) {
-        return ensureCustomer(apiFor(session), customer, knownExternalId);
+      ensureCustomer(session, customer, knownExternalId, { createNew = false } = {}) {
+        return ensureCustomer(apiFor(session), customer, knownExternalId, createNew);
       },
 
       ensureArticle(session, article, knownExternalId) {

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
-import type { ErpInvoice, ErpProvider } from '~/core/extension-points/erp-provider';
-import { feeRow, prepareInvoice, sampleInvoice, testSession } from '~/tests/erp-contract/erp-contract';
+import {
+  isErpCustomerConflict,
+  type ErpCustomerConflict,
+  type ErpInvoice,
+  type ErpProvider,
+} from '~/core/extension-points/erp-provider';
+import { companyInvoice, feeRow, prepareInvoice, testSession } from '~/tests/erp-contract/erp-contract';
 import { startWintFake, type WintFake } from '~/tests/fakes/wint';
 import wint, { articleNumberOf, rowPricing, wintMessage } from './index';
 
@@ -55,7 +60,7 @@ describe('wint', () => {
   });
 
   it('writes the invoice in Wint fields: draft, references, notes, article rows overridden, the fee as a free row', async () => {
-    const { sent, stored, prepared } = await send(sampleInvoice(String(++seq)));
+    const { sent, stored, prepared } = await send(companyInvoice(String(++seq)));
     expect(sent.externalInvoiceNr).toBeNull();
     expect(stored).toMatchObject({
       Status: 'NotSent',
@@ -86,8 +91,8 @@ describe('wint', () => {
     expect(stored.TotalAmount).toBe(2300);
   });
 
-  it('sends the fee once, as a free row with its own text, price and VAT', async () => {
-    const base = sampleInvoice(String(++seq));
+  it('sends the fee once, as a row of the free-row article with its own text, price and VAT (ArticleId cannot be left out)', async () => {
+    const base = companyInvoice(String(++seq));
     const invoice: ErpInvoice = {
       ...base,
       rows: [...base.rows, feeRow()],
@@ -95,13 +100,23 @@ describe('wint', () => {
     const { stored } = await send(invoice);
     const rows = stored.Rows as Record<string, unknown>[];
     expect(rows).toHaveLength(3);
-    expect(rows[2]).toMatchObject({ Description: 'Fakturaavgift', UnitPrice: 40, Vat: 25, Quantity: 1 });
-    expect(rows[2]!.ArticleId).toBeUndefined();
+    const free = fake.articles().filter((a) => a.Text === 'ORDO-FRI – Fri rad');
+    expect(free).toHaveLength(1);
+    expect(rows[2]).toMatchObject({
+      ArticleId: free[0]!.Id,
+      OverriddenDescription: 'Fakturaavgift',
+      OverriddenUnitPrice: 40,
+      OverriddenVat: 25,
+      Quantity: 1,
+    });
     expect(stored.TotalAmount).toBe(2350);
+    // a second invoice's free rows name the same article
+    await send({ ...companyInvoice(String(++seq)), rows: [...base.rows, feeRow()] });
+    expect(fake.articles().filter((a) => a.Text === 'ORDO-FRI – Fri rad')).toHaveLength(1);
   });
 
   it('a discount that does not divide to the öre goes as one unit at the row total, the quantity in the text', () => {
-    const row = sampleInvoice('1').rows[1]!;
+    const row = companyInvoice('1').rows[1]!;
     expect(
       rowPricing({
         ...row,
@@ -121,7 +136,7 @@ describe('wint', () => {
   });
 
   it('reverse VAT: every row at 0 % and the legal text in Notes', async () => {
-    const base = sampleInvoice(String(++seq));
+    const base = companyInvoice(String(++seq));
     const { stored } = await send({
       ...base,
       reverseVat: true,
@@ -135,7 +150,7 @@ describe('wint', () => {
   });
 
   it('ROT: the house-work type, the person number, the property and the work type on labour rows', async () => {
-    const base = sampleInvoice(String(++seq));
+    const base = companyInvoice(String(++seq));
     const invoice: ErpInvoice = {
       ...base,
       customer: {
@@ -168,7 +183,7 @@ describe('wint', () => {
   });
 
   it('refuses what Wint cannot carry: green technology, and a reduction split between several persons', async () => {
-    const base = await prepareInvoice(provider, session(), sampleInvoice(String(++seq)));
+    const base = await prepareInvoice(provider, session(), companyInvoice(String(++seq)));
     const tr = { amount: '100.00', propertyDesignation: 'X 1:1', housingAssociationOrgNr: null };
     const green = await refusal(
       provider.sendInvoice(session(), { ...base, taxReduction: { ...tr, kind: 'green', persons: [] } }, 'ordo-g', {
@@ -201,11 +216,11 @@ describe('wint', () => {
   });
 
   it('MarkAsSent books and numbers the invoice at once; a draft sent later in Wint is read back with its number', async () => {
-    const marked = await send(sampleInvoice(String(++seq)), marking);
+    const marked = await send(companyInvoice(String(++seq)), marking);
     expect(marked.stored.Status).toBe('Unpaid');
     expect(marked.sent.externalInvoiceNr).toBe(String(marked.stored.SerialNumber));
 
-    const draft = await send(sampleInvoice(String(++seq)));
+    const draft = await send(companyInvoice(String(++seq)));
     expect(draft.sent.externalInvoiceNr).toBeNull();
     fake.sendInWint(draft.sent.externalId);
     const read = await provider.readInvoice(session(), draft.sent.externalId);
@@ -218,7 +233,7 @@ describe('wint', () => {
   });
 
   it('a retry of a draft whose MarkAsSent failed finds it by its reference and sends it, making no second invoice', async () => {
-    const prepared = await prepareInvoice(marking, session(), sampleInvoice(String(++seq)));
+    const prepared = await prepareInvoice(marking, session(), companyInvoice(String(++seq)));
     const key = `ordo-${prepared.id}`;
     // a try that created the draft but never got to MarkAsSent (here: made by the Draft configuration)
     await provider.sendInvoice(session(), prepared, key, { firstAttempt: true });
@@ -227,12 +242,34 @@ describe('wint', () => {
     expect(sent.externalInvoiceNr).not.toBeNull();
   });
 
-  it('finds customers by name and org number (Wint has no customer number), and updates a changed card', async () => {
-    const invoice = sampleInvoice(String(++seq));
+  it('the fake refuses a row whose ArticleId is null or left out, as the non-nullable int32 of the schema', async () => {
+    const { prepared } = await send(companyInvoice(String(++seq)));
+    const post = (row: Record<string, unknown>) =>
+      fetch(`${fake.url}/api/Invoice`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${fake.username}:${fake.apiKey}`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          CustomerId: Number(prepared.customer.externalId),
+          Currency: 'SEK',
+          Language: 'SV',
+          DueDate: '2026-12-20T00:00:00',
+          Rows: [{ Quantity: 1, Description: 'Fri rad', UnitPrice: 10, Vat: 25, ...row }],
+        }),
+      });
+    const nulled = await post({ ArticleId: null });
+    expect(nulled.status).toBe(400);
+    expect(JSON.stringify(await nulled.json())).toContain('System.Int32');
+    const omitted = await post({});
+    expect(omitted.status).toBe(400);
+    expect(((await omitted.json()) as { detail: string }).detail).toBe('Article with id 0 does not exist');
+  });
+
+  it('finds a customer by organisation number and name (Wint has no customer number), and updates a changed card', async () => {
+    const invoice = companyInvoice(String(++seq));
     const id = await provider.ensureCustomer(session(), invoice.customer, null);
-    // another Ordo customer with the same org number but another name is another Wint customer
-    const other = await provider.ensureCustomer(session(), { ...invoice.customer, name: 'Another name AB' }, null);
-    expect(other).not.toBe(id);
     const again = await provider.ensureCustomer(
       session(),
       { ...invoice.customer, email: 'new@customer.se', address: { ...invoice.customer.address, city: 'Umeå' } },
@@ -243,11 +280,95 @@ describe('wint', () => {
     expect(card).toMatchObject({
       Name: invoice.customer.name,
       Type: 'Company',
-      OrgNumber: '556677-8899',
-      VatNumber: 'SE556677889901',
+      OrgNumber: invoice.customer.organizationalNumber,
+      VatNumber: invoice.customer.vatNumber,
       EmailAddress: 'new@customer.se',
       PaymentTerms: 30,
       BillingAddress: { Street1: 'Storgatan 1', ZipCode: '111 22', City: 'Umeå', CountryCode: 'SE' },
+    });
+  });
+
+  it('an update keeps what Wint holds and Ordo does not: the PUT is the whole card with Ordo’s fields changed', async () => {
+    const invoice = companyInvoice(String(++seq));
+    // a card the company's bookkeeper keeps in Wint, with what Ordo knows nothing of
+    const card = fake.addCustomer({
+      Name: invoice.customer.name,
+      Type: 'Company',
+      OrgNumber: invoice.customer.organizationalNumber!.replace('-', ''),
+      EmailAddress: 'ekonomi@customer.se',
+      PhoneNumber: '08-111 11 11',
+      Language: 'EN',
+      BillingAddress: { Street1: 'Box 12', Street2: 'Att: Ekonomi', ZipCode: '111 22', City: 'Stockholm' },
+      DeliveryAddress: { Street1: 'Lagervägen 3', ZipCode: '123 45', City: 'Solna' },
+      ReferencePersonsList: [{ Name: 'Eva Ek' }],
+    });
+    const ordo = {
+      ...invoice.customer,
+      email: null,
+      phone: null,
+      address: { ...invoice.customer.address, street: 'Storgatan 1' },
+    };
+    // found by its organisation number, written without the dash in Wint
+    expect(await provider.ensureCustomer(session(), ordo, null)).toBe(String(card.Id));
+    expect(fake.customers().find((c) => c.Id === card.Id)).toMatchObject({
+      Name: invoice.customer.name,
+      OrgNumber: invoice.customer.organizationalNumber!.replace('-', ''),
+      EmailAddress: 'ekonomi@customer.se',
+      PhoneNumber: '08-111 11 11',
+      Language: 'EN',
+      BillingAddress: { Street1: 'Storgatan 1', Street2: 'Att: Ekonomi', ZipCode: '111 22', City: 'Stockholm' },
+      DeliveryAddress: { Street1: 'Lagervägen 3', ZipCode: '123 45', City: 'Solna' },
+      ReferencePersonsList: [{ Name: 'Eva Ek' }],
+    });
+  });
+
+  it('asks the office when Wint’s cards leave it unclear: the organisation number under another name, or the name without a number', async () => {
+    const conflictOf = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: unknown) => (isErpCustomerConflict(e) ? e : Promise.reject(e)),
+      ) as Promise<ErpCustomerConflict | null>;
+    const invoice = companyInvoice(String(++seq));
+    const site = fake.addCustomer({
+      Name: 'Fastighets AB Norr, Umeåkontoret',
+      Type: 'Company',
+      OrgNumber: invoice.customer.organizationalNumber,
+      BillingAddress: { City: 'Umeå' },
+    });
+    const count = fake.customerCount();
+    const otherName = await conflictOf(provider.ensureCustomer(session(), invoice.customer, null));
+    expect(otherName?.reason).toBe('other_name');
+    expect(otherName!.candidates).toEqual([
+      {
+        externalId: String(site.Id),
+        number: null,
+        name: 'Fastighets AB Norr, Umeåkontoret',
+        organizationalNumber: invoice.customer.organizationalNumber,
+        vatNumber: null,
+      },
+    ]);
+    expect(fake.customerCount()).toBe(count);
+    // the office said "a new customer"
+    const created = await provider.ensureCustomer(session(), invoice.customer, null, { createNew: true });
+    expect(created).not.toBe(String(site.Id));
+    expect(fake.customers().find((c) => String(c.Id) === String(site.Id))).toMatchObject({
+      Name: 'Fastighets AB Norr, Umeåkontoret',
+    });
+
+    const unnumbered = companyInvoice(String(++seq));
+    const same = fake.addCustomer({
+      Name: unnumbered.customer.name,
+      Type: 'Company',
+      BillingAddress: { City: 'Luleå' },
+    });
+    const sameName = await conflictOf(provider.ensureCustomer(session(), unnumbered.customer, null));
+    expect(sameName?.reason).toBe('same_name');
+    expect(sameName!.candidates.map((c) => c.externalId)).toEqual([String(same.Id)]);
+    // the office said "that one": the mapping names it, and the number it lacked is filled in
+    expect(await provider.ensureCustomer(session(), unnumbered.customer, String(same.Id))).toBe(String(same.Id));
+    expect(fake.customers().find((c) => c.Id === same.Id)).toMatchObject({
+      OrgNumber: unnumbered.customer.organizationalNumber,
+      BillingAddress: { City: 'Stockholm' },
     });
   });
 
@@ -280,7 +401,7 @@ describe('wint', () => {
     expect(
       wintMessage({ title: 'One or more validation errors occurred.', errors: { '$.Rows[1].ArticleId': ['bad'] } }, ''),
     ).toBe('One or more validation errors occurred.; $.Rows[1].ArticleId: bad');
-    const base = await prepareInvoice(provider, session(), sampleInvoice(String(++seq)));
+    const base = await prepareInvoice(provider, session(), companyInvoice(String(++seq)));
     const err = await refusal(
       provider.sendInvoice(
         session(),

@@ -81,6 +81,22 @@ export function testSession(credentials: ErpCredentials | null, tenantId = rando
 
 let invoiceSeq = 0;
 
+/**
+ * A Swedish organisation number of the sample customer's own (two customers of the suite are two
+ * companies, so an ERP that matches customers by organisation number must keep them apart): 55 and
+ * the customer number's last seven digits, with the Luhn check digit.
+ */
+export function sampleOrgNumber(customerNumber: string): string {
+  const nine = `55${customerNumber.replace(/\D/g, '').padStart(7, '0').slice(-7)}`;
+  let total = 0;
+  for (let i = 0; i < 9; i++) {
+    let d = Number(nine[i]) * (i % 2 === 0 ? 2 : 1);
+    if (d > 9) d -= 9;
+    total += d;
+  }
+  return `${nine.slice(0, 6)}-${nine.slice(6)}${(10 - (total % 10)) % 10}`;
+}
+
 /** A small invoice: one labour row (ROT work), one material row at 25 %, a fee, in whole kronor. */
 export function sampleInvoice(customerNumber: string, overrides: Partial<ErpInvoice> = {}): ErpInvoice {
   invoiceSeq += 1;
@@ -155,6 +171,21 @@ export function sampleInvoice(customerNumber: string, overrides: Partial<ErpInvo
     taxReduction: null,
     notes: [],
     ...overrides,
+  };
+}
+
+/**
+ * sampleInvoice for a customer that is a company of its own: its own organisation and VAT numbers
+ * (sampleOrgNumber), so ERPs that find customers by organisation number keep the suite's customers
+ * apart. Given customer overrides are kept as they are.
+ */
+export function companyInvoice(customerNumber: string, overrides: Partial<ErpInvoice> = {}): ErpInvoice {
+  const invoice = sampleInvoice(customerNumber, overrides);
+  if (overrides.customer) return invoice;
+  const org = sampleOrgNumber(customerNumber);
+  return {
+    ...invoice,
+    customer: { ...invoice.customer, organizationalNumber: org, vatNumber: `SE${org.replace('-', '')}01` },
   };
 }
 
@@ -329,7 +360,7 @@ export function erpContract(target: ErpContractTarget): void {
       const { session } = testSession(credentials);
       const customers = env.fake.customerCount();
       const articles = env.fake.articleCount();
-      const first = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const first = await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       const sent = await env.provider.sendInvoice(session, first, `ordo-${first.id}`, { firstAttempt: true });
       expect(sent.externalId).toBeTruthy();
       expect(sent.state).toBe('success');
@@ -343,7 +374,7 @@ export function erpContract(target: ErpContractTarget): void {
         expect(read.externalInvoiceNr).toBe(sent.externalInvoiceNr);
       }
       // the second invoice knows the vendor ids from the mapping: nothing new is created
-      const second = sampleInvoice(first.customer.customerNumber, {
+      const second = companyInvoice(first.customer.customerNumber, {
         customer: { ...first.customer },
         rows: first.rows,
       });
@@ -357,7 +388,7 @@ export function erpContract(target: ErpContractTarget): void {
     it('finds an existing customer and article by number instead of creating them again (the mapping was lost)', async () => {
       if (!env.provider.capabilities.sendInvoices) return;
       const { session } = testSession(credentials);
-      const invoice = sampleInvoice(nextCustomer());
+      const invoice = companyInvoice(nextCustomer());
       const a = await prepareInvoice(env.provider, session, invoice);
       const customers = env.fake.customerCount();
       const articles = env.fake.articleCount();
@@ -394,7 +425,7 @@ export function erpContract(target: ErpContractTarget): void {
     it('a 5xx fails as retryable, and the retry with the same key makes exactly one invoice', async () => {
       if (!env.provider.capabilities.sendInvoices) return;
       const { session } = testSession(credentials);
-      const invoice = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const invoice = await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       const key = `ordo-${invoice.id}`;
       env.fake.failNext(503);
       const err = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: true }).then(
@@ -410,7 +441,7 @@ export function erpContract(target: ErpContractTarget): void {
     it('after a crash between "created at the vendor" and "recorded", sending again finds the invoice instead of making a second', async () => {
       if (!env.provider.capabilities.sendInvoices) return;
       const { session } = testSession(credentials);
-      const invoice = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const invoice = await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       const key = `ordo-${invoice.id}`;
       env.fake.dropNextCreateResponse();
       await expect(env.provider.sendInvoice(session, invoice, key, { firstAttempt: true })).rejects.toBeInstanceOf(
@@ -429,7 +460,7 @@ export function erpContract(target: ErpContractTarget): void {
     it('a refusal of the content maps to a spec message with the vendor text attached, not retryable', async () => {
       if (!env.provider.capabilities.sendInvoices) return;
       const { session } = testSession(credentials);
-      const invoice = await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      const invoice = await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       // an article the vendor does not know: the mapping points nowhere
       const broken = {
         ...invoice,
@@ -450,7 +481,7 @@ export function erpContract(target: ErpContractTarget): void {
 
     it('a file-based ERP makes a file its import accepts, the same bytes for the same invoice', () => {
       if (!env.provider.capabilities.invoiceFile) return expect(env.provider.invoiceFile).toBeUndefined();
-      const invoice = sampleInvoice(nextCustomer());
+      const invoice = companyInvoice(nextCustomer());
       const file = env.provider.invoiceFile!(invoice);
       expect(file.fileName).toBeTruthy();
       expect(file.contentType).toMatch(/charset=/i);
@@ -463,7 +494,7 @@ export function erpContract(target: ErpContractTarget): void {
     it('lists the ERP articles', async () => {
       if (!env.provider.capabilities.listArticles) return;
       const { session } = testSession(credentials);
-      await prepareInvoice(env.provider, session, sampleInvoice(nextCustomer()));
+      await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       const list = await env.provider.listArticles(session);
       expect(list.length).toBe(env.fake.articleCount());
       expect(list.map((a) => a.articleNumber)).toContain('DET-100');

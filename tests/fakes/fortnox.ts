@@ -47,6 +47,17 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  *   stored answers quoted in public clients (xalien10/pyfortnox supplier_invoice service: rows TOT 2440
  *   credit, VAT 2641 debit, cost rows debit, with AccountDescription and Total); the global parameter
  *   financialyeardate (developer.fortnox.se/documentation/general/parameters).
+ * - Units, scopes and the tax-reduction and customer list parameters (issue 31): Fortnox's OpenAPI
+ *   document as generated into ThorinEk/fortnox-php-api-client (lib/Model/Unit.php: Code 1–20
+ *   characters, Description 1–100, CodeEnglish 0–100; docs/Api/UnitsResourceApi.md: GET/POST /3/units,
+ *   GET/PUT/DELETE /3/units/{Code}; lib/Model/TaxReduction.php: AskedAmount at least 1,
+ *   SocialSecurityNumber 10–13 characters; docs/Model/TaxReductionListItem.md: the list subset;
+ *   docs/Api/TaxReductionsResourceApi.md: the list takes `filter` only; docs/Api/
+ *   CustomersResourceApi.md: the customer list filters, organisationnumber among them;
+ *   docs/Model/CustomerListItem.md: the customer list subset, without VATNumber), and the stainless
+ *   client noahboekelman/fortnox-mcp-wrapper-typescript (src/resources/number-3/units.ts: Unit is
+ *   Code, Description, CodeEnglish); developer.fortnox.se/general/scopes (the scope each resource
+ *   needs: units need settings, tax reductions invoice).
  * Where Fortnox's exact text or code is not published the message below is a close paraphrase and
  * says so in a comment; the plugin depends only on the documented ones. The fake's own choices for
  * supplier invoices: the rows sent must balance (debits equal credits, as a voucher must) and the
@@ -67,6 +78,13 @@ export interface FortnoxFake extends ErpFakeControl {
   /** The tax-reduction applications (POST /3/taxreductions) stored so far. */
   taxReductions(): Record<string, unknown>[];
   customer(customerNumber: string): Record<string, unknown> | null;
+  /**
+   * A customer the company already keeps in Fortnox (a ledger Ordo did not make), stored as a
+   * person in Fortnox would type it; answers it as GET /3/customers/{CustomerNumber} would.
+   */
+  addCustomer(customer: Record<string, unknown>): Record<string, unknown>;
+  /** The company's units (GET /3/units). */
+  units(): Record<string, unknown>[];
   article(articleNumber: string): Record<string, unknown> | null;
   /** The next invoice create is stored and its answer withheld until the fake closes (a crash test kills the caller meanwhile). */
   holdNextCreateResponse(): void;
@@ -88,6 +106,11 @@ export interface FortnoxFakeOptions {
    * (Settings → Invoicing); a plugin that wants no fee must say 0.
    */
   invoiceDefaults?: { administrationFee?: number; freight?: number };
+  /**
+   * The company's units (Settings → Units in Fortnox). Which units a new Fortnox company has is not
+   * published; the fake's choice is "st" alone, so every other unit must be created.
+   */
+  units?: { Code: string; Description: string; CodeEnglish?: string }[];
 }
 
 // --- Fortnox's vocabularies ----------------------------------------------------------------------
@@ -210,6 +233,27 @@ const TAX_REDUCTION_FIELDS = new Set(
   ).split(' '),
 );
 
+/** The Unit resource (OpenAPI: Code, Description, CodeEnglish; @url is Fortnox's). */
+const UNIT_FIELDS = new Set(['Code', 'Description', 'CodeEnglish']);
+/** Unit lengths (OpenAPI, lib/Model/Unit.php): [min, max]. */
+const UNIT_LENGTHS: Record<string, [number, number]> = { Code: [1, 20], Description: [1, 100], CodeEnglish: [0, 100] };
+
+/**
+ * The scope each resource needs (developer.fortnox.se/general/scopes); a token without it is refused
+ * with 2001101 "Det finns ingen aktiv licens för önskat scope" (guides: errors). The status, 403, is
+ * the fake's choice: the page does not give one.
+ */
+const RESOURCE_SCOPES: Record<string, string> = {
+  companyinformation: 'companyinformation',
+  customers: 'customer',
+  articles: 'article',
+  invoices: 'invoice',
+  taxreductions: 'invoice',
+  suppliers: 'supplier',
+  supplierinvoices: 'supplierinvoice',
+  units: 'settings',
+};
+
 /** Field lengths Fortnox enforces (accodeing/fortnox-api models). */
 const MAX_LENGTH: Record<string, number> = {
   ExternalInvoiceReference1: 80,
@@ -287,13 +331,14 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   };
 
   const codes = new Map<string, { redirectUri: string; scope: string; expiresAt: number }>();
-  const accessTokens = new Map<string, { tenantId: string; expiresAt: number }>();
+  const accessTokens = new Map<string, { tenantId: string; expiresAt: number; scopes: Set<string> }>();
   const refreshTokens = new Map<string, { tenantId: string; scope: string }>();
 
   const customers = new Map<string, Rec>();
   const articles = new Map<string, Rec>();
   const invoices = new Map<string, Rec>();
   const taxReductions: Rec[] = [];
+  const units = new Map<string, Rec>();
   const suppliers = new Map<string, Rec>();
   const supplierInvoices = new Map<string, Rec>();
   let nextGivenNumber = 1;
@@ -308,6 +353,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   const windows = new Map<string, number[]>();
 
   let base = '';
+  const unitUrl = (code: string) => `${base}/3/units/${encodeURIComponent(code)}`;
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) json(res, 500, { message: `fake Fortnox failed: ${(err as Error).message}` });
@@ -316,6 +362,8 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const unit of options.units ?? [{ Code: 'st', Description: 'Styck' }])
+    units.set(unit.Code, { '@url': unitUrl(unit.Code), CodeEnglish: '', ...unit });
 
   function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     const text = JSON.stringify(body);
@@ -435,7 +483,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     const signature = createHmac('sha256', signingKey).update(`${header}.${payload}`).digest('base64url');
     const accessToken = `${header}.${payload}.${signature}`;
     const refreshToken = randomUUID();
-    accessTokens.set(accessToken, { tenantId, expiresAt: now + 3600_000 });
+    accessTokens.set(accessToken, { tenantId, expiresAt: now + 3600_000, scopes: new Set(scope.split(/\s+/)) });
     refreshTokens.set(refreshToken, { tenantId, scope });
     return { access_token: accessToken, refresh_token: refreshToken, scope, expires_in: 3600, token_type: 'bearer' };
   }
@@ -506,6 +554,9 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     }
     starts.push(arrived);
     windows.set(session.tenantId, starts);
+    const needs = RESOURCE_SCOPES[path.split('/')[2] ?? ''];
+    if (needs && !session.scopes.has(needs))
+      return json(res, 403, errorInformation('Det finns ingen aktiv licens för önskat scope', 2001101));
 
     let payload: Rec = {};
     if (body.trim()) {
@@ -626,14 +677,27 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       if (!found) return refuse('Kan inte hitta leverantörsfakturan.', 2000434, 404); // paraphrase; code not published
       return { status: 200, body: { SupplierInvoice: found } };
     }
+    if (is('GET', 'units', false)) return list('Units', [...units.values()], query, []);
+    if (is('GET', 'units', true)) {
+      const unit = units.get(id!);
+      if (!unit) return refuse('Kan inte hitta enheten.', 2000588, 404); // paraphrase; text and code not published
+      return { status: 200, body: { Unit: unit } };
+    }
+    if (is('POST', 'units', false)) return { status: 201, body: { Unit: createUnit(wrapped(payload, 'Unit')) } };
+    if (is('PUT', 'units', true)) return { status: 200, body: { Unit: updateUnit(id!, wrapped(payload, 'Unit')) } };
     if (is('GET', 'taxreductions', false)) {
       let found = taxReductions;
-      if (query.get('filter') === 'invoices') found = found.filter((t) => t.ReferenceDocumentType === 'INVOICE');
-      const ref = query.get('referencenumber');
-      if (ref) found = found.filter((t) => String(t.ReferenceNumber) === ref);
+      const filter = query.get('filter');
+      if (filter === 'invoices') found = found.filter((t) => t.ReferenceDocumentType === 'INVOICE');
+      else if (filter === 'orders') found = found.filter((t) => t.ReferenceDocumentType === 'ORDER');
+      else if (filter === 'offers') found = found.filter((t) => t.ReferenceDocumentType === 'OFFER');
+      else if (filter) refuse(`Ogiltigt filter (${filter})`, 2000588); // paraphrase
+      // The OpenAPI's list takes `filter` alone (TaxReductionsResourceApi.md); the referencenumber
+      // an invoice's @urlTaxReductionList names is not documented as a filter, so the fake does not
+      // apply it: a caller compares ReferenceNumber and ReferenceDocumentType itself.
       return list(
         'TaxReductions',
-        found,
+        found.map(taxReductionSubset),
         new URLSearchParams({ limit: query.get('limit') ?? '100', page: query.get('page') ?? '1' }),
         [],
       );
@@ -646,6 +710,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       return { status: 200, body: { TaxReduction: found } };
     }
     const known = [
+      'units',
       'customers',
       'articles',
       'invoices',
@@ -779,6 +844,49 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     return existing;
   }
 
+  // --- units ----------------------------------------------------------------------------------------
+
+  function checkUnitFields(u: Rec, creating: boolean) {
+    onlyFields(u, UNIT_FIELDS);
+    for (const [field, [min, max]] of Object.entries(UNIT_LENGTHS)) {
+      const value = u[field];
+      if (value === undefined) {
+        // Code and Description are required (OpenAPI: FortnoxUnit), on a create
+        if (creating && min > 0) refuse(`${field} måste anges (${field})`, 2001392); // paraphrase
+        continue;
+      }
+      if (typeof value !== 'string' || value.length < min || value.length > max)
+        refuse(`Värdet är för långt eller för kort, ${min}–${max} tecken. (${field})`, 2000106); // paraphrase
+    }
+  }
+
+  function createUnit(u: Rec): Rec {
+    checkUnitFields(u, true);
+    const code = u.Code as string;
+    if (units.has(code)) refuse(`Enheten ${code} finns redan.`, 2000637); // paraphrase
+    const unit: Rec = { '@url': unitUrl(code), CodeEnglish: '', ...u };
+    units.set(code, unit);
+    return unit;
+  }
+
+  function updateUnit(code: string, u: Rec): Rec {
+    const unit = units.get(code) ?? refuse('Kan inte hitta enheten.', 2000588, 404); // paraphrase
+    checkUnitFields(u, false);
+    if (u.Code !== undefined && u.Code !== code) refuse('Enhetens kod kan inte ändras.', 2000588); // paraphrase
+    Object.assign(unit, u);
+    return unit;
+  }
+
+  /**
+   * An article's or a row's Unit names one of the company's unit codes (OpenAPI: Article.Unit is a
+   * string, the units register holds the codes a company has); another is refused. The text and
+   * code are not published: a paraphrase, and 2000588 "Ogiltig parameter".
+   */
+  function checkUnit(unit: unknown) {
+    if (unit === undefined || unit === null || unit === '') return;
+    if (typeof unit !== 'string' || !units.has(unit)) refuse(`Enheten finns inte (Unit: ${String(unit)})`, 2000588);
+  }
+
   // --- articles -------------------------------------------------------------------------------------
 
   const articleSubset = (a: Rec): Rec => ({
@@ -823,6 +931,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     if (a.HouseworkType !== undefined && !ALL_HOUSE_WORK_TYPES.has(String(a.HouseworkType)))
       refuse(`Ogiltig husarbetestyp (${String(a.HouseworkType)})`, 2000588);
     checkAccount(a.SalesAccount);
+    checkUnit(a.Unit);
     const article: Rec = {
       '@url': `${base}/3/articles/${encodeURIComponent(number)}`,
       Active: true,
@@ -918,6 +1027,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       refuse(`Ogiltig rabatttyp (${String(discountType)})`, 2000588);
     if (discountType === 'PERCENT' && (discount < 0 || discount > 100)) refuse('Rabatten måste vara 0–100 %', 2000588); // paraphrase
     checkAccount(input.AccountNumber);
+    checkUnit(input.Unit);
     const houseWork = input.HouseWork === undefined ? article?.Housework === true : input.HouseWork === true;
     if (input.HouseWorkHoursToReport !== undefined && !Number.isInteger(num(input.HouseWorkHoursToReport)))
       refuse('Värdet måste vara numeriskt (HouseWorkHoursToReport)', 2000108);
@@ -1329,6 +1439,17 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
 
   // --- tax reductions -------------------------------------------------------------------------------
 
+  /** The list's TaxReductionSubset (OpenAPI: TaxReductionListItem; the XML example of the docs page). */
+  const taxReductionSubset = (t: Rec): Rec => ({
+    '@url': t['@url'],
+    ApprovedAmount: t.ApprovedAmount,
+    CustomerName: t.CustomerName,
+    Id: t.Id,
+    ReferenceDocumentType: t.ReferenceDocumentType,
+    ReferenceNumber: t.ReferenceNumber,
+    SocialSecurityNumber: t.SocialSecurityNumber,
+  });
+
   function createTaxReduction(input: Rec): Rec {
     onlyFields(input, TAX_REDUCTION_FIELDS);
     if (!['INVOICE', 'ORDER', 'OFFER'].includes(String(input.ReferenceDocumentType)))
@@ -1337,6 +1458,29 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     if (!invoice) refuse('Kan inte hitta fakturan.', 2000434); // paraphrase; code not published
     if (invoice!.TaxReductionType === 'none') refuse('Dokumentet har ingen skattereduktionstyp.', 2000588); // paraphrase
     if (!input.SocialSecurityNumber) refuse('Personnummer måste anges (SocialSecurityNumber)', 2001392); // paraphrase
+    // OpenAPI (lib/Model/TaxReduction.php): SocialSecurityNumber is 10 to 13 characters.
+    const ssn = String(input.SocialSecurityNumber);
+    if (ssn.length < 10 || ssn.length > 13) refuse(`Ogiltigt personnummer (SocialSecurityNumber: ${ssn})`, 2000588); // paraphrase
+    /*
+     * The amount asked per person is whole kronor: Fortnox answers 2004217 for a decimal AskedAmount
+     * and 2004218 for a decimal AskedAmount of a TaxReductionAmounts entry (issue 31, from Fortnox's
+     * answers; the search tool found no published page listing these codes, so which of the two
+     * codes goes with which field, and the wording, are paraphrases). Skatteverket's rot and rut
+     * requests take whole kronor (skatteverket.se, schemalager XML, rot och rut företag). The OpenAPI
+     * asks for at least 1 (lib/Model/TaxReduction.php: AskedAmount >= 1).
+     */
+    const whole = (value: unknown, code: number, field: string) => {
+      const n = num(value);
+      if (n === null || Number.isNaN(n)) return refuse(`Värdet måste vara numeriskt (${field})`, 2000108);
+      if (!Number.isInteger(n)) refuse(`Begärt belopp måste anges i hela kronor (${field})`, code); // paraphrase
+      return n;
+    };
+    if (input.AskedAmount !== undefined && input.AskedAmount !== null) {
+      if (whole(input.AskedAmount, 2004217, 'AskedAmount') < 1)
+        refuse('Begärt belopp måste vara minst 1 krona (AskedAmount)', 2000588); // paraphrase
+    }
+    if (Array.isArray(input.TaxReductionAmounts))
+      for (const entry of input.TaxReductionAmounts as Rec[]) whole(entry?.AskedAmount, 2004218, 'AskedAmount');
     const asked =
       invoice!.TaxReductionType === 'green' && Array.isArray(input.TaxReductionAmounts)
         ? (input.TaxReductionAmounts as Rec[]).reduce((s, a) => s + (num(a.AskedAmount) ?? 0), 0)
@@ -1392,6 +1536,8 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     invoices: () => [...invoices.values()],
     taxReductions: () => [...taxReductions],
     customer: (number) => customers.get(number) ?? null,
+    addCustomer: (c) => createCustomer(c),
+    units: () => [...units.values()],
     supplierInvoiceCount(idempotencyKey) {
       if (idempotencyKey === undefined) return supplierInvoices.size;
       return [...supplierInvoices.values()].filter((i) => i.ExternalInvoiceNumber === idempotencyKey).length;

@@ -23,14 +23,20 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  * - wint.se/faq and wint.se/info/vem-gor-vad: the customer sends customer invoices from Wint, which books
  *   them when they are sent; Wint's economists book supplier invoices.
  *
+ * - Issue 31: InvoiceRow.ArticleId is `integer, int32` without `nullable` (the OpenAPI's InvoiceRow),
+ *   so null cannot be deserialized into it, and a row cannot say "no article": a row without one
+ *   names article 0, which does not exist (the fake's reading of the schema; Wint's own text for it
+ *   is not published). GET /api/Customer takes OrgNumber and VatNumber among its filters (the
+ *   OpenAPI's parameters). PUT /api/Customer/{id} takes a CustomerPut — Name, Type and
+ *   BillingAddress required, every other field of the card optional — and, as PUT does (RFC 9110
+ *   §9.3.4), replaces the card with it: a field left out is left empty.
+ *
  * What no source states (the fake's own choices, marked where they matter):
  * - the rate limit: none is published; the fake counts per username and answers 429 with Retry-After
  *   with the limit it is started with;
  * - the texts of Wint's refusals: ASP.NET Core's ProblemDetails shapes with close paraphrases
  *   ("One or more validation errors occurred.", "The JSON value could not be converted to System.Int32");
- * - that a row without ArticleId is a free row needing Description, UnitPrice and Vat (the OpenAPI
- *   text: "If article is set, the description will be the article's text", "If article is set, this
- *   property will be ignored");
+ * - the exact matching of the OrgNumber and VatNumber filters (the text as stored);
  * - that POST /api/Invoice makes a draft (Status NotSent, SerialNumber null) which POST
  *   /api/Invoice/Send/{id} numbers (wint-mcp: "transitions from Draft to Sent. This assigns a serial
  *   number"); the serial numbers and OCRs the fake hands out;
@@ -57,6 +63,8 @@ export interface WintFake extends ErpFakeControl {
   articles(): Json[];
   /** Sends a draft as a person in Wint would (numbers it). */
   sendInWint(id: string): void;
+  /** A customer a person made in Wint (the company's own ledger); answers the stored card. */
+  addCustomer(customer: Json): Json;
 }
 
 class Problem extends Error {
@@ -222,7 +230,10 @@ function onlyFields(record: Json, allowed: Set<string>, path: string) {
       ),
     );
 }
-function int32(v: unknown, path: string, required = false): number | null {
+function int32(v: unknown, path: string, required = false, nullable = true): number | null {
+  // a property declared without `nullable` cannot take null (System.Text.Json, int rather than int?)
+  if (v === null && !nullable)
+    validation({ [path]: [`The JSON value could not be converted to System.Int32. Path: ${path}`] });
   if (v === undefined || v === null) {
     if (required) validation({ [path]: [`The ${path.split('.').pop()} field is required.`] });
     return null;
@@ -407,10 +418,13 @@ export async function startWintFake(options: WintFakeOptions = {}): Promise<Wint
     if (resource === 'Customer') {
       if (!a && method === 'GET') {
         const all = [...customers.values()];
+        const exactly = (v: unknown, filter: string | null) => filter === null || v === filter;
         return list(
           all.filter(
             (c) =>
-              contains(c.Name, q.get('Name')) && (q.get('OrgNumber') === null || c.OrgNumber === q.get('OrgNumber')),
+              contains(c.Name, q.get('Name')) &&
+              exactly(c.OrgNumber, q.get('OrgNumber')) &&
+              exactly(c.VatNumber, q.get('VatNumber')),
           ),
           q,
           all.length,
@@ -422,7 +436,9 @@ export async function startWintFake(options: WintFakeOptions = {}): Promise<Wint
         const id = idParam(a);
         const existing = customers.get(id) ?? notFound(`Customer ${a} not found`);
         const checked = checkCustomer(asObject(body));
-        customers.set(id, { ...existing, ...checked, Id: id });
+        // the CustomerPut replaces the card; what Wint keeps of its own (counts, amounts) stays
+        const kept = Object.fromEntries(Object.entries(existing).filter(([k]) => !CUSTOMER_FIELDS.has(k)));
+        customers.set(id, { ...kept, Inactive: false, ...checked, Id: id });
         return id;
       }
     }
@@ -552,7 +568,7 @@ export async function startWintFake(options: WintFakeOptions = {}): Promise<Wint
       const path = `$.Rows[${n}]`;
       const row = asObject(r, path);
       onlyFields(row, ROW_FIELDS, path);
-      int32(row.ArticleId, `${path}.ArticleId`);
+      int32(row.ArticleId, `${path}.ArticleId`, false, false);
       for (const f of [
         'Quantity',
         'UnitPrice',
@@ -576,19 +592,14 @@ export async function startWintFake(options: WintFakeOptions = {}): Promise<Wint
       let price: number;
       let vat: number;
       let text: string | null;
-      if (row.ArticleId !== undefined && row.ArticleId !== null && row.ArticleId !== 0) {
-        const article = articles.get(row.ArticleId as number);
-        if (!article) badRequest(`Article with id ${String(row.ArticleId)} does not exist`);
+      {
+        // ArticleId is a non-nullable int32: a row that leaves it out names article 0 (see the header)
+        const articleId = (row.ArticleId as number | undefined) ?? 0;
+        const article = articles.get(articleId);
+        if (!article) badRequest(`Article with id ${articleId} does not exist`);
         price = (row.OverriddenUnitPrice as number | undefined) ?? (article!.UnitPrice as number);
         vat = (row.OverriddenVat as number | undefined) ?? (article!.Vat as number);
         text = (row.OverriddenDescription as string | undefined) ?? (article!.Text as string);
-      } else {
-        // A free row (the fake's reading of the OpenAPI text): its own text, price and VAT.
-        text = string(row.Description, `$.Rows[${n}].Description`, true);
-        if (row.UnitPrice === undefined || row.UnitPrice === null)
-          badRequest(`Row ${n + 1}: a row without an article needs a unit price`);
-        price = row.UnitPrice as number;
-        vat = (row.Vat as number | undefined) ?? 25;
       }
       if (!VAT_RATES.includes(vat)) badRequest(`Row ${n + 1}: VAT must be either 0, 6, 12 or 25`);
       if (row.Rot === true && row.Rut === true) badRequest('Invoice cannot both contain ROT and RUT invoice rows');
@@ -649,6 +660,7 @@ export async function startWintFake(options: WintFakeOptions = {}): Promise<Wint
     customers: () => [...customers.values()],
     articles: () => [...articles.values()],
     sendInWint: (id) => sendInvoice(Number(id)),
+    addCustomer: (c) => customers.get(createCustomer(c))!,
     invoiceCount(key) {
       const all = [...invoices.values()];
       return key === undefined ? all.length : all.filter((i) => withKey(i, key)).length;

@@ -9,6 +9,8 @@ import type { Tenant } from '~/core/tenancy/tenant';
 import { getTenantBySlug } from '~/tenants/registry';
 import { consentAsBrowser, startFortnoxFake, type FortnoxFake } from '~/tests/fakes/fortnox';
 import { testApi } from '~/tests/helpers/api';
+import { runRouteAs } from '~/tests/helpers/route-loader';
+import { action as erpSettingsAction } from '~/app/routes/settings.erp';
 import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
 
 /*
@@ -216,6 +218,26 @@ describe('[erp] delivery through the outbox', () => {
       expect(byText[d], d).toMatchObject({ HouseWork: false, HouseWorkType: 'OTHERCOSTS' });
   });
 
+  it('a ROT reduction shared by two people goes to the ERP in whole kronor each, the first taking the kronor left over (issue 31 item 1)', async () => {
+    const id = (await closedOrder()).invoice.id;
+    await withTenant(tenantA, (trx) =>
+      trx('invoices')
+        .where({ id })
+        .update({
+          tax_reduction: 'ROT',
+          tax_reduction_amount: '1001.00',
+          tax_reduction_persons: JSON.stringify([{ personId: '19800101-0019' }, { personId: '19820202-0028' }]),
+        }),
+    );
+    const erp = await withTenant(tenantA, async (trx) => buildErpInvoice(trx, id, await readErpConnection(trx)));
+    expect(erp.taxReduction?.persons).toEqual([
+      { personId: '19800101-0019', amount: '501.00' },
+      { personId: '19820202-0028', amount: '500.00' },
+    ]);
+    // the delivery would otherwise go out with them: this invoice is not the test's to send
+    await withTenant(tenantA, (trx) => trx('erp_deliveries').where({ invoice_id: id }).delete());
+  });
+
   it('a customer set not to send is skipped on close, with the warning, and refused on apply', async () => {
     const closed = await closedOrder(ref.quiet);
     expect(closed.warnings).toEqual(['CUSTOMER_SET_NOT_TO_SEND_TO_ERP']);
@@ -305,4 +327,96 @@ describe('[erp] delivery through the outbox', () => {
     expect(fake.invoiceCount(key)).toBe(1);
     expect(await delivery(id)).toMatchObject({ status: 'delivered', attempts: 2 });
   }, 60_000);
+});
+
+describe('[erp] a customer whose number Fortnox gives another company (issue 31 item 10)', () => {
+  /** An Ordo customer that is a company of its own, and Fortnox's card under the same number. */
+  async function clash(number: string, name: string, org: string) {
+    const [c] = await withTenant(tenantA, (trx) =>
+      trx('customers').insert({ customer_id: number, name, organizational_number: org }).returning('id'),
+    );
+    const theirs = fake.addCustomer({
+      CustomerNumber: number,
+      Name: `Annat Bolag ${number} AB`,
+      OrganisationNumber: '556999-0006',
+      Address1: 'Deras gata 1',
+    });
+    return { customerId: c.id as string, theirs };
+  }
+  const resolve = (json: Json) =>
+    runRouteAs(erpSettingsAction, { tenant: tenantA, host: a.host, token }, '/settings/erp', {
+      json: { intent: 'resolveConflict', ...json },
+    });
+  const conflicts = async () => (await call('GET', '/api/instance/erp', token)).json().customerConflicts as Json[];
+
+  it('stops the delivery before anything is sent, shows the conflict in Settings → ERP, and "a new customer" sends it', async () => {
+    const { customerId, theirs } = await clash('40010', 'Nordlarm AB', '556123-4566');
+    const first = (await closedOrder(customerId)).invoice.id;
+    const second = (await closedOrder(customerId)).invoice.id;
+    expect(await deliverDue(tenantA)).toMatchObject({ failed: 2 });
+    for (const id of [first, second]) {
+      expect(await delivery(id)).toMatchObject({ status: 'failed', error_code: 'ERP_CUSTOMER_CONFLICT' });
+      expect(fake.invoiceCount(idempotencyKeyOf(id))).toBe(0);
+    }
+    // Fortnox's card is as it was
+    expect(fake.customer('40010')).toMatchObject({ Name: theirs.Name, Address1: 'Deras gata 1' });
+    expect(await conflicts()).toEqual([
+      expect.objectContaining({
+        customerId,
+        customerName: 'Nordlarm AB',
+        customerNumber: '40010',
+        organizationalNumber: '556123-4566',
+        reason: 'number_taken',
+        createNew: false,
+        candidates: [
+          {
+            externalId: '40010',
+            number: '40010',
+            name: theirs.Name,
+            organizationalNumber: '556999-0006',
+            vatNumber: null,
+          },
+        ],
+      }),
+    ]);
+
+    // a card Fortnox did not offer cannot be chosen; an unknown customer has no conflict
+    expect((await resolve({ customerId, choice: 'link', externalId: '1' })).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    expect(
+      (await resolve({ customerId: '00000000-0000-4000-8000-000000000000', choice: 'create' })).body,
+    ).toMatchObject({ code: 'NOT_FOUND' });
+
+    const chosen = await resolve({ customerId, choice: 'create' });
+    expect(chosen.body).toMatchObject({ ok: true });
+    expect(await conflicts()).toEqual([expect.objectContaining({ customerId, createNew: true })]);
+    expect(await delivery(first)).toMatchObject({ status: 'pending' });
+    expect(await deliverDue(tenantA)).toMatchObject({ delivered: 2 });
+    const made = fake.invoice((await delivery(first)).external_id)!;
+    expect(made.CustomerNumber).not.toBe('40010');
+    expect(fake.customer(String(made.CustomerNumber))).toMatchObject({
+      Name: 'Nordlarm AB',
+      OrganisationNumber: '556123-4566',
+    });
+    expect(fake.invoice((await delivery(second)).external_id)).toMatchObject({ CustomerNumber: made.CustomerNumber });
+    expect(fake.customer('40010')).toMatchObject({ Name: theirs.Name, OrganisationNumber: '556999-0006' });
+    expect(await conflicts()).toEqual([]);
+  });
+
+  it('"this one of Fortnox’s" links the customer to the card and sends the invoice there', async () => {
+    const { customerId, theirs } = await clash('40011', 'Nordlarm Syd AB', '556123-4574');
+    const id = (await closedOrder(customerId)).invoice.id;
+    expect(await deliverDue(tenantA)).toMatchObject({ failed: 1 });
+    const chosen = await resolve({ customerId, choice: 'link', externalId: '40011' });
+    expect(chosen.body).toMatchObject({ ok: true });
+    expect(await conflicts()).toEqual([]);
+    expect(await deliverDue(tenantA)).toMatchObject({ delivered: 1 });
+    expect(fake.invoice((await delivery(id)).external_id)).toMatchObject({ CustomerNumber: '40011' });
+    // what Ordo owns is brought up to date; Fortnox's identity of the card stays
+    expect(fake.customer('40011')).toMatchObject({
+      Name: 'Nordlarm Syd AB',
+      OrganisationNumber: theirs.OrganisationNumber,
+    });
+  });
 });

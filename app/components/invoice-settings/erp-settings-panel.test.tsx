@@ -81,6 +81,27 @@ const base: ErpSettingsView = {
       customerName: 'Tyst Kund AB',
     },
   ],
+  customerConflicts: [],
+};
+
+const conflict: ErpSettingsView['customerConflicts'][number] = {
+  customerId: '00000000-0000-4000-8000-000000000005',
+  customerName: 'Brf Björken',
+  customerNumber: '10005',
+  organizationalNumber: '769600-1234',
+  reason: 'number_taken',
+  candidates: [
+    {
+      externalId: '10005',
+      number: '10005',
+      name: 'Helt Annat Bolag AB',
+      organizationalNumber: '556000-0006',
+      vatNumber: null,
+    },
+  ],
+  vendorMessage: 'Fortnox: CustomerNumber 10005, Name "Helt Annat Bolag AB"',
+  createNew: false,
+  createdAt: '2026-11-10T09:00:00.000Z',
 };
 
 const panel = (settings: ErpSettingsView, canEdit = true) =>
@@ -193,6 +214,24 @@ describe('[invoicing] Settings → ERP', () => {
       <ErpCallbackFailure failure={{ code: 'ERP_AUTH_FAILED', vendorMessage: 'access_denied', erpName: 'Fortnox' }} />,
     );
     expect(vendor).toContain('The ERP refused the credentials. Connect again. The ERP said: “access_denied”');
+  });
+
+  it('shows a customer conflict of a first delivery: what Ordo has, what the ERP has, and the two choices', () => {
+    expect(panel(base)).not.toContain('Customers to match');
+    const html = panel({ ...base, customerConflicts: [conflict] });
+    expect(html).toContain('Customers to match');
+    expect(html).toContain('The customer number belongs to another customer in Fortnox.');
+    expect(html).toContain('10005 · Brf Björken · 769600-1234');
+    expect(html).toContain('10005 · Helt Annat Bolag AB · 556000-0006');
+    expect(html).toContain('Same as 10005 Helt Annat Bolag AB in Fortnox');
+    expect(html).toContain('Create a new customer in Fortnox');
+    // chosen "new": it says so instead of asking again; read-only: no choices
+    const creating = panel({ ...base, customerConflicts: [{ ...conflict, createNew: true }] });
+    expect(creating).toContain('A new customer is created in Fortnox with the next delivery.');
+    expect(creating).not.toContain('Create a new customer in Fortnox');
+    const readOnly = panel({ ...base, customerConflicts: [conflict] }, false);
+    expect(readOnly).toContain('The customer number belongs to another customer in Fortnox.');
+    expect(readOnly).not.toContain('Same as 10005');
   });
 
   it('names every capability a provider declares', () => {

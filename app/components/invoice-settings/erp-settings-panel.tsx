@@ -98,6 +98,13 @@ export function ErpSettingsPanel({ settings, canEdit }: ErpSettingsPanelProps) {
       <ConnectionSection settings={settings} current={current} canEdit={canEdit} />
       <KindSection settings={settings} canEdit={canEdit} />
       <AccountsSection settings={settings} canEdit={canEdit} />
+      {settings.customerConflicts.length ? (
+        <CustomerConflictsSection
+          conflicts={settings.customerConflicts}
+          erpName={settings.displayName}
+          canEdit={canEdit}
+        />
+      ) : null}
       <Section id="erp-deliveries" title={t('erp.deliveries.title')} intro={t('erp.deliveries.intro')}>
         <DeliveryTable deliveries={settings.deliveries} erpName={settings.displayName} />
       </Section>
@@ -221,7 +228,11 @@ function ConnectionSection({
         ) : null}
 
         {auth === 'oauth2' && missing.length ? (
-          <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950" data-testid="erp-not-configured">
+          <p
+            role="status"
+            className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950"
+            data-testid="erp-not-configured"
+          >
             {t('erp.notConfigured', { name, options: missing.join(', ') })}
           </p>
         ) : null}
@@ -467,6 +478,115 @@ function AccountsSection({ settings, canEdit }: { settings: ErpSettingsView; can
         ) : null}
       </form>
     </Section>
+  );
+}
+
+type Conflict = ErpSettingsView['customerConflicts'][number];
+
+/** An ERP customer as the office recognises it: number, name, organisation and VAT numbers. */
+function candidateText(c: Conflict['candidates'][number]) {
+  return [c.number, c.name, c.organizationalNumber, c.vatNumber].filter(Boolean).join(' · ');
+}
+
+/**
+ * Customers whose first delivery met the ERP's own customers (issue 31 item 10): what Ordo has,
+ * what the ERP has, and the office's choice — this one of the ERP's, or a new customer there. The
+ * invoices the conflict stopped are sent again once it is chosen.
+ */
+export function CustomerConflictsSection({
+  conflicts,
+  erpName,
+  canEdit,
+}: {
+  conflicts: Conflict[];
+  erpName: string;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation('invoicesettings');
+  return (
+    <Section
+      id="erp-customer-conflicts"
+      title={t('erp.conflicts.title')}
+      intro={t('erp.conflicts.intro', { name: erpName })}
+    >
+      <ul className="mt-3 grid gap-4">
+        {conflicts.map((c) => (
+          <CustomerConflict key={c.customerId} conflict={c} erpName={erpName} canEdit={canEdit} />
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function CustomerConflict({ conflict, erpName, canEdit }: { conflict: Conflict; erpName: string; canEdit: boolean }) {
+  const { t } = useTranslation('invoicesettings');
+  const { t: tc } = useTranslation();
+  const toast = useToast();
+  const headingId = useId();
+  const save = useErpFetcher((r) => {
+    if (r.ok) toast.show({ kind: 'success', message: t('erp.conflicts.resolved') });
+    else if (r.code) toast.show({ kind: 'error', message: tc(r.code) });
+  });
+  const ours = [conflict.customerNumber, conflict.customerName, conflict.organizationalNumber]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <li
+      className="grid gap-3 rounded-lg p-3 ring-1 ring-amber-300"
+      aria-labelledby={headingId}
+      data-testid="erp-customer-conflict"
+    >
+      <h3 id={headingId} className="text-sm font-semibold">
+        {conflict.customerName}
+      </h3>
+      <p className="text-sm">{t(`erp.conflicts.reason.${conflict.reason}`, { name: erpName })}</p>
+      <dl className="grid gap-1 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-4">
+        <dt className="font-medium">{t('erp.conflicts.inOrdo')}</dt>
+        <dd>{ours}</dd>
+        <dt className="font-medium">{t('erp.conflicts.inErp', { name: erpName })}</dt>
+        <dd>
+          <ul>
+            {conflict.candidates.map((c) => (
+              <li key={c.externalId}>{candidateText(c)}</li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      {conflict.createNew ? (
+        <p role="status" className="text-sm text-slate-700">
+          {t('erp.conflicts.creating', { name: erpName })}
+        </p>
+      ) : canEdit ? (
+        <div className="flex flex-wrap gap-2">
+          {conflict.candidates.map((c) => (
+            <Button
+              key={c.externalId}
+              variant="secondary"
+              isPending={save.busy}
+              onPress={() =>
+                void save.post({
+                  intent: 'resolveConflict',
+                  customerId: conflict.customerId,
+                  choice: 'link',
+                  externalId: c.externalId,
+                })
+              }
+            >
+              {t('erp.conflicts.link', { name: erpName, customer: c.number ? `${c.number} ${c.name}` : c.name })}
+            </Button>
+          ))}
+          <Button
+            variant="secondary"
+            isPending={save.busy}
+            onPress={() =>
+              void save.post({ intent: 'resolveConflict', customerId: conflict.customerId, choice: 'create' })
+            }
+          >
+            {t('erp.conflicts.create', { name: erpName })}
+          </Button>
+        </div>
+      ) : null}
+    </li>
   );
 }
 
