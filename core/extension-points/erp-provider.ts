@@ -184,6 +184,18 @@ export interface ErpFile {
   body: Buffer;
 }
 
+/**
+ * What a file says besides the invoice, which only the core knows: the company the books are
+ * kept for, when and by whom the file is made, and the accounts the tenant chose in Settings → ERP
+ * (an accounting file such as SIE names them; issue 31 item 5).
+ */
+export interface ErpFileContext {
+  company: { name: string; orgNr: string | null };
+  /** The day the file is made (YYYY-MM-DD, the tenant's calendar) and who made it, when known. */
+  generated: { date: string; sign: string | null };
+  accounts: ErpAccounts;
+}
+
 /** A supplier as handed to an ERP (spec section 3: Supplier). */
 export interface ErpSupplier {
   /** Ordo's id; the mapping key. */
@@ -319,8 +331,11 @@ export interface ErpProvider {
   /** The vendor's number and state for an invoice it holds. */
   readInvoice(session: ErpSession, externalId: string): Promise<ErpSentInvoice>;
   listArticles(session: ErpSession): Promise<ErpArticleListing[]>;
-  /** The visma-xml file (capabilities.invoiceFile). */
-  invoiceFile?(invoice: ErpInvoice): ErpFile;
+  /**
+   * The visma-xml file (capabilities.invoiceFile). The core always passes the context; a plugin whose
+   * file needs none (Magenta's e-mail) may leave it out of its signature.
+   */
+  invoiceFile?(invoice: ErpInvoice, context?: ErpFileContext): ErpFile;
   /**
    * Finds the supplier by its number (or the id the mapping knew) or creates it (capabilities.
    * supplierInvoices); answers the vendor's id.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
 import type {
   ErpCredentials,
+  ErpFileContext,
   ErpInvoice,
   ErpInvoiceRow,
   ErpProvider,
@@ -77,6 +78,16 @@ export function testSession(credentials: ErpCredentials | null, tenantId = rando
     },
   };
   return { session, saved };
+}
+
+/** What the core tells a file-based ERP besides the invoice: the company, the day, the accounts. */
+export function fileContext(overrides: Partial<ErpFileContext> = {}): ErpFileContext {
+  return {
+    company: { name: 'Contract Service AB', orgNr: '556677-8899' },
+    generated: { date: '2026-11-21', sign: 'Maria Lindqvist' },
+    accounts: testSession(null).session.accounts,
+    ...overrides,
+  };
 }
 
 let invoiceSeq = 0;
@@ -451,11 +462,11 @@ export function erpContract(target: ErpContractTarget): void {
     it('a file-based ERP makes a file its import accepts, the same bytes for the same invoice', () => {
       if (!env.provider.capabilities.invoiceFile) return expect(env.provider.invoiceFile).toBeUndefined();
       const invoice = sampleInvoice(nextCustomer());
-      const file = env.provider.invoiceFile!(invoice);
+      const file = env.provider.invoiceFile!(invoice, fileContext());
       expect(file.fileName).toBeTruthy();
       expect(file.contentType).toMatch(/charset=/i);
       expect(file.body.length).toBeGreaterThan(0);
-      expect(env.provider.invoiceFile!(invoice).body.equals(file.body)).toBe(true);
+      expect(env.provider.invoiceFile!(invoice, fileContext()).body.equals(file.body)).toBe(true);
       expect(env.fake.importFile).toBeTypeOf('function');
       expect(() => env.fake.importFile!(file)).not.toThrow();
     });

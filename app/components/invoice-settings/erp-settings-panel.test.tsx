@@ -107,6 +107,25 @@ describe('[invoicing] Settings → ERP', () => {
     expect(html).toContain('(in use)');
   });
 
+  it('says how a file-based ERP imports its file: Visma Administration, SIE 4I through Arkiv → Importera', () => {
+    const visma: ErpSettingsView['kinds'][number] = {
+      id: 'visma',
+      displayName: 'Visma Administration',
+      auth: 'none',
+      fields: [],
+      missingOptions: [],
+      capabilities: caps({ invoiceFile: true, taxReduction: true }),
+    };
+    const html = panel({ ...base, kind: 'visma', displayName: 'Visma Administration', kinds: [...kinds, visma] });
+    expect(html).toContain('Nothing to connect');
+    expect(html).toContain('data-testid="erp-file-import"');
+    expect(html).toContain('SIE file of type 4I (FAKT_&lt;invoice number&gt;.SI)');
+    expect(html).toContain('Arkiv → Importera');
+    expect(html).toContain('a file imported twice is booked twice');
+    // an ERP without such a text (Fortnox sends over its API) shows none
+    expect(panel(base)).not.toContain('data-testid="erp-file-import"');
+  });
+
   it('shows an OAuth2 ERP connected, with connect again, test and disconnect', () => {
     const html = panel(base);
     expect(html).toContain('Connected to Nordlarm AB');

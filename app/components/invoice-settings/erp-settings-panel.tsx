@@ -114,7 +114,7 @@ function ConnectionSection({
   current: ErpKindView | undefined;
   canEdit: boolean;
 }) {
-  const { t } = useTranslation('invoicesettings');
+  const { t, i18n } = useTranslation('invoicesettings');
   const { t: tc } = useTranslation();
   const message = useErpMessage();
   const name = settings.displayName;
@@ -146,6 +146,10 @@ function ConnectionSection({
   // another ERP: the last test's answer (and its failure) was about the one before
   useEffect(() => setTest(null), [settings.kind]);
   const missing = current?.missingOptions ?? [];
+  // a file-based ERP says how its file is imported there (issue 31 item 5), where it has a text
+  const fileHelpKey = `erp.fileImport.${settings.kind}`;
+  const fileHelp =
+    current?.capabilities.invoiceFile && i18n.exists(fileHelpKey, { ns: 'invoicesettings' }) ? t(fileHelpKey) : null;
 
   return (
     <Section id="erp-connection" title={t('erp.connection.title')}>
@@ -218,6 +222,12 @@ function ConnectionSection({
               </Button>
             </div>
           </form>
+        ) : null}
+
+        {fileHelp ? (
+          <p className="max-w-prose rounded-lg bg-slate-50 p-3 text-sm text-slate-800" data-testid="erp-file-import">
+            {fileHelp}
+          </p>
         ) : null}
 
         {auth === 'oauth2' && missing.length ? (
