@@ -3,7 +3,7 @@ import type { Ctx } from '~/core/context';
 import { afterCommit, withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { ErpError, isErpError } from '~/core/extension-points/erp-http';
-import type { ErpArticle, ErpInvoice, ErpInvoiceRow } from '~/core/extension-points/erp-provider';
+import { erpStopOf, type ErpArticle, type ErpInvoice, type ErpInvoiceRow } from '~/core/extension-points/erp-provider';
 import { defineJob } from '~/core/jobs/define-job';
 import type { JobQueue } from '~/core/jobs/queue';
 import { logger, type Logger } from '~/core/log/logger';
@@ -20,6 +20,7 @@ import {
   type ErpConnection,
   type Mapping,
 } from './erp-connection';
+import type { DeliveryStatus } from './erp-delivery-status';
 import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
 import { invoiceRowType, vatRateOf } from './invoice-lines';
 
@@ -52,7 +53,7 @@ export function deliveryBackoffMs(attempts: number, retryAfterMs: number | null 
 
 export const idempotencyKeyOf = (invoiceId: string) => `ordo-${invoiceId}`;
 
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'skipped';
+export { MAYBE_AT_VENDOR, type DeliveryStatus } from './erp-delivery-status';
 
 export interface Delivery {
   id: string;
@@ -375,13 +376,10 @@ async function record(tenant: Tenant, claimed: Row, now: Date, change: Row, invo
   });
 }
 
+type Outcome = 'delivered' | 'retry' | 'failed' | 'checking';
+
 /** Delivers one claimed row. Never throws: the outcome is recorded on the row. */
-async function deliverOne(
-  tenant: Tenant,
-  claimed: Row,
-  now: Date,
-  log: Logger,
-): Promise<'delivered' | 'retry' | 'failed'> {
+async function deliverOne(tenant: Tenant, claimed: Row, now: Date, log: Logger): Promise<Outcome> {
   const attempts = Number(claimed.attempts);
   try {
     const { connection, input } = await withTenant(tenant, async (trx) => {
@@ -461,6 +459,29 @@ async function deliverOne(
     const e = isErpError(err)
       ? err
       : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });
+    // a plugin's reason is more precise than the code (ERP_INVOICE_TOTAL_DIFFERS, ERP_NEEDS_CHECKING)
+    const stop = erpStopOf(err);
+    const code = stop?.reason ?? e.code;
+    if (stop?.needsChecking) {
+      log.warn({ err, tenant: tenant.slug, invoiceId: claimed.invoice_id, attempts }, 'ERP delivery needs checking');
+      await record(
+        tenant,
+        claimed,
+        now,
+        {
+          status: 'needs_checking',
+          error_code: code,
+          error_text: e.vendorMessage,
+          external_id: stop.references[0] ?? null,
+        },
+        null,
+        {
+          action: 'erp.check',
+          data: { kind: claimed.kind, code, message: e.vendorMessage, references: stop.references, attempts },
+        },
+      );
+      return 'checking';
+    }
     const giveUp = !e.retryable || attempts >= MAX_DELIVERY_ATTEMPTS;
     log.warn({ err, tenant: tenant.slug, invoiceId: claimed.invoice_id, attempts, giveUp }, 'ERP delivery failed');
     await record(
@@ -469,14 +490,14 @@ async function deliverOne(
       now,
       {
         status: giveUp ? 'failed' : 'pending',
-        error_code: e.code,
+        error_code: code,
         error_text: e.vendorMessage,
         next_attempt_at: new Date(now.getTime() + deliveryBackoffMs(attempts, e.retryAfterMs)),
       },
       null,
       giveUp
-        ? { action: 'erp.failed', data: { kind: claimed.kind, code: e.code, message: e.vendorMessage, attempts } }
-        : { action: 'erp.retry', data: { kind: claimed.kind, code: e.code, message: e.vendorMessage, attempts } },
+        ? { action: 'erp.failed', data: { kind: claimed.kind, code, message: e.vendorMessage, attempts } }
+        : { action: 'erp.retry', data: { kind: claimed.kind, code, message: e.vendorMessage, attempts } },
     );
     return giveUp ? 'failed' : 'retry';
   }
@@ -486,10 +507,10 @@ async function deliverOne(
 export async function deliverDue(
   tenant: Tenant,
   options: { now?: () => Date; log?: Logger; maxBatches?: number } = {},
-): Promise<{ delivered: number; retry: number; failed: number }> {
+): Promise<Record<Outcome, number>> {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? logger;
-  const done = { delivered: 0, retry: 0, failed: 0 };
+  const done: Record<Outcome, number> = { delivered: 0, retry: 0, failed: 0, checking: 0 };
   for (let batch = 0; batch < (options.maxBatches ?? 100); batch++) {
     const claimed = await claimDue(tenant, now(), DELIVERY_BATCH);
     for (const c of claimed) done[await deliverOne(tenant, c, now(), log)]++;
@@ -507,7 +528,7 @@ export const deliverTenantJob = defineJob({
     const tenant = (await listTenants({ status: 'active' })).find((t) => t.id === data.tenantId);
     if (!tenant) return;
     const done = await deliverDue(tenant, { log: ctx.log });
-    if (done.delivered || done.failed) ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
+    if (done.delivered || done.failed || done.checking) ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
   },
 });
 

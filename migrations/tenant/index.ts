@@ -37,6 +37,7 @@ import m0038 from './0038-proposal-agreement';
 import m0039 from './0039-job-outbox';
 import m0040 from './0040-shared-file-bytes';
 import m0043 from './0043-work-order-assignee-departments';
+import m0044 from './0044-erp-delivery-needs-checking';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -81,4 +82,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0039,
   m0040,
   m0043,
+  m0044,
 ];

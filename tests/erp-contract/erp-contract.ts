@@ -345,7 +345,9 @@ export function erpContract(target: ErpContractTarget): void {
       expect(sent.externalId).toBeTruthy();
       expect(sent.state).toBe('success');
       expect(env.fake.customerCount()).toBe(customers + 1);
-      expect(env.fake.articleCount()).toBe(articles + 2);
+      // the invoice's two articles, and one for its fee where the vendor takes the fee as an article row
+      expect(env.fake.articleCount()).toBeGreaterThanOrEqual(articles + 2);
+      const articlesAfterFirst = env.fake.articleCount();
       expect(env.fake.invoiceCount(`ordo-${first.id}`)).toBe(1);
       expect(env.fake.invoice(sent.externalId)).not.toBeNull();
       if (env.provider.capabilities.readInvoice) {
@@ -362,7 +364,7 @@ export function erpContract(target: ErpContractTarget): void {
       expect(again.customer.externalId).toBe(first.customer.externalId);
       await env.provider.sendInvoice(session, again, `ordo-${again.id}`, { firstAttempt: true });
       expect(env.fake.customerCount()).toBe(customers + 1);
-      expect(env.fake.articleCount()).toBe(articles + 2);
+      expect(env.fake.articleCount()).toBe(articlesAfterFirst);
     });
 
     it('finds an existing customer and article by number instead of creating them again (the mapping was lost)', async () => {

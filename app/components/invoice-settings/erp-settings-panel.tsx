@@ -49,6 +49,7 @@ const STATUS_CLASS: Record<Delivery['status'], string> = {
   delivered: 'bg-green-100 text-green-900',
   failed: 'bg-red-100 text-red-900',
   skipped: 'bg-slate-200 text-slate-800',
+  needs_checking: 'bg-amber-100 text-amber-950',
 };
 
 function useErpFetcher(onResult?: (r: ErpActionResult) => void) {
