@@ -191,6 +191,15 @@ describe('[invoicing] Settings → ERP', () => {
     expect(html).toContain('Invoice was not created in Fortnox The ERP said: “Kunden saknas”');
     const empty = panel({ ...base, deliveries: [] });
     expect(empty).toContain('No invoice has been sent to the ERP yet.');
+    // one stopped for a person to check at the vendor (issue 31 item 8)
+    const checking = panel({
+      ...base,
+      deliveries: [
+        { ...base.deliveries[1]!, status: 'needs_checking', errorCode: 'ERP_NEEDS_CHECKING', errorText: null },
+      ],
+    });
+    expect(checking).toContain('Check in the ERP');
+    expect(checking).toContain('Fortnox may already have this invoice.');
   });
 
   it('is read-only without instance:edit: no connect, test, disconnect or save', () => {
