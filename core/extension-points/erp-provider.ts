@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ErpError } from './erp-http';
+import { ErpError, isErpError } from './erp-http';
 import type { PluginBase } from './plugin';
 
 /*
@@ -10,6 +10,60 @@ import type { PluginBase } from './plugin';
  * the database; it talks HTTP through createErpHttp (core/extension-points/erp-http), which keeps the
  * vendor's rate limit per tenant, waits out a 429 and maps failures to ErpError.
  */
+
+/**
+ * Message keys (common.json, five languages) for why a plugin stopped a delivery, where ErpError's
+ * codes (core/extension-points/erp-http.ts, the spec's messages) say too little (issue 31).
+ */
+export type ErpStopReason =
+  /** The vendor computed another total than Ordo's invoice; what it made was taken back. */
+  | 'ERP_INVOICE_TOTAL_DIFFERS'
+  /** A row cannot be sent with its total kept (a quantity or price the vendor takes with fewer decimals). */
+  | 'ERP_ROW_NOT_SENDABLE'
+  /** The vendor may hold the invoice already and no look-up can tell for sure: a person checks there. */
+  | 'ERP_NEEDS_CHECKING';
+
+/**
+ * A refusal that says more than its ErpError code (issue 31): the reason the core records as the
+ * delivery's error (so the invoice shows it translated), and whether the delivery must stop as
+ * "needs checking" — the vendor may hold the invoice (its references attached), so sending it again
+ * could book it twice and only a person who looks there can tell. Never retried by itself.
+ * It is an ErpError (code INVOICE_WAS_NOT_CREATED_IN_ERP), so everything that handles those still does.
+ */
+export class ErpStop extends ErpError {
+  readonly reason: ErpStopReason;
+  readonly needsChecking: boolean;
+  /** The vendor's own ids of what it holds for this invoice (a draft's id), for the person who checks. */
+  readonly references: string[];
+  constructor(
+    reason: ErpStopReason,
+    options: { vendorMessage: string; needsChecking?: boolean; references?: string[]; cause?: unknown },
+  ) {
+    super('INVOICE_WAS_NOT_CREATED_IN_ERP', {
+      retryable: false,
+      vendorMessage: options.vendorMessage,
+      cause: options.cause,
+    });
+    this.reason = reason;
+    this.needsChecking = options.needsChecking ?? reason === 'ERP_NEEDS_CHECKING';
+    this.references = options.references ?? [];
+  }
+}
+
+/**
+ * The stop an error carries, also one made by a plugin's own copy of this module (decision 027:
+ * the core never uses instanceof on a plugin's errors); null for any other error.
+ */
+export function erpStopOf(e: unknown): Pick<ErpStop, 'reason' | 'needsChecking' | 'references'> | null {
+  if (!isErpError(e)) return null;
+  const x = e as Partial<ErpStop>;
+  if (typeof x.reason !== 'string' || typeof x.needsChecking !== 'boolean') return null;
+  return {
+    reason: x.reason,
+    needsChecking: x.needsChecking,
+    references: Array.isArray(x.references) ? x.references.map(String) : [],
+  };
+}
 
 /** Spec ERP invoice states (section 4). */
 export type ErpInvoiceState = 'success' | 'not_sent.zero_price' | 'unknown';
@@ -177,6 +231,18 @@ export interface ErpFile {
   body: Buffer;
 }
 
+/**
+ * What a file says besides the invoice, which only the core knows: the company the books are
+ * kept for, when and by whom the file is made, and the accounts the tenant chose in Settings → ERP
+ * (an accounting file such as SIE names them; issue 31 item 5).
+ */
+export interface ErpFileContext {
+  company: { name: string; orgNr: string | null };
+  /** The day the file is made (YYYY-MM-DD, the tenant's calendar) and who made it, when known. */
+  generated: { date: string; sign: string | null };
+  accounts: ErpAccounts;
+}
+
 /** A supplier as handed to an ERP (spec section 3: Supplier). */
 export interface ErpSupplier {
   /** Ordo's id; the mapping key. */
@@ -321,6 +387,9 @@ export interface ErpProvider {
    * this is the delivery's first try, looks for an invoice that has it before creating, so a crash
    * after the vendor created the invoice but before Ordo recorded it never makes a second one. On the
    * first try nothing can exist yet, which spares one request per invoice under a tight rate limit.
+   * The look-up compares the key of what the vendor answers itself, never trusting a search to have
+   * filtered; where the vendor offers no look-up that can be trusted (or finds the key twice), the
+   * plugin throws ErpStop('ERP_NEEDS_CHECKING') with the vendor's references instead of sending again.
    */
   sendInvoice(
     session: ErpSession,
@@ -331,8 +400,11 @@ export interface ErpProvider {
   /** The vendor's number and state for an invoice it holds. */
   readInvoice(session: ErpSession, externalId: string): Promise<ErpSentInvoice>;
   listArticles(session: ErpSession): Promise<ErpArticleListing[]>;
-  /** The visma-xml file (capabilities.invoiceFile). */
-  invoiceFile?(invoice: ErpInvoice): ErpFile;
+  /**
+   * The visma-xml file (capabilities.invoiceFile). The core always passes the context; a plugin whose
+   * file needs none (Magenta's e-mail) may leave it out of its signature.
+   */
+  invoiceFile?(invoice: ErpInvoice, context?: ErpFileContext): ErpFile;
   /**
    * Finds the supplier by its number (or the id the mapping knew) or creates it (capabilities.
    * supplierInvoices); answers the vendor's id.

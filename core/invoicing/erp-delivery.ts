@@ -4,6 +4,7 @@ import { afterCommit, withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { ErpError, isErpError } from '~/core/extension-points/erp-http';
 import {
+  erpStopOf,
   isErpCustomerConflict,
   type ErpArticle,
   type ErpInvoice,
@@ -26,6 +27,7 @@ import {
   type Mapping,
 } from './erp-connection';
 import { clearCustomerConflict, customerToCreate, recordCustomerConflict } from './erp-customer-conflicts';
+import type { DeliveryStatus } from './erp-delivery-status';
 import { INVOICE_ENTITY, invoiceColumns } from './invoice-store';
 import { invoiceRowType, vatRateOf } from './invoice-lines';
 import { splitTaxReduction } from './tax-reduction';
@@ -59,7 +61,7 @@ export function deliveryBackoffMs(attempts: number, retryAfterMs: number | null 
 
 export const idempotencyKeyOf = (invoiceId: string) => `ordo-${invoiceId}`;
 
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'skipped';
+export { MAYBE_AT_VENDOR, type DeliveryStatus } from './erp-delivery-status';
 
 export interface Delivery {
   id: string;
@@ -409,13 +411,10 @@ async function record(
   });
 }
 
+type Outcome = 'delivered' | 'retry' | 'failed' | 'checking';
+
 /** Delivers one claimed row. Never throws: the outcome is recorded on the row. */
-async function deliverOne(
-  tenant: Tenant,
-  claimed: Row,
-  now: Date,
-  log: Logger,
-): Promise<'delivered' | 'retry' | 'failed'> {
+async function deliverOne(tenant: Tenant, claimed: Row, now: Date, log: Logger): Promise<Outcome> {
   const attempts = Number(claimed.attempts);
   let stoppedAt: { kind: string; customerId: string } | null = null;
   try {
@@ -519,6 +518,29 @@ async function deliverOne(
     const e = isErpError(err)
       ? err
       : new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', { retryable: true, vendorMessage: (err as Error).message });
+    // a plugin's reason is more precise than the code (ERP_INVOICE_TOTAL_DIFFERS, ERP_NEEDS_CHECKING)
+    const stop = erpStopOf(err);
+    const code = stop?.reason ?? e.code;
+    if (stop?.needsChecking) {
+      log.warn({ err, tenant: tenant.slug, invoiceId: claimed.invoice_id, attempts }, 'ERP delivery needs checking');
+      await record(
+        tenant,
+        claimed,
+        now,
+        {
+          status: 'needs_checking',
+          error_code: code,
+          error_text: e.vendorMessage,
+          external_id: stop.references[0] ?? null,
+        },
+        null,
+        {
+          action: 'erp.check',
+          data: { kind: claimed.kind, code, message: e.vendorMessage, references: stop.references, attempts },
+        },
+      );
+      return 'checking';
+    }
     const giveUp = !e.retryable || attempts >= MAX_DELIVERY_ATTEMPTS;
     log.warn({ err, tenant: tenant.slug, invoiceId: claimed.invoice_id, attempts, giveUp }, 'ERP delivery failed');
     await record(
@@ -527,14 +549,14 @@ async function deliverOne(
       now,
       {
         status: giveUp ? 'failed' : 'pending',
-        error_code: e.code,
+        error_code: code,
         error_text: e.vendorMessage,
         next_attempt_at: new Date(now.getTime() + deliveryBackoffMs(attempts, e.retryAfterMs)),
       },
       null,
       giveUp
-        ? { action: 'erp.failed', data: { kind: claimed.kind, code: e.code, message: e.vendorMessage, attempts } }
-        : { action: 'erp.retry', data: { kind: claimed.kind, code: e.code, message: e.vendorMessage, attempts } },
+        ? { action: 'erp.failed', data: { kind: claimed.kind, code, message: e.vendorMessage, attempts } }
+        : { action: 'erp.retry', data: { kind: claimed.kind, code, message: e.vendorMessage, attempts } },
     );
     return giveUp ? 'failed' : 'retry';
   }
@@ -544,10 +566,10 @@ async function deliverOne(
 export async function deliverDue(
   tenant: Tenant,
   options: { now?: () => Date; log?: Logger; maxBatches?: number } = {},
-): Promise<{ delivered: number; retry: number; failed: number }> {
+): Promise<Record<Outcome, number>> {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? logger;
-  const done = { delivered: 0, retry: 0, failed: 0 };
+  const done: Record<Outcome, number> = { delivered: 0, retry: 0, failed: 0, checking: 0 };
   for (let batch = 0; batch < (options.maxBatches ?? 100); batch++) {
     const claimed = await claimDue(tenant, now(), DELIVERY_BATCH);
     for (const c of claimed) done[await deliverOne(tenant, c, now(), log)]++;
@@ -565,7 +587,7 @@ export const deliverTenantJob = defineJob({
     const tenant = (await listTenants({ status: 'active' })).find((t) => t.id === data.tenantId);
     if (!tenant) return;
     const done = await deliverDue(tenant, { log: ctx.log });
-    if (done.delivered || done.failed) ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
+    if (done.delivered || done.failed || done.checking) ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
   },
 });
 

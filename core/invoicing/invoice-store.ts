@@ -3,6 +3,7 @@ import type { Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
 import { recordHistory } from '~/core/history/history';
 import { discountOf, formatDecimal } from '~/core/pricing';
+import { MAYBE_AT_VENDOR } from './erp-delivery-status';
 import { invoiceFigures, type InvoiceFigures, type VatRate } from './invoice-math';
 import type { InvoiceLine } from './invoice-lines';
 import { ocrReference } from './ocr';
@@ -217,7 +218,7 @@ export async function detachOrderInvoices(
   const deleted = Number(await current().where({ status: 'draft' }).delete());
   const finals: Row[] = await current()
     .leftJoin('erp_deliveries as d', function () {
-      this.on('d.invoice_id', '=', 'invoices.id').andOnIn('d.status', ['sending', 'delivered']);
+      this.on('d.invoice_id', '=', 'invoices.id').andOnIn('d.status', MAYBE_AT_VENDOR);
     })
     .select('invoices.id', 'invoices.erp_reference_id', 'd.id as delivery_id');
   const kept = finals.filter((f) => f.erp_reference_id || f.delivery_id).map((f) => f.id as string);

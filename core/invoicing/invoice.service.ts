@@ -368,7 +368,7 @@ export async function listInvoices(ctx: Ctx, raw: unknown): Promise<{ invoices: 
   const f = parseInput(ZInvoiceList, raw);
   const erpState = `case when d.status in ('pending', 'sending') then 'queued'
                          when d.status = 'delivered' or i.erp_reference_id is not null then 'delivered'
-                         when d.status = 'failed' then 'failed' else 'none' end`;
+                         when d.status in ('failed', 'needs_checking') then 'failed' else 'none' end`;
   // every invoice that has existed: a voided one keeps its number and stays findable
   const where: string[] = ['true'];
   const args: (string | number)[] = [];

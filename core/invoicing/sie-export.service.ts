@@ -10,7 +10,7 @@ import { INVOICE_READ } from './invoice.service';
 import { figuresOf, invoiceColumns } from './invoice-store';
 import type { InvoiceRowKind } from './invoice-lines';
 import { bookAccounts, invoiceVerification } from './invoice-verification';
-import { buildSie, encodeCp437, SIE_CONTENT_TYPE, type SieVerification } from './sie';
+import { buildSie, encodeCp437, SIE_CONTENT_TYPE, SIE_PROGRAM, type SieVerification } from './sie';
 import { isIsoDay, monthOf, siePeriodError } from './sie-period';
 
 /*
@@ -24,8 +24,6 @@ import { isIsoDay, monthOf, siePeriodError } from './sie-period';
 
 type Row = Record<string, unknown>;
 
-/** What #PROGRAM says: the exporter and the version of its file (bump it when the content changes). */
-export const SIE_PROGRAM = { name: 'Ordo', version: '1.0' };
 
 const zDay = z
   .string({ error: 'ERROR_REQUIRED_FIELD' })

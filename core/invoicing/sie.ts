@@ -67,6 +67,12 @@ export interface SieDocument {
   verifications: SieVerification[];
 }
 
+/**
+ * What #PROGRAM says: the exporter and the version of its file (bump it when the content changes).
+ * One for every SIE file Ordo makes (the period export, Visma Administration's invoice file).
+ */
+export const SIE_PROGRAM = { name: 'Ordo', version: '1.0' };
+
 /** SIE's "PC8": the IBM PC character set, code page 437 (5.8). */
 export const SIE_CONTENT_TYPE = 'text/plain; charset=IBM437';
 

@@ -6,7 +6,7 @@ import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import type { Lang } from '~/core/i18n/languages';
 import { erpProvider, readErpConnection, tenantErp } from '~/core/invoicing/erp-connection';
-import { queueDelivery } from '~/core/invoicing/erp-delivery';
+import { MAYBE_AT_VENDOR, queueDelivery } from '~/core/invoicing/erp-delivery';
 import { readInvoiceRules, vatRateOf, type InvoiceLine } from '~/core/invoicing/invoice-lines';
 import {
   finalizeInvoice,
@@ -125,7 +125,7 @@ export async function getProjectRows(ctx: Ctx, projectId: unknown): Promise<{ ro
 
 const ERP_STATE = `case when d.status in ('pending', 'sending') then 'queued'
                        when d.status = 'delivered' or i.erp_reference_id is not null then 'delivered'
-                       when d.status = 'failed' then 'failed' else 'none' end`;
+                       when d.status in ('failed', 'needs_checking') then 'failed' else 'none' end`;
 
 async function readInvoices(
   ctx: Ctx,
@@ -137,7 +137,7 @@ async function readInvoices(
             i.project_backlog_amount::text as backlog, i.total_price::text as total_price,
             i.total_price_vat::text as total_price_vat, i.version, i.data->'projectInvoice' as part,
             ${ERP_STATE} as erp, coalesce(i.external_invoice_nr, d.external_invoice_nr) as external_invoice_nr,
-            case when d.status = 'failed' then d.error_code end as error_code
+            case when d.status in ('failed', 'needs_checking') then d.error_code end as error_code
        from invoices i
        left join customers c on c.id = i.customer_id
        left join lateral (select status, error_code, external_invoice_nr from erp_deliveries x
@@ -920,7 +920,7 @@ export async function reopenProjectInvoice(ctx: Ctx, invoiceId: unknown): Promis
   const inErp: Row | undefined = await ctx
     .trx('erp_deliveries')
     .where({ invoice_id: id })
-    .whereIn('status', ['sending', 'delivered'])
+    .whereIn('status', MAYBE_AT_VENDOR)
     .first('id');
   if (invoice.erp_reference_id || inErp) throw new AppError('INVOICE_ALREADY_IN_ERP', 409);
   await ctx

@@ -38,6 +38,7 @@ import m0039 from './0039-job-outbox';
 import m0040 from './0040-shared-file-bytes';
 import m0043 from './0043-work-order-assignee-departments';
 import m0044 from './0044-erp-customer-conflicts';
+import m0045 from './0045-erp-delivery-needs-checking';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after

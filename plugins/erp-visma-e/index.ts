@@ -19,8 +19,10 @@ import {
   type ErpSentSupplierInvoice,
   type ErpSession,
   type ErpSupplier,
+  ErpStop,
   supplierRowAccounts,
 } from '~/core/extension-points/erp-provider';
+import { figuresDiffer, planRows, RowNotSendable, rowsWithFee } from './draft-rows';
 import { vismaSupplier, vismaSupplierInvoiceDraft } from './supplier-invoice';
 
 /*
@@ -34,10 +36,18 @@ import { vismaSupplier, vismaSupplierInvoiceDraft } from './supplier-invoice';
  * ContractNumber) it is the one Ordo has no meaning for: the references carry Ordo's references,
  * BuyersOrderReference the customer's order number and is only 35 long, ElectronicReference is refused
  * for private persons, and ContractNumber is kept free for the service agreement. SubscriptionNumber
- * takes 100 characters, survives the conversion (CustomerInvoiceApi has it too) and, as a top-level
- * property of an OData v4 entity, is filterable with `$filter=SubscriptionNumber eq '…'` like the
- * other top-level fields Visma's changelog shows being filtered on; so a retry finds the draft with one
- * request instead of listing drafts.
+ * takes 100 characters and survives the conversion (CustomerInvoiceApi has it too). A retry asks for
+ * `$filter=SubscriptionNumber eq '…'` and then compares each answered row's SubscriptionNumber with
+ * the key itself, over every page: Visma documents which properties it filters on only in its
+ * changelog, so an answer is never trusted to have been filtered (issue 31 item 8). When Visma
+ * refuses the filter, or holds the key twice, no look-up can tell what exists: the delivery stops as
+ * "needs checking" (ErpStop) with the drafts' ids instead of making another draft.
+ *
+ * After creating a draft the plugin compares Visma's total and VAT with the invoice's (issue 31 item
+ * 3): a draft that differs (a company setting read another way, a rounding of Visma's) is deleted at
+ * once and the delivery fails with ERP_INVOICE_TOTAL_DIFFERS, instead of leaving a wrong invoice for
+ * the accountant to convert. Rows are sent as draft-rows.ts fits them: quantities with two decimals,
+ * each row's amount Ordo's total (item 4).
  *
  * Approved supplier invoices go in as supplier invoice drafts (supplier-invoice.ts maps them), which
  * the accountant converts in eEkonomi like the customer drafts. A supplier invoice draft has no field
@@ -84,7 +94,6 @@ export type VismaEOptions = z.infer<typeof options>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 const num = (v: string) => Number(v);
-const round2 = (x: number) => (Math.sign(x) * Math.round(Math.abs(x) * 100 + 1e-7)) / 100;
 const cut = (v: string | null | undefined, max: number) => (v ? v.slice(0, max) : null);
 /** An OData v4 string literal; a quote is doubled. */
 const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
@@ -180,16 +189,6 @@ function chooseTerms(terms: Json[], days: number, use: 'sales' | 'purchase' = 's
   return String(best.Id);
 }
 
-/** A discount as Visma's DiscountPercentage, a fraction with four decimals. */
-function discountFraction(row: ErpInvoiceRow): number {
-  if (!row.discount) return 0;
-  if (row.discount.type === 'PERCENTAGE') return Math.round(num(row.discount.value) * 100) / 10_000;
-  // Visma takes no fixed-amount discount on a row (DiscountFixedAmount is read-only), so the amount
-  // becomes the fraction that gives the row total Ordo computed.
-  const gross = num(row.price) * num(row.amount);
-  return gross ? Math.round((1 - num(row.total) / gross) * 10_000) / 10_000 : 0;
-}
-
 export default defineErpProvider({
   id: 'visma-e',
   displayName: 'Visma eEkonomi',
@@ -249,7 +248,13 @@ export default defineErpProvider({
       find(path: string, lenient?: boolean): Promise<Json | null>;
       /** Every row of a paged list. */
       all(path: string, params?: Record<string, string>): Promise<Json[]>;
-      first(path: string, filter: string): Promise<Json | null>;
+      /**
+       * The rows of `path` filtered by `filter` that are what `is` says, over every page: Visma's
+       * filter narrows the answer, the comparison decides. Null when Visma refuses the filter (400).
+       */
+      matching(path: string, filter: string, is: (row: Json) => boolean): Promise<Json[] | null>;
+      /** The one row that is what `is` says, listing the whole register when Visma refuses the filter. */
+      one(path: string, filter: string, is: (row: Json) => boolean): Promise<Json | null>;
     }
 
     /** Runs `work` with a valid token; withAccessToken refreshes and runs it once more after a 401. */
@@ -286,9 +291,24 @@ export default defineErpProvider({
               if (page >= pages || data.length === 0) return rows;
             }
           },
-          async first(path, filter) {
-            const b = await api.get(`${path}?${query({ $filter: filter, $pagesize: 1 })}`);
-            return Array.isArray(b.Data) && b.Data.length ? (b.Data[0] as Json) : null;
+          async matching(path, filter, is) {
+            const rows: Json[] = [];
+            for (let page = 1; ; page++) {
+              const res = await request({
+                path: `${path}?${query({ $filter: filter, $page: page, $pagesize: PAGE_SIZE })}`,
+                accept: [400],
+              });
+              if (res.status === 400) return null;
+              const b = (res.body ?? {}) as Json;
+              const data = Array.isArray(b.Data) ? (b.Data as Json[]) : [];
+              rows.push(...data.filter(is));
+              const pages = Number((b.Meta as Json | undefined)?.TotalNumberOfPages ?? 1);
+              if (page >= pages || data.length === 0) return rows;
+            }
+          },
+          async one(path, filter, is) {
+            const rows = (await api.matching(path, filter, is)) ?? (await api.all(path)).filter(is);
+            return rows[0] ?? null;
           },
         };
         return work(api);
@@ -300,7 +320,11 @@ export default defineErpProvider({
         const known = await api.find(`/customers/${encodeURIComponent(knownExternalId)}`, true);
         if (known?.Id) return String(known.Id);
       }
-      const existing = await api.first('/customers', `CustomerNumber eq ${literal(customer.customerNumber)}`);
+      const existing = await api.one(
+        '/customers',
+        `CustomerNumber eq ${literal(customer.customerNumber)}`,
+        (c) => c.CustomerNumber === customer.customerNumber,
+      );
       if (existing?.Id) return String(existing.Id);
       const terms = await api.all('/termsofpayments');
       const isPrivate = customer.type === 'private';
@@ -339,7 +363,11 @@ export default defineErpProvider({
         const known = await api.find(`/articles/${encodeURIComponent(knownExternalId)}`, true);
         if (known?.Id) return String(known.Id);
       }
-      const existing = await api.first('/articles', `Number eq ${literal(article.articleNumber)}`);
+      const existing = await api.one(
+        '/articles',
+        `Number eq ${literal(article.articleNumber)}`,
+        (a) => a.Number === article.articleNumber,
+      );
       if (existing?.Id) return String(existing.Id);
       const units = await api.all('/units');
       const codings = await api.all('/articleaccountcodings');
@@ -436,7 +464,11 @@ export default defineErpProvider({
       let existing: Json | null = null;
       if (knownExternalId) existing = await api.find(`/suppliers/${encodeURIComponent(knownExternalId)}`, true);
       if (!existing?.Id)
-        existing = await api.first('/suppliers', `SupplierNumber eq ${literal(supplier.supplierNumber)}`);
+        existing = await api.one(
+          '/suppliers',
+          `SupplierNumber eq ${literal(supplier.supplierNumber)}`,
+          (x) => x.SupplierNumber === supplier.supplierNumber,
+        );
       if (existing?.Id) {
         // Bank details decide where Visma pays: a card that moved on in Ordo is brought up to date. A PUT
         // replaces the card, so it carries everything the card has, with Ordo's fields over it.
@@ -474,9 +506,11 @@ export default defineErpProvider({
     ): Promise<ErpSentSupplierInvoice | null> {
       if (!GUID.test(supplierId)) return null;
       const filter = `SupplierId eq ${supplierId} and InvoiceNumber eq ${literal(invoiceNumber)}`;
-      const draft = await api.first('/supplierinvoicedrafts', filter);
+      const is = (x: Json) =>
+        String(x.SupplierId ?? '').toLowerCase() === supplierId.toLowerCase() && x.InvoiceNumber === invoiceNumber;
+      const draft = await api.one('/supplierinvoicedrafts', filter, is);
       if (draft?.Id) return { externalId: String(draft.Id), externalNr: null };
-      const invoice = await api.first('/supplierinvoices', filter);
+      const invoice = await api.one('/supplierinvoices', filter, is);
       if (invoice?.Id)
         return {
           externalId: String(invoice.CreatedFromDraftId ?? invoice.Id),
@@ -485,17 +519,72 @@ export default defineErpProvider({
       return null;
     }
 
-    /** A draft, or the invoice it was converted into, carrying the key. */
-    async function findSent(api: Api, key: string): Promise<ErpSentInvoice | null> {
+    /**
+     * A draft of ours whose total or VAT is not the invoice's is deleted before anyone converts it,
+     * and the delivery fails with ERP_INVOICE_TOTAL_DIFFERS; one that cannot be deleted stops the
+     * delivery for checking, with its id.
+     */
+    async function checkDraft(api: Api, draft: Json, invoice: ErpInvoice): Promise<void> {
+      const differs = figuresDiffer(draft, invoice);
+      if (!differs) return;
+      const id = String(draft.Id);
+      let deleted = false;
+      try {
+        const res = await api.request({
+          method: 'DELETE',
+          path: `/customerinvoicedrafts/${encodeURIComponent(id)}`,
+          accept: [404],
+        });
+        deleted = res.status < 300 || res.status === 404;
+      } catch {
+        deleted = false;
+      }
+      if (deleted)
+        throw new ErpStop('ERP_INVOICE_TOTAL_DIFFERS', { vendorMessage: `${differs}; the draft was deleted` });
+      throw new ErpStop('ERP_INVOICE_TOTAL_DIFFERS', {
+        needsChecking: true,
+        references: [id],
+        vendorMessage: `${differs}; the draft ${id} could not be deleted: delete it in Visma eEkonomi before sending again`,
+      });
+    }
+
+    /**
+     * A draft, or the invoice it was converted into, carrying the key: every row Visma answers is
+     * compared with the key itself. Visma refusing the search, or holding the key twice, leaves no
+     * way to tell what exists: the delivery stops for checking instead of making another draft.
+     */
+    async function findSent(api: Api, key: string, invoice: ErpInvoice): Promise<ErpSentInvoice | null> {
       const filter = `SubscriptionNumber eq ${literal(key)}`;
-      const draft = await api.first('/customerinvoicedrafts', filter);
-      if (draft?.Id) return { externalId: String(draft.Id), externalInvoiceNr: null, state: 'success' };
+      const carries = (x: Json) => x.SubscriptionNumber === key;
+      const drafts = await api.matching('/customerinvoicedrafts', filter, carries);
       // The accountant may have converted it between our tries; the key goes along into the invoice.
-      const invoice = await api.first('/customerinvoices', filter);
-      if (invoice?.Id)
+      const invoices = drafts && (await api.matching('/customerinvoices', filter, carries));
+      if (!drafts || !invoices)
+        throw new ErpStop('ERP_NEEDS_CHECKING', {
+          vendorMessage: `Visma eEkonomi did not search for SubscriptionNumber ${key}: look for a draft or invoice with it before sending again`,
+        });
+      const found = [
+        ...drafts.map((d) => ({ id: String(d.Id), text: `draft ${String(d.Id)}` })),
+        ...invoices.map((i) => ({
+          id: String(i.CreatedFromDraftId ?? i.Id),
+          text: `invoice ${String(i.InvoiceNumber ?? i.Id)}`,
+        })),
+      ];
+      if (found.length > 1)
+        throw new ErpStop('ERP_NEEDS_CHECKING', {
+          references: found.map((f) => f.id),
+          vendorMessage: `Visma eEkonomi holds ${found.length} with SubscriptionNumber ${key}: ${found.map((f) => f.text).join(', ')}`,
+        });
+      const [draft] = drafts;
+      if (draft) {
+        await checkDraft(api, draft, invoice);
+        return { externalId: String(draft.Id), externalInvoiceNr: null, state: 'success' };
+      }
+      const [converted] = invoices;
+      if (converted)
         return {
-          externalId: String(invoice.CreatedFromDraftId ?? invoice.Id),
-          externalInvoiceNr: invoice.InvoiceNumber != null ? String(invoice.InvoiceNumber) : null,
+          externalId: String(converted.CreatedFromDraftId ?? converted.Id),
+          externalInvoiceNr: converted.InvoiceNumber != null ? String(converted.InvoiceNumber) : null,
           state: 'success',
         };
       return null;
@@ -509,13 +598,28 @@ export default defineErpProvider({
           vendorMessage: 'Green technology reductions are not sent to Visma eEkonomi; make the invoice there',
         });
       const reduced = tr ? (tr.kind === 'ROT' ? 1 : 2) : 0;
-      // IncludesVat: for private persons Visma reads unit prices with VAT unless the company shows them
-      // without ("Show prices excl. VAT for private individuals"). Visma's current OpenAPI text states
-      // the flag the other way round from its older text and from the setting's name; we follow the name.
+      // IncludesVat, as Visma's OpenAPI states it on the draft (and on invoices, orders and quotes):
+      // "True = Company settings checkbox 'ShowPricesExclVatPC' is checked and customer type is
+      // 'Private'", and then "article row UnitPrice includes VAT" (OrderDryRunApi). The setting's name
+      // reads the other way; the documentation decides, and the draft's totals are compared with the
+      // invoice's after it is made (checkDraft), so a Visma that reads it otherwise books nothing wrong.
       let pricesWithVat = false;
       if (invoice.customer.type === 'private') {
         const settings = await api.get('/companysettings');
-        pricesWithVat = settings.ShowPricesExclVatPC === false;
+        pricesWithVat = settings.ShowPricesExclVatPC === true;
+      }
+      const invoiceRows = rowsWithFee(invoice);
+      let planned;
+      try {
+        planned = planRows(
+          invoice,
+          invoiceRows.filter((r) => r.kind !== 'text'),
+          pricesWithVat,
+        );
+      } catch (err) {
+        if (err instanceof RowNotSendable)
+          throw new ErpStop('ERP_ROW_NOT_SENDABLE', { vendorMessage: err.message, cause: err });
+        throw err;
       }
 
       const rows: Json[] = [];
@@ -526,24 +630,29 @@ export default defineErpProvider({
       });
       if (invoice.description) rows.push(text(invoice.description));
       if (invoice.marking) rows.push(text(`Märkning: ${invoice.marking}`));
-      for (const row of invoice.rows) {
+      let priced = 0;
+      for (const row of invoiceRows) {
         if (row.kind === 'text') {
           if (row.description.trim()) rows.push(text(row.description));
           continue;
         }
-        const rate = invoice.reverseVat ? 0 : num(row.vatPercent) / 100;
+        const plan = planned[priced++]!;
         const workCost = reduced !== 0 && row.houseWork;
         rows.push({
           ArticleId: await rowArticle(api, session, row),
           IsTextRow: false,
-          Text: cut(row.description, 2000) ?? undefined,
-          UnitPrice: pricesWithVat ? round2(num(row.price) * (1 + rate)) : num(row.price),
-          Quantity: num(row.amount),
-          DiscountPercentage: discountFraction(row),
+          // a quantity rounded to Visma's two decimals: the row says Ordo's quantity and price
+          Text:
+            cut([row.description, plan.note ? `(${plan.note})` : null].filter(Boolean).join(' '), 2000) ?? undefined,
+          UnitPrice: plan.UnitPrice,
+          Quantity: plan.Quantity,
+          DiscountPercentage: plan.DiscountPercentage,
           IsWorkCost: workCost,
           WorkCostType: workCost ? (reduced === 1 ? o.rotWorkCostType : o.rutWorkCostType) : 0,
-          // Hours are reported to the tax agency, so only a quantity in hours is sent as hours.
-          WorkHours: workCost && isHours(row.unit) ? num(row.amount) : null,
+          // Hours are reported to the tax agency, so only a quantity in hours is sent as hours; Visma
+          // refuses a work-cost row with less than one hour ("work hours < 1.00"), so a shorter job
+          // is reported as the one hour it takes.
+          WorkHours: workCost && isHours(row.unit) ? Math.max(1, plan.Quantity) : null,
           ReversedConstructionServicesVatFree: invoice.reverseVat,
         });
       }
@@ -629,9 +738,15 @@ export default defineErpProvider({
       },
 
       sendInvoice(session, invoice, idempotencyKey, { firstAttempt }) {
+        // Survives withAccessToken running the call again after a refresh: never create twice.
+        let created: Json | null = null;
         return withApi(session, async (api) => {
+          if (created) {
+            await checkDraft(api, created, invoice);
+            return { externalId: String(created.Id), externalInvoiceNr: null, state: 'success' as const };
+          }
           if (!firstAttempt) {
-            const sent = await findSent(api, idempotencyKey);
+            const sent = await findSent(api, idempotencyKey, invoice);
             if (sent) return sent;
           }
           const customerId = invoice.customer.externalId ?? (await ensureCustomer(api, invoice.customer, null));
@@ -644,12 +759,12 @@ export default defineErpProvider({
                 vendorMessage: `The customer's currency in Visma eEkonomi is ${String(customer.CurrencyCode)}, the invoice's ${invoice.currency}`,
               });
           }
-          const created = await api.request({
-            method: 'POST',
-            path: '/customerinvoicedrafts',
-            json: await draftBody(api, session, invoice, idempotencyKey, customerId),
-          });
-          const draft = (created.body ?? {}) as Json;
+          const body = await draftBody(api, session, invoice, idempotencyKey, customerId);
+          const res = await api.request({ method: 'POST', path: '/customerinvoicedrafts', json: body });
+          const draft = (res.body ?? {}) as Json;
+          created = draft;
+          // Visma's figures are the invoice's, or the draft goes before anyone converts it
+          await checkDraft(api, draft, invoice);
           // A draft has no number; Visma numbers the invoice when the accountant converts it.
           return { externalId: String(draft.Id), externalInvoiceNr: null, state: 'success' };
         });
@@ -691,7 +806,11 @@ export default defineErpProvider({
           // Converted: the invoice names the draft it was made from and has the number people see.
           // (OData v4 takes a guid unquoted; anything else cannot be a draft id.)
           const invoice = GUID.test(externalId)
-            ? await api.first('/customerinvoices', `CreatedFromDraftId eq ${externalId}`)
+            ? await api.one(
+                '/customerinvoices',
+                `CreatedFromDraftId eq ${externalId}`,
+                (x) => String(x.CreatedFromDraftId ?? '').toLowerCase() === externalId.toLowerCase(),
+              )
             : null;
           if (invoice?.InvoiceNumber != null)
             return { externalId, externalInvoiceNr: String(invoice.InvoiceNumber), state: 'success' };

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
-import type { ErpCredentials, ErpInvoice, ErpInvoiceRow, ErpProvider } from '~/core/extension-points/erp-provider';
+import {
+  ErpStop,
+  erpStopOf,
+  type ErpCredentials,
+  type ErpInvoice,
+  type ErpInvoiceRow,
+  type ErpProvider,
+} from '~/core/extension-points/erp-provider';
 import {
   feeRow,
   prepareInvoice,
@@ -184,8 +191,8 @@ describe('[erp] visma-e mapping', () => {
     expect(articleRows(rut.draft)[0]).toMatchObject({ IsWorkCost: true, WorkCostType: 9 });
   });
 
-  it('sends unit prices with VAT when the company shows private persons prices with VAT, and the totals still hold', async () => {
-    fake.companySettings.ShowPricesExclVatPC = false;
+  it('sends a private person unit prices with VAT when "ShowPricesExclVatPC" is checked, as Visma documents IncludesVat; the totals hold', async () => {
+    fake.companySettings.ShowPricesExclVatPC = true;
     try {
       const invoice = rotInvoice();
       const { draft } = await send(invoice);
@@ -194,8 +201,79 @@ describe('[erp] visma-e mapping', () => {
       expect(draft.TotalAmount).toBe(Number(invoice.total));
       expect(draft.TotalVatAmount).toBe(Number(invoice.totalVat));
     } finally {
-      fake.companySettings.ShowPricesExclVatPC = true;
+      fake.companySettings.ShowPricesExclVatPC = false;
     }
+  });
+
+  it('sends a private person unit prices without VAT when the setting is not checked; a company always without', async () => {
+    const invoice = rotInvoice();
+    const { draft } = await send(invoice);
+    expect(draft.IncludesVat).toBe(false);
+    expect(articleRows(draft).map((r) => r.UnitPrice)).toEqual([650, 200, 40]);
+    expect(draft).toMatchObject({ TotalAmount: Number(invoice.total), TotalVatAmount: Number(invoice.totalVat) });
+    fake.companySettings.ShowPricesExclVatPC = true;
+    try {
+      const company = await send(sampleWithFeeRow());
+      expect(company.draft.IncludesVat).toBe(false);
+      expect(articleRows(company.draft).map((r) => r.UnitPrice)).toEqual([650, 200, 40]);
+    } finally {
+      fake.companySettings.ShowPricesExclVatPC = false;
+    }
+  });
+
+  it('spreads the VAT of prices with VAT so that each rate comes out as Ordo computed it, to the öre', async () => {
+    fake.companySettings.ShowPricesExclVatPC = true;
+    try {
+      const base = rotInvoice();
+      // 3 × 99.99 = 299.97 at 25 %: with VAT 124.9875 a piece, which Visma takes to two decimals
+      const invoice: ErpInvoice = {
+        ...base,
+        rows: [{ ...base.rows[1]!, amount: '3', price: '99.99', discount: null, total: '299.97' }, fee],
+        fee: '40.00',
+        taxReduction: null,
+        totalPrice: '339.97',
+        totalVat: '84.99',
+        rounding: '0.04',
+        total: '425.00',
+      };
+      const { draft } = await send(invoice);
+      expect(draft).toMatchObject({ IncludesVat: true, TotalVatAmount: 84.99, TotalAmount: 425, TotalRoundings: 0.04 });
+    } finally {
+      fake.companySettings.ShowPricesExclVatPC = false;
+    }
+  });
+
+  it("deletes a draft whose total is not the invoice's and fails with ERP_INVOICE_TOTAL_DIFFERS, so nothing wrong is booked", async () => {
+    const { session } = testSession(credentials);
+    const invoice = await prepareInvoice(provider, session, sampleWithFeeRow());
+    // the row's article in Visma has 12 % VAT where the invoice says 25 %: Visma computes another total
+    const twelve = await provider.ensureArticle(
+      session,
+      {
+        id: randomUUID(),
+        articleNumber: `V12-${nextCustomer()}`,
+        title: 'Moms 12',
+        unit: 'st',
+        price: '200.00',
+        isService: false,
+        houseWork: false,
+        vatPercent: '12',
+      },
+      null,
+    );
+    const wrong = { ...invoice, rows: invoice.rows.map((r, i) => (i === 1 ? { ...r, externalArticleId: twelve } : r)) };
+    const key = `ordo-${invoice.id}`;
+    const err = await provider.sendInvoice(session, wrong, key, { firstAttempt: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ErpStop);
+    expect(erpStopOf(err)).toEqual({ reason: 'ERP_INVOICE_TOTAL_DIFFERS', needsChecking: false, references: [] });
+    expect((err as ErpStop).retryable).toBe(false);
+    expect((err as ErpStop).vendorMessage).toMatch(
+      /2279\.80 with 399\.80 VAT.*the invoice is 2350\.00 with 470\.00 VAT; the draft was deleted/,
+    );
+    expect(fake.invoiceCount(key)).toBe(0);
   });
 
   it('maps reverse construction VAT: the customer flag, VAT-free rows, and no VAT on the draft', async () => {
@@ -329,6 +407,168 @@ describe('[erp] visma-e mapping', () => {
     expect(err).toBeInstanceOf(ErpError);
     expect((err as ErpError).retryable).toBe(false);
     expect(fake.requestCount()).toBe(before);
+  });
+
+  it("takes Ordo's three-decimal quantities with two: the row's total kept, Ordo's quantity and price in its text", async () => {
+    const base = sampleWithFeeRow();
+    const invoice: ErpInvoice = {
+      ...base,
+      rows: [base.rows[0]!, { ...base.rows[1]!, amount: '1.125', price: '40.00', discount: null, total: '45.00' }, fee],
+      totalPrice: '1385.00',
+      totalVat: '346.25',
+      rounding: '-0.25',
+      total: '1731.00',
+    };
+    const { draft } = await send(invoice);
+    expect(articleRows(draft)[1]).toMatchObject({
+      Quantity: 1.13,
+      UnitPrice: 39.82,
+      Amount: 45,
+      Text: 'Smoke detector (1.125 × 40.00)',
+    });
+    expect(draft).toMatchObject({ TotalAmount: 1731, TotalVatAmount: 346.25 });
+  });
+
+  it('refuses before sending anything a row whose total two-decimal figures cannot keep', async () => {
+    const base = sampleInvoice(nextCustomer());
+    // 1.125 × 45.00 = 50.63 at 12 %, the only row at that rate: 1.13 × 44.80 = 50.62, 1.13 × 44.81 = 50.64
+    const invoice: ErpInvoice = {
+      ...base,
+      rows: [
+        base.rows[0]!,
+        { ...base.rows[1]!, amount: '1.125', price: '45.00', discount: null, total: '50.63', vatPercent: '12' },
+      ],
+      fee: null,
+      totalPrice: '1350.63',
+      totalVat: '331.08',
+      rounding: '0.29',
+      total: '1682.00',
+    };
+    const { session } = testSession(credentials);
+    const prepared = await prepareInvoice(provider, session, invoice);
+    const before = fake.requestCount();
+    const err = await provider.sendInvoice(session, prepared, `ordo-${invoice.id}`, { firstAttempt: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(erpStopOf(err)).toMatchObject({ reason: 'ERP_ROW_NOT_SENDABLE', needsChecking: false });
+    expect((err as ErpStop).vendorMessage).toMatch(/Smoke detector.*1\.125 × 45\.00 = 50\.63/);
+    expect(fake.requestCount()).toBe(before);
+    expect(fake.invoiceCount(`ordo-${invoice.id}`)).toBe(0);
+  });
+
+  it('refuses, as Visma does, a quantity of three decimals', async () => {
+    const { session, prepared } = await send(sampleInvoice(nextCustomer()));
+    const res = await fetch(`${fake.url}/v2/customerinvoicedrafts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.credentials!.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        CustomerId: prepared.customer.externalId,
+        EuThirdParty: false,
+        RotReducedInvoicingType: 0,
+        Rows: [
+          {
+            ArticleId: prepared.rows[1]!.externalArticleId,
+            IsTextRow: false,
+            Quantity: 1.125,
+            UnitPrice: 40,
+            ReversedConstructionServicesVatFree: false,
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Json;
+    expect(body).toMatchObject({ ErrorCode: 2000, Errors: [expect.objectContaining({ Field: 'Rows[0].Quantity' })] });
+  });
+
+  it('reports a ROT job of less than an hour as the one hour Visma takes', async () => {
+    const base = rotInvoice();
+    const invoice: ErpInvoice = {
+      ...base,
+      rows: [{ ...base.rows[0]!, amount: '0.5', total: '325.00' }, base.rows[1]!, fee],
+      totalPrice: '905.00',
+      totalVat: '226.25',
+      rounding: '-0.25',
+      total: '1131.00',
+      // 30 % of 325 × 1.25 = 121.875, whole kronor down
+      taxReduction: {
+        ...base.taxReduction!,
+        amount: '121.00',
+        persons: [{ personId: '19800101-1234', amount: '121.00' }],
+      },
+    };
+    const { draft } = await send(invoice);
+    expect(articleRows(draft)[0]).toMatchObject({ IsWorkCost: true, Quantity: 0.5, WorkHours: 1, Amount: 325 });
+    expect(draft.TotalAmount).toBe(1131);
+  });
+
+  it("a retry compares SubscriptionNumber itself: a list answered unfiltered does not make another delivery's draft ours", async () => {
+    const other = await send(sampleInvoice(nextCustomer()));
+    const { session } = testSession(credentials);
+    const invoice = await prepareInvoice(provider, session, sampleInvoice(nextCustomer()));
+    const key = `ordo-${invoice.id}`;
+    fake.filterSupport('SubscriptionNumber', 'ignores');
+    try {
+      const sent = await provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      expect(sent.externalId).not.toBe(other.sent.externalId);
+      expect(fake.invoice(sent.externalId)).toMatchObject({ SubscriptionNumber: key });
+      expect(fake.invoiceCount(key)).toBe(1);
+      // and the next retry finds this one among all the drafts
+      expect(await provider.sendInvoice(session, invoice, key, { firstAttempt: false })).toEqual(sent);
+      expect(fake.invoiceCount(key)).toBe(1);
+    } finally {
+      fake.filterSupport('SubscriptionNumber', 'filters');
+    }
+  });
+
+  it('stops as "needs checking" when Visma refuses to search for the key, instead of making a second draft', async () => {
+    const { session } = testSession(credentials);
+    const invoice = await prepareInvoice(provider, session, sampleInvoice(nextCustomer()));
+    const key = `ordo-${invoice.id}`;
+    // the first try's draft is made, but its answer is lost
+    fake.dropNextCreateResponse();
+    await expect(provider.sendInvoice(session, invoice, key, { firstAttempt: true })).rejects.toThrow();
+    expect(fake.invoiceCount(key)).toBe(1);
+    fake.filterSupport('SubscriptionNumber', 'refuses');
+    try {
+      const err = await provider.sendInvoice(session, invoice, key, { firstAttempt: false }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(erpStopOf(err)).toEqual({ reason: 'ERP_NEEDS_CHECKING', needsChecking: true, references: [] });
+      expect((err as ErpStop).vendorMessage).toContain(key);
+      expect(fake.invoiceCount(key)).toBe(1);
+    } finally {
+      fake.filterSupport('SubscriptionNumber', 'filters');
+    }
+  });
+
+  it('stops as "needs checking" with both drafts when Visma holds the key twice', async () => {
+    const { sent, key, session, prepared } = await send(sampleInvoice(nextCustomer()));
+    // someone copied the draft in eEkonomi, SubscriptionNumber and all
+    const copy = await fetch(`${fake.url}/v2/customerinvoicedrafts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.credentials!.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        CustomerId: prepared.customer.externalId,
+        EuThirdParty: false,
+        RotReducedInvoicingType: 0,
+        SubscriptionNumber: key,
+      }),
+    });
+    expect(copy.status).toBe(201);
+    const copyId = String(((await copy.json()) as Json).Id);
+    const err = await provider.sendInvoice(session, prepared, key, { firstAttempt: false }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(erpStopOf(err)).toEqual({
+      reason: 'ERP_NEEDS_CHECKING',
+      needsChecking: true,
+      references: [sent.externalId, copyId],
+    });
+    expect(fake.invoiceCount(key)).toBe(2);
   });
 
   it('lists every article over all pages', async () => {

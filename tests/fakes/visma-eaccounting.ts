@@ -18,11 +18,20 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  *   TermsOfPaymentApi, CompanySettingsApi, CustomerInvoiceApi, CommonPaginationMetadata (Meta),
  *   CommonExtendedBadRequest (ErrorCode, DeveloperErrorMessage, ErrorId, Errors) and the required fields,
  *   max lengths and enums (RotReducedInvoicingType 0 Normal/1 Rot/2 Rut, RotPropertyType 1 Apartment/2
- *   Property, WorkCostType, IncludesVat, DomesticCurrencyRounding) stated there.
+ *   Property, WorkCostType, IncludesVat, DomesticCurrencyRounding) stated there. The draft row's
+ *   formats (issue 31 item 4): Quantity "Format: 2 decimals", pattern [-]?\d+(.\d{1,2})?; UnitPrice
+ *   "2 decimals allowed if the customer is domestic or 4 decimals if foreign"; DiscountPercentage "4
+ *   decimals allowed"; Amount "a total amount of row. Format: 2 decimals". IncludesVat (issue 31
+ *   item 3), read-only on the draft: "True = Company settings checkbox 'ShowPricesExclVatPC' is
+ *   checked and customer type is 'Private'", and on OrderDryRunApi "true - article row UnitPrice
+ *   includes VAT". DELETE /customerinvoicedrafts/{customerInvoiceDraftId}: "Delete a customer invoice
+ *   draft", 200.
  * - The older swagger 2.0 of the same API (github.com/simenandre/eaccounting, branch runtypes,
  *   eaccounting.json): ODataQueryOptions with $apply/$skiptoken/$deltatoken, i.e. OData v4 (guids
  *   unquoted in $filter), and the older wording of IncludesVat ("if true the unit prices on rows
- *   include VAT").
+ *   include VAT"). Neither document lists the properties $filter takes: the changelog "New filter"
+ *   adds them endpoint by endpoint, so what Visma does with another property is not known and a test
+ *   chooses it (filterSupport: filtered, ignored, or refused with 400).
  * - developer.vismaonline.com: "Rate Limits" (600 requests per minute, registered per client and
  *   endpoint/URL, 429 with ErrorCode 4010 and DeveloperErrorMessage), "Error Handling" (every error
  *   body has ErrorCode, DeveloperErrorMessage, ErrorId; 401 is ErrorCode 4005), "Error Codes" (2000
@@ -35,7 +44,11 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  *   that call the API with $pagesize.
  *
  * - Rules public integrations report from Visma's sandbox: Persons are required on a Rot/Rut draft,
- *   a work-cost row needs WorkHours >= 1, VAT-free reverse-charge rows need a customer flagged with
+ *   a work-cost row needs WorkHours >= 1 (Visma's 400 as a public integration's tests quote it:
+ *   "Cannot add rows with labour article, work type set, but with work hours < 1.00 or without work
+ *   hours"; the fake enforces the first half only — NOT YET the second: the plugin sends no hours
+ *   for a work-cost row not counted in hours, an open question of issue 31), VAT-free reverse-charge
+ *   rows need a customer flagged with
  *   ReverseChargeOnConstructionServices, dates may be sent as YYYY-MM-DD.
  *
  * - Supplier invoices: the same OpenAPI document's SupplierApi (required Name and TermsOfPaymentId,
@@ -52,9 +65,11 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  * What no source states (the fake's choices, kept simple and strict): 404 with ErrorCode 3000 for an
  * unknown id in the path, 400 with ErrorCode 3000 for an unknown id in a request body, $pagesize
  * capped at 1000 (maxPageSize), DiscountPercentage and VatRatePercent as fractions ("Format: 4
- * decimals", like RotReducedInvoicingPercent's maximum of 1), VAT summed per rate, and the öre
- * rounding to whole kronor when DomesticCurrencyRounding is 1 (HalfAwayFromZero). The identity
- * endpoints follow OAuth 2.0 (RFC 6749) as IdentityServer answers them. For supplier invoices: a
+ * decimals", like RotReducedInvoicingPercent's maximum of 1), VAT summed per rate (taken out of the
+ * rate's sum when the prices include VAT), amounts in exact decimals rounded half away from zero
+ * (Visma is a .NET service), and the öre rounding to whole kronor when DomesticCurrencyRounding is 1
+ * (HalfAwayFromZero). The identity endpoints follow OAuth 2.0 (RFC 6749) as IdentityServer answers
+ * them. For supplier invoices: a
  * draft's rows must add up to TotalAmount less Vat (Visma books 2440 and the VAT itself), the
  * duplicate check compares supplier and InvoiceNumber among drafts and supplier invoices and answers
  * 400 with ErrorCode 4000, and the fake remembers a create's Idempotency-Key header (Visma does not
@@ -82,6 +97,11 @@ export interface VismaEaccountingFake extends ErpFakeControl {
   supplierInvoiceCount(idempotencyKey?: string): number;
   supplierCount(): number;
   supplierInvoice(externalId: string): Record<string, unknown> | null;
+  /**
+   * How a $filter on `property` is answered: filtered (the default), ignored (the whole list comes
+   * back) or refused (400): Visma documents which properties it filters on only in its changelog.
+   */
+  filterSupport(property: string, behaviour: 'filters' | 'ignores' | 'refuses'): void;
 }
 
 type Row = Record<string, unknown>;
@@ -92,6 +112,30 @@ const RUT_WORK_TYPES = new Set([9, 10, 12, 13, 14, 15, 18, 19, 22, 26, 27, 28, 2
 
 /** Two decimals, half away from zero, as money is rounded on a Swedish invoice. */
 const round2 = (x: number) => (Math.sign(x) * Math.round(Math.abs(x) * 100 + 1e-7)) / 100;
+
+/**
+ * A JSON number as an exact decimal of `places` decimals (units × 10^-places), or null when it has
+ * more decimals than that. Visma computes in .NET decimal, not binary floating point; so does the
+ * fake, from the number as written.
+ */
+function exactUnits(v: number, places: number): bigint | null {
+  if (!Number.isFinite(v)) return null;
+  const text = v.toFixed(12).replace(/0+$/, '').replace(/\.$/, '');
+  const [whole, fraction = ''] = text.replace('-', '').split('.');
+  if (fraction.length > places) return null;
+  const units = BigInt(whole! + fraction.padEnd(places, '0'));
+  return v < 0 ? -units : units;
+}
+
+/** n / d rounded half away from zero (DomesticCurrencyRounding's HalfAwayFromZero). */
+function divRound(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  const r = n % d;
+  const twice = (r < 0n ? -r : r) * 2n;
+  return twice >= (d < 0n ? -d : d) ? q + (n < 0n !== d < 0n ? -1n : 1n) : q;
+}
+
+const kronor = (ore: bigint) => Number(ore) / 100;
 const nowUtc = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 class HttpFailure extends Error {
@@ -221,6 +265,7 @@ export async function startVismaEaccountingFake(
   let requests = 0;
   let rateLimited = 0;
   let failNext: { status: number; retryAfterSeconds?: number } | null = null;
+  const filterBehaviour = new Map<string, 'ignores' | 'refuses'>();
   let dropNextCreate = false;
 
   const termsOfPayments: Row[] = [
@@ -329,7 +374,8 @@ export async function startVismaEaccountingFake(
     TypeOfBusiness: 1,
     NextCustomerNumber: 1,
     NextCustomerInvoiceNumber: 1001,
-    ShowPricesExclVatPC: true,
+    // Not checked: prices to private persons are without VAT (IncludesVat false); tests check it.
+    ShowPricesExclVatPC: false,
     DomesticCurrencyRounding: 1,
     UsesReverseConstructionVat: true,
     UsesRotReducedInvoicing: true,
@@ -429,7 +475,13 @@ export async function startVismaEaccountingFake(
 
   function page(res: http.ServerResponse, q: URLSearchParams, all: Row[]) {
     const filter = q.get('$filter');
-    const rows = filter ? all.filter(compileFilter(filter, all)) : all;
+    let rows = filter ? all.filter(compileFilter(filter, all)) : all;
+    // What Visma does with a filter on a property it has not made filterable is not documented (its
+    // changelog "New filter" adds filterable properties one endpoint at a time); a test chooses.
+    const props = filter ? [...filter.matchAll(/([A-Za-z][A-Za-z0-9]*)\s+(?:eq|ne)\s/g)].map((m) => m[1]!) : [];
+    const refused = props.find((prop) => filterBehaviour.get(prop) === 'refuses');
+    if (refused) throw validation('$filter', `The property '${refused}' cannot be used in the $filter query option.`);
+    if (props.some((prop) => filterBehaviour.get(prop) === 'ignores')) rows = all;
     const pageSize = Math.min(Math.max(Number(q.get('$pagesize') ?? 50) || 50, 1), maxPageSize);
     const current = Math.max(Number(q.get('$page') ?? 1) || 1, 1);
     sendJson(res, 200, {
@@ -616,13 +668,23 @@ export async function startVismaEaccountingFake(
     const dueDate = dateField(body, 'DueDate');
     const deliveryDate = dateField(body, 'DeliveryDate');
     if (body.TermsOfPaymentId != null) referenced(termsOfPayments, body, 'TermsOfPaymentId', 'TermsOfPayment');
-    const includesVat = customer.IsPrivatePerson === true && companySettings.ShowPricesExclVatPC === false;
+    // CustomerInvoiceDraftApi.IncludesVat (read-only): "True = Company settings checkbox
+    // 'ShowPricesExclVatPC' is checked and customer type is 'Private'; False = Otherwise". The same
+    // wording is on CustomerInvoiceApi, the dry runs, orders and quotes; OrderDryRunApi says what it
+    // means: "true - article row UnitPrice includes VAT". (The older swagger 2.0 said only "if true
+    // the unit prices on rows include VAT".) The setting's name suggests the opposite; the fake
+    // follows the documentation, and a client that reads the flag the other way books every private
+    // person's invoice wrong by the VAT.
+    const includesVat = customer.IsPrivatePerson === true && companySettings.ShowPricesExclVatPC === true;
+    // UnitPrice: "Format: 2 decimals allowed if the customer is domestic or 4 decimals if foreign".
+    const pricePlaces = (customer.InvoiceCountryCode ?? 'SE') === companySettings.CountryCode ? 2 : 4;
 
     const inRows = body.Rows == null ? [] : body.Rows;
     if (!Array.isArray(inRows)) throw validation('Rows', 'Rows must be an array.');
     const rows: Row[] = [];
-    const byRate = new Map<number, number>();
-    let workCost = 0;
+    /** Öre per VAT rate in whole percent, as the rows' amounts (with VAT when includesVat). */
+    const byRate = new Map<number, bigint>();
+    let workCost = 0n;
     inRows.forEach((raw: unknown, i: number) => {
       const prefix = `Rows[${i}].`;
       if (!raw || typeof raw !== 'object') throw validation(`Rows[${i}]`, 'A row must be an object.');
@@ -660,6 +722,16 @@ export async function startVismaEaccountingFake(
       const discount = optionalNumber(r, 'DiscountPercentage', prefix) ?? 0;
       if (discount < 0 || discount > 1)
         throw validation(`${prefix}DiscountPercentage`, 'DiscountPercentage must be between 0 and 1.');
+      // CustomerInvoiceDraftRowApi.Quantity: pattern "[-]?\d+(.\d{1,2})?", "Format: 2 decimals".
+      const q = exactUnits(quantity, 2);
+      if (q === null) throw validation(`${prefix}Quantity`, 'Quantity must be a number with at most 2 decimals.');
+      const p = exactUnits(unitPrice, pricePlaces);
+      if (p === null)
+        throw validation(`${prefix}UnitPrice`, `UnitPrice must be a number with at most ${pricePlaces} decimals.`);
+      // DiscountPercentage: pattern "[-]?\d+(.\d{1,4})?", "Format: 4 decimals allowed".
+      const d = exactUnits(discount, 4);
+      if (d === null)
+        throw validation(`${prefix}DiscountPercentage`, 'DiscountPercentage must have at most 4 decimals.');
       const reversed = r.ReversedConstructionServicesVatFree === true;
       if (reversed && !customer.ReverseChargeOnConstructionServices)
         throw validation(
@@ -684,9 +756,13 @@ export async function startVismaEaccountingFake(
           );
       }
       const rate = reversed ? 0 : Number(coding.VatRatePercent);
-      const amount = round2(quantity * unitPrice * (1 - discount));
-      byRate.set(rate, (byRate.get(rate) ?? 0) + amount);
-      if (isWorkCost) workCost += includesVat ? amount : amount * (1 + rate);
+      const percent = Math.round(rate * 100);
+      // Amount: "Returns a total amount of row. Format: 2 decimals": quantity × price less the
+      // discount, rounded once to the öre.
+      const amountOre = divRound(q * p * (10_000n - d), 10n ** BigInt(pricePlaces + 4));
+      const amount = kronor(amountOre);
+      byRate.set(percent, (byRate.get(percent) ?? 0n) + amountOre);
+      if (isWorkCost) workCost += includesVat ? amountOre : amountOre + divRound(amountOre * BigInt(percent), 100n);
       rows.push({
         Id: randomUUID(),
         LineNumber: typeof r.LineNumber === 'number' ? r.LineNumber : i + 1,
@@ -761,31 +837,34 @@ export async function startVismaEaccountingFake(
         if (distributed !== round2(reduction))
           throw validation('Persons', 'The amounts of Persons must add up to RotReducedInvoicingAmount.');
       }
-      if (reduction > round2(workCost))
+      if (reduction > kronor(workCost))
         throw validation('RotReducedInvoicingAmount', 'The reduction is larger than the work cost.');
     }
 
-    let net = 0;
-    let vat = 0;
-    for (const [rate, sum] of byRate) {
-      const v = includesVat ? round2((sum * rate) / (1 + rate)) : round2(sum * rate);
-      vat += v;
-      net += includesVat ? sum - v : sum;
+    // VAT on each rate's sum (the fake's choice, see above): on prices with VAT the VAT inside them.
+    let netOre = 0n;
+    let vatOre = 0n;
+    for (const [percent, sum] of byRate) {
+      const v = includesVat
+        ? divRound(sum * BigInt(percent), BigInt(100 + percent))
+        : divRound(sum * BigInt(percent), 100n);
+      vatOre += v;
+      netOre += includesVat ? sum - v : sum;
     }
-    net = round2(net);
-    vat = round2(vat);
-    const exact = round2(net + vat);
-    const rounded =
+    const exactOre = netOre + vatOre;
+    const roundedOre =
       companySettings.DomesticCurrencyRounding === 1 && customer.CurrencyCode === 'SEK'
-        ? Math.sign(exact) * Math.round(Math.abs(exact))
-        : exact;
+        ? divRound(exactOre, 100n) * 100n
+        : exactOre;
+    const vat = kronor(vatOre);
+    const rounded = kronor(roundedOre);
     return {
       CustomerId: customer.Id,
       IsCreditInvoice: body.IsCreditInvoice === true,
       RotReducedInvoicingType: rotType,
       RotReducedInvoicingPropertyName: body.RotReducedInvoicingPropertyName ?? null,
       RotReducedInvoicingOrgNumber: body.RotReducedInvoicingOrgNumber ?? null,
-      MaxAllowedTaxReductionAmount: round2(workCost * (rotType === 2 ? 0.5 : 0.3)),
+      MaxAllowedTaxReductionAmount: round2(kronor(workCost) * (rotType === 2 ? 0.5 : 0.3)),
       RotReducedInvoicingAmount: reduction,
       RotReducedInvoicingAutomaticDistribution: body.RotReducedInvoicingAutomaticDistribution === true,
       RotPropertyType: propertyType,
@@ -827,7 +906,7 @@ export async function startVismaEaccountingFake(
       DeliveryDate: deliveryDate,
       TotalAmount: rounded,
       TotalVatAmount: vat,
-      TotalRoundings: round2(rounded - exact),
+      TotalRoundings: kronor(roundedOre - exactOre),
       TotalAmountBaseCurrency: rounded,
       TotalVatAmountBaseCurrency: vat,
       CustomerNumber: customer.CustomerNumber,
@@ -1348,6 +1427,10 @@ export async function startVismaEaccountingFake(
     },
     dropNextCreateResponse() {
       dropNextCreate = true;
+    },
+    filterSupport(property, behaviour) {
+      if (behaviour === 'filters') filterBehaviour.delete(property);
+      else filterBehaviour.set(property, behaviour);
     },
     requestCount: () => requests,
     rateLimitedCount: () => rateLimited,

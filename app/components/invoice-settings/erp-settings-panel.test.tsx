@@ -128,6 +128,25 @@ describe('[invoicing] Settings → ERP', () => {
     expect(html).toContain('(in use)');
   });
 
+  it('says how a file-based ERP imports its file: Visma Administration, SIE 4I through Arkiv → Importera', () => {
+    const visma: ErpSettingsView['kinds'][number] = {
+      id: 'visma',
+      displayName: 'Visma Administration',
+      auth: 'none',
+      fields: [],
+      missingOptions: [],
+      capabilities: caps({ invoiceFile: true, taxReduction: true }),
+    };
+    const html = panel({ ...base, kind: 'visma', displayName: 'Visma Administration', kinds: [...kinds, visma] });
+    expect(html).toContain('Nothing to connect');
+    expect(html).toContain('data-testid="erp-file-import"');
+    expect(html).toContain('SIE file of type 4I (FAKT_&lt;invoice number&gt;.SI)');
+    expect(html).toContain('Arkiv → Importera');
+    expect(html).toContain('a file imported twice is booked twice');
+    // an ERP without such a text (Fortnox sends over its API) shows none
+    expect(panel(base)).not.toContain('data-testid="erp-file-import"');
+  });
+
   it('shows an OAuth2 ERP connected, with connect again, test and disconnect', () => {
     const html = panel(base);
     expect(html).toContain('Connected to Nordlarm AB');
@@ -193,6 +212,15 @@ describe('[invoicing] Settings → ERP', () => {
     expect(html).toContain('Invoice was not created in Fortnox The ERP said: “Kunden saknas”');
     const empty = panel({ ...base, deliveries: [] });
     expect(empty).toContain('No invoice has been sent to the ERP yet.');
+    // one stopped for a person to check at the vendor (issue 31 item 8)
+    const checking = panel({
+      ...base,
+      deliveries: [
+        { ...base.deliveries[1]!, status: 'needs_checking', errorCode: 'ERP_NEEDS_CHECKING', errorText: null },
+      ],
+    });
+    expect(checking).toContain('Check in the ERP');
+    expect(checking).toContain('Fortnox may already have this invoice.');
   });
 
   it('is read-only without instance:edit: no connect, test, disconnect or save', () => {

@@ -49,6 +49,7 @@ const STATUS_CLASS: Record<Delivery['status'], string> = {
   delivered: 'bg-green-100 text-green-900',
   failed: 'bg-red-100 text-red-900',
   skipped: 'bg-slate-200 text-slate-800',
+  needs_checking: 'bg-amber-100 text-amber-950',
 };
 
 function useErpFetcher(onResult?: (r: ErpActionResult) => void) {
@@ -121,7 +122,7 @@ function ConnectionSection({
   current: ErpKindView | undefined;
   canEdit: boolean;
 }) {
-  const { t } = useTranslation('invoicesettings');
+  const { t, i18n } = useTranslation('invoicesettings');
   const { t: tc } = useTranslation();
   const message = useErpMessage();
   const name = settings.displayName;
@@ -153,6 +154,10 @@ function ConnectionSection({
   // another ERP: the last test's answer (and its failure) was about the one before
   useEffect(() => setTest(null), [settings.kind]);
   const missing = current?.missingOptions ?? [];
+  // a file-based ERP says how its file is imported there (issue 31 item 5), where it has a text
+  const fileHelpKey = `erp.fileImport.${settings.kind}`;
+  const fileHelp =
+    current?.capabilities.invoiceFile && i18n.exists(fileHelpKey, { ns: 'invoicesettings' }) ? t(fileHelpKey) : null;
 
   return (
     <Section id="erp-connection" title={t('erp.connection.title')}>
@@ -225,6 +230,12 @@ function ConnectionSection({
               </Button>
             </div>
           </form>
+        ) : null}
+
+        {fileHelp ? (
+          <p className="max-w-prose rounded-lg bg-slate-50 p-3 text-sm text-slate-800" data-testid="erp-file-import">
+            {fileHelp}
+          </p>
         ) : null}
 
         {auth === 'oauth2' && missing.length ? (

@@ -8,7 +8,8 @@ import type { ErpStatus } from './invoice-format';
 /**
  * The invoice's ERP side: its state, the ERP's number once delivered, and the delivery's last
  * error with what the vendor said; a failed delivery has a Retry button (POST /invoice/apply, type
- * erp, queues it again). While it waits the screen reloads it by itself.
+ * erp, queues it again). One stopped for checking shows the vendor's reference to look for first.
+ * While it waits the screen reloads it by itself.
  */
 export function ErpPanel({
   invoice,
@@ -57,6 +58,14 @@ export function ErpPanel({
             <dt className="text-slate-600">{t('erp.number', { erp: name })}</dt>
             <dd className="font-medium tabular-nums" data-testid="erp-number">
               {number}
+            </dd>
+          </>
+        ) : null}
+        {d?.status === 'needs_checking' && d.externalId ? (
+          <>
+            <dt className="text-slate-600">{t('erp.reference', { erp: name })}</dt>
+            <dd className="font-mono text-xs break-all" data-testid="erp-reference">
+              {d.externalId}
             </dd>
           </>
         ) : null}

@@ -27,7 +27,10 @@ export interface InvoiceListRow extends InvoiceListItem {
   sourceHref: string | null;
 }
 
-/** The ERP side of an invoice: nothing queued, on its way, in the ERP, failed (as GET /invoices says). */
+/**
+ * The ERP side of an invoice: nothing queued, on its way, in the ERP, failed (as GET /invoices
+ * says); a delivery that needs checking at the vendor counts as failed, with its own message.
+ */
 export type ErpStatus = InvoiceListItem['erp'];
 
 /** An invoice on the order screens (work order, sales order): its number, status and ERP state. */
@@ -46,7 +49,8 @@ export function erpStatusOf(invoice: Pick<InvoiceView, 'delivery' | 'erpReferenc
   const status = invoice.delivery?.status;
   if (status === 'pending' || status === 'sending') return 'queued';
   if (status === 'delivered' || invoice.erpReferenceId) return 'delivered';
-  if (status === 'failed') return 'failed';
+  // a delivery stopped for a person to check at the vendor needs the same attention as a failed one
+  if (status === 'failed' || status === 'needs_checking') return 'failed';
   return 'none';
 }
 
@@ -57,7 +61,7 @@ export function orderInvoiceSummary(invoice: InvoiceView): OrderInvoiceSummary {
     invoiceNr: invoice.invoiceNr,
     erp: erpStatusOf(invoice),
     externalInvoiceNr: invoice.externalInvoiceNr ?? invoice.delivery?.externalInvoiceNr ?? null,
-    errorCode: invoice.delivery?.status === 'failed' ? invoice.delivery.errorCode : null,
+    errorCode: erpStatusOf(invoice) === 'failed' ? (invoice.delivery?.errorCode ?? null) : null,
     erpName: invoice.erpName,
   };
 }

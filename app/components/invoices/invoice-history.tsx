@@ -14,6 +14,7 @@ export const HISTORY_ACTIONS = [
   'erp.created',
   'erp.retry',
   'erp.failed',
+  'erp.check',
   'erp.not_sent',
   'void',
   'visma-xml',
@@ -65,10 +66,12 @@ export function useHistoryDetails(erpName: string) {
           ? t('history.erpNumber', { number: d.externalInvoiceNr })
           : null;
       case 'erp.retry':
-      case 'erp.failed': {
+      case 'erp.failed':
+      case 'erp.check': {
         const parts: string[] = [];
         if (typeof d.code === 'string') parts.push(tc(d.code, { name: erpName, defaultValue: d.code }));
         if (typeof d.message === 'string' && d.message) parts.push(d.message);
+        if (Array.isArray(d.references) && d.references.length) parts.push(d.references.join(', '));
         if (typeof d.attempts === 'number') parts.push(t('history.attempt', { n: d.attempts }));
         return parts.join(' · ') || null;
       }

@@ -359,6 +359,32 @@ describe('[invoicing] the invoice screen', () => {
     expect(failed).toContain('Retry');
     expect(failed).not.toContain('Send to Fortnox');
 
+    // stopped for a person to look at the vendor first (issue 31 item 8): the reason, the reference, retry
+    const checking = render(
+      <InvoiceScreen
+        invoice={invoice({
+          applyTypes: ['pdf', 'email', 'erp'],
+          delivery: {
+            id: 'd1',
+            kind: 'fortnox',
+            status: 'needs_checking',
+            attempts: 2,
+            nextAttemptAt: null,
+            errorCode: 'ERP_NEEDS_CHECKING',
+            errorText: 'Visma eEkonomi holds 2 with SubscriptionNumber ordo-1',
+            externalId: '5f0c1a2e-0000-4000-8000-000000000001',
+            externalInvoiceNr: null,
+            createdAt: '2026-11-10T08:00:00.000Z',
+            deliveredAt: null,
+          },
+        })}
+      />,
+    );
+    expect(checking).toContain('Fortnox may already have this invoice. Look there (the reference is shown)');
+    expect(checking).toContain('Reference in Fortnox');
+    expect(checking).toContain('5f0c1a2e-0000-4000-8000-000000000001');
+    expect(checking).toContain('Retry');
+
     const queued = render(
       <InvoiceScreen
         invoice={invoice({
@@ -519,9 +545,15 @@ describe('[invoicing] the invoice on the order screens and its history', () => {
           entry('erp.queued'),
           entry('erp.retry', { code: 'ERP_RATE_LIMITED', message: '429', attempts: 2 }),
           entry('erp.failed', { code: 'INVOICE_WAS_NOT_CREATED_IN_ERP', message: 'Kund saknas', attempts: 8 }),
+          entry('erp.check', {
+            code: 'ERP_NEEDS_CHECKING',
+            message: 'two drafts',
+            references: ['d-1', 'd-2'],
+            attempts: 3,
+          }),
           entry('erp.created', { externalInvoiceNr: 'FX-9001' }),
           entry('void'),
-          entry('visma-xml', { fileName: 'invoice-1001.xml' }),
+          entry('visma-xml', { fileName: 'FAKT_1001.SI' }),
         ]}
       />,
     );
@@ -537,11 +569,13 @@ describe('[invoicing] the invoice on the order screens and its history', () => {
       'attempt 2',
       'Sending to the ERP failed',
       'Invoice was not created in Fortnox · Kund saknas · attempt 8',
+      'Stopped: check in the ERP before sending again',
+      'two drafts · d-1, d-2 · attempt 3',
       'Created in the ERP',
       'ERP number FX-9001',
       'Voided',
       'ERP file downloaded',
-      'invoice-1001.xml',
+      'FAKT_1001.SI',
       'Olga Kontor',
     ])
       expect(html, text).toContain(text);

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '~/core/db/with-tenant';
+import { loadRegistry } from '~/core/extension-points/registry';
+import { deliverDue, idempotencyKeyOf } from '~/core/invoicing/erp-delivery';
+import type { Tenant } from '~/core/tenancy/tenant';
+import { getTenantBySlug } from '~/tenants/registry';
+import {
+  consentAsBrowser,
+  startVismaEaccountingFake,
+  type VismaEaccountingFake,
+} from '~/tests/fakes/visma-eaccounting';
+import { testApi } from '~/tests/helpers/api';
+import { createTestTenant, startTestServer, type TestServer, type TestTenant } from '~/tests/helpers/app';
+
+/*
+ * The Visma plugins through the core (issue 31): a Visma eEkonomi delivery whose retry cannot tell
+ * whether the draft exists stops as "needs checking" with the vendor's reference, shows so on the
+ * invoice, is not sent again by itself, and goes through once a person retries; Visma
+ * Administration's file is the SIE 4I verification of the tenant's company.
+ */
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let srv: TestServer;
+let fake: VismaEaccountingFake;
+let a: TestTenant;
+let tenantA: Tenant;
+let token: string;
+const ref = {} as Record<'customer' | 'article', string>;
+const origin = 'https://erp-visma.ordo.test';
+
+const { signIn, call } = testApi(() => ({ url: srv.url, host: a.host }));
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  fake = await startVismaEaccountingFake();
+  await loadRegistry({
+    'visma-e': {
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      identityBaseUrl: fake.url,
+      apiBaseUrl: fake.url,
+    },
+  });
+  a = await createTestTenant('erp-visma');
+  tenantA = (await getTenantBySlug(a.slug))!;
+  await withTenant(tenantA, async (trx) => {
+    await trx.raw(
+      `insert into app_modules (id, enabled) values ('erp', true) on conflict (id) do update set enabled = true`,
+    );
+    ref.customer = (
+      await trx('customers')
+        .insert({ customer_id: '50001', name: 'Brf Linden', email: 'styrelsen@linden.se' })
+        .returning('id')
+    )[0].id;
+    ref.article = (
+      await trx('articles')
+        .insert({ article_id: 'DET-7', title: 'Detektor', price: '300.00', unit: 'st' })
+        .returning('id')
+    )[0].id;
+  });
+  token = await signIn(a, a.adminEmail);
+});
+afterAll(async () => {
+  await fake?.close();
+  await srv?.close();
+});
+
+async function closedOrder(): Promise<Json> {
+  const res = await call('POST', '/api/wo', token, {
+    workOrder: { title: 'Byte av detektor', customerId: ref.customer },
+  });
+  expect(res.status, res.text).toBe(200);
+  const wo = res.json().workOrder;
+  await withTenant(tenantA, (trx) =>
+    trx('work_order_articles').insert({
+      work_order_id: wo.id,
+      article_id: ref.article,
+      title: 'Detektor',
+      amount: '2',
+      price: '300.00',
+      total: 0,
+    }),
+  );
+  const closed = await call('POST', '/api/wo/close', token, { workOrderId: wo.id, invoiceFee: '40' });
+  expect(closed.status, closed.text).toBe(200);
+  return closed.json();
+}
+
+const delivery = (invoiceId: string) =>
+  withTenant(tenantA, (trx) => trx('erp_deliveries').where({ invoice_id: invoiceId }).first()) as Promise<Json>;
+const dueNow = (invoiceId: string) =>
+  withTenant(tenantA, (trx) =>
+    trx('erp_deliveries')
+      .where({ invoice_id: invoiceId })
+      .update({ next_attempt_at: new Date(Date.now() - 1000) }),
+  );
+
+describe('[erp] Visma eEkonomi through the outbox', () => {
+  it('connects, and delivers an invoice whose Visma totals are the invoice’s', async () => {
+    const put = await call('PUT', '/api/instance/erp', token, { kind: 'visma-e' });
+    expect(put.status, put.text).toBe(200);
+    const start = await call('POST', '/api/instance/erp/auth', token, { origin });
+    expect(start.status, start.text).toBe(200);
+    const { code, state } = await consentAsBrowser(start.json().url);
+    const done = await call('POST', '/api/instance/erp/callback', token, { code, state, origin });
+    expect(done.status, done.text).toBe(200);
+
+    const closed = await closedOrder();
+    expect(await deliverDue(tenantA)).toMatchObject({ delivered: 1, failed: 0, checking: 0 });
+    const d = await delivery(closed.invoice.id);
+    expect(d.status).toBe('delivered');
+    expect(fake.invoice(d.external_id)).toMatchObject({ TotalAmount: 800, TotalVatAmount: 160 });
+  });
+
+  it('a retry that cannot tell whether the draft exists stops as needs checking, shown with the reference, and is not sent again by itself', async () => {
+    const closed = await closedOrder();
+    const id = closed.invoice.id as string;
+    const key = idempotencyKeyOf(id);
+    // the first try's draft is made but its answer is lost: retried later
+    fake.dropNextCreateResponse();
+    expect(await deliverDue(tenantA)).toMatchObject({ retry: 1 });
+    expect(fake.invoiceCount(key)).toBe(1);
+    // Visma will not search for the key now: no way to tell, so no second draft
+    fake.filterSupport('SubscriptionNumber', 'refuses');
+    try {
+      await dueNow(id);
+      expect(await deliverDue(tenantA)).toMatchObject({ checking: 1, delivered: 0 });
+      expect(await delivery(id)).toMatchObject({ status: 'needs_checking', error_code: 'ERP_NEEDS_CHECKING' });
+      expect(fake.invoiceCount(key)).toBe(1);
+      // not due: the sweep leaves it for a person
+      await dueNow(id);
+      expect(await deliverDue(tenantA)).toMatchObject({ delivered: 0, retry: 0, failed: 0, checking: 0 });
+
+      const view = await call('GET', `/api/invoice/${id}`, token);
+      expect(view.json().delivery).toMatchObject({ status: 'needs_checking', errorCode: 'ERP_NEEDS_CHECKING' });
+      expect(view.json().delivery.errorText).toContain(key);
+      const list = await call('GET', '/api/invoices?erp=failed&size=200', token);
+      expect(list.json().invoices.find((i: Json) => i.id === id)).toMatchObject({
+        erp: 'failed',
+        errorCode: 'ERP_NEEDS_CHECKING',
+      });
+      const history = await call('GET', `/api/invoice/history/${id}`, token);
+      expect(history.json().map((h: Json) => h.action)).toContain('erp.check');
+    } finally {
+      fake.filterSupport('SubscriptionNumber', 'filters');
+    }
+    // the person looked in Visma and retries: the draft there is found, not made again
+    const retry = await call('POST', '/api/invoice/apply', token, { invoiceId: id, type: 'erp' });
+    expect(retry.status, retry.text).toBe(200);
+    expect(await deliverDue(tenantA)).toMatchObject({ delivered: 1 });
+    expect(fake.invoiceCount(key)).toBe(1);
+    expect((await delivery(id)).external_id).toBe(fake.invoices().find((x) => x.SubscriptionNumber === key)!.Id);
+  });
+});
+
+describe('[erp] Visma Administration: the SIE 4I file', () => {
+  it('downloads the invoice as a verification of the tenant’s company, named FAKT_<number>.SI', async () => {
+    const put = await call('PUT', '/api/instance/erp', token, { kind: 'visma' });
+    expect(put.status, put.text).toBe(200);
+    const closed = await closedOrder();
+    const file = await call('POST', '/api/invoice/apply', token, { invoiceId: closed.invoice.id, type: 'visma-xml' });
+    expect(file.status, file.text).toBe(200);
+    expect(file.headers['content-type']).toBe('text/plain; charset=IBM437');
+    expect(file.headers['content-disposition']).toContain(`FAKT_${closed.invoice.invoiceNr}.SI`);
+    const company = tenantA.config.company.companyName ?? tenantA.displayName;
+    expect(file.text).toMatch(/^#FLAGGA 0\r\n#FORMAT PC8\r\n#SIETYP 4\r\n/);
+    expect(file.text).toContain(`#FNAMN "${company}"`);
+    expect(file.text).toContain('#TRANS 1510 {} 800.00');
+  });
+});
