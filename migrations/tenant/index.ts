@@ -84,4 +84,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0040,
   m0043,
   m0044,
+  m0045,
 ];
