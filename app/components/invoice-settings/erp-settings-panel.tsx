@@ -93,7 +93,15 @@ export interface ErpSettingsPanelProps {
  */
 export function ErpSettingsPanel({ settings, canEdit }: ErpSettingsPanelProps) {
   const { t } = useTranslation('invoicesettings');
+  const { t: tc } = useTranslation();
+  const toast = useToast();
   const current = settings.kinds.find((k) => k.id === settings.kind);
+  // kept here, not in the conflict's own card: the card (and the section, once the last conflict is
+  // chosen) goes away with the answer, and its message must still be shown
+  const resolve = useErpFetcher((r) => {
+    if (r.ok) toast.show({ kind: 'success', message: t('erp.conflicts.resolved') });
+    else if (r.code) toast.show({ kind: 'error', message: tc(r.code) });
+  });
   return (
     <div className="grid gap-6">
       <ConnectionSection settings={settings} current={current} canEdit={canEdit} />
@@ -104,6 +112,7 @@ export function ErpSettingsPanel({ settings, canEdit }: ErpSettingsPanelProps) {
           conflicts={settings.customerConflicts}
           erpName={settings.displayName}
           canEdit={canEdit}
+          resolve={resolve}
         />
       ) : null}
       <Section id="erp-deliveries" title={t('erp.deliveries.title')} intro={t('erp.deliveries.intro')}>
@@ -504,14 +513,18 @@ function candidateText(c: Conflict['candidates'][number]) {
  * what the ERP has, and the office's choice — this one of the ERP's, or a new customer there. The
  * invoices the conflict stopped are sent again once it is chosen.
  */
+type ErpFetcher = ReturnType<typeof useErpFetcher>;
+
 export function CustomerConflictsSection({
   conflicts,
   erpName,
   canEdit,
+  resolve,
 }: {
   conflicts: Conflict[];
   erpName: string;
   canEdit: boolean;
+  resolve: ErpFetcher;
 }) {
   const { t } = useTranslation('invoicesettings');
   return (
@@ -522,22 +535,26 @@ export function CustomerConflictsSection({
     >
       <ul className="mt-3 grid gap-4">
         {conflicts.map((c) => (
-          <CustomerConflict key={c.customerId} conflict={c} erpName={erpName} canEdit={canEdit} />
+          <CustomerConflict key={c.customerId} conflict={c} erpName={erpName} canEdit={canEdit} save={resolve} />
         ))}
       </ul>
     </Section>
   );
 }
 
-function CustomerConflict({ conflict, erpName, canEdit }: { conflict: Conflict; erpName: string; canEdit: boolean }) {
+function CustomerConflict({
+  conflict,
+  erpName,
+  canEdit,
+  save,
+}: {
+  conflict: Conflict;
+  erpName: string;
+  canEdit: boolean;
+  save: ErpFetcher;
+}) {
   const { t } = useTranslation('invoicesettings');
-  const { t: tc } = useTranslation();
-  const toast = useToast();
   const headingId = useId();
-  const save = useErpFetcher((r) => {
-    if (r.ok) toast.show({ kind: 'success', message: t('erp.conflicts.resolved') });
-    else if (r.code) toast.show({ kind: 'error', message: tc(r.code) });
-  });
   const ours = [conflict.customerNumber, conflict.customerName, conflict.organizationalNumber]
     .filter(Boolean)
     .join(' · ');
