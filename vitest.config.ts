@@ -57,7 +57,14 @@ export default defineConfig({
   resolve: { alias: [{ find: /^~\//, replacement: path.resolve(import.meta.dirname) + '/' }] },
   test: {
     include: engines ? ENGINE_SENSITIVE : ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['node_modules/**', 'build/**', 'tests/e2e/**', 'data/**'],
+    exclude: [
+      'node_modules/**',
+      'build/**',
+      'tests/e2e/**',
+      'data/**',
+      // the template is made by pg_dump on PostgreSQL (tests/global-setup.ts): nothing to test on PGlite
+      ...(engines ? ['core/db/schema-template.test.ts'] : []),
+    ],
     environment: 'node',
     globalSetup: ['tests/global-setup.ts'],
     setupFiles: ['tests/setup-tenant-template.ts'],
