@@ -95,14 +95,33 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       return { json: tenants, text };
     }
     case 'migrate': {
-      const slugs = values.all ? (await listTenants()).map((t) => t.slug) : args.slice(0, 1);
-      if (!slugs.length) throw new UsageError('migrate needs a slug or --all');
-      const applied: Record<string, string[]> = {};
+      // --all walks the tenants that are provisioned: one still provisioning migrates itself (its
+      // create run holds the schema's migration lock), and one removed since the list is skipped.
+      // A tenant that fails is reported beside the others, which still migrate.
+      const slugs = values.all
+        ? (await listTenants()).filter((t) => t.status !== 'provisioning').map((t) => t.slug)
+        : args.slice(0, 1);
+      if (!slugs.length && !values.all) throw new UsageError('migrate needs a slug or --all');
+      const applied: Record<string, string[] | { error: { code: string; message: string } }> = {};
       await eachLimit(slugs, 4, async (slug) => {
-        applied[slug] = await migrateTenant(slug);
+        try {
+          applied[slug] = await migrateTenant(slug);
+        } catch (err) {
+          if (!values.all) throw err;
+          if (isAppError(err) && err.code === 'NOT_FOUND') return;
+          applied[slug] = {
+            error: { code: isAppError(err) ? err.code : 'MIGRATION_FAILED', message: (err as Error).message },
+          };
+          process.exitCode = 1;
+        }
       });
-      const text = slugs.map((s) => `${s}: ${applied[s]!.length ? applied[s]!.join(', ') : 'up to date'}`).join('\n');
-      return { json: applied, text };
+      const text = Object.entries(applied)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([s, r]) =>
+          Array.isArray(r) ? `${s}: ${r.length ? r.join(', ') : 'up to date'}` : `${s}: FAILED ${r.error.message}`,
+        )
+        .join('\n');
+      return { json: applied, text: text || 'No tenants yet.' };
     }
     case 'disable':
     case 'enable': {
