@@ -95,6 +95,7 @@ export async function generateDue(
 /** Every AGREEMENT_SWEEP_EVERY_MS: what is due today, for every active tenant. */
 export const generateDueAgreementsJob = defineJob({
   id: 'agreements.generate-due',
+  lane: 'sweep',
   schema: z.object({}),
   attempts: 1,
   async handler(_data, ctx) {

@@ -594,6 +594,7 @@ export const deliverTenantJob = defineJob({
 /** Every DELIVERY_SWEEP_EVERY_MS: every active tenant's due deliveries (retries, taken-over leases). */
 export const deliverDueJob = defineJob({
   id: 'invoicing.erp-deliver-due',
+  lane: 'sweep',
   schema: z.object({}),
   attempts: 1,
   async handler(_data, ctx) {

@@ -35,6 +35,12 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   readonly tenantScoped: boolean;
   /** Total tries (first run included) before the run is marked failed. */
   readonly attempts: number;
+  /**
+   * 'sweep' for a scheduled walk over every tenant: it runs in a slot of its own, so however many
+   * tenants it walks, the 'work' slots stay free for what a person waits on (an agreement run, a
+   * document mail, an ERP delivery kicked by a click).
+   */
+  readonly lane: JobLane;
   handler(data: z.output<S>, ctx: JobContext | TenantJobContext): Promise<unknown>;
 }
 
@@ -62,6 +68,8 @@ export class PermanentJobError extends Error {
   }
 }
 
+export type JobLane = 'work' | 'sweep';
+
 const JOB_DEFINITION_ID = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
 
 interface JobSpec<S extends z.ZodType, C> {
@@ -69,6 +77,8 @@ interface JobSpec<S extends z.ZodType, C> {
   id: string;
   schema: S;
   attempts?: number;
+  /** Default 'work'; see JobDefinition.lane. */
+  lane?: JobLane;
   handler: (data: z.output<S>, ctx: C) => Promise<unknown>;
 }
 
@@ -96,6 +106,7 @@ export function defineJob<S extends z.ZodType>(spec: JobSpec<S, never> & { tenan
     schema: spec.schema,
     tenantScoped: spec.tenantScoped === true,
     attempts,
+    lane: spec.lane ?? 'work',
     handler: spec.handler as JobDefinition<S>['handler'],
   };
 }

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { withControl } from '~/core/db/with-tenant';
 import { logger } from '~/core/log/logger';
-import { PermanentJobError, runJob, validatePayload, type JobDefinition } from './define-job';
+import { PermanentJobError, runJob, validatePayload, type JobDefinition, type JobLane } from './define-job';
 import {
   DEFAULT_BACKOFF_MS,
   DEFAULT_CONCURRENCY,
+  DEFAULT_SWEEP_CONCURRENCY,
   assertSchedule,
   backoffDelay,
   delayFrom,
@@ -70,21 +71,25 @@ function withTimeout<T>(p: Promise<T>, timeoutMs: number, what: string): Promise
  */
 export class EmbeddedQueue implements JobQueue {
   readonly kind = 'embedded' as const;
-  private readonly concurrency: number;
+  /** Slots per lane: a sweep never takes a 'work' slot (JobDefinition.lane). */
+  private readonly slots: Record<JobLane, number>;
   private readonly backoffMs: number;
   private readonly pollMs: number;
   private readonly lockMs: number;
   /** Distinguishes this queue object's claims from those of other processes and earlier runs. */
   private readonly token = randomUUID();
   private readonly defs = new Map<string, JobDefinition>();
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, { lane: JobLane; done: Promise<void> }>();
   private state: 'idle' | 'started' | 'stopping' | 'stopped' = 'idle';
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private lastCleanup = 0;
 
   constructor(options: QueueOptions = {}) {
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.slots = {
+      work: options.concurrency ?? DEFAULT_CONCURRENCY,
+      sweep: options.sweepConcurrency ?? DEFAULT_SWEEP_CONCURRENCY,
+    };
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
@@ -155,7 +160,7 @@ export class EmbeddedQueue implements JobQueue {
     clearTimeout(this.timer);
     // A poll in progress may still launch handlers: wait for it before waiting for the handlers.
     await this.polling;
-    await Promise.allSettled([...this.running.values()]);
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
     this.state = 'stopped';
   }
 
@@ -202,9 +207,13 @@ export class EmbeddedQueue implements JobQueue {
 
   private async poll(): Promise<void> {
     try {
-      const free = this.concurrency - this.running.size;
-      if (free > 0 && this.defs.size > 0) {
-        for (const row of await this.claim(free)) this.launch(row);
+      for (const lane of ['work', 'sweep'] as const) {
+        const ids = [...this.defs.values()].filter((d) => d.lane === lane).map((d) => d.id);
+        const busy = [...this.running.values()].filter((r) => r.lane === lane).length;
+        const free = this.slots[lane] - busy;
+        if (free > 0 && ids.length > 0) {
+          for (const row of await this.claim(ids, free)) this.launch(row, lane);
+        }
       }
       if (Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
         this.lastCleanup = Date.now();
@@ -216,7 +225,7 @@ export class EmbeddedQueue implements JobQueue {
     }
   }
 
-  private async claim(limit: number): Promise<JobRow[]> {
+  private async claim(jobIds: readonly string[], limit: number): Promise<JobRow[]> {
     const { rows } = await withControl((trx) =>
       trx.raw<{ rows: JobRow[] }>(
         `update jobs j
@@ -234,20 +243,20 @@ export class EmbeddedQueue implements JobQueue {
              for update skip locked)
           returning j.id, j.job_id, j.data, j.status, j.run_at, j.attempts, j.max_attempts, j.locked_by,
                     j.last_error, j.repeat_key`,
-        [this.token, JSON.stringify([...this.defs.keys()]), JSON.stringify([...this.running.keys()]), limit],
+        [this.token, JSON.stringify(jobIds), JSON.stringify([...this.running.keys()]), limit],
       ),
     );
     return rows.map((r) => ({ ...r, id: String(r.id) }));
   }
 
-  private launch(row: JobRow): void {
+  private launch(row: JobRow, lane: JobLane): void {
     const done = this.execute(row)
       .catch((e) => logger.error({ err: e, job: row.job_id, jobId: row.id }, 'embedded job queue: run not recorded'))
       .finally(() => {
         this.running.delete(row.id);
         this.kick();
       });
-    this.running.set(row.id, done);
+    this.running.set(row.id, { lane, done });
   }
 
   private async execute(row: JobRow): Promise<void> {

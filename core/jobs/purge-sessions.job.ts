@@ -25,6 +25,7 @@ export const PURGE_SESSIONS_EVERY_MS = 15 * 60_000;
  */
 export const purgeExpiredSessionsJob = defineJob({
   id: 'auth.purge-expired-sessions',
+  lane: 'sweep',
   schema: z.object({}),
   attempts: 3,
   async handler(_data, ctx) {
@@ -50,6 +51,7 @@ export const purgeExpiredSessionsJob = defineJob({
  */
 export const dispatchOutboxJob = defineJob({
   id: 'jobs.dispatch-outbox',
+  lane: 'sweep',
   schema: z.object({}),
   attempts: 1,
   async handler(_data, ctx) {

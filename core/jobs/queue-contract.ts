@@ -235,6 +235,67 @@ export function queueContract(name: string, backend: ContractBackend): void {
       expect(started).toBe(1); // recorded as done, so not run a second time
     });
 
+    it('gives sweeps a slot of their own: one at a time, and never one a waiting job needs', async () => {
+      const { create } = await backend.isolate();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const sweeping: string[] = [];
+      const worked: number[] = [];
+      const sweep = defineJob({
+        id: uniqueJobId('sweep'),
+        lane: 'sweep',
+        schema: z.object({ tag: z.string() }),
+        handler: async (data) => {
+          sweeping.push(data.tag);
+          await gate;
+        },
+      });
+      const work = defineJob({
+        id: uniqueJobId('work'),
+        schema: z.object({ i: z.number() }),
+        handler: async (data) => void worked.push(data.i),
+      });
+      const q = track(create());
+      const sweepId = await q.enqueue(sweep, { tag: 'a' });
+      await q.enqueue(sweep, { tag: 'b' });
+      await q.start([sweep, work]);
+      await waitFor(() => sweeping.length === 1, 'the first sweep to start');
+      // both 'work' slots are free while the sweep runs: two jobs queued after it run at once
+      await q.enqueue(work, { i: 1 });
+      await q.enqueue(work, { i: 2 });
+      await waitFor(() => worked.length === 2, 'the work queued behind a running sweep');
+      await sleep(backend.settleMs);
+      expect(sweeping).toEqual(['a']); // the second sweep waits for the sweep slot, not a work slot
+      release();
+      await waitFor(() => sweeping.length === 2, 'the second sweep');
+      await waitFor(async () => (await stateOf(q, sweepId)) === 'completed', 'the sweep to be recorded');
+      expect(await q.getJob(sweepId)).toMatchObject({ id: sweepId, name: sweep.id, state: 'completed' });
+    });
+
+    it('moves a schedule to the lane its job now declares, running it once per period, not twice', async () => {
+      const { create } = await backend.isolate();
+      const runs: string[] = [];
+      const key = uniqueJobId('moved');
+      const asWork = defineJob({
+        id: uniqueJobId('as-work'),
+        schema: z.object({}),
+        handler: async () => void runs.push('work'),
+      });
+      const asSweep = defineJob({
+        id: uniqueJobId('as-sweep'),
+        lane: 'sweep',
+        schema: z.object({}),
+        handler: async () => void runs.push('sweep'),
+      });
+      const q = track(create());
+      await q.schedule(asWork, { key, everyMs: 60_000, data: {} });
+      await q.schedule(asSweep, { key, everyMs: 60_000, data: {} }); // a later release, same key
+      await q.start([asWork, asSweep]);
+      await waitFor(() => runs.length >= 1, 'the scheduled run');
+      await sleep(backend.settleMs);
+      expect(runs).toEqual(['sweep']);
+    });
+
     it('runs two jobs at a time, not more', async () => {
       const { create } = await backend.isolate();
       let current = 0;

@@ -52,8 +52,10 @@ export interface JobQueue {
 }
 
 export interface QueueOptions {
-  /** Handlers running at once in this process. */
+  /** Handlers of 'work' jobs running at once in this process. */
   concurrency?: number;
+  /** Handlers of 'sweep' jobs running at once in this process, beside the 'work' ones. */
+  sweepConcurrency?: number;
   /** First retry delay; each further retry doubles it. */
   backoffMs?: number;
   /** Embedded backend: how often to look for due rows. */
@@ -65,8 +67,12 @@ export interface QueueOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 2;
+/** One sweep at a time per process: sweeps are periodic and can wait; they must not crowd out work. */
+export const DEFAULT_SWEEP_CONCURRENCY = 1;
 export const DEFAULT_BACKOFF_MS = 5_000;
 export const QUEUE_NAME = 'ordo';
+/** BullMQ: the sweeps' own queue, served by a worker of its own (see JobDefinition.lane). */
+export const SWEEP_QUEUE_NAME = 'ordo-sweep';
 
 /** Retry n (1-based) waits base·2^(n-1), capped at an hour so a long outage does not park a job for days. */
 export function backoffDelay(baseMs: number, failedAttempts: number): number {

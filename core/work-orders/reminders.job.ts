@@ -124,6 +124,7 @@ async function sweepTenant(tenant: Tenant, now: Date, log: Logger): Promise<{ se
  */
 export const sendDueRemindersJob = defineJob({
   id: 'workorders.send-due-reminders',
+  lane: 'sweep',
   schema: z.object({}),
   attempts: 1,
   async handler(_data, ctx) {
