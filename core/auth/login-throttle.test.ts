@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { redisThrottle, THROTTLE, throttleKeys } from './login-throttle';
+import type { Trx } from '~/core/db/with-tenant';
+import { closeRedis } from '~/core/redis/client';
+import { redisThrottle, THROTTLE, throttleFor, throttleKeys } from './login-throttle';
 
 /** The Redis store against a real Redis (REDIS_URL, or the local one every CI machine runs). */
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
@@ -30,5 +32,18 @@ describe('[identity] sign-in throttle on Redis', () => {
     await store.clearFailures(keys[1]!);
     expect(await store.isBlocked([keys[1]!], now)).toBe(false);
     expect(await store.isBlocked([keys[0]!], now)).toBe(true);
+  });
+});
+
+describe('[identity] sign-in throttle right after a start', () => {
+  it('counts the first failure in Redis, not in the database, before the connection is up', async () => {
+    await closeRedis(); // as a process that has not used Redis yet
+    const database = (() => {
+      throw new Error('the throttle fell back to the database');
+    }) as unknown as Trx;
+    const keys = throttleKeys('10.0.0.2', `first-${scope}@example.se`);
+    await throttleFor(database, `${scope}-first`).recordFailure(keys, new Date());
+    expect(await redis.get(`ordo:throttle:${scope}-first:${keys[1]}`)).toBe('1');
+    await closeRedis();
   });
 });

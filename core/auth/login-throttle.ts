@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { getConfig } from '~/core/config/env';
 import type { Trx } from '~/core/db/with-tenant';
 import { logger } from '~/core/log/logger';
-import { getRedis } from '~/core/redis/client';
+import { firstConnection, getRedis } from '~/core/redis/client';
 
 /**
  * Failed sign-ins are counted per address and per e-mail (ASVS 2.2.1). Past the limit within the
@@ -81,9 +81,10 @@ export function redisThrottle(redis: Redis, scope: string): ThrottleStore {
 }
 
 /** Redis first; if it fails, the same check on the database rather than no check at all. */
-function withFallback(primary: ThrottleStore, fallback: ThrottleStore): ThrottleStore {
+function withFallback(primary: ThrottleStore, fallback: ThrottleStore, ready: () => Promise<void>): ThrottleStore {
   async function attempt<R>(run: (store: ThrottleStore) => Promise<R>): Promise<R> {
     try {
+      await ready();
       return await run(primary);
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'sign-in throttle: Redis failed, using the database');
@@ -101,5 +102,7 @@ function withFallback(primary: ThrottleStore, fallback: ThrottleStore): Throttle
 export function throttleFor(trx: Trx, tenantId: string): ThrottleStore {
   const url = getConfig().REDIS_URL;
   const db = dbThrottle(trx);
-  return url ? withFallback(redisThrottle(getRedis(url), tenantId), db) : db;
+  if (!url) return db;
+  const redis = getRedis(url);
+  return withFallback(redisThrottle(redis, tenantId), db, () => firstConnection(redis));
 }
