@@ -140,6 +140,9 @@ async function lock() {
  */
 export async function ensureBuild({ log = (line) => console.log(line) } = {}) {
   if (!staleReason()) return { built: false };
+  // The browser tests build once before their apps start: an edit made while they run must not
+  // rebuild under apps that are serving the build (ORDO_BUILD=as-is, set by tests/e2e/app-server.ts).
+  if (process.env.ORDO_BUILD === 'as-is' && fs.existsSync(path.join(BUILD, 'server/index.js'))) return { built: false };
   if (!canBuild()) {
     if (fs.existsSync(path.join(BUILD, 'server/index.js'))) return { built: false };
     throw new BuildError(

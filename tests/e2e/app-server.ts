@@ -207,6 +207,8 @@ async function launch(
     ORDO_TRANSACTION_GUARD: 'strict',
     // 44 apps start in a run, most never print: Chromium starts on a spec's first document instead
     WARM_DOCUMENT_BROWSER: '0',
+    // the run built once before it started: an edit meanwhile does not rebuild under running apps
+    ORDO_BUILD: 'as-is',
     ...extraEnv,
   };
   if (!postgres) {

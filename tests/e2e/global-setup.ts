@@ -25,7 +25,7 @@ const REDIS_DB = 1;
  * file with an app of its own to start from (see startApp). Migrating and seeding took about half
  * of every start.
  *
- * With PostgreSQL (TEST_DATABASE_URL) and E2E_SHARED_APPS=1, also what the apps the workers share run on (issue 30 item 7):
+ * With PostgreSQL (TEST_DATABASE_URL; E2E_SHARED_APPS=0 turns it off), also what the apps the workers share run on (issue 30 item 7):
  * a database of their own (`<database>_e2e`, made anew), Redis database 1 (emptied), one key and one
  * data directory; the app started there once with the demo company, which is then dumped as the
  * script each spec file's demo company is copied from.
@@ -42,8 +42,8 @@ export default async function globalSetup() {
 
 async function prepareShared(removals: (() => void)[]): Promise<void> {
   const testUrl = process.env.TEST_DATABASE_URL;
-  // opt-in until the sweeps stop holding the queue's slots (decision 048)
-  if (!testUrl || process.env.E2E_SHARED_APPS !== '1') return;
+  // E2E_SHARED_APPS=0: every spec file starts an app of its own on PGlite, as before (decision 048)
+  if (!testUrl || process.env.E2E_SHARED_APPS === '0') return;
   const url = new URL(testUrl);
   const database = `${url.pathname.slice(1) || 'test'}_e2e`;
   const admin = new pg.Client({ connectionString: testUrl });
