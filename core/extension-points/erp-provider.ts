@@ -208,6 +208,18 @@ export interface ErpInvoice {
   notes: string[];
 }
 
+/** How a try of a delivery stands (sendInvoice). */
+export interface ErpSendOptions {
+  /** No earlier try of this delivery exists: nothing can be at the vendor yet. */
+  firstAttempt: boolean;
+  /**
+   * When the delivery was first queued (ISO): every try of it was made after this. A vendor whose
+   * idempotency key lasts a while (Erply's temporaryUUID, 24 h) counts its window from here; when
+   * absent the plugin cannot tell and must assume the window is over.
+   */
+  queuedAt?: string;
+}
+
 export interface ErpSentInvoice {
   /** The vendor's id for the invoice (erpReference.externalId). */
   externalId: string;
@@ -395,7 +407,7 @@ export interface ErpProvider {
     session: ErpSession,
     invoice: ErpInvoice,
     idempotencyKey: string,
-    options: { firstAttempt: boolean },
+    options: ErpSendOptions,
   ): Promise<ErpSentInvoice>;
   /** The vendor's number and state for an invoice it holds. */
   readInvoice(session: ErpSession, externalId: string): Promise<ErpSentInvoice>;
