@@ -21,9 +21,11 @@ import {
   getInvoiceHistory,
   getInvoiceOf,
   listInvoices,
+  settleErpCheck,
   updateInvoice,
   ZApply,
   ZInvoiceList,
+  ZSettleErpCheck,
   ZUpdateInvoice,
 } from '~/core/invoicing/invoice.service';
 import { emailInvoice, invoicePdf } from '~/core/invoicing/invoice-documents.service';
@@ -91,6 +93,14 @@ export const invoiceCalls: ApiCall[] = [
       if (type === 'peppol') return fileReply(await peppolInvoiceOf(ctx, invoiceId));
       return applyErp(ctx, invoiceId);
     },
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/invoice/erp/check',
+    access: READ,
+    input: asSent(ZSettleErpCheck),
+    summary: `The office's answer to a delivery stopped as needs checking (issue 31), with the permission that sends the invoice to the ERP {invoiceId, answer: booked|sendAgain, externalInvoiceNr (the invoice's number in the ERP; required for booked)}: booked records it and ends the delivery (never sent again); sendAgain queues it as a first try → {invoice, delivery}; 409 ERP_DELIVERY_NOT_NEEDS_CHECKING`,
+    handler: (ctx, input) => settleErpCheck(ctx, input),
   }),
   defineCall({
     method: 'PUT',
