@@ -695,6 +695,8 @@ export default defineErpProvider({
   id: 'erply',
   displayName: 'Erply',
   erpKind: 'erply',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['erply.calls'], unverified: ['erply.attributes', 'erply.purchaseLookup'] },
   options,
   create,
 });

@@ -771,6 +771,8 @@ export default defineErpProvider({
   id: 'quickbooks',
   displayName: 'QuickBooks Online',
   erpKind: 'quickbooks',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['quickbooks.schema'], unverified: ['quickbooks.requestid', 'quickbooks.vatCodes'] },
   options,
   create,
 });

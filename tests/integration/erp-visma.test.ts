@@ -234,6 +234,41 @@ describe('[erp] the office settles a delivery that needs checking (issue 31)', (
   });
 });
 
+describe('[erp] Settings → ERP: what each ERP verified, and Magenta’s VAT codes (issue 31)', () => {
+  it('lists per ERP what was checked against its documentation, and keeps the tenant’s Magenta VAT codes for its file', async () => {
+    const view = await call('GET', '/api/instance/erp', token);
+    expect(view.status, view.text).toBe(200);
+    const kinds = view.json().kinds as Json[];
+    expect(kinds.find((k) => k.id === 'fortnox')!.verification.unverified).toContain('fortnox.errorCodes');
+    expect(kinds.find((k) => k.id === 'none')!.verification).toBeNull();
+    expect(kinds.find((k) => k.id === 'magenta')!.vatCodes).toEqual({
+      defaults: { '25': '1', '12': '2', '6': '3', '0': '4', reverse: '5' },
+      guessed: true,
+    });
+    expect(kinds.find((k) => k.id === 'fortnox')!.vatCodes).toBeNull();
+
+    const bad = await call('PUT', '/api/instance/erp', token, {
+      kind: 'magenta',
+      accounts: { sales: {}, vatCodes: { '25': 'moms' } },
+    });
+    expect(bad.status, bad.text).toBe(400);
+    const put = await call('PUT', '/api/instance/erp', token, {
+      kind: 'magenta',
+      accounts: { sales: { '25': '3001' }, vatCodes: { '25': ' 11 ', '12': '' } },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json().accounts.vatCodes).toEqual({ '25': '11' });
+    // a form without the codes leaves them as they are
+    const kept = await call('PUT', '/api/instance/erp', token, { kind: 'magenta', accounts: { sales: { '25': '3002' } } });
+    expect(kept.json().accounts).toMatchObject({ sales: { '25': '3002' }, vatCodes: { '25': '11' } });
+
+    const closed = await closedOrder();
+    const file = await call('POST', '/api/invoice/apply', token, { invoiceId: closed.invoice.id, type: 'visma-xml' });
+    expect(file.status, file.text).toBe(200);
+    expect(file.text).toContain('Momskod_Huvud: 11');
+  });
+});
+
 describe('[erp] Visma Administration: the SIE 4I file', () => {
   it('downloads the invoice as a verification of the tenant’s company, named FAKT_<number>.SI', async () => {
     const put = await call('PUT', '/api/instance/erp', token, { kind: 'visma' });

@@ -183,7 +183,7 @@ export const invoiceCalls: ApiCall[] = [
     access: ERP_READ,
     input: z.object({}),
     summary:
-      'Settings → ERP → {kind, kinds, connected, companyName, accounts: {sales: {25, 12, 6, 0, reverse}, fee, rounding}, deliveries (the last 20)}',
+      'Settings → ERP → {kind, kinds (each with vatCodes {defaults, guessed} for an ERP that takes its own VAT codes, and verification {verified, unverified}: message keys of what was checked against the vendor’s documentation), connected, companyName, accounts: {sales: {25, 12, 6, 0, reverse}, fee, rounding, vatCodes: {25, 12, 6, 0, reverse}}, deliveries (the last 20)}',
     handler: (ctx) => getErpSettings(ctx),
   }),
   defineCall({
@@ -191,7 +191,8 @@ export const invoiceCalls: ApiCall[] = [
     path: '/instance/erp',
     access: ERP_EDIT,
     input: asSent(ZSaveErpSettings),
-    summary: 'Chooses the ERP and its accounts {kind, accounts?, credentials? (an API-key ERP)} → the settings',
+    summary:
+      'Chooses the ERP and its accounts {kind, accounts? {sales, fee, rounding, vatCodes? (the ERP’s own VAT code per rate; left out: kept)}, credentials? (an API-key ERP)} → the settings',
     handler: (ctx, input) => saveErpSettings(ctx, input),
   }),
   defineCall({
