@@ -141,7 +141,7 @@ export const invoiceCalls: ApiCall[] = [
     access: READ,
     input: byId,
     summary:
-      'The invoice history, newest first: create, edit, finalize, email, erp.queued, erp.created, erp.retry, erp.failed, void; an entry of the same action within 60 s of the previous one is hidden',
+      'The invoice history, newest first: create, edit, finalize, email, erp.queued, erp.created, erp.retry, erp.failed, erp.check, erp.booked, erp.resend, void; an entry of the same action within 60 s of the previous one is hidden',
     handler: (ctx, input) => getInvoiceHistory(ctx, input.id),
   }),
   defineCall({
