@@ -5,14 +5,16 @@ import { guard, run } from '~/app/lib/guard.server';
 import { InvoiceScreen, type InvoiceActionResult } from '~/app/components/invoices/invoice-screen';
 import { isAppError } from '~/core/errors/app-error';
 import { refuseNul } from '~/core/http/edge';
-import { applyErp, finalizeDraft, getInvoice, updateInvoice } from '~/core/invoicing/invoice.service';
+import { applyErp, finalizeDraft, getInvoice, settleErpCheck, updateInvoice } from '~/core/invoicing/invoice.service';
 import { pageTitle } from '~/app/lib/page-title';
 
 /**
  * One invoice (issue 14 item 2): read with invoices:read; the action takes JSON (`intent` and what
  * it needs) and answers what was done or the refusal (409 INVOICE_CHANGED, INVOICE_NOT_DRAFT, field
  * errors): `save` {version, invoice} changes a draft (PUT /invoice), `finalize` gives it its number,
- * `erp` queues its delivery to the ERP, or queues a failed one again (POST /invoice/apply, type erp).
+ * `erp` queues its delivery to the ERP, or queues a failed one again (POST /invoice/apply, type erp);
+ * `erpBooked` {externalInvoiceNr} and `erpSendAgain` answer a delivery stopped as needs checking
+ * (POST /invoice/erp/check).
  * The services check the permission that edits the invoice.
  */
 export const middleware = guard({ permission: 'invoices:read' });
@@ -33,6 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     intent?: string;
     version?: unknown;
     invoice?: Record<string, unknown>;
+    externalInvoiceNr?: unknown;
   };
   const intent = typeof body.intent === 'string' ? body.intent : '';
   try {
@@ -50,6 +53,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
       case 'erp': {
         const { invoice } = await run(context, (ctx) => applyErp(ctx, params.id));
+        return data<InvoiceActionResult>({ ok: true, intent, invoiceNr: invoice.invoiceNr });
+      }
+      case 'erpBooked':
+      case 'erpSendAgain': {
+        const { invoice } = await run(context, (ctx) =>
+          settleErpCheck(ctx, {
+            invoiceId: params.id,
+            answer: intent === 'erpBooked' ? 'booked' : 'sendAgain',
+            externalInvoiceNr: intent === 'erpBooked' ? body.externalInvoiceNr : undefined,
+          }),
+        );
         return data<InvoiceActionResult>({ ok: true, intent, invoiceNr: invoice.invoiceNr });
       }
       default:

@@ -87,7 +87,15 @@ export interface ErpAccounts {
   sales: Partial<Record<'25' | '12' | '6' | '0' | 'reverse', string>>;
   fee?: string;
   rounding?: string;
+  /**
+   * The ERP's own VAT codes per rate, for an ERP whose invoice names a code rather than a rate
+   * (Magenta's Momskod; ErpProvider.vatCodes); a rate left out takes the plugin's default.
+   */
+  vatCodes?: Partial<Record<ErpVatCodeKey, string>>;
 }
+
+/** The rates (and reverse VAT) an ERP's VAT code is chosen for. */
+export type ErpVatCodeKey = '25' | '12' | '6' | '0' | 'reverse';
 
 /** Everything a plugin call may use; built by the core per tenant and call. */
 export interface ErpSession {
@@ -206,6 +214,18 @@ export interface ErpInvoice {
   taxReduction: ErpTaxReduction | null;
   /** Legal text printed on the invoice (reverse VAT). */
   notes: string[];
+}
+
+/** How a try of a delivery stands (sendInvoice). */
+export interface ErpSendOptions {
+  /** No earlier try of this delivery exists: nothing can be at the vendor yet. */
+  firstAttempt: boolean;
+  /**
+   * When the delivery was first queued (ISO): every try of it was made after this. A vendor whose
+   * idempotency key lasts a while (Erply's temporaryUUID, 24 h) counts its window from here; when
+   * absent the plugin cannot tell and must assume the window is over.
+   */
+  queuedAt?: string;
 }
 
 export interface ErpSentInvoice {
@@ -356,6 +376,12 @@ export interface ErpCapabilities {
 export interface ErpProvider {
   capabilities: ErpCapabilities;
   auth: ErpAuth;
+  /**
+   * For an ERP whose invoice names its own VAT code (Magenta): the code per rate it sends unless the
+   * tenant chose another in Settings → ERP (ErpAccounts.vatCodes), and whether those defaults are
+   * guesses (the vendor does not publish its codes), which Settings → ERP then says.
+   */
+  vatCodes?: { defaults: Record<ErpVatCodeKey, string>; guessed: boolean };
   /** Checks credentials and reachability; answers what the ERP calls the company, when it says. */
   testConnection(session: ErpSession): Promise<{ companyName: string | null }>;
   /**
@@ -395,7 +421,7 @@ export interface ErpProvider {
     session: ErpSession,
     invoice: ErpInvoice,
     idempotencyKey: string,
-    options: { firstAttempt: boolean },
+    options: ErpSendOptions,
   ): Promise<ErpSentInvoice>;
   /** The vendor's number and state for an invoice it holds. */
   readInvoice(session: ErpSession, externalId: string): Promise<ErpSentInvoice>;
@@ -424,10 +450,21 @@ export interface ErpProvider {
   ): Promise<ErpSentSupplierInvoice>;
 }
 
+/**
+ * What of a plugin was checked against the vendor's own documentation and what was not (issue 31):
+ * keys of the invoicesettings messages `erp.verification.<key>` (five languages), which Settings →
+ * ERP lists on the plugin's card. Unverified: what a real connection may still answer otherwise.
+ */
+export interface ErpVerification {
+  verified: readonly string[];
+  unverified: readonly string[];
+}
+
 export type ErpProviderDefinition<O = unknown> = PluginBase<'erp', O, ErpProvider> & {
   displayName: string;
   /** The spec's ERP kind this plugin is (fortnox, visma, visma-e, …); "none" for the built-in. */
   erpKind: string;
+  verification?: ErpVerification;
 };
 
 /** One of the vendor's customers the office may link Ordo's customer to (Settings → ERP). */
@@ -501,6 +538,7 @@ export function defineErpProvider<O>(def: {
   erpKind?: string;
   options: z.ZodType<O>;
   tenantOptions?: z.ZodType<unknown>;
+  verification?: ErpVerification;
   create(options: O): ErpProvider;
 }): ErpProviderDefinition<O> {
   return { kind: 'erp', erpKind: def.erpKind ?? def.id, ...def };

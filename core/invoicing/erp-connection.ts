@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '~/core/context';
 import { open, seal, type SealContext } from '~/core/crypto/secret-box';
 import { tenantIdOf, type Trx } from '~/core/db/with-tenant';
-import type { ErpAccounts, ErpCredentials, ErpProvider, ErpSession } from '~/core/extension-points/erp-provider';
+import type {
+  ErpAccounts,
+  ErpCredentials,
+  ErpProvider,
+  ErpSession,
+  ErpVerification,
+} from '~/core/extension-points/erp-provider';
 import { getRegistry } from '~/core/extension-points/registry';
 
 /*
@@ -47,7 +53,12 @@ export async function readErpConnection(trx: Trx): Promise<ErpConnection> {
   return {
     kind: (r?.kind as string) ?? 'none',
     credentials,
-    accounts: { sales: accounts.sales ?? {}, fee: accounts.fee, rounding: accounts.rounding },
+    accounts: {
+      sales: accounts.sales ?? {},
+      fee: accounts.fee,
+      rounding: accounts.rounding,
+      ...(accounts.vatCodes ? { vatCodes: accounts.vatCodes } : {}),
+    },
     companyName: (r?.company_name as string) ?? null,
     connectedAt: r?.connected_at ? new Date(r.connected_at as string).toISOString() : null,
     lastTestAt: r?.last_test_at ? new Date(r.last_test_at as string).toISOString() : null,
@@ -73,9 +84,19 @@ export function erpKinds(): { id: string; displayName: string; provider: ErpProv
 }
 
 /** The plugin of a kind; an uninstalled kind (a plugin removed) acts as "none". */
-export function erpProvider(kind: string): { id: string; displayName: string; provider: ErpProvider } {
+export function erpProvider(kind: string): {
+  id: string;
+  displayName: string;
+  provider: ErpProvider;
+  verification: ErpVerification | null;
+} {
   const loaded = getRegistry().erpProviders.get(kind) ?? getRegistry().erpProviders.get('none')!;
-  return { id: loaded.definition.id, displayName: loaded.definition.displayName, provider: loaded.instance };
+  return {
+    id: loaded.definition.id,
+    displayName: loaded.definition.displayName,
+    provider: loaded.instance,
+    verification: loaded.definition.verification ?? null,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { afterCommit, withTenant, type Trx } from '~/core/db/with-tenant';
 import { AppError, notFound } from '~/core/errors/app-error';
+import { recordHistory } from '~/core/history/history';
 import { ErpError, isErpError } from '~/core/extension-points/erp-http';
 import {
   erpStopOf,
@@ -205,6 +206,78 @@ export async function retryStoppedDeliveries(
     .update({ status: 'pending', next_attempt_at: ctx.now, attempts: 0, lease_until: null, updated_at: ctx.now });
   if (Number(n)) kickAfterCommit(ctx.trx, ctx.tenant.id);
   return Number(n);
+}
+
+/** What the office found in the ERP for a delivery stopped as needs checking (issue 31). */
+export type CheckedAnswer = { booked: { externalInvoiceNr: string } } | { sendAgain: true };
+
+/**
+ * Settles, in the caller's transaction, the invoice's delivery that stopped as `needs_checking`: the
+ * office looked in the ERP. `booked`: it is there — the ERP's number is recorded on the delivery and
+ * the invoice (the vendor's reference the stop kept stays its id, else the number), the delivery is
+ * done and never sent again. `sendAgain`: it is not there — queued again as a first try (its error
+ * cleared), so the plugin makes it without looking for an earlier one. 409
+ * ERP_DELIVERY_NOT_NEEDS_CHECKING for an invoice whose delivery is in any other state.
+ */
+export async function settleCheckedDelivery(ctx: Ctx, invoiceId: string, answer: CheckedAnswer): Promise<Delivery> {
+  const row: Row | undefined = await ctx
+    .trx('erp_deliveries')
+    .where({ invoice_id: invoiceId })
+    .orderBy('created_at', 'desc')
+    .forUpdate()
+    .first();
+  if (!row || row.status !== 'needs_checking') throw new AppError('ERP_DELIVERY_NOT_NEEDS_CHECKING', 409);
+  if ('booked' in answer) {
+    const number = answer.booked.externalInvoiceNr;
+    const externalId = (row.external_id as string | null) ?? number;
+    const [done] = await ctx
+      .trx('erp_deliveries')
+      .where({ id: row.id })
+      .update({
+        status: 'delivered',
+        external_id: externalId,
+        external_invoice_nr: number,
+        error_code: null,
+        error_text: null,
+        lease_until: null,
+        delivered_at: ctx.now,
+        updated_at: ctx.now,
+      })
+      .returning('*');
+    await ctx
+      .trx('invoices')
+      .where({ id: invoiceId })
+      .update({ erp_reference_id: externalId, external_invoice_nr: number, erp_state: 'success', update_ts: ctx.now });
+    await recordHistory(ctx, {
+      entity: INVOICE_ENTITY,
+      entityId: invoiceId,
+      action: 'erp.booked',
+      data: { kind: row.kind, externalId, externalInvoiceNr: number },
+    });
+    return toDelivery(done!);
+  }
+  const [queued] = await ctx
+    .trx('erp_deliveries')
+    .where({ id: row.id })
+    .update({
+      status: 'pending',
+      attempts: 0,
+      error_code: null,
+      error_text: null,
+      external_id: null,
+      lease_until: null,
+      next_attempt_at: ctx.now,
+      updated_at: ctx.now,
+    })
+    .returning('*');
+  await recordHistory(ctx, {
+    entity: INVOICE_ENTITY,
+    entityId: invoiceId,
+    action: 'erp.resend',
+    data: { kind: row.kind, reference: row.external_id ?? null },
+  });
+  kickAfterCommit(ctx.trx, ctx.tenant.id);
+  return toDelivery(queued!);
 }
 
 // ---- building what the plugin receives ----
@@ -475,6 +548,8 @@ async function deliverOne(tenant: Tenant, claimed: Row, now: Date, log: Logger):
     // even with its count back at 1 it looks for the invoice first (an earlier try may have made it)
     const sent = await provider.sendInvoice(session, ready, claimed.idempotency_key as string, {
       firstAttempt: attempts === 1 && !claimed.error_code,
+      // every try of this row came after it was queued (a vendor's key window counts from here)
+      queuedAt: new Date(claimed.created_at as string).toISOString(),
     });
     await record(
       tenant,

@@ -56,6 +56,10 @@ export interface ErpKindView {
    */
   missingOptions: string[];
   capabilities: ErpCapabilities;
+  /** An ERP whose invoices name its own VAT code: the defaults per rate, and whether they are guesses. */
+  vatCodes: { defaults: Record<string, string>; guessed: boolean } | null;
+  /** What of the plugin was checked against the vendor's documentation, as message keys (issue 31). */
+  verification: { verified: string[]; unverified: string[] } | null;
 }
 
 export interface ErpSettingsView {
@@ -67,14 +71,20 @@ export interface ErpSettingsView {
   connectedAt: string | null;
   lastTestAt: string | null;
   lastTestError: string | null;
-  accounts: { sales: Record<string, string>; fee: string | null; rounding: string | null };
+  accounts: {
+    sales: Record<string, string>;
+    fee: string | null;
+    rounding: string | null;
+    /** The tenant's own VAT codes per rate (an ERP with ErpKindView.vatCodes); empty takes the defaults. */
+    vatCodes: Record<string, string>;
+  };
   deliveries: (Delivery & { invoiceId: string; invoiceNr: string | null; customerName: string | null })[];
   /** Customers whose first delivery met the ERP's own customers and waits for the office (issue 31 item 10). */
   customerConflicts: ErpCustomerConflictView[];
 }
 
 function kindView(id: string): ErpKindView {
-  const { displayName, provider } = erpProvider(id);
+  const { displayName, provider, verification } = erpProvider(id);
   return {
     id,
     displayName,
@@ -82,6 +92,10 @@ function kindView(id: string): ErpKindView {
     fields: provider.auth.type === 'api-key' ? [...provider.auth.fields] : [],
     missingOptions: missingOptionsOf(id),
     capabilities: provider.capabilities,
+    vatCodes: provider.vatCodes ? { defaults: { ...provider.vatCodes.defaults }, guessed: provider.vatCodes.guessed } : null,
+    verification: verification
+      ? { verified: [...verification.verified], unverified: [...verification.unverified] }
+      : null,
   };
 }
 
@@ -119,6 +133,9 @@ export async function getErpSettings(ctx: Ctx): Promise<ErpSettingsView> {
       >,
       fee: c.accounts.fee ?? null,
       rounding: c.accounts.rounding ?? null,
+      vatCodes: Object.fromEntries(
+        Object.entries(c.accounts.vatCodes ?? {}).filter(([, v]) => typeof v === 'string'),
+      ) as Record<string, string>,
     },
     deliveries: deliveries.map((d) => ({
       ...toDelivery(d),
@@ -206,6 +223,16 @@ const account = z.preprocess(
     .optional(),
 );
 
+/** An ERP's own VAT code (Magenta's Momskod): a whole number, or empty for the plugin's default. */
+const vatCode = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z
+    .string()
+    .regex(/^\d{1,4}$/, 'ERROR_INVALID_VALUE')
+    .nullable()
+    .optional(),
+);
+
 export const ZSaveErpSettings = z.object({
   kind: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
   accounts: z
@@ -216,6 +243,11 @@ export const ZSaveErpSettings = z.object({
         .default({}),
       fee: account,
       rounding: account,
+      /** Left out: the VAT codes stay as they are (a form without them, for an ERP that takes none). */
+      vatCodes: z
+        .object({ '25': vatCode, '12': vatCode, '6': vatCode, '0': vatCode, reverse: vatCode })
+        .partial()
+        .optional(),
     })
     .optional(),
   /** For an API-key plugin: the fields its form shows. */
@@ -252,6 +284,13 @@ export async function saveErpSettings(ctx: Ctx, raw: unknown): Promise<ErpSettin
       ),
       fee: clean(input.accounts.fee),
       rounding: clean(input.accounts.rounding),
+      vatCodes: input.accounts.vatCodes
+        ? Object.fromEntries(
+            Object.entries(input.accounts.vatCodes)
+              .map(([k, v]) => [k, clean(v)])
+              .filter(([, v]) => v),
+          )
+        : before.accounts.vatCodes,
     });
   }
   await ctx.trx('erp_connection').update(update);

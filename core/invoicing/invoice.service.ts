@@ -10,7 +10,7 @@ import { PROJECT_ACCESS } from '~/core/projects/project-access';
 import { closeProjectInvoice } from '~/core/projects/project-invoice.service';
 import { APPLY_TYPES, applyTypesOff, offeredApplyTypes, requireApplyTypeOn, type ApplyType } from './apply-types';
 import { erpProvider, isErpConnected, readErpConnection, tenantErp } from './erp-connection';
-import { queueDelivery, toDelivery, type Delivery } from './erp-delivery';
+import { queueDelivery, settleCheckedDelivery, toDelivery, type Delivery } from './erp-delivery';
 import { VAT_RATES, type InvoiceFigures, type VatLine } from './invoice-math';
 import {
   figuresOf,
@@ -728,6 +728,41 @@ export async function applyErp(
     data: { kind: delivery.kind },
   });
   return { invoice: await getInvoice(ctx, id), delivery };
+}
+
+export const ZSettleErpCheck = z
+  .object({
+    invoiceId: z.string({ error: 'ERROR_REQUIRED_FIELD' }),
+    answer: z.enum(['booked', 'sendAgain'], { error: 'ERROR_INVALID_VALUE' }),
+    /** The invoice's number in the ERP, as the office found it there (answer booked). */
+    externalInvoiceNr: z.string({ error: 'ERROR_INVALID_VALUE' }).trim().max(100, 'ERROR_MAX_LENGTH').optional(),
+  })
+  .superRefine((v, zctx) => {
+    if (v.answer === 'booked' && !v.externalInvoiceNr)
+      zctx.addIssue({ code: 'custom', path: ['externalInvoiceNr'], message: 'ERROR_REQUIRED_FIELD' });
+  });
+
+/**
+ * POST /invoice/erp/check {invoiceId, answer: booked|sendAgain, externalInvoiceNr}: the office's answer
+ * to a delivery stopped as "needs checking" (issue 31), with the permission that sends the invoice to
+ * the ERP (applyErp's). booked records the ERP's number and ends the delivery; sendAgain queues it as
+ * a first try. 409 ERP_DELIVERY_NOT_NEEDS_CHECKING when the delivery is not waiting for that answer.
+ */
+export async function settleErpCheck(
+  ctx: Ctx,
+  input: unknown,
+): Promise<{ invoice: InvoiceView; delivery: Delivery }> {
+  requireAccess(ctx.auth, INVOICE_READ);
+  const { invoiceId, answer, externalInvoiceNr } = parseInput(ZSettleErpCheck, input);
+  const current = await loadInvoiceRow(ctx, invoiceId);
+  requireAccess(ctx.auth, editAccess(current));
+  await requireApplyTypeOn(ctx, 'erp');
+  const delivery = await settleCheckedDelivery(
+    ctx,
+    current.id as string,
+    answer === 'booked' ? { booked: { externalInvoiceNr: externalInvoiceNr! } } : { sendAgain: true },
+  );
+  return { invoice: await getInvoice(ctx, current.id), delivery };
 }
 
 /** Finalizes a draft before a document leaves (pdf, e-mail, file): what a customer sees has a number. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
-import type { ErpCredentials, ErpInvoice } from '~/core/extension-points/erp-provider';
+import { erpStopOf, type ErpCredentials, type ErpInvoice, type ErpStop } from '~/core/extension-points/erp-provider';
 import {
   feeRow,
   prepareInvoice,
@@ -197,6 +197,62 @@ describe('[erply] an invoice as Erply stores it', () => {
     expect(err.vendorMessage).toBe(
       'saveSalesDocument: Erply error 1011 (errorField: productID2): Invalid classifier ID, there is no such item.',
     );
+  });
+});
+
+describe('[erply] a retry, with temporaryUUID remembered only 24 hours', () => {
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
+  const stopOf = (e: unknown) => e as ErpStop;
+
+  it('within the 24 hours repeats the call as Erply says; its 1206 leads to the document, compared by its key', async () => {
+    const p = provider();
+    const { session } = testSession(credentials);
+    const invoice = await prepareInvoice(p, session, euroInvoice());
+    const key = `ordo-${invoice.id}`;
+    fake.dropNextCreateResponse();
+    await expect(p.sendInvoice(session, invoice, key, { firstAttempt: true })).rejects.toBeInstanceOf(ErpError);
+    // Another invoice of the same customer and day, which the look-up must not take.
+    const other = await prepareInvoice(p, session, { ...euroInvoice(), customer: invoice.customer });
+    await p.sendInvoice(session, other, `ordo-${other.id}`, { firstAttempt: true });
+    const sent = await p.sendInvoice(session, invoice, key, { firstAttempt: false, queuedAt: hoursAgo(1) });
+    expect(fake.invoiceCount(key)).toBe(1);
+    expect(fake.salesDocuments().find((d) => String(d.id) === sent.externalId)).toMatchObject({
+      attributes: expect.arrayContaining([expect.objectContaining({ attributeValue: key })]),
+    });
+  });
+
+  it('within the 24 hours, a first try that never reached Erply is made by the repeat, once', async () => {
+    const p = provider();
+    const { session } = testSession(credentials);
+    const invoice = await prepareInvoice(p, session, euroInvoice());
+    const key = `ordo-${invoice.id}`;
+    const sent = await p.sendInvoice(session, invoice, key, { firstAttempt: false, queuedAt: hoursAgo(2) });
+    expect(sent.externalId).toMatch(/^\d+$/);
+    expect(fake.invoiceCount(key)).toBe(1);
+  });
+
+  it('after the 24 hours stops as needs checking with the key and Ordo’s number, and sends nothing', async () => {
+    const p = provider();
+    const { session } = testSession(credentials);
+    const invoice = await prepareInvoice(p, session, euroInvoice());
+    const key = `ordo-${invoice.id}`;
+    fake.dropNextCreateResponse();
+    await expect(p.sendInvoice(session, invoice, key, { firstAttempt: true })).rejects.toBeInstanceOf(ErpError);
+    fake.forgetTemporaryUUIDs();
+    const before = fake.invoiceCount();
+    const err = await p.sendInvoice(session, invoice, key, { firstAttempt: false, queuedAt: hoursAgo(25) }).then(
+      noError,
+      stopOf,
+    );
+    expect(erpStopOf(err)).toMatchObject({ reason: 'ERP_NEEDS_CHECKING', needsChecking: true, references: [key] });
+    expect(err.vendorMessage).toContain(IDEMPOTENCY_ATTRIBUTE);
+    expect(err.vendorMessage).toContain(invoice.invoiceNr);
+    expect(fake.invoiceCount()).toBe(before);
+    expect(fake.invoiceCount(key)).toBe(1);
+    // A retry that does not say when the delivery was queued cannot know the window either.
+    const unknown = await p.sendInvoice(session, invoice, key, { firstAttempt: false }).then(noError, stopOf);
+    expect(erpStopOf(unknown)?.needsChecking).toBe(true);
+    expect(fake.invoiceCount()).toBe(before);
   });
 });
 

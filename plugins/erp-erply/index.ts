@@ -3,6 +3,7 @@ import { daysBetween } from '~/core/calendar/dates';
 import { createErpHttp, ErpError, type ErpErrorCode } from '~/core/extension-points/erp-http';
 import {
   defineErpProvider,
+  ErpStop,
   supplierRowAccounts,
   type ErpArticle,
   type ErpCredentials,
@@ -32,9 +33,14 @@ import { compare, divide, formatDecimal, isZero, sub, sum } from '~/core/pricing
  * keyed by the client code, what Erply counts. (Erply's front servers also allow 150 requests per 30 s
  * per IP and answer 429; createErpHttp waits those out.)
  *
- * Idempotency: Erply's temporaryUUID is remembered only 24 h and cannot be searched for, so the key also
- * travels as the document's text attribute ordoIdempotencyKey, which getSalesDocuments /
- * getPurchaseDocuments find with searchAttributeName/searchAttributeValue. Customers, suppliers and
+ * Idempotency: saveSalesDocument carries the key as temporaryUUID, which Erply remembers 24 h and
+ * which cannot be looked up; Erply's advice is to repeat the call when unsure (a repeat within the
+ * 24 h is refused with 1206). So a retry within the window repeats the call, and on 1206 finds the
+ * document by its customer and date (documented filters) and compares the key, kept as the text
+ * attribute ordoIdempotencyKey; a retry after the window stops as "needs checking" (ErpStop) with the
+ * key, since a repeat could book it twice (issue 31 item 8). Purchase documents have no temporaryUUID:
+ * getPurchaseDocuments finds them by attribute (searchAttributeName/searchAttributeValue), the
+ * attribute compared again. Customers, suppliers and
  * products are found by Ordo's number the same way (attributes ordoCustomerNumber/ordoSupplierNumber,
  * the product's code). Erply numbers a confirmed invoice itself; Ordo's number is kept as attribute
  * ordoInvoiceNr. ROT/RUT do not exist in Erply (Baltic market): such invoices are refused.
@@ -69,6 +75,12 @@ export const IDEMPOTENCY_ATTRIBUTE = 'ordoIdempotencyKey';
 export const CUSTOMER_NUMBER_ATTRIBUTE = 'ordoCustomerNumber';
 export const SUPPLIER_NUMBER_ATTRIBUTE = 'ordoSupplierNumber';
 export const INVOICE_NR_ATTRIBUTE = 'ordoInvoiceNr';
+
+/**
+ * learn-api.erply.com/reliability/idempotency: a temporaryUUID "will be remembered for a set period
+ * (24H)". An hour less, for the clocks and the time a try takes.
+ */
+const TEMPORARY_UUID_WINDOW_MS = 23 * 3600_000;
 
 /** A client code goes into a host name: letters and digits only. */
 const CLIENT_CODE = /^[A-Za-z0-9]{1,32}$/;
@@ -450,15 +462,30 @@ function create(o: ErplyOptions): ErpProvider {
     state: 'success',
   });
 
-  async function findSent(api: Api, key: string): Promise<ErpSentInvoice | null> {
-    const doc = await first(
-      api,
+  /**
+   * The sales document Erply answered 1206 for: looked up with getSalesDocuments' documented filters
+   * (the customer and the day, every page) and the key compared in each record's attributes. Exactly
+   * one, else null (someone changed its customer or date in Erply, or the key is there twice).
+   */
+  async function findSent(api: Api, invoice: ErpInvoice, customerID: string, key: string) {
+    const docs = await api.all(
       'getSalesDocuments',
-      { searchAttributeName: IDEMPOTENCY_ATTRIBUTE, searchAttributeValue: key },
-      (d) => attributeOf(d, IDEMPOTENCY_ATTRIBUTE) === key,
+      { clientID: customerID, dateFrom: invoice.invoiceDate, dateTo: invoice.invoiceDate },
+      100,
     );
-    return doc ? sentFrom(doc) : null;
+    const hits = docs.filter((d) => attributeOf(d, IDEMPOTENCY_ATTRIBUTE) === key);
+    return hits.length === 1 ? sentFrom(hits[0]!) : null;
   }
+
+  /** Erply may hold the invoice and nothing documented can tell: a person looks in Erply. */
+  const needsChecking = (invoice: ErpInvoice, key: string, why: string) =>
+    new ErpStop('ERP_NEEDS_CHECKING', {
+      needsChecking: true,
+      references: [key],
+      vendorMessage:
+        `${why} Look in Erply for a sales invoice with the attribute ${IDEMPOTENCY_ATTRIBUTE} = ${key} ` +
+        `(${INVOICE_NR_ATTRIBUTE} ${invoice.invoiceNr}): if it is there, mark the invoice as booked; if not, send it again.`,
+    });
 
   async function ensureSupplier(api: Api, supplier: ErpSupplier, knownExternalId: string | null): Promise<string> {
     if (knownExternalId && /^\d+$/.test(knownExternalId)) {
@@ -541,17 +568,26 @@ function create(o: ErplyOptions): ErpProvider {
       return withApi(session, (api) => ensureArticle(api, article, knownExternalId));
     },
 
-    async sendInvoice(session, invoice, idempotencyKey, { firstAttempt }) {
+    async sendInvoice(session, invoice, idempotencyKey, { firstAttempt, queuedAt }) {
       if (invoice.taxReduction)
         // capabilities.taxReduction is false: never send such an invoice without its reduction.
         throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', {
           vendorMessage: `Erply has no ${invoice.taxReduction.kind} reduction; make this invoice in Erply by hand`,
         });
+      // A retry repeats the call with the same temporaryUUID, as Erply says to when unsure: within its 24
+      // hours a document made by an earlier try is refused with 1206. After them (or not knowing when the
+      // delivery began) a repeat could make a second document, and nothing documented finds the first
+      // by its key (getSalesDocuments has no attribute search): the delivery stops for a person.
+      if (!firstAttempt) {
+        const began = queuedAt ? Date.parse(queuedAt) : NaN;
+        if (!(Date.now() - began < TEMPORARY_UUID_WINDOW_MS))
+          throw needsChecking(
+            invoice,
+            idempotencyKey,
+            'An earlier try may have made this invoice in Erply more than a day ago, and Erply remembers the key (temporaryUUID) for 24 hours only.',
+          );
+      }
       return withApi(session, async (api) => {
-        if (!firstAttempt) {
-          const found = await findSent(api, idempotencyKey);
-          if (found) return found;
-        }
         // Erply takes an unknown currency code as the account's default: check it is there first.
         const { records: currencies } = await api.call('getCurrencies');
         if (!currencies.some((c) => c.code === invoice.currency))
@@ -569,10 +605,15 @@ function create(o: ErplyOptions): ErpProvider {
             state: 'success',
           };
         } catch (err) {
-          // 1206: a document with this temporaryUUID exists already (a race with an earlier try).
+          // 1206: an earlier try made the document (its answer was lost), within Erply's 24 hours.
           if (err instanceof ErpError && err.cause instanceof ErplyRefusal && err.cause.errorCode === 1206) {
-            const found = await findSent(api, idempotencyKey);
+            const found = await findSent(api, invoice, customerID, idempotencyKey);
             if (found) return found;
+            throw needsChecking(
+              invoice,
+              idempotencyKey,
+              'Erply says an earlier try made this invoice (error 1206), but its customer and date no longer lead to it.',
+            );
           }
           throw err;
         }
@@ -654,6 +695,8 @@ export default defineErpProvider({
   id: 'erply',
   displayName: 'Erply',
   erpKind: 'erply',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['erply.calls'], unverified: ['erply.attributes', 'erply.purchaseLookup'] },
   options,
   create,
 });

@@ -868,6 +868,11 @@ export default defineErpProvider({
   id: 'fortnox',
   displayName: 'Fortnox',
   erpKind: 'fortnox',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: {
+    verified: ['fortnox.fields', 'fortnox.rotWhole'],
+    unverified: ['fortnox.errorCodes', 'fortnox.errorTexts'],
+  },
   options,
   create,
 });

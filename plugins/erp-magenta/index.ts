@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ErpError } from '~/core/extension-points/erp-http';
-import { defineErpProvider, type ErpInvoice, type ErpInvoiceRow } from '~/core/extension-points/erp-provider';
+import {
+  defineErpProvider,
+  type ErpFileContext,
+  type ErpInvoice,
+  type ErpInvoiceRow,
+  type ErpVatCodeKey,
+} from '~/core/extension-points/erp-provider';
 import { add, compare, divide, formatDecimal, mul } from '~/core/pricing';
 
 /*
@@ -19,8 +25,11 @@ import { add, compare, divide, formatDecimal, mul } from '~/core/pricing';
  * - fields beyond the example: customer number, organisation number, e-mail, dates, our reference,
  *   row VAT codes. Magenta takes the customer from Firmanamn/address and dates the invoice itself;
  * - a row VAT code: the order has one VAT code (Momskod_Huvud), so an invoice mixing VAT rates is
- *   refused; the codes for each rate are a boot option (`vatCodes`), Magenta's own code numbers not
- *   being published (the example shows 1);
+ *   refused. Magenta's code numbers are not published (its example shows 1 for an ordinary order):
+ *   the defaults 1 (25 %), 2 (12 %), 3 (6 %), 4 (0 %) and 5 (reverse VAT) are guesses. The tenant
+ *   sets the codes its Magenta uses in Settings → ERP (ErpAccounts.vatCodes, per rate); the boot
+ *   option `vatCodes` replaces the defaults for every tenant, and Settings → ERP says they are
+ *   guesses until it does;
  * - ROT/RUT: Magenta handles them in its own invoices, the web order has no fields for them, so an
  *   invoice with a reduction is refused (make it in Magenta);
  * - currency: none in the format, so only SEK.
@@ -28,16 +37,25 @@ import { add, compare, divide, formatDecimal, mul } from '~/core/pricing';
  * supplier invoices received, which Ordo does not send as files: no supplier invoices.
  */
 
+/** The defaults of Momskod_Huvud per rate: guesses, Magenta publishes no code list. */
+export const GUESSED_VAT_CODES: Readonly<Record<ErpVatCodeKey, string>> = {
+  '25': '1',
+  '12': '2',
+  '6': '3',
+  '0': '4',
+  reverse: '5',
+};
+
 const options = z
   .object({
-    /** Magenta's VAT code (Momskod_Huvud) per Ordo VAT rate, and for reverse VAT. */
+    /** Magenta's VAT code (Momskod_Huvud) per Ordo VAT rate, and for reverse VAT, for every tenant. */
     vatCodes: z
       .object({
-        '25': z.string().regex(/^\d+$/).default('1'),
-        '12': z.string().regex(/^\d+$/).default('2'),
-        '6': z.string().regex(/^\d+$/).default('3'),
-        '0': z.string().regex(/^\d+$/).default('4'),
-        reverse: z.string().regex(/^\d+$/).default('5'),
+        '25': z.string().regex(/^\d+$/).default(GUESSED_VAT_CODES['25']),
+        '12': z.string().regex(/^\d+$/).default(GUESSED_VAT_CODES['12']),
+        '6': z.string().regex(/^\d+$/).default(GUESSED_VAT_CODES['6']),
+        '0': z.string().regex(/^\d+$/).default(GUESSED_VAT_CODES['0']),
+        reverse: z.string().regex(/^\d+$/).default(GUESSED_VAT_CODES.reverse),
       })
       .prefault({}),
     /** Fakturatyp of the order; the published example's "F". */
@@ -91,7 +109,11 @@ function rowFigures(row: ErpInvoiceRow): { amount: string; price: string; text: 
   };
 }
 
-export function webOrder(invoice: ErpInvoice, o: MagentaOptions): string {
+/** The tenant's code for a rate (Settings → ERP), else the plugin's. */
+const vatCodeOf = (key: ErpVatCodeKey, o: MagentaOptions, context?: ErpFileContext) =>
+  context?.accounts.vatCodes?.[key]?.trim() || o.vatCodes[key];
+
+export function webOrder(invoice: ErpInvoice, o: MagentaOptions, context?: ErpFileContext): string {
   if (invoice.currency !== 'SEK')
     refuse(
       `Magenta's web order has no currency: only invoices in SEK can go this way (this one is in ${invoice.currency})`,
@@ -107,7 +129,7 @@ export function webOrder(invoice: ErpInvoice, o: MagentaOptions): string {
     refuse(
       `Magenta's web order has one VAT code for the whole order; this invoice has rows at ${[...rates].sort().join(', ')} %, so make it in Magenta or split it`,
     );
-  const vatCode = invoice.reverseVat ? o.vatCodes.reverse : o.vatCodes[[...rates][0] ?? '25'];
+  const vatCode = vatCodeOf(invoice.reverseVat ? 'reverse' : ([...rates][0] ?? '25'), o, context);
 
   const lines: string[] = ['Till ordermottagningen.', '', 'Följande order har skickats från Ordo.', ''];
   lines.push('[Till Magentas inkorg]', '', `Momskod_Huvud: ${vatCode}`, '', '[Orderrader börjar]', '');
@@ -184,7 +206,7 @@ export function webOrder(invoice: ErpInvoice, o: MagentaOptions): string {
 }
 
 /** The web order as an unsent e-mail draft (RFC 5322, UTF-8): the same bytes for the same invoice. */
-export function webOrderMessage(invoice: ErpInvoice, o: MagentaOptions): Buffer {
+export function webOrderMessage(invoice: ErpInvoice, o: MagentaOptions, context?: ErpFileContext): Buffer {
   const head = [
     'MIME-Version: 1.0',
     'X-Unsent: 1',
@@ -194,13 +216,15 @@ export function webOrderMessage(invoice: ErpInvoice, o: MagentaOptions): Buffer 
     '',
     '',
   ].join('\r\n');
-  return Buffer.from(head + webOrder(invoice, o), 'utf8');
+  return Buffer.from(head + webOrder(invoice, o, context), 'utf8');
 }
 
 export default defineErpProvider({
   id: 'magenta',
   displayName: 'Magenta',
   erpKind: 'magenta',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['magenta.webOrder'], unverified: ['magenta.vatCodes', 'magenta.template'] },
   options,
   create: (o) => ({
     capabilities: {
@@ -212,6 +236,10 @@ export default defineErpProvider({
       supplierInvoices: false,
     },
     auth: { type: 'none' },
+    vatCodes: {
+      defaults: { ...o.vatCodes },
+      guessed: (Object.keys(GUESSED_VAT_CODES) as ErpVatCodeKey[]).every((k) => o.vatCodes[k] === GUESSED_VAT_CODES[k]),
+    },
     async testConnection() {
       return { companyName: null };
     },
@@ -222,10 +250,10 @@ export default defineErpProvider({
     async listArticles() {
       return [];
     },
-    invoiceFile: (invoice) => ({
+    invoiceFile: (invoice, context) => ({
       fileName: `magenta-webborder-${invoice.invoiceNr.replace(/[^\w-]/g, '_')}.eml`,
       contentType: 'message/rfc822; charset=UTF-8',
-      body: webOrderMessage(invoice, o),
+      body: webOrderMessage(invoice, o, context),
     }),
   }),
 });

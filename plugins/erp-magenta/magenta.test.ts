@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErpError } from '~/core/extension-points/erp-http';
-import type { ErpInvoice } from '~/core/extension-points/erp-provider';
+import type { ErpFileContext, ErpInvoice } from '~/core/extension-points/erp-provider';
 import { feeRow, sampleInvoice } from '~/tests/erp-contract/erp-contract';
 import { MagentaImportError, readMagentaWebOrder } from '~/tests/fakes/magenta';
 import plugin from './index';
@@ -144,6 +144,37 @@ describe('magenta', () => {
     expect(order.head.Momskod_Huvud).toBe('17');
     expect(order.rows.at(-1)!.Rad_Benämning).toBe('Omvänd betalningsskyldighet för byggtjänster gäller');
     expect(plugin.options.parse({}).vatCodes).toEqual({ '25': '1', '12': '2', '6': '3', '0': '4', reverse: '5' });
+  });
+
+  it('the tenant’s VAT codes from Settings → ERP win over the defaults, which say they are guesses (issue 31)', () => {
+    expect(provider.vatCodes).toEqual({
+      defaults: { '25': '1', '12': '2', '6': '3', '0': '4', reverse: '5' },
+      guessed: true,
+    });
+    // an operator who set the codes in PLUGIN_OPTIONS has them from Magenta: no longer guesses
+    expect(plugin.create(plugin.options.parse({ vatCodes: { '25': '10' } })).vatCodes).toMatchObject({
+      defaults: { '25': '10', '12': '2' },
+      guessed: false,
+    });
+    const context = (vatCodes: Record<string, string>): ErpFileContext => ({
+      company: { name: 'Ordo Testbolag AB', orgNr: '556677-8899' },
+      generated: { date: '2026-11-20', sign: null },
+      accounts: { sales: {}, vatCodes },
+    });
+    const at12 = (nr: string): ErpInvoice => {
+      const base = sampleInvoice('506', { invoiceNr: nr });
+      return {
+        ...base,
+        rows: base.rows.map((r) => ({ ...r, vatPercent: '12' })),
+        totalVat: '225.60',
+        total: '2105.60',
+      };
+    };
+    const chosen = readMagentaWebOrder(provider.invoiceFile!(at12('1240'), context({ '12': '21', '25': '20' })));
+    expect(chosen.head.Momskod_Huvud).toBe('21');
+    // a rate the tenant left empty takes the default
+    const fallback = readMagentaWebOrder(provider.invoiceFile!(at12('1241'), context({ '25': '20' })));
+    expect(fallback.head.Momskod_Huvud).toBe('2');
   });
 
   it('refuses what the web order cannot carry: mixed VAT rates, ROT/RUT, another currency; not retryable, with a reason', () => {

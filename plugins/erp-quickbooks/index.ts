@@ -52,6 +52,11 @@ import { compare, divide, formatDecimal, formatTrimmed, isZero, mul, round, toNu
  *   total; when that price cannot be said exactly the row becomes quantity 1 at its total.
  * - Fee and rows without an article go on the items named by feeItemName and freeRowItemName (a new
  *   company has "Services"); created as Service items when missing.
+ * - Invoice number: DocNumber is Ordo's number only when the company keeps custom transaction
+ *   numbers (Preferences.SalesFormsPrefs.CustomTxnNumbers, read on each send); otherwise QuickBooks
+ *   numbers the invoice from its own series, as Intuit asks, and Ordo's number is in PrivateNote.
+ * - Customers, vendors and items are looked up with inactive ones included (Active IN (true,false));
+ *   an inactive one with the name is made active again, since its name blocks a new one (6240).
  * - Öre rounding: QuickBooks does not round invoice totals, so its TotalAmt is Ordo's total before
  *   rounding (the rounding never reaches QuickBooks).
  *
@@ -367,14 +372,36 @@ function create(o: QuickBooksOptions): ErpProvider {
     return String(first.Id);
   }
 
+  // A name list's query answers only active entries unless it says Active (Intuit's query docs), yet an
+  // inactive entry keeps its name taken: a create of its namesake fails with 6240. So every look-up
+  // by name includes the inactive ones, and one found is made active again.
   async function findByName(api: Api, entity: 'Customer' | 'Vendor', displayName: string): Promise<Rec | null> {
-    const hits = await api.query(`select * from ${entity} where DisplayName = ${lit(displayName)}`);
+    const hits = await api.query(
+      `select * from ${entity} where DisplayName = ${lit(displayName)} and Active IN (true,false)`,
+    );
     return hits.find((h) => String(h.DisplayName) === displayName) ?? hits[0] ?? null;
   }
 
   async function itemByName(api: Api, name: string): Promise<Rec | null> {
-    const hits = await api.query(`select * from Item where Name = ${lit(name)}`);
+    const hits = await api.query(`select * from Item where Name = ${lit(name)} and Active IN (true,false)`);
     return hits.find((h) => String(h.Name) === name) ?? hits[0] ?? null;
+  }
+
+  /** An inactive item made active again: a full update of what QuickBooks holds, Active set. */
+  async function activeItem(api: Api, item: Rec): Promise<Rec> {
+    if (item.Active !== false) return item;
+    const { MetaData: _meta, FullyQualifiedName: _fqn, domain: _domain, sparse: _sparse, ...writable } = item;
+    return api.post('Item', { ...writable, Active: true });
+  }
+
+  /**
+   * Whether QuickBooks takes Ordo's invoice number (Preferences.SalesFormsPrefs.CustomTxnNumbers).
+   * Intuit's Invoice.DocNumber: "If Preferences:CustomTxnNumber is false then do not send a value as
+   * it can lead to unwanted duplicates" — QuickBooks numbers the invoice itself then.
+   */
+  async function customTxnNumbers(api: Api): Promise<boolean> {
+    const prefs = (await api.get('preferences')).Preferences as Rec | undefined;
+    return (prefs?.SalesFormsPrefs as Rec | undefined)?.CustomTxnNumbers === true;
   }
 
   /** Brings a card up to date with a sparse update (only what changed, with its SyncToken). */
@@ -421,11 +448,12 @@ function create(o: QuickBooksOptions): ErpProvider {
     let created: string | null = null;
     return withApi(session, async (api) => {
       if (created) return created;
+      // An inactive card (the known one, or a namesake) is taken and made active again: its name is
+      // taken whether active or not, so a new card could not be made anyway (6240).
       let existing = knownExternalId ? await api.read(entity, knownExternalId) : null;
-      if (existing && existing.Active === false) existing = null;
       existing ??= await findByName(api, entity, String(wanted.DisplayName));
       if (existing) {
-        await syncCard(api, entity, existing, wanted);
+        await syncCard(api, entity, existing, { ...wanted, Active: true });
         return String(existing.Id);
       }
       created = String((await api.post(entity, wanted)).Id);
@@ -436,7 +464,7 @@ function create(o: QuickBooksOptions): ErpProvider {
   /** The item a row without an article (fee, free row) goes on; made when the company lacks it. */
   async function namedItem(api: Api, name: string, account: string | undefined, cache: Map<string, string | null>) {
     const found = await itemByName(api, name);
-    if (found) return String(found.Id);
+    if (found) return String((await activeItem(api, found)).Id);
     const made = await api.post('Item', {
       Name: name,
       Type: 'Service',
@@ -447,6 +475,7 @@ function create(o: QuickBooksOptions): ErpProvider {
 
   async function invoiceBody(api: Api, session: ErpSession, invoice: ErpInvoice, key: string): Promise<Rec> {
     const codes = await taxCodes(api, 'SalesTaxRateList');
+    const ownNumbers = await customTxnNumbers(api);
     const accounts = new Map<string, string | null>();
     const lines: Rec[] = [];
     let feeItem: string | null = null;
@@ -493,7 +522,8 @@ function create(o: QuickBooksOptions): ErpProvider {
       .join('\n');
     return {
       CustomerRef: { value: invoice.customer.externalId ?? '' },
-      DocNumber: cut(invoice.invoiceNr, QBO_LIMITS.docNumber),
+      // Without custom numbers QuickBooks numbers the invoice; Ordo's number stays in PrivateNote.
+      ...(ownNumbers ? { DocNumber: cut(invoice.invoiceNr, QBO_LIMITS.docNumber) } : {}),
       TxnDate: invoice.invoiceDate,
       DueDate: invoice.dueDate,
       CurrencyRef: { value: invoice.currency },
@@ -582,10 +612,10 @@ function create(o: QuickBooksOptions): ErpProvider {
       return withApi(session, async (api) => {
         if (created) return created;
         let existing = knownExternalId ? await api.read('Item', knownExternalId) : null;
-        if (existing && existing.Active === false) existing = null;
         existing ??= await itemByName(api, name);
-        // An existing item is left as the company keeps it: its texts and accounts are theirs.
-        if (existing) return String(existing.Id);
+        // An existing item is left as the company keeps it (its texts and accounts are theirs), only
+        // made active again when it was not: an invoice line on an inactive item is refused.
+        if (existing) return String((await activeItem(api, existing)).Id);
         const codes = await taxCodes(api, 'SalesTaxRateList');
         const body: Rec = {
           Name: name,
@@ -741,6 +771,8 @@ export default defineErpProvider({
   id: 'quickbooks',
   displayName: 'QuickBooks Online',
   erpKind: 'quickbooks',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['quickbooks.schema'], unverified: ['quickbooks.requestid', 'quickbooks.vatCodes'] },
   options,
   create,
 });

@@ -185,6 +185,31 @@ describe('[erp quickbooks] invoices', () => {
     expect(fake.requestCount()).toBe(before);
   });
 
+  it('sends DocNumber only when the company keeps its own numbers (Preferences.SalesFormsPrefs.CustomTxnNumbers)', async () => {
+    const own = await startQuickBooksFake({ customTxnNumbers: false });
+    try {
+      const p = make(own);
+      const creds = await connect(p);
+      const { session } = testSession(creds);
+      const invoice = await prepareInvoice(p, session, sampleInvoice(next()));
+      const sent = await p.sendInvoice(session, invoice, `ordo-${invoice.id}`, { firstAttempt: true });
+      const txn = own.invoice(sent.externalId)!;
+      // QuickBooks numbered it from its own series; Ordo's number is still on the invoice's note.
+      expect(txn.DocNumber).toBe('1001');
+      expect(sent.externalInvoiceNr).toBe('1001');
+      expect(String(txn.PrivateNote)).toContain(`Ordo ${invoice.invoiceNr}`);
+
+      // The office turns custom numbers on in QuickBooks: the next invoice carries Ordo's number.
+      own.setCustomTxnNumbers(true);
+      const second = await prepareInvoice(p, session, sampleInvoice(next()));
+      const s2 = await p.sendInvoice(session, second, `ordo-${second.id}`, { firstAttempt: true });
+      expect(own.invoice(s2.externalId)!.DocNumber).toBe(second.invoiceNr);
+      expect(s2.externalInvoiceNr).toBe(second.invoiceNr);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a repeated create with the same key is answered from the requestid, not created again', async () => {
     const { session } = testSession(credentials);
     const invoice = await prepareInvoice(provider, session, sampleInvoice(next()));
@@ -240,6 +265,54 @@ describe('[erp quickbooks] customers and items', () => {
     const again = await provider.ensureCustomer(session, { ...invoice.customer, email: 'new@customer.se' }, null);
     expect(again).toBe(id);
     expect(fake.customer(id)).toMatchObject({ PrimaryEmailAddr: { Address: 'new@customer.se' }, SyncToken: '1' });
+  });
+
+  it('an inactive namesake is found (Active IN (true,false)) and made active again, not created twice (6240)', async () => {
+    const { session } = testSession(credentials);
+    const invoice = sampleInvoice(next());
+    const id = await provider.ensureCustomer(session, invoice.customer, null);
+    // Someone made the card inactive in QuickBooks; its name stays taken (6240 on a create).
+    const card = fake.customer(id)!;
+    card.Active = false;
+    const count = fake.customerCount();
+    // Without a known id (a first delivery from another Ordo install, or the mapping lost) …
+    const found = await provider.ensureCustomer(session, { ...invoice.customer, phone: '08-123 45' }, null);
+    expect(found).toBe(id);
+    expect(fake.customer(id)).toMatchObject({ Active: true, PrimaryPhone: { FreeFormNumber: '08-123 45' } });
+    // … and with the known id of the inactive card.
+    fake.customer(id)!.Active = false;
+    expect(await provider.ensureCustomer(session, invoice.customer, id)).toBe(id);
+    expect(fake.customer(id)).toMatchObject({ Active: true });
+    expect(fake.customerCount()).toBe(count);
+    // An invoice to it goes through (an inactive customer is refused with 610).
+    const sent = await provider.sendInvoice(
+      session,
+      { ...invoice, customer: { ...invoice.customer, externalId: id } },
+      `ordo-${invoice.id}`,
+      { firstAttempt: true },
+    );
+    expect(fake.invoice(sent.externalId)).toMatchObject({ CustomerRef: { value: id } });
+  });
+
+  it('an inactive item of the article number is made active again instead of a create refused with 6240', async () => {
+    const { session } = testSession(credentials);
+    const article = {
+      id: randomUUID(),
+      articleNumber: `ART-${next()}`,
+      title: 'Hinge',
+      unit: 'st',
+      price: '99.00',
+      isService: false,
+      houseWork: false,
+      vatPercent: '25' as const,
+    };
+    const id = await provider.ensureArticle(session, article, null);
+    fake.item(id)!.Active = false;
+    const count = fake.articleCount();
+    expect(await provider.ensureArticle(session, article, null)).toBe(id);
+    expect(await provider.ensureArticle(session, article, id)).toBe(id);
+    expect(fake.articleCount()).toBe(count);
+    expect(fake.item(id)).toMatchObject({ Active: true });
   });
 
   it('an item is named by the article number, with its title, type, price, income account and tax code', async () => {

@@ -193,6 +193,8 @@ export default defineErpProvider({
   id: 'visma-e',
   displayName: 'Visma eEkonomi',
   erpKind: 'visma-e',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['vismaE.openapi'], unverified: ['vismaE.filter', 'vismaE.vatRounding'] },
   options,
   create(o) {
     const identity = createErpHttp({

@@ -220,6 +220,8 @@ export default defineErpProvider({
   id: 'visma',
   displayName: 'Visma Administration',
   erpKind: 'visma',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['visma.sie'], unverified: ['visma.import'] },
   options: z.object({}).strict(),
   create,
 });

@@ -216,6 +216,8 @@ export default defineErpProvider({
   id: 'wint',
   displayName: 'Wint',
   erpKind: 'wint',
+  // what was checked against the vendor's documentation and what was not (issue 31; Settings → ERP)
+  verification: { verified: ['wint.openapi'], unverified: ['wint.rateLimit', 'wint.texts'] },
   options,
   create(o) {
     // We count a request when it leaves, a server when it arrives: the margin absorbs the difference

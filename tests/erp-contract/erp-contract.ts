@@ -440,6 +440,7 @@ export function erpContract(target: ErpContractTarget): void {
       const { session } = testSession(credentials);
       const invoice = await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       const key = `ordo-${invoice.id}`;
+      const queuedAt = new Date().toISOString();
       env.fake.failNext(503);
       const err = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: true }).then(
         () => null,
@@ -447,7 +448,7 @@ export function erpContract(target: ErpContractTarget): void {
       );
       expect(err).toBeInstanceOf(ErpError);
       expect((err as ErpError).retryable).toBe(true);
-      await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false, queuedAt });
       expect(env.fake.invoiceCount(key)).toBe(1);
     });
 
@@ -456,16 +457,17 @@ export function erpContract(target: ErpContractTarget): void {
       const { session } = testSession(credentials);
       const invoice = await prepareInvoice(env.provider, session, companyInvoice(nextCustomer()));
       const key = `ordo-${invoice.id}`;
+      const queuedAt = new Date().toISOString();
       env.fake.dropNextCreateResponse();
       await expect(env.provider.sendInvoice(session, invoice, key, { firstAttempt: true })).rejects.toBeInstanceOf(
         ErpError,
       );
       expect(env.fake.invoiceCount(key)).toBe(1);
-      const sent = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      const sent = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false, queuedAt });
       expect(env.fake.invoiceCount(key)).toBe(1);
       expect(sent.externalId).toBeTruthy();
       // and a plain repeat after success is also harmless
-      const repeat = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false });
+      const repeat = await env.provider.sendInvoice(session, invoice, key, { firstAttempt: false, queuedAt });
       expect(repeat.externalId).toBe(sent.externalId);
       expect(env.fake.invoiceCount(key)).toBe(1);
     });

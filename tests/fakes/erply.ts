@@ -31,8 +31,13 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  *   requests per hour per account by default, then error 1002 "until the beginning of next hour";
  *   per IP at most 150 requests per 30 s, then HTTP 429. A session key is valid for an hour; a new
  *   verifyUser is needed when the API answers 1054 or 1055.
- * - learn-api.erply.com/reliability/idempotency: saveSalesDocument's temporaryUUID (a-z A-Z 0-9 . -,
- *   at most 128), remembered 24 h, a repeat answered with error 1206; it cannot be searched for.
+ * - learn-api.erply.com/reliability/idempotency and wiki.erply.com/article/781-api-version-1-50-0:
+ *   saveSalesDocument's temporaryUUID (a-z A-Z 0-9 . -, at most 128), remembered 24 h, a repeat
+ *   answered with error 1206 (two at once: 1204); "It is not possible to look up a document using
+ *   temporaryUUID. If unsure whether a document got processed or not, API client should just repeat
+ *   the call." After the 24 h the same value makes a new document.
+ * - learn-api.erply.com/requests/getsalesdocuments: the filters id, ids, clientID, dateFrom, dateTo,
+ *   number, type …; no attribute search (refused here), though records carry their attributes.
  * - erply.com/erply-api-advanced-topics: API errors are answered with HTTP 200 and
  *   responseStatus "error" (records null).
  *
@@ -69,6 +74,8 @@ export interface ErplyFake extends ErpFakeControl {
   salesDocuments(): Json[];
   purchaseDocuments(): Json[];
   vatRates(): Json[];
+  /** The 24 hours pass: Erply forgets every temporaryUUID it was given (its documents stay). */
+  forgetTemporaryUUIDs(): void;
 }
 
 export interface ErplyFakeOptions {
@@ -101,6 +108,9 @@ const ERRORS: Record<number, string> = {
   1055: 'Supplied session key is invalid; session not found.',
   1206: 'A document with this temporaryUUID has already been created.',
 };
+
+/** learn-api.erply.com/reliability/idempotency: a temporaryUUID "will be remembered for a set period (24H)". */
+const TEMPORARY_UUID_MS = 24 * 3600_000;
 
 class Refusal extends Error {
   constructor(
@@ -744,7 +754,7 @@ export async function startErplyFake(options: ErplyFakeOptions = {}): Promise<Er
     if (uuid !== undefined && (!/^[A-Za-z0-9.-]{1,128}$/.test(uuid) || uuid === '')) refuse(1016, 'temporaryUUID');
     if (uuid !== undefined) {
       const at = temporaryUUIDs.get(uuid);
-      if (at !== undefined && Date.now() - at < 24 * 3600_000) refuse(1206, 'temporaryUUID');
+      if (at !== undefined && Date.now() - at < TEMPORARY_UUID_MS) refuse(1206, 'temporaryUUID');
     }
     const { rows, net, vat, rounding, vatTotalsByTaxRate } = documentRows(p, 'sales');
     const confirmed = p.confirmInvoice !== '0';
@@ -815,8 +825,9 @@ export async function startErplyFake(options: ErplyFakeOptions = {}): Promise<Er
       'confirmed',
       'dateFrom',
       'dateTo',
-      'searchAttributeName',
-      'searchAttributeValue',
+      // No searchAttributeName/searchAttributeValue: learn-api.erply.com/requests/getsalesdocuments
+      // lists no attribute search (only a third-party SDK's generated reference names one), so the
+      // fake refuses it like any unknown parameter (issue 31 item 8).
       'getRowsForAllInvoices',
       'recordsOnPage',
       'pageNo',
@@ -828,7 +839,9 @@ export async function startErplyFake(options: ErplyFakeOptions = {}): Promise<Er
     if (p.number !== undefined) found = found.filter((d) => d.number === p.number);
     const clientID = int(p, 'clientID');
     if (clientID !== null) found = found.filter((d) => d.clientID === clientID);
-    found = byAttribute(found, p);
+    // dateFrom / dateTo: the document's date, both ends included (yyyy-mm-dd).
+    if (p.dateFrom !== undefined) found = found.filter((d) => String(d.date) >= p.dateFrom!);
+    if (p.dateTo !== undefined) found = found.filter((d) => String(d.date) <= p.dateTo!);
     // Rows only when one document matched, an id was given, or getRowsForAllInvoices = 1.
     const withRows = found.length === 1 || id !== null || p.getRowsForAllInvoices === '1';
     const result = page(found, p);
@@ -1029,6 +1042,9 @@ export async function startErplyFake(options: ErplyFakeOptions = {}): Promise<Er
     salesDocuments: () => [...salesDocs.values()],
     purchaseDocuments: () => [...purchaseDocs.values()],
     vatRates: () => vatRates,
+    forgetTemporaryUUIDs() {
+      temporaryUUIDs.clear();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

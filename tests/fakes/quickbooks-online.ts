@@ -39,6 +39,17 @@ import { QBO_FIELDS } from './quickbooks-online.fields';
  *   other faults; 6240 "Duplicate Name Exists Error" with "The name supplied already exists. : …";
  *   2050 "String length is either shorter or longer than supported by specification" with
  *   "Min:0 Max:21 supported" for DocNumber (chargebee.com QBO error code 2050 article).
+ * - developer.intuit.com …/explore-the-quickbooks-online-api/data-queries (operators IN, =, …;
+ *   values "(Value [,Value])", true, false) and blogs.intuit.com 2017/02/08 "Deep dive into QuickBooks
+ *   Online data queries" ("SELECT * FROM Customer" "retrieves all active customers"): a name list's
+ *   query answers only active entries unless its WHERE says Active, e.g. Active IN (true,false);
+ *   but a name stays taken by an inactive entry, so creating its namesake fails with 6240 (Teachworks'
+ *   "QuickBooks Online Error Messages": the 6240 text "can occur if … the customer is inactive in
+ *   QuickBooks"; developer.intuit.com blog 2017/06/08 "Top QuickBooks Online API errors": 6240 and
+ *   6000 "A business validation error has occurred while processing your request").
+ * - Intuit's Invoice reference (the DocNumber field, also in the SDKs' generated docs): "If
+ *   Preferences:CustomTxnNumber is false then do not send a value as it can lead to unwanted
+ *   duplicates"; the preference is Preferences.SalesFormsPrefs.CustomTxnNumbers (GET preferences).
  * - The OAuth2 flow (appcenter.intuit.com/connect/oauth2 with client_id, response_type=code,
  *   scope=com.intuit.quickbooks.accounting, redirect_uri, state; the redirect back carrying code,
  *   state and realmId; oauth.platform.intuit.com/oauth2/v1/tokens/bearer with HTTP Basic answering
@@ -79,6 +90,8 @@ export interface QuickBooksFake extends ErpFakeControl {
   revokeTokens(): void;
   /** The highest number of API requests the fake had in flight at once for the realm. */
   maxInFlight(): number;
+  /** Turns the company's Preferences.SalesFormsPrefs.CustomTxnNumbers on or off (Account and settings → Sales). */
+  setCustomTxnNumbers(on: boolean): void;
 }
 
 export interface QuickBooksFakeOptions {
@@ -92,7 +105,10 @@ export interface QuickBooksFakeOptions {
   maxConcurrent?: number;
   /** Holds every API answer this long (lets a test have requests in flight together). */
   responseDelayMs?: number;
-  /** Preferences.SalesFormsPrefs.CustomTxnNumbers: false makes QuickBooks number invoices itself. */
+  /**
+   * Preferences.SalesFormsPrefs.CustomTxnNumbers: false makes QuickBooks number invoices itself, and
+   * then an invoice that carries a DocNumber is refused (see createInvoice).
+   */
   customTxnNumbers?: boolean;
   homeCurrency?: string;
 }
@@ -175,7 +191,7 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
   const realmId = options.realmId ?? String(9_130_000_000_000_000 + Math.floor(Math.random() * 1e12));
   const limit = options.rateLimit ?? { requests: 500, perMs: 60_000 };
   const maxConcurrent = options.maxConcurrent ?? 10;
-  const customTxnNumbers = options.customTxnNumbers ?? true;
+  let customTxnNumbers = options.customTxnNumbers ?? true;
   const homeCurrency = options.homeCurrency ?? 'SEK';
   const now = () => new Date().toISOString();
 
@@ -607,6 +623,11 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
       if (id !== realmId) fault('Object Not Found', 'Object Not Found : CompanyInfo', '610');
       return { status: 200, body: { CompanyInfo: companyInfo, time: now() } };
     }
+    // GET /v3/company/{realmId}/preferences answers the one Preferences object (Intuit's API reference,
+    // entity Preferences: "Read preferences"); SalesFormsPrefs.CustomTxnNumbers as in Intuit's sample
+    // answer. Only the sections the plugin reads are filled in.
+    if (resource === 'preferences' && method === 'GET' && !id)
+      return { status: 200, body: { Preferences: preferences(), time: now() } };
     const entity = ENTITY_PATHS[resource ?? ''];
     if (!entity) return { status: 404, body: { message: 'Not Found' } };
     if (method === 'GET' && id) {
@@ -635,6 +656,24 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
       return { status: 200, body: { [entity]: created, time: now() }, drop: true };
     }
     return { status: 200, body: { [entity]: created, time: now() } };
+  }
+
+  function preferences(): Rec {
+    return {
+      SalesFormsPrefs: {
+        CustomTxnNumbers: customTxnNumbers,
+        AllowDiscount: true,
+        AllowEstimates: true,
+        AllowServiceDate: true,
+        AllowShipping: false,
+        ETransactionEnabledStatus: 'NotApplicable',
+      },
+      CurrencyPrefs: { MultiCurrencyEnabled: false, HomeCurrency: { value: homeCurrency } },
+      Id: '1',
+      SyncToken: '0',
+      domain: 'QBO',
+      sparse: false,
+    };
   }
 
   // --- query ----------------------------------------------------------------------------------------
@@ -1078,7 +1117,20 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
     if (memo !== undefined) maxLength(memo.value, 1000, 'CustomerMemo');
     const lines = salesLines(input);
     let docNumber: string | null = input.DocNumber === undefined ? null : String(input.DocNumber);
-    if (!customTxnNumbers || docNumber === null) docNumber = customTxnNumbers ? null : String(nextInvoiceNumber++);
+    // Intuit's Invoice reference, DocNumber: "If Preferences:CustomTxnNumber is false, resulting
+    // DocNumber is system generated by incrementing the last number by 1. If
+    // Preferences:CustomTxnNumber is false then do not send a value as it can lead to unwanted
+    // duplicates." QuickBooks itself stores such a value (a possible duplicate of its own series);
+    // the fake refuses it, so a plugin that sends one without reading the preference is caught
+    // (fake's choice, the code and text a paraphrase of a business-validation fault).
+    if (!customTxnNumbers && docNumber !== null)
+      fault(
+        'A business validation error has occurred while processing your request',
+        'Business Validation Error: DocNumber was sent while Preferences.SalesFormsPrefs.CustomTxnNumbers is false; QuickBooks numbers this invoice itself',
+        '6000',
+        'DocNumber',
+      );
+    if (!customTxnNumbers) docNumber = String(nextInvoiceNumber++);
     if (docNumber !== null) {
       const taken = [...store.Invoice.values()].find((i) => i.DocNumber === docNumber);
       if (taken) duplicateDocNumber(docNumber, 'Invoice', taken.Id as string);
@@ -1274,6 +1326,9 @@ export async function startQuickBooksFake(options: QuickBooksFakeOptions = {}): 
     requestCount: () => requests,
     rateLimitedCount: () => rateLimited,
     maxInFlight: () => maxSeen,
+    setCustomTxnNumbers(on) {
+      customTxnNumbers = on;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

@@ -154,6 +154,121 @@ describe('[erp] Visma eEkonomi through the outbox', () => {
   });
 });
 
+describe('[erp] the office settles a delivery that needs checking (issue 31)', () => {
+  /** A delivery stopped as needs checking: its first try's answer lost, Visma's search for the key refused. */
+  async function stopped(drop: boolean): Promise<{ id: string; key: string }> {
+    const closed = await closedOrder();
+    const id = closed.invoice.id as string;
+    if (drop) fake.dropNextCreateResponse();
+    else fake.failNext(503);
+    expect(await deliverDue(tenantA)).toMatchObject({ retry: 1 });
+    fake.filterSupport('SubscriptionNumber', 'refuses');
+    try {
+      await dueNow(id);
+      expect(await deliverDue(tenantA)).toMatchObject({ checking: 1 });
+    } finally {
+      fake.filterSupport('SubscriptionNumber', 'filters');
+    }
+    expect(await delivery(id)).toMatchObject({ status: 'needs_checking' });
+    return { id, key: idempotencyKeyOf(id) };
+  }
+
+  it('"booked in the ERP" records the number found there, ends the delivery, and it is never sent again', async () => {
+    const { id, key } = await stopped(true);
+    // the stop kept the vendor's reference when it had one; without one the number stands for it
+    const kept = ((await delivery(id)).external_id as string | null) ?? '2041';
+    const missing = await call('POST', '/api/invoice/erp/check', token, { invoiceId: id, answer: 'booked' });
+    expect(missing.status, missing.text).toBe(400);
+
+    const booked = await call('POST', '/api/invoice/erp/check', token, {
+      invoiceId: id,
+      answer: 'booked',
+      externalInvoiceNr: ' 2041 ',
+    });
+    expect(booked.status, booked.text).toBe(200);
+    expect(booked.json().delivery).toMatchObject({ status: 'delivered', externalInvoiceNr: '2041', errorCode: null });
+    expect(booked.json().invoice).toMatchObject({ externalInvoiceNr: '2041', erpState: 'success' });
+    expect(booked.json().invoice.erpReference).toMatchObject({ externalId: kept });
+    const history = await call('GET', `/api/invoice/history/${id}`, token);
+    expect(history.json().map((h: Json) => h.action)).toContain('erp.booked');
+
+    // never again: not by the sweep, not by Apply, not by a second answer
+    await dueNow(id);
+    expect(await deliverDue(tenantA)).toMatchObject({ delivered: 0, retry: 0, checking: 0 });
+    const again = await call('POST', '/api/invoice/apply', token, { invoiceId: id, type: 'erp' });
+    expect(again.status).toBe(409);
+    expect(again.json().message ?? again.json().code).toBe('INVOICE_ALREADY_IN_ERP');
+    const twice = await call('POST', '/api/invoice/erp/check', token, { invoiceId: id, answer: 'sendAgain' });
+    expect(twice.status).toBe(409);
+    expect(twice.text).toContain('ERP_DELIVERY_NOT_NEEDS_CHECKING');
+    expect(fake.invoiceCount(key)).toBe(1);
+  });
+
+  it('"send again" queues it as a first try: made once in Visma without looking for an earlier one', async () => {
+    // the first try never reached Visma (503): nothing is there, which the office saw
+    const { id, key } = await stopped(false);
+    expect(fake.invoiceCount(key)).toBe(0);
+    const sent = await call('POST', '/api/invoice/erp/check', token, { invoiceId: id, answer: 'sendAgain' });
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.json().delivery).toMatchObject({ status: 'pending', errorCode: null, externalId: null });
+    // Visma still refuses the key search: a first try does not search, it creates
+    fake.filterSupport('SubscriptionNumber', 'refuses');
+    try {
+      expect(await deliverDue(tenantA)).toMatchObject({ delivered: 1, checking: 0 });
+    } finally {
+      fake.filterSupport('SubscriptionNumber', 'filters');
+    }
+    expect(fake.invoiceCount(key)).toBe(1);
+    const history = await call('GET', `/api/invoice/history/${id}`, token);
+    expect(history.json().map((h: Json) => h.action)).toEqual(expect.arrayContaining(['erp.resend', 'erp.created']));
+  });
+
+  it('answers only with the permission that sends invoices to the ERP', async () => {
+    const { id } = await stopped(true);
+    const tech = await signIn(a, a.technicianEmail);
+    for (const answer of ['booked', 'sendAgain'])
+      expect(
+        (await call('POST', '/api/invoice/erp/check', tech, { invoiceId: id, answer, externalInvoiceNr: '9' })).status,
+      ).toBe(403);
+    expect(await delivery(id)).toMatchObject({ status: 'needs_checking', external_invoice_nr: null });
+  });
+});
+
+describe('[erp] Settings → ERP: what each ERP verified, and Magenta’s VAT codes (issue 31)', () => {
+  it('lists per ERP what was checked against its documentation, and keeps the tenant’s Magenta VAT codes for its file', async () => {
+    const view = await call('GET', '/api/instance/erp', token);
+    expect(view.status, view.text).toBe(200);
+    const kinds = view.json().kinds as Json[];
+    expect(kinds.find((k) => k.id === 'fortnox')!.verification.unverified).toContain('fortnox.errorCodes');
+    expect(kinds.find((k) => k.id === 'none')!.verification).toBeNull();
+    expect(kinds.find((k) => k.id === 'magenta')!.vatCodes).toEqual({
+      defaults: { '25': '1', '12': '2', '6': '3', '0': '4', reverse: '5' },
+      guessed: true,
+    });
+    expect(kinds.find((k) => k.id === 'fortnox')!.vatCodes).toBeNull();
+
+    const bad = await call('PUT', '/api/instance/erp', token, {
+      kind: 'magenta',
+      accounts: { sales: {}, vatCodes: { '25': 'moms' } },
+    });
+    expect(bad.status, bad.text).toBe(400);
+    const put = await call('PUT', '/api/instance/erp', token, {
+      kind: 'magenta',
+      accounts: { sales: { '25': '3001' }, vatCodes: { '25': ' 11 ', '12': '' } },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json().accounts.vatCodes).toEqual({ '25': '11' });
+    // a form without the codes leaves them as they are
+    const kept = await call('PUT', '/api/instance/erp', token, { kind: 'magenta', accounts: { sales: { '25': '3002' } } });
+    expect(kept.json().accounts).toMatchObject({ sales: { '25': '3002' }, vatCodes: { '25': '11' } });
+
+    const closed = await closedOrder();
+    const file = await call('POST', '/api/invoice/apply', token, { invoiceId: closed.invoice.id, type: 'visma-xml' });
+    expect(file.status, file.text).toBe(200);
+    expect(file.text).toContain('Momskod_Huvud: 11');
+  });
+});
+
 describe('[erp] Visma Administration: the SIE 4I file', () => {
   it('downloads the invoice as a verification of the tenant’s company, named FAKT_<number>.SI', async () => {
     const put = await call('PUT', '/api/instance/erp', token, { kind: 'visma' });

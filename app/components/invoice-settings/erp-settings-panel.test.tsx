@@ -18,7 +18,16 @@ const caps = (on: Partial<ErpCapabilities>): ErpCapabilities => ({
 });
 
 const kinds: ErpSettingsView['kinds'] = [
-  { id: 'none', displayName: 'Ordo', auth: 'none', fields: [], missingOptions: [], capabilities: caps({}) },
+  {
+    id: 'none',
+    displayName: 'Ordo',
+    auth: 'none',
+    fields: [],
+    missingOptions: [],
+    capabilities: caps({}),
+    vatCodes: null,
+    verification: null,
+  },
   {
     id: 'fortnox',
     displayName: 'Fortnox',
@@ -26,6 +35,8 @@ const kinds: ErpSettingsView['kinds'] = [
     fields: [],
     missingOptions: [],
     capabilities: caps({ sendInvoices: true, readInvoice: true, listArticles: true, taxReduction: true }),
+    vatCodes: null,
+    verification: { verified: ['fortnox.fields', 'fortnox.rotWhole'], unverified: ['fortnox.errorCodes'] },
   },
   {
     id: 'keyerp',
@@ -34,6 +45,8 @@ const kinds: ErpSettingsView['kinds'] = [
     fields: ['apiKey'],
     missingOptions: [],
     capabilities: caps({ invoiceFile: true }),
+    vatCodes: null,
+    verification: null,
   },
 ];
 
@@ -46,7 +59,7 @@ const base: ErpSettingsView = {
   connectedAt: '2026-11-02T09:00:00.000Z',
   lastTestAt: '2026-11-02T09:00:05.000Z',
   lastTestError: null,
-  accounts: { sales: { '25': '3001', reverse: '3231' }, fee: '3541', rounding: null },
+  accounts: { sales: { '25': '3001', reverse: '3231' }, fee: '3541', rounding: null, vatCodes: {} },
   deliveries: [
     {
       id: 'd1',
@@ -128,6 +141,44 @@ describe('[invoicing] Settings → ERP', () => {
     expect(html).toContain('(in use)');
   });
 
+  it('lists on each card what was checked against the vendor’s documentation and what was not (issue 31)', () => {
+    const html = panel(base);
+    expect(html).toContain('aria-label="Checked against Fortnox’s documentation"');
+    expect(html).toContain('ROT/RUT per person in whole kronor');
+    expect(html).toContain('aria-label="Not verified"');
+    expect(html).toContain('Error codes 2004217 and 2004218');
+    expect(html).not.toContain('data-testid="erp-verified-keyerp"');
+  });
+
+  it('an ERP with its own VAT codes (Magenta) has them among the accounts, the defaults said to be guesses', () => {
+    const magenta: ErpSettingsView['kinds'][number] = {
+      id: 'magenta',
+      displayName: 'Magenta',
+      auth: 'none',
+      fields: [],
+      missingOptions: [],
+      capabilities: caps({ invoiceFile: true }),
+      vatCodes: { defaults: { '25': '1', '12': '2', '6': '3', '0': '4', reverse: '5' }, guessed: true },
+      verification: { verified: ['magenta.webOrder'], unverified: ['magenta.vatCodes'] },
+    };
+    const html = panel({
+      ...base,
+      kind: 'magenta',
+      displayName: 'Magenta',
+      kinds: [...kinds, magenta],
+      accounts: { ...base.accounts, vatCodes: { '25': '11' } },
+    });
+    expect(html).toContain('data-testid="erp-vat-codes"');
+    expect(html).toContain('VAT codes in Magenta');
+    expect(html).toContain('the defaults are guesses');
+    expect(html).toContain('value="11"');
+    expect(html).toContain('placeholder="2"');
+    expect(html).toContain('Default: 5');
+    expect(html).toContain('VAT codes 1–5: guesses, Magenta does not publish them');
+    // an ERP without codes of its own shows none
+    expect(panel(base)).not.toContain('data-testid="erp-vat-codes"');
+  });
+
   it('says how a file-based ERP imports its file: Visma Administration, SIE 4I through Arkiv → Importera', () => {
     const visma: ErpSettingsView['kinds'][number] = {
       id: 'visma',
@@ -136,6 +187,8 @@ describe('[invoicing] Settings → ERP', () => {
       fields: [],
       missingOptions: [],
       capabilities: caps({ invoiceFile: true, taxReduction: true }),
+      vatCodes: null,
+      verification: null,
     };
     const html = panel({ ...base, kind: 'visma', displayName: 'Visma Administration', kinds: [...kinds, visma] });
     expect(html).toContain('Nothing to connect');

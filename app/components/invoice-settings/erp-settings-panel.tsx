@@ -399,6 +399,7 @@ function KindSection({ settings, canEdit }: { settings: ErpSettingsView; canEdit
                         ) : (
                           <span className="text-slate-600">{t('erp.capability.nothing')}</span>
                         )}
+                        {k.verification ? <Verification kind={k} /> : null}
                       </span>
                     </>
                   )}
@@ -435,6 +436,40 @@ function KindSection({ settings, canEdit }: { settings: ErpSettingsView; canEdit
   );
 }
 
+/**
+ * What of a plugin was checked against the vendor's own documentation and what was not (issue 31),
+ * as the plugin declares it: what a real connection may still answer otherwise is said before it does.
+ */
+function Verification({ kind }: { kind: ErpKindView }) {
+  const { t } = useTranslation('invoicesettings');
+  const v = kind.verification!;
+  const list = (keys: string[], label: string, mark: string, testId: string) =>
+    keys.length ? (
+      <span className="grid gap-0.5">
+        <span className="text-xs font-medium text-slate-700">{label}</span>
+        <ul className="grid gap-0.5 text-xs text-slate-700" aria-label={label} data-testid={testId}>
+          {keys.map((key) => (
+            <li key={key} className="flex gap-1">
+              <span aria-hidden="true">{mark}</span>
+              {t(`erp.verification.${key}`)}
+            </li>
+          ))}
+        </ul>
+      </span>
+    ) : null;
+  return (
+    <span className="mt-1 grid gap-1">
+      {list(v.verified, t('erp.verification.verified', { name: kind.displayName }), '✓', `erp-verified-${kind.id}`)}
+      {list(
+        v.unverified,
+        t('erp.verification.unverified', { name: kind.displayName }),
+        '?',
+        `erp-unverified-${kind.id}`,
+      )}
+    </span>
+  );
+}
+
 function AccountsSection({ settings, canEdit }: { settings: ErpSettingsView; canEdit: boolean }) {
   const { t } = useTranslation('invoicesettings');
   const save = useErpFetcher();
@@ -444,6 +479,11 @@ function AccountsSection({ settings, canEdit }: { settings: ErpSettingsView; can
   );
   const [fee, setFee] = useState(settings.accounts.fee ?? '');
   const [rounding, setRounding] = useState(settings.accounts.rounding ?? '');
+  // an ERP whose invoices name its own VAT code (Magenta): the code per rate, empty for the default
+  const codes = settings.kinds.find((k) => k.id === settings.kind)?.vatCodes ?? null;
+  const [vatCodes, setVatCodes] = useState<Record<string, string>>(() =>
+    Object.fromEntries(SALES_ACCOUNTS.map((k) => [k, settings.accounts.vatCodes[k] ?? ''])),
+  );
   const field = (label: string, value: string, onChange: (v: string) => void, key: string) => (
     <TextField
       key={key}
@@ -466,7 +506,11 @@ function AccountsSection({ settings, canEdit }: { settings: ErpSettingsView; can
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save.post({ intent: 'accounts', kind: settings.kind, accounts: { sales, fee, rounding } });
+          void save.post({
+            intent: 'accounts',
+            kind: settings.kind,
+            accounts: { sales, fee, rounding, ...(codes ? { vatCodes } : {}) },
+          });
         }}
       >
         <p id={helpId} className="text-sm text-slate-600">
@@ -489,6 +533,36 @@ function AccountsSection({ settings, canEdit }: { settings: ErpSettingsView; can
           {field(t('erp.accounts.fee'), fee, setFee, 'accounts.fee')}
           {field(t('erp.accounts.rounding'), rounding, setRounding, 'accounts.rounding')}
         </div>
+        {codes ? (
+          <fieldset className="grid gap-2" data-testid="erp-vat-codes">
+            <legend className="text-sm font-medium text-gray-900">
+              {t('erp.vatCodes.title', { name: settings.displayName })}
+            </legend>
+            <p className="text-sm text-slate-600">
+              {codes.guessed
+                ? t('erp.vatCodes.guessed', { name: settings.displayName })
+                : t('erp.vatCodes.intro', { name: settings.displayName })}
+            </p>
+            <div className="flex flex-wrap gap-4">
+              {SALES_ACCOUNTS.map((k) => (
+                <TextField
+                  key={k}
+                  label={k === 'reverse' ? t('erp.accounts.reverse') : t('erp.accounts.vat', { rate: k })}
+                  value={vatCodes[k] ?? ''}
+                  onChange={(v) => setVatCodes((c) => ({ ...c, [k]: v }))}
+                  placeholder={codes.defaults[k]}
+                  description={t('erp.vatCodes.default', { code: codes.defaults[k] })}
+                  inputMode="numeric"
+                  maxLength={4}
+                  autoComplete="off"
+                  errorMessage={save.err(`accounts.vatCodes.${k}`)}
+                  isDisabled={!canEdit}
+                  className="w-full sm:w-44"
+                />
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
         {canEdit ? (
           <div>
             <Button type="submit" variant="primary" isPending={save.busy}>

@@ -1,6 +1,6 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, formatDateTime, useTenantClock } from '~/app/components/ui';
+import { Button, ConfirmDialog, Dialog, formatDateTime, TextField, useTenantClock } from '~/app/components/ui';
 import type { InvoiceView } from '~/core/invoicing/invoice.service';
 import { ErpBadge } from './invoice-badges';
 import type { ErpStatus } from './invoice-format';
@@ -8,7 +8,9 @@ import type { ErpStatus } from './invoice-format';
 /**
  * The invoice's ERP side: its state, the ERP's number once delivered, and the delivery's last
  * error with what the vendor said; a failed delivery has a Retry button (POST /invoice/apply, type
- * erp, queues it again). One stopped for checking shows the vendor's reference to look for first.
+ * erp, queues it again). One stopped for checking shows the vendor's reference to look for, and the
+ * office's two answers once it has looked (POST /invoice/erp/check): "Booked in the ERP" with the
+ * number found there (the delivery is done, never sent again), or "Send again" after a confirmation.
  * While it waits the screen reloads it by itself.
  */
 export function ErpPanel({
@@ -17,12 +19,17 @@ export function ErpPanel({
   canRetry,
   isRetrying,
   onRetry,
+  settling = null,
+  onSettle,
 }: {
   invoice: InvoiceView;
   erp: ErpStatus;
   canRetry: boolean;
   isRetrying: boolean;
   onRetry: () => void;
+  /** Which answer to a needs-checking stop is under way. */
+  settling?: 'booked' | 'sendAgain' | null;
+  onSettle?: (answer: { booked: string } | { sendAgain: true }) => void;
 }) {
   const { t } = useTranslation('invoices');
   const { t: tc } = useTranslation();
@@ -31,6 +38,10 @@ export function ErpPanel({
   const d = invoice.delivery;
   const name = invoice.erpName;
   const number = invoice.externalInvoiceNr ?? d?.externalInvoiceNr ?? null;
+  const checking = d?.status === 'needs_checking';
+  const [bookedOpen, setBookedOpen] = useState(false);
+  const [sendOpen, setSendOpen] = useState(false);
+  const [bookedNr, setBookedNr] = useState('');
   const errorMessage = d?.errorCode
     ? tc(d.errorCode, { name, defaultValue: tc('INVOICE_WAS_NOT_CREATED_IN_ERP', { name }) })
     : null;
@@ -100,10 +111,62 @@ export function ErpPanel({
           ) : null}
         </div>
       ) : null}
-      {erp === 'failed' && canRetry ? (
+      {erp === 'failed' && canRetry && !checking ? (
         <Button variant="primary" onPress={onRetry} isPending={isRetrying}>
           {t('erp.retry')}
         </Button>
+      ) : null}
+      {checking && canRetry && onSettle ? (
+        <div className="space-y-2" data-testid="erp-check">
+          <p className="text-sm text-slate-700">{t('erp.check.help', { erp: name })}</p>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="primary" onPress={() => setBookedOpen(true)} isPending={settling === 'booked'}>
+              {t('erp.check.booked', { erp: name })}
+            </Button>
+            <Button variant="secondary" onPress={() => setSendOpen(true)} isPending={settling === 'sendAgain'}>
+              {t('erp.check.sendAgain')}
+            </Button>
+          </div>
+          <Dialog
+            title={t('erp.check.bookedTitle', { erp: name })}
+            isOpen={bookedOpen}
+            onOpenChange={setBookedOpen}
+            footer={({ close }) => (
+              <>
+                <Button variant="secondary" onPress={close}>
+                  {t('erp.check.cancel')}
+                </Button>
+                <Button
+                  variant="primary"
+                  isDisabled={!bookedNr.trim()}
+                  onPress={() => {
+                    onSettle({ booked: bookedNr.trim() });
+                    close();
+                  }}
+                >
+                  {t('erp.check.save')}
+                </Button>
+              </>
+            )}
+          >
+            <p className="mb-3 text-sm">{t('erp.check.bookedMessage', { erp: name })}</p>
+            <TextField
+              label={t('erp.check.number', { erp: name })}
+              value={bookedNr}
+              onChange={setBookedNr}
+              isRequired
+              autoFocus
+            />
+          </Dialog>
+          <ConfirmDialog
+            isOpen={sendOpen}
+            onOpenChange={setSendOpen}
+            title={t('erp.check.sendTitle', { erp: name })}
+            message={t('erp.check.sendMessage', { erp: name })}
+            confirmLabel={t('erp.check.sendAgain')}
+            onConfirm={() => onSettle({ sendAgain: true })}
+          />
+        </div>
       ) : null}
     </section>
   );

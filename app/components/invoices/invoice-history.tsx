@@ -15,6 +15,8 @@ export const HISTORY_ACTIONS = [
   'erp.retry',
   'erp.failed',
   'erp.check',
+  'erp.booked',
+  'erp.resend',
   'erp.not_sent',
   'void',
   'visma-xml',

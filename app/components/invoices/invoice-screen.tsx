@@ -16,7 +16,7 @@ import { InvoiceRows } from './invoice-rows';
 
 /** What app/routes/invoices.$id.tsx answers, for every intent. */
 export type InvoiceActionResult =
-  | { ok: true; intent: 'save' | 'finalize' | 'erp'; invoiceNr: string | null }
+  | { ok: true; intent: 'save' | 'finalize' | 'erp' | 'erpBooked' | 'erpSendAgain'; invoiceNr: string | null }
   | { ok?: undefined; intent: string; code: string; fields?: Record<string, string[]> };
 
 /** How often the screen reloads while its ERP delivery waits or is under way. */
@@ -40,7 +40,8 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
  * and references; the rows and the amounts; the ERP side; the apply actions the invoice offers
  * (`applyTypes`: PDF, e-mail, the ERP's file, sending to the ERP) and its history. A draft the
  * viewer may edit is edited here (InvoiceEditor) and finalized. The actions post JSON to the
- * route (`intent`: save, finalize, erp); documents go through /invoices/{id}/document.
+ * route (`intent`: save, finalize, erp, erpBooked, erpSendAgain); documents go through
+ * /invoices/{id}/document.
  */
 export function InvoiceScreen({ invoice }: { invoice: InvoiceView }) {
   const { t } = useTranslation('invoices');
@@ -70,6 +71,7 @@ export function InvoiceScreen({ invoice }: { invoice: InvoiceView }) {
       if (r.intent === 'save') toast.show({ kind: 'success', message: tc('SUCCESSFULLY_SAVED') });
       else if (r.intent === 'finalize')
         toast.show({ kind: 'success', message: t('toast.finalized', { number: r.invoiceNr ?? '' }) });
+      else if (r.intent === 'erpBooked') toast.show({ kind: 'success', message: t('toast.booked', { erp: erpName }) });
       else toast.show({ kind: 'success', message: t('toast.queued', { erp: erpName }) });
     } else if (r.code === 'INVOICE_CHANGED') setConflict(true);
     else toast.show({ kind: 'error', message: tc(r.fields ? 'VALIDATION_FAILED' : r.code, { name: erpName }) });
@@ -286,6 +288,16 @@ export function InvoiceScreen({ invoice }: { invoice: InvoiceView }) {
           canRetry={invoice.canApply && offers('erp')}
           isRetrying={pendingIntent === 'erp'}
           onRetry={() => post({ intent: 'erp' })}
+          settling={
+            pendingIntent === 'erpBooked' ? 'booked' : pendingIntent === 'erpSendAgain' ? 'sendAgain' : null
+          }
+          onSettle={(answer) =>
+            post(
+              'booked' in answer
+                ? { intent: 'erpBooked', externalInvoiceNr: answer.booked }
+                : { intent: 'erpSendAgain' },
+            )
+          }
         />
       ) : null}
 

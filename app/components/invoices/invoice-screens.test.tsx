@@ -356,7 +356,7 @@ describe('[invoicing] the invoice screen', () => {
     expect(failed).toContain('Last error: Invoice was not created in Fortnox');
     expect(failed).toContain('Fortnox said');
     expect(failed).toContain('Kund 30001 saknas');
-    expect(failed).toContain('Retry');
+    expect(failed).toContain('>Retry<');
     expect(failed).not.toContain('Send to Fortnox');
 
     // stopped for a person to look at the vendor first (issue 31 item 8): the reason, the reference, retry
@@ -383,7 +383,11 @@ describe('[invoicing] the invoice screen', () => {
     expect(checking).toContain('Fortnox may already have this invoice. Look there (the reference is shown)');
     expect(checking).toContain('Reference in Fortnox');
     expect(checking).toContain('5f0c1a2e-0000-4000-8000-000000000001');
-    expect(checking).toContain('Retry');
+    // the office's two answers once it has looked (no plain Retry, which would only look again)
+    expect(checking).toContain('data-testid="erp-check"');
+    expect(checking).toContain('Booked in Fortnox');
+    expect(checking).toContain('Send again');
+    expect(checking).not.toContain('>Retry<');
 
     const queued = render(
       <InvoiceScreen

@@ -21,9 +21,11 @@ import {
   getInvoiceHistory,
   getInvoiceOf,
   listInvoices,
+  settleErpCheck,
   updateInvoice,
   ZApply,
   ZInvoiceList,
+  ZSettleErpCheck,
   ZUpdateInvoice,
 } from '~/core/invoicing/invoice.service';
 import { emailInvoice, invoicePdf } from '~/core/invoicing/invoice-documents.service';
@@ -93,6 +95,14 @@ export const invoiceCalls: ApiCall[] = [
     },
   }),
   defineCall({
+    method: 'POST',
+    path: '/invoice/erp/check',
+    access: READ,
+    input: asSent(ZSettleErpCheck),
+    summary: `The office's answer to a delivery stopped as needs checking (issue 31), with the permission that sends the invoice to the ERP {invoiceId, answer: booked|sendAgain, externalInvoiceNr (the invoice's number in the ERP; required for booked)}: booked records it and ends the delivery (never sent again); sendAgain queues it as a first try → {invoice, delivery}; 409 ERP_DELIVERY_NOT_NEEDS_CHECKING`,
+    handler: (ctx, input) => settleErpCheck(ctx, input),
+  }),
+  defineCall({
     method: 'PUT',
     path: '/invoice',
     access: READ,
@@ -131,7 +141,7 @@ export const invoiceCalls: ApiCall[] = [
     access: READ,
     input: byId,
     summary:
-      'The invoice history, newest first: create, edit, finalize, email, erp.queued, erp.created, erp.retry, erp.failed, void; an entry of the same action within 60 s of the previous one is hidden',
+      'The invoice history, newest first: create, edit, finalize, email, erp.queued, erp.created, erp.retry, erp.failed, erp.check, erp.booked, erp.resend, void; an entry of the same action within 60 s of the previous one is hidden',
     handler: (ctx, input) => getInvoiceHistory(ctx, input.id),
   }),
   defineCall({
@@ -173,7 +183,7 @@ export const invoiceCalls: ApiCall[] = [
     access: ERP_READ,
     input: z.object({}),
     summary:
-      'Settings → ERP → {kind, kinds, connected, companyName, accounts: {sales: {25, 12, 6, 0, reverse}, fee, rounding}, deliveries (the last 20)}',
+      'Settings → ERP → {kind, kinds (each with vatCodes {defaults, guessed} for an ERP that takes its own VAT codes, and verification {verified, unverified}: message keys of what was checked against the vendor’s documentation), connected, companyName, accounts: {sales: {25, 12, 6, 0, reverse}, fee, rounding, vatCodes: {25, 12, 6, 0, reverse}}, deliveries (the last 20)}',
     handler: (ctx) => getErpSettings(ctx),
   }),
   defineCall({
@@ -181,7 +191,8 @@ export const invoiceCalls: ApiCall[] = [
     path: '/instance/erp',
     access: ERP_EDIT,
     input: asSent(ZSaveErpSettings),
-    summary: 'Chooses the ERP and its accounts {kind, accounts?, credentials? (an API-key ERP)} → the settings',
+    summary:
+      'Chooses the ERP and its accounts {kind, accounts? {sales, fee, rounding, vatCodes? (the ERP’s own VAT code per rate; left out: kept)}, credentials? (an API-key ERP)} → the settings',
     handler: (ctx, input) => saveErpSettings(ctx, input),
   }),
   defineCall({
