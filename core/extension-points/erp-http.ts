@@ -201,10 +201,19 @@ export function createErpHttp(options: ErpHttpOptions): ErpHttp {
   };
 }
 
+/** An access token within this long of its end is refreshed before use. */
+const EXPIRY_MARGIN_MS = 60_000;
+
 /**
  * Runs `call` with a valid OAuth2 access token: refreshes it first when it expires within a minute,
  * and once more when the vendor answers 401 anyway (revoked early, clock skew). New tokens are saved
  * through the session before they are used, so a crash right after never loses a rotated refresh token.
+ *
+ * A refresh runs under the session's refresh lock (issue 31 item 6): several processes may find the
+ * token expiring at once, and a vendor that replaces the refresh token at each use (Fortnox: "can
+ * only be used once") would refuse all of them but the first. Holding the lock, the credentials are
+ * read again: when another process refreshed meanwhile (the stored access token is another one, and
+ * not about to expire), those are used and the vendor is not asked again.
  */
 export async function withAccessToken<T>(
   session: ErpSession,
@@ -214,20 +223,31 @@ export async function withAccessToken<T>(
 ): Promise<T> {
   let credentials = session.credentials;
   if (!credentials?.accessToken) throw new ErpError('ERP_NOT_CONNECTED');
-  const renew = async () => {
-    if (!credentials?.refreshToken) throw new ErpError('ERP_NOT_CONNECTED');
-    const next = { ...credentials, ...(await refresh(credentials.refreshToken)) };
-    await session.saveCredentials(next);
+  const expiring = (c: ErpCredentials) => Boolean(c.expiresAt && Date.parse(c.expiresAt) - now() < EXPIRY_MARGIN_MS);
+  const adopt = (next: ErpCredentials) => {
     session.credentials = next;
     credentials = next;
     return next.accessToken!;
   };
+  /** A token in place of `stale` (the one expiring, or the one the vendor refused). */
+  const renew = (stale: string) => {
+    const underLock = async () => {
+      const stored = session.reloadCredentials ? await session.reloadCredentials() : credentials;
+      if (!stored?.accessToken) throw new ErpError('ERP_NOT_CONNECTED');
+      if (stored.accessToken !== stale && !expiring(stored)) return adopt(stored);
+      if (!stored.refreshToken) throw new ErpError('ERP_NOT_CONNECTED');
+      const next = { ...stored, ...(await refresh(stored.refreshToken)) };
+      await session.saveCredentials(next);
+      return adopt(next);
+    };
+    return session.withRefreshLock ? session.withRefreshLock(underLock) : underLock();
+  };
   let token = credentials.accessToken;
-  if (credentials.expiresAt && Date.parse(credentials.expiresAt) - now() < 60_000) token = await renew();
+  if (expiring(credentials)) token = await renew(token);
   try {
     return await call(token);
   } catch (err) {
-    if (isErpError(err) && err.status === 401) return call(await renew());
+    if (isErpError(err) && err.status === 401) return call(await renew(token));
     throw err;
   }
 }

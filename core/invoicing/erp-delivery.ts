@@ -21,7 +21,6 @@ import {
   fingerprintOf,
   readErpConnection,
   readMappings,
-  saveErpCredentials,
   writeMappings,
   type ErpConnection,
   type Mapping,
@@ -426,9 +425,7 @@ async function deliverOne(tenant: Tenant, claimed: Row, now: Date, log: Logger):
     if (connection.kind !== claimed.kind) throw new ErpError('ERP_NOT_CONNECTED', { vendorMessage: connection.kind });
     stoppedAt = { kind: connection.kind, customerId: invoice.customer.id };
     const { provider } = erpProvider(connection.kind);
-    const session = erpSession(tenant.id, connection, (next) =>
-      withTenant(tenant, (trx) => saveErpCredentials(trx, next)),
-    );
+    const session = erpSession(tenant, connection);
     // the customer and the articles: asked of the vendor only when new or changed since it last got
     // them (found or created there), remembered for next time
     const { externalId: _known, ...customerFields } = invoice.customer;
