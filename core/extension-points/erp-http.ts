@@ -1,9 +1,10 @@
 import type { ErpCredentials, ErpSession } from './erp-provider';
 
 /*
- * The HTTP every ERP plugin talks through (issue 14): the vendor's rate limit kept on our side, a 429
- * answered by waiting its Retry-After, timeouts, and every failure turned into one ErpError with the
- * vendor's text attached, so the core can decide whether to retry and which spec message to show.
+ * The HTTP every ERP plugin talks through (issue 14): the vendor's rate limit kept on our side
+ * (shared by every process when Redis is configured, issue 31 item 7), a 429 answered by waiting
+ * its Retry-After, timeouts, and every failure turned into one ErpError with the vendor's text
+ * attached, so the core can decide whether to retry and which spec message to show.
  */
 
 /** The spec's messages (section 8) an ERP failure is shown as. */
@@ -86,8 +87,11 @@ export interface ErpHttp {
 }
 
 export interface ErpHttpOptions {
-  /** The vendor's limit, kept per key (tenant) in this process: at most `requests` per `perMs`. */
-  rateLimit?: { requests: number; perMs: number };
+  /**
+   * The vendor's limit, kept per key (tenant): at most `requests` in any `perMs`, counted in this
+   * process or, with Redis configured, across every process (setErpRateLimitStore).
+   */
+  rateLimit?: ErpRateLimit;
   /** Limiter key; the tenant id. */
   key: string;
   /** Longest Retry-After waited inside one call; a longer one fails with ERP_RATE_LIMITED (retried later). */
@@ -103,11 +107,38 @@ export interface ErpHttpOptions {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** A vendor's limit: at most `requests` in any `perMs` milliseconds. */
+export interface ErpRateLimit {
+  requests: number;
+  perMs: number;
+}
+
+/**
+ * Where the vendor's limit is counted. Without one, in this process's memory (embedded mode, one
+ * process). With REDIS_URL the core sets one on Redis at boot (core/invoicing/erp-rate-limit.ts),
+ * so every web process and worker shares the limit (issue 31 item 7; decision 052).
+ */
+export interface ErpRateLimitStore {
+  /** Waits until one more request under `key` fits `limit` everywhere, then books it. */
+  take(key: string, limit: ErpRateLimit): Promise<void>;
+}
+
+// On globalThis, as the database is (core/db/with-tenant.ts): in production a plugin is imported
+// outside the server bundle with its own copy of this module (decision 001), and its requests must
+// be counted where the core's boot said.
+const RATE_LIMIT_STORE = Symbol.for('ordo.erpRateLimitStore');
+const storeHolder = globalThis as { [RATE_LIMIT_STORE]?: ErpRateLimitStore };
+
+/** Sets (or, with undefined, removes) the store every ERP request of this process is counted in. */
+export function setErpRateLimitStore(store: ErpRateLimitStore | undefined): void {
+  storeHolder[RATE_LIMIT_STORE] = store;
+}
+
 /** Sliding-window start times per key, shared by every call in this process. */
 const windows = new Map<string, number[]>();
 
-/** Waits until one more request fits the window, then books it. */
-async function takeSlot(key: string, limit: { requests: number; perMs: number }): Promise<void> {
+/** Waits until one more request fits the window in this process, then books it. */
+export async function takeInProcessSlot(key: string, limit: ErpRateLimit): Promise<void> {
   for (;;) {
     const now = Date.now();
     const starts = (windows.get(key) ?? []).filter((t) => now - t < limit.perMs);
@@ -119,6 +150,12 @@ async function takeSlot(key: string, limit: { requests: number; perMs: number })
     windows.set(key, starts);
     await sleep(limit.perMs - (now - starts[0]!) + 1);
   }
+}
+
+/** Waits for a slot where the limit is counted (a caller waits; it never fails for the limit). */
+function takeSlot(key: string, limit: ErpRateLimit): Promise<void> {
+  const store = storeHolder[RATE_LIMIT_STORE];
+  return store ? store.take(key, limit) : takeInProcessSlot(key, limit);
 }
 
 /** Retry-After in seconds or as an HTTP date; default one second. */
