@@ -11,6 +11,8 @@ import { fixedWindowFor, redisErpRateLimit } from './erp-rate-limit';
  */
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The plugins' margin over the vendor's window (Fortnox, QuickBooks: RATE_SLACK_MS). */
+const SLACK_MS = 250;
 const clients: Redis[] = [];
 const connect = (url = redisUrl) => {
   const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 500 });
@@ -75,26 +77,30 @@ describe('[erp] fixedWindowFor', () => {
 
 describe('[erp] the rate limit on Redis', () => {
   it('two limiters on separate Redis connections share one limit: never more than it in any span', async () => {
-    const limit: ErpRateLimit = { requests: 5, perMs: 1000 };
+    // the vendor's 5 a second, asked with slack as the plugins ask (a grant is seen here a Redis
+    // round trip after it was booked, as a request reaches the vendor a network trip after)
+    const vendor = { requests: 5, perMs: 1000 };
+    const limit: ErpRateLimit = { requests: vendor.requests, perMs: vendor.perMs + SLACK_MS };
     const key = `test:${randomUUID()}`;
     const stores = [redisErpRateLimit(connect()), redisErpRateLimit(connect())];
     const granted: number[] = [];
     await Promise.all(
-      Array.from({ length: 12 }, (_, i) => stores[i % 2]!.take(key, limit).then(() => granted.push(Date.now()))),
+      Array.from({ length: 10 }, (_, i) => stores[i % 2]!.take(key, limit).then(() => granted.push(Date.now()))),
     );
-    expect(granted).toHaveLength(12);
-    expect(mostInAnySpan(granted, limit.perMs)).toBeLessThanOrEqual(limit.requests);
-    // and the two did wait for each other: twelve at 5 a second take more than a second
-    expect(Math.max(...granted) - Math.min(...granted)).toBeGreaterThan(limit.perMs);
+    expect(granted).toHaveLength(10);
+    expect(mostInAnySpan(granted, vendor.perMs)).toBeLessThanOrEqual(vendor.requests);
+    // and the two did wait for each other: ten at 5 a second take more than a second
+    expect(Math.max(...granted) - Math.min(...granted)).toBeGreaterThan(vendor.perMs);
   }, 30_000);
 
   it('when Redis cannot be reached, counts in this process instead and still keeps the limit', async () => {
-    const limit: ErpRateLimit = { requests: 3, perMs: 600 };
+    const vendor = { requests: 3, perMs: 600 };
+    const limit: ErpRateLimit = { requests: vendor.requests, perMs: vendor.perMs + SLACK_MS };
     const store = redisErpRateLimit(connect('redis://127.0.0.1:1'));
     const key = `test:${randomUUID()}`;
     const granted: number[] = [];
     await Promise.all(Array.from({ length: 7 }, () => store.take(key, limit).then(() => granted.push(Date.now()))));
     expect(granted).toHaveLength(7);
-    expect(mostInAnySpan(granted, limit.perMs)).toBeLessThanOrEqual(limit.requests);
+    expect(mostInAnySpan(granted, vendor.perMs)).toBeLessThanOrEqual(vendor.requests);
   }, 30_000);
 });
