@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
 import type { Config } from '~/core/config/env';
 import { logger } from '~/core/log/logger';
 import { lockDataDir } from './data-dir-lock';
@@ -15,7 +17,73 @@ export interface Database {
   knex: Knex;
   /** Human-readable location for messages (never includes a password). */
   describe: string;
+  /**
+   * Runs `fn` while this process holds the lock named `key`, which every process on this database
+   * waits for (sessionLock below); for work that calls out while it holds the lock (an ERP token
+   * refresh), so never inside a transaction.
+   */
+  withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** How long a process waits for a session lock before giving up (then its caller tries again later). */
+export const SESSION_LOCK_TIMEOUT_MS = 60_000;
+
+/** A lock name as PostgreSQL's advisory-lock key: 64 bits of its SHA-256. */
+export function advisoryLockKey(key: string): string {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
+}
+
+/**
+ * A PostgreSQL session-level advisory lock on a connection of its own, opened for the lock and
+ * closed after it (issue 31 item 6; decision 052). Not `pg_advisory_xact_lock`: that lock lives as
+ * long as a transaction, and a transaction held open across the caller's outbound HTTP call breaks
+ * decision 049 (a pooled connection and its snapshot held for as long as the vendor takes). Not a
+ * pooled connection either: the caller needs the pool while it holds the lock (to re-read and save
+ * the credentials), and waiters blocked in pg_advisory_lock on pooled connections could empty the
+ * pool and wait for each other. A connection of its own also ends the lock whatever happens to this
+ * process: PostgreSQL releases a session lock when its connection closes (a crash included), and
+ * `lock_timeout` bounds the wait behind a holder that hangs.
+ */
+async function sessionLock<T>(url: string, key: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: 'ordo-lock',
+    lock_timeout: SESSION_LOCK_TIMEOUT_MS,
+  });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1::bigint)', [advisoryLockKey(key)]);
+    try {
+      return await fn();
+    } finally {
+      await client.query('select pg_advisory_unlock($1::bigint)', [advisoryLockKey(key)]).catch(() => {});
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * The embedded database serves one process (its data directory is locked, data-dir-lock.ts), so a
+ * lock within the process is the lock: callers of one key run one after the other.
+ */
+function processLock(): Database['withSessionLock'] {
+  const tails = new Map<string, Promise<unknown>>();
+  return async (key, fn) => {
+    const before = tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = before.then(() => mine);
+    tails.set(key, tail);
+    await before;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (tails.get(key) === tail) tails.delete(key);
+    }
+  };
 }
 
 /** A pooled connection lives at most this long; one that touched many tenant schemas caches their catalogs. */
@@ -56,6 +124,7 @@ export async function openPostgres(url: string, options: { poolMax?: number } = 
     scopedBegin: true,
     knex,
     describe: `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`,
+    withSessionLock: (key, fn) => sessionLock(url, key, fn),
     close: () => knex.destroy(),
   };
 }
@@ -83,6 +152,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
       scopedBegin: false,
       knex,
       describe: `embedded PGlite in ${dir}`,
+      withSessionLock: processLock(),
       async close() {
         await knex.destroy();
         await pglite.close();

@@ -119,6 +119,15 @@ export function withTenant<T>(tenant: TenantScope, fn: (trx: Trx) => Promise<T>)
   return inSchema(databaseFor(tenant.cluster), tenant.schemaName, fn, tenant.id);
 }
 
+/**
+ * Runs `fn` while no other process holds the tenant's lock `name` (on the tenant's database): for
+ * work that must not run twice at once across processes and calls out while it runs, so it is no
+ * unit of work — `fn` opens its own short ones (withTenant) for what it reads and writes.
+ */
+export function withTenantLock<T>(tenant: TenantScope, name: string, fn: () => Promise<T>): Promise<T> {
+  return databaseFor(tenant.cluster).withSessionLock(`tenant:${tenant.id}:${name}`, fn);
+}
+
 /** Runs one unit of work on the control schema (the tenant registry, the outbox, embedded jobs). */
 export function withControl<T>(fn: (trx: Trx) => Promise<T>): Promise<Settled<T>> {
   return inSchema(getDatabase(), CONTROL_SCHEMA, fn);

@@ -1,9 +1,10 @@
 import type { ErpCredentials, ErpSession } from './erp-provider';
 
 /*
- * The HTTP every ERP plugin talks through (issue 14): the vendor's rate limit kept on our side, a 429
- * answered by waiting its Retry-After, timeouts, and every failure turned into one ErpError with the
- * vendor's text attached, so the core can decide whether to retry and which spec message to show.
+ * The HTTP every ERP plugin talks through (issue 14): the vendor's rate limit kept on our side
+ * (shared by every process when Redis is configured, issue 31 item 7), a 429 answered by waiting
+ * its Retry-After, timeouts, and every failure turned into one ErpError with the vendor's text
+ * attached, so the core can decide whether to retry and which spec message to show.
  */
 
 /** The spec's messages (section 8) an ERP failure is shown as. */
@@ -86,8 +87,11 @@ export interface ErpHttp {
 }
 
 export interface ErpHttpOptions {
-  /** The vendor's limit, kept per key (tenant) in this process: at most `requests` per `perMs`. */
-  rateLimit?: { requests: number; perMs: number };
+  /**
+   * The vendor's limit, kept per key (tenant): at most `requests` in any `perMs`, counted in this
+   * process or, with Redis configured, across every process (setErpRateLimitStore).
+   */
+  rateLimit?: ErpRateLimit;
   /** Limiter key; the tenant id. */
   key: string;
   /** Longest Retry-After waited inside one call; a longer one fails with ERP_RATE_LIMITED (retried later). */
@@ -103,11 +107,38 @@ export interface ErpHttpOptions {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** A vendor's limit: at most `requests` in any `perMs` milliseconds. */
+export interface ErpRateLimit {
+  requests: number;
+  perMs: number;
+}
+
+/**
+ * Where the vendor's limit is counted. Without one, in this process's memory (embedded mode, one
+ * process). With REDIS_URL the core sets one on Redis at boot (core/invoicing/erp-rate-limit.ts),
+ * so every web process and worker shares the limit (issue 31 item 7; decision 052).
+ */
+export interface ErpRateLimitStore {
+  /** Waits until one more request under `key` fits `limit` everywhere, then books it. */
+  take(key: string, limit: ErpRateLimit): Promise<void>;
+}
+
+// On globalThis, as the database is (core/db/with-tenant.ts): in production a plugin is imported
+// outside the server bundle with its own copy of this module (decision 001), and its requests must
+// be counted where the core's boot said.
+const RATE_LIMIT_STORE = Symbol.for('ordo.erpRateLimitStore');
+const storeHolder = globalThis as { [RATE_LIMIT_STORE]?: ErpRateLimitStore };
+
+/** Sets (or, with undefined, removes) the store every ERP request of this process is counted in. */
+export function setErpRateLimitStore(store: ErpRateLimitStore | undefined): void {
+  storeHolder[RATE_LIMIT_STORE] = store;
+}
+
 /** Sliding-window start times per key, shared by every call in this process. */
 const windows = new Map<string, number[]>();
 
-/** Waits until one more request fits the window, then books it. */
-async function takeSlot(key: string, limit: { requests: number; perMs: number }): Promise<void> {
+/** Waits until one more request fits the window in this process, then books it. */
+export async function takeInProcessSlot(key: string, limit: ErpRateLimit): Promise<void> {
   for (;;) {
     const now = Date.now();
     const starts = (windows.get(key) ?? []).filter((t) => now - t < limit.perMs);
@@ -119,6 +150,12 @@ async function takeSlot(key: string, limit: { requests: number; perMs: number })
     windows.set(key, starts);
     await sleep(limit.perMs - (now - starts[0]!) + 1);
   }
+}
+
+/** Waits for a slot where the limit is counted (a caller waits; it never fails for the limit). */
+function takeSlot(key: string, limit: ErpRateLimit): Promise<void> {
+  const store = storeHolder[RATE_LIMIT_STORE];
+  return store ? store.take(key, limit) : takeInProcessSlot(key, limit);
 }
 
 /** Retry-After in seconds or as an HTTP date; default one second. */
@@ -201,10 +238,19 @@ export function createErpHttp(options: ErpHttpOptions): ErpHttp {
   };
 }
 
+/** An access token within this long of its end is refreshed before use. */
+const EXPIRY_MARGIN_MS = 60_000;
+
 /**
  * Runs `call` with a valid OAuth2 access token: refreshes it first when it expires within a minute,
  * and once more when the vendor answers 401 anyway (revoked early, clock skew). New tokens are saved
  * through the session before they are used, so a crash right after never loses a rotated refresh token.
+ *
+ * A refresh runs under the session's refresh lock (issue 31 item 6): several processes may find the
+ * token expiring at once, and a vendor that replaces the refresh token at each use (Fortnox: "can
+ * only be used once") would refuse all of them but the first. Holding the lock, the credentials are
+ * read again: when another process refreshed meanwhile (the stored access token is another one, and
+ * not about to expire), those are used and the vendor is not asked again.
  */
 export async function withAccessToken<T>(
   session: ErpSession,
@@ -214,20 +260,31 @@ export async function withAccessToken<T>(
 ): Promise<T> {
   let credentials = session.credentials;
   if (!credentials?.accessToken) throw new ErpError('ERP_NOT_CONNECTED');
-  const renew = async () => {
-    if (!credentials?.refreshToken) throw new ErpError('ERP_NOT_CONNECTED');
-    const next = { ...credentials, ...(await refresh(credentials.refreshToken)) };
-    await session.saveCredentials(next);
+  const expiring = (c: ErpCredentials) => Boolean(c.expiresAt && Date.parse(c.expiresAt) - now() < EXPIRY_MARGIN_MS);
+  const adopt = (next: ErpCredentials) => {
     session.credentials = next;
     credentials = next;
     return next.accessToken!;
   };
+  /** A token in place of `stale` (the one expiring, or the one the vendor refused). */
+  const renew = (stale: string) => {
+    const underLock = async () => {
+      const stored = session.reloadCredentials ? await session.reloadCredentials() : credentials;
+      if (!stored?.accessToken) throw new ErpError('ERP_NOT_CONNECTED');
+      if (stored.accessToken !== stale && !expiring(stored)) return adopt(stored);
+      if (!stored.refreshToken) throw new ErpError('ERP_NOT_CONNECTED');
+      const next = { ...stored, ...(await refresh(stored.refreshToken)) };
+      await session.saveCredentials(next);
+      return adopt(next);
+    };
+    return session.withRefreshLock ? session.withRefreshLock(underLock) : underLock();
+  };
   let token = credentials.accessToken;
-  if (credentials.expiresAt && Date.parse(credentials.expiresAt) - now() < 60_000) token = await renew();
+  if (expiring(credentials)) token = await renew(token);
   try {
     return await call(token);
   } catch (err) {
-    if (isErpError(err) && err.status === 401) return call(await renew());
+    if (isErpError(err) && err.status === 401) return call(await renew(token));
     throw err;
   }
 }

@@ -104,6 +104,19 @@ export interface ErpSession {
   credentials: ErpCredentials | null;
   /** Stores new credentials (a refreshed token) sealed, at once and outside any open transaction. */
   saveCredentials(next: ErpCredentials): Promise<void>;
+  /**
+   * The credentials as stored now: another process may have refreshed them since this session was
+   * made (issue 31 item 6). Null when the tenant is no longer connected to this ERP.
+   */
+  reloadCredentials?(): Promise<ErpCredentials | null>;
+  /**
+   * Runs `fn` while no other process refreshes this tenant's tokens for this ERP: vendors that
+   * replace the refresh token at each use (Fortnox, Visma) leave every process but the first with
+   * a dead one. withAccessToken takes it, re-reads the credentials and refreshes only if no other
+   * process did meanwhile; a plugin that refreshes by other means should do the same. The core's
+   * sessions always have both; a session without them (a plugin's own test) refreshes unguarded.
+   */
+  withRefreshLock?<T>(fn: () => Promise<T>): Promise<T>;
   accounts: ErpAccounts;
 }
 

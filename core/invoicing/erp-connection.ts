@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '~/core/context';
 import { open, seal, type SealContext } from '~/core/crypto/secret-box';
-import { tenantIdOf, type Trx } from '~/core/db/with-tenant';
+import { tenantIdOf, withTenant, withTenantLock, type TenantScope, type Trx } from '~/core/db/with-tenant';
+import { ErpError, isErpError } from '~/core/extension-points/erp-http';
 import type {
   ErpAccounts,
   ErpCredentials,
@@ -119,21 +120,42 @@ export async function tenantErp(ctx: Pick<Ctx, 'trx'>): Promise<{
 }
 
 /**
- * A plugin session. `save` stores refreshed credentials: in a request, the request's transaction;
- * in the delivery job, a short transaction of its own (no transaction is held over vendor calls).
+ * A plugin session for the tenant's ERP, made outside any transaction: every read and write it
+ * does is a short unit of work of its own, never one held over a vendor call (decision 049).
+ * A refresh is serialised per tenant and ERP across processes (issue 31 item 6; decision 052):
+ * withAccessToken takes `withRefreshLock`, re-reads the stored credentials and refreshes only when
+ * no other process did meanwhile.
  */
-export function erpSession(
-  tenantId: string,
-  connection: ErpConnection,
-  save: (next: ErpCredentials) => Promise<void>,
-): ErpSession {
+export function erpSession(tenant: TenantScope, connection: ErpConnection): ErpSession {
+  const kind = connection.kind;
   return {
-    tenantId,
+    tenantId: tenant.id,
     credentials: connection.credentials,
     accounts: connection.accounts,
-    saveCredentials: save,
+    saveCredentials: (next) => withTenant(tenant, (trx) => saveErpCredentials(trx, next)),
+    async reloadCredentials() {
+      const now = await withTenant(tenant, (trx) => readErpConnection(trx));
+      // the tenant switched ERP meanwhile: these credentials are not this plugin's
+      return now.kind === kind ? now.credentials : null;
+    },
+    async withRefreshLock(fn) {
+      try {
+        return await withTenantLock(tenant, `erp-token:${kind}`, fn);
+      } catch (err) {
+        if (isErpError(err) || !isLockTimeout(err)) throw err;
+        // another process's refresh hangs: this delivery is tried again later
+        throw new ErpError('ERP_UNREACHABLE', {
+          retryable: true,
+          vendorMessage: 'token refresh lock timed out',
+          cause: err,
+        });
+      }
+    },
   };
 }
+
+/** PostgreSQL's lock_not_available (55P03): the lock's wait ran out (SESSION_LOCK_TIMEOUT_MS). */
+const isLockTimeout = (err: unknown) => (err as { code?: unknown } | null)?.code === '55P03';
 
 /** A fresh OAuth state: random, bound to the tenant's row, good for ten minutes. */
 export async function newOAuthState(trx: Trx, now: Date): Promise<string> {

@@ -22,7 +22,6 @@ import {
   fingerprintOf,
   readErpConnection,
   readMappings,
-  saveErpCredentials,
   writeMappings,
   type ErpConnection,
   type Mapping,
@@ -499,9 +498,7 @@ async function deliverOne(tenant: Tenant, claimed: Row, now: Date, log: Logger):
     if (connection.kind !== claimed.kind) throw new ErpError('ERP_NOT_CONNECTED', { vendorMessage: connection.kind });
     stoppedAt = { kind: connection.kind, customerId: invoice.customer.id };
     const { provider } = erpProvider(connection.kind);
-    const session = erpSession(tenant.id, connection, (next) =>
-      withTenant(tenant, (trx) => saveErpCredentials(trx, next)),
-    );
+    const session = erpSession(tenant, connection);
     // the customer and the articles: asked of the vendor only when new or changed since it last got
     // them (found or created there), remembered for next time
     const { externalId: _known, ...customerFields } = invoice.customer;
@@ -662,7 +659,8 @@ export const deliverTenantJob = defineJob({
     const tenant = (await listTenants({ status: 'active' })).find((t) => t.id === data.tenantId);
     if (!tenant) return;
     const done = await deliverDue(tenant, { log: ctx.log });
-    if (done.delivered || done.failed || done.checking) ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
+    if (done.delivered || done.failed || done.checking)
+      ctx.log.info({ tenant: tenant.slug, ...done }, 'ERP deliveries');
   },
 });
 

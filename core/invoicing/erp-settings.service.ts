@@ -368,7 +368,7 @@ function anew<T>(ctx: Ctx, fn: (ctx: Ctx) => Promise<T>) {
 
 /** A plugin session outside the request's transaction: refreshed tokens are saved in one of their own. */
 function sessionOutside(ctx: Ctx, erp: TenantErp) {
-  return erpSession(ctx.tenant.id, erp.connection, (next) => anew(ctx, (c) => saveErpCredentials(c.trx, next)));
+  return erpSession(ctx.tenant, erp.connection);
 }
 
 /**

@@ -8,6 +8,7 @@ import { logger } from '~/core/log/logger';
 import { controlMigrations } from '~/migrations/control';
 import { closeRedis } from '~/core/redis/client';
 import { closeBrowser } from '~/core/documents/pdf';
+import { shareErpRateLimits } from '~/core/invoicing/erp-rate-limit';
 
 export interface Runtime {
   config: Config;
@@ -35,12 +36,15 @@ export async function openRuntime(
     throw e;
   }
   logger.debug({ database: db.describe }, 'database ready');
+  // several processes share the vendors' limits through Redis; without it, each keeps its own
+  shareErpRateLimits(config.REDIS_URL);
   return {
     config,
     db,
     registry,
     async close() {
       setDatabase(undefined);
+      shareErpRateLimits(undefined);
       await closeBrowser();
       await closeRedis();
       await db.close();

@@ -86,6 +86,8 @@ export interface FortnoxFake extends ErpFakeControl {
   /** The company's units (GET /3/units). */
   units(): Record<string, unknown>[];
   article(articleNumber: string): Record<string, unknown> | null;
+  /** Requests to the token endpoint with grant_type=refresh_token, refused ones included. */
+  refreshRequestCount(): number;
   /** The next invoice create is stored and its answer withheld until the fake closes (a crash test kills the caller meanwhile). */
   holdNextCreateResponse(): void;
   supplier(supplierNumber: string): Record<string, unknown> | null;
@@ -350,6 +352,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   let holdNextCreate = false;
   let requests = 0;
   let rateLimited = 0;
+  let refreshRequests = 0;
   const windows = new Map<string, number[]>();
 
   let base = '';
@@ -504,9 +507,16 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       return json(res, 200, issueTokens(code.scope));
     }
     if (grant === 'refresh_token') {
+      refreshRequests += 1;
       const old = refreshTokens.get(p.get('refresh_token') ?? '');
+      // fortnox.se/developer/faq: "Error: Invalid refresh token — Either you have already used the
+      // refresh token or it has expired." (the error and its description as Fortnox's token endpoint
+      // answers them are not published; invalid_grant is RFC 6749 §5.2's code for it)
       if (!old) return json(res, 400, { error: 'invalid_grant', error_description: 'Invalid refresh token' });
-      // Refresh tokens rotate: the one just used stops working.
+      // fortnox.se/developer/authorization/migrate-legacy-token-to-jwt: the refresh token "is valid
+      // for 45 days but can only be used once"; "If multiple instances of your integration attempt
+      // to refresh the token simultaneously, it could result in token invalidation." The one just
+      // used stops working; the answer carries a new one (…/get-refresh-token).
       refreshTokens.delete(p.get('refresh_token')!);
       return json(res, 200, issueTokens(old.scope));
     }
@@ -1561,6 +1571,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     },
     requestCount: () => requests,
     rateLimitedCount: () => rateLimited,
+    refreshRequestCount: () => refreshRequests,
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
