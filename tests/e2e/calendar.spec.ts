@@ -60,6 +60,10 @@ test('[calendar] plan an order by dragging it onto a technician, move it, and a 
   await page.getByRole('searchbox', { name: 'Sök oplanerade' }).fill('grindmotor');
   const unscheduled = page.getByTestId('unscheduled-order').filter({ hasText: number });
   await expect(unscheduled).toHaveCount(1, { timeout: 30_000 });
+  // the search goes into the address once typing pauses; a drag started before that navigation
+  // lands loses its element when the list re-renders (seen on the shared apps)
+  await expect(page).toHaveURL(/[?&]q=grindmotor/);
+  await expect(unscheduled).toHaveCount(1);
   const tuesday = cell(page, 'Erik Johansson', 'tisdag 8 december 2026');
   await unscheduled.dragTo(tuesday);
   await expect(tuesday.locator('[data-testid="plan"]', { hasText: number })).toBeVisible({ timeout: 30_000 });
