@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startChildWorker, type ChildWorker } from '../helpers/child-worker';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fortnox from '~/plugins/erp-fortnox';
@@ -46,41 +46,16 @@ afterAll(async () => {
   await fake?.close();
 });
 
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  ready: Promise<void>;
-  outcome: Promise<{ ok: boolean; errors: string[] }>;
-}
+type Worker = ChildWorker<{ ok: boolean; errors: string[] }>;
 
 function startWorker(redis: string | null): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/erp-rate-child.ts'], {
-    env: {
-      ...process.env,
-      REDIS_URL: redis ?? '',
-      PLUGIN_OPTIONS: JSON.stringify(pluginOptions),
-      ACCESS_TOKEN: accessToken,
-      CALLS: String(CALLS),
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
+  return startChildWorker('tests/helpers/erp-rate-child.ts', {
+    REDIS_URL: redis ?? '',
+    PLUGIN_OPTIONS: JSON.stringify(pluginOptions),
+    ACCESS_TOKEN: accessToken,
+    CALLS: String(CALLS),
+    LOG_LEVEL: 'silent',
   });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString();
-    if (stdout.startsWith('ready\n')) markReady();
-  });
-  const outcome = new Promise<{ ok: boolean; errors: string[] }>((resolve, reject) =>
-    child.on('exit', (code) => {
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{')) reject(new Error(`process exited ${code}: ${stderr || stdout}`));
-      else resolve(JSON.parse(last));
-    }),
-  );
-  return { child, ready: Promise.race([ready, outcome.then(() => {})]), outcome };
 }
 
 /** Two processes make CALLS calls each at once; what the fake counted meanwhile. */
@@ -88,7 +63,7 @@ async function twoProcesses(redis: string | null) {
   const before = { requests: fake.requestCount(), refused: fake.rateLimitedCount() };
   const workers = [startWorker(redis), startWorker(redis)];
   await Promise.all(workers.map((w) => w.ready));
-  for (const w of workers) w.child.stdin.write('go\n');
+  for (const w of workers) w.go();
   const outcomes = await Promise.all(workers.map((w) => w.outcome));
   return {
     outcomes,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startChildWorker, type ChildWorker } from '../helpers/child-worker';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '~/core/db/database';
@@ -70,40 +70,15 @@ async function expireStoredTokenIn(ms: number): Promise<ErpCredentials> {
   return next;
 }
 
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  ready: Promise<void>;
-  outcome: Promise<{ ok: boolean; error?: string; accessToken?: string }>;
-}
+type Worker = ChildWorker<{ ok: boolean; error?: string; accessToken?: string }>;
 
 function startWorker(): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/erp-refresh-child.ts'], {
-    env: {
-      ...process.env,
-      TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-      TENANT_SLUG: tenant.slug,
-      PLUGIN_OPTIONS: JSON.stringify(pluginOptions),
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
+  return startChildWorker('tests/helpers/erp-refresh-child.ts', {
+    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+    TENANT_SLUG: tenant.slug,
+    PLUGIN_OPTIONS: JSON.stringify(pluginOptions),
+    LOG_LEVEL: 'silent',
   });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString();
-    if (stdout.startsWith('ready\n')) markReady();
-  });
-  const outcome = new Promise<{ ok: boolean; error?: string; accessToken?: string }>((resolve, reject) =>
-    child.on('exit', (code) => {
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{')) reject(new Error(`worker exited ${code}: ${stderr || stdout}`));
-      else resolve(JSON.parse(last));
-    }),
-  );
-  return { child, ready: Promise.race([ready, outcome.then(() => {})]), outcome };
 }
 
 describe('[erp] token refresh across processes (issue 31 item 6)', () => {
@@ -113,7 +88,7 @@ describe('[erp] token refresh across processes (issue 31 item 6)', () => {
     const workers = [startWorker(), startWorker()];
     // both have read the expiring token and made their session before either refreshes
     await Promise.all(workers.map((w) => w.ready));
-    for (const w of workers) w.child.stdin.write('go\n');
+    for (const w of workers) w.go();
     const outcomes = await Promise.all(workers.map((w) => w.outcome));
 
     expect(outcomes.map((o) => o.error ?? 'ok')).toEqual(['ok', 'ok']);
