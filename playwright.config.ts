@@ -7,7 +7,7 @@ export default defineConfig({
   // Spec files run side by side, each against its own app (started once per file, on the
   // production build that scripts/e2e.mjs makes first); each worker keeps one browser for all of
   // its files. Tests inside a file run in order: they build on each other's data.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   fullyParallel: false,
   timeout: 90_000,
   expect: { timeout: 15_000 },

@@ -33,6 +33,8 @@ function secure(headers: Headers, nonce: string) {
       `script-src 'self' 'nonce-${nonce}'`,
       `connect-src ${connect}`,
       "object-src 'none'",
+      // a document chosen in the browser is previewed before it is sent (a typed invoice's PDF)
+      "frame-src 'self' blob:",
       "frame-ancestors 'none'",
       "base-uri 'self'",
       "form-action 'self'",

@@ -20,7 +20,7 @@ describe('[shell] every page names itself in the document title (WCAG 2.4.2)', (
     /^export default/m.test(readFileSync(path.join(import.meta.dirname, e.file), 'utf8')),
   );
   // the signed-in shell titles nothing itself: the page under it does
-  const layoutsOnly = new Set(['routes/app-layout.tsx']);
+  const layoutsOnly = new Set(['routes/app-layout.tsx', 'routes/zone-layout.tsx']);
 
   it('finds the pages', () => expect(pages.length).toBeGreaterThan(70));
 

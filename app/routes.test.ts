@@ -4,6 +4,7 @@ import type { RouteConfigEntry } from '@react-router/dev/routes';
 import routes from './routes';
 import { GUARD, type GuardMiddleware } from '~/app/lib/guard.server';
 import { API_CALLS } from '~/core/api/catalogue';
+import { isZoneCall } from '~/core/api/define-call';
 import { isPermission } from '~/core/permissions/permissions';
 import { APP_MODULES } from '~/core/modules/app-modules';
 import type { Access } from '~/core/permissions/access';
@@ -15,7 +16,7 @@ function flatten(entries: RouteConfigEntry[]): RouteConfigEntry[] {
 function validAccess(access: Access | undefined): boolean {
   if (!access) return false;
   const p = access.permission;
-  const okPermission = p === 'public' || p === 'signed-in' || isPermission(p);
+  const okPermission = p === 'public' || p === 'signed-in' || p === 'zone' || isPermission(p);
   return okPermission && (!access.module || (APP_MODULES as readonly string[]).includes(access.module));
 }
 
@@ -34,5 +35,14 @@ describe('[platform] every route and API call declares its access', () => {
     for (const call of API_CALLS) expect(validAccess(call.access), `${call.method} ${call.path}`).toBe(true);
     const keys = API_CALLS.map((c) => `${c.method} ${c.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('the customer zone is its own kind: /zone/ calls are public or zone, and only they are zone (decision 061)', () => {
+    for (const call of API_CALLS) {
+      const key = `${call.method} ${call.path}`;
+      if (isZoneCall(call)) expect(['public', 'zone'], key).toContain(call.access.permission);
+      else expect(call.access.permission, key).not.toBe('zone');
+    }
+    expect(API_CALLS.filter((c) => c.access.permission === 'zone').length).toBeGreaterThan(5);
   });
 });

@@ -16,6 +16,18 @@ export default [
   route('language', 'routes/language.tsx'),
   // the customer's answer to an e-mailed extra-work (ATA) approval link, signed out
   route('extra-work/:token', 'routes/extra-work.$token.tsx'),
+  // the customer zone (decision 061): its own sign-in, and its pages for a zone session only
+  route('zone/login', 'routes/zone.login.tsx'),
+  route('zone/register', 'routes/zone.register.tsx'),
+  route('zone/recover', 'routes/zone.recover.tsx'),
+  route('zone/logout', 'routes/zone.logout.tsx'),
+  layout('routes/zone-layout.tsx', [
+    route('zone', 'routes/zone._index.tsx'),
+    route('zone/work-orders', 'routes/zone.work-orders.tsx'),
+    route('zone/documents', 'routes/zone.documents.tsx'),
+    route('zone/invoices', 'routes/zone.invoices.tsx'),
+    route('zone/objects/:id', 'routes/zone.objects.$id.tsx'),
+  ]),
   layout('routes/app-layout.tsx', [
     // the work-order screen is the start page: the list tab, and one tab per opened order
     layout('routes/work-orders.tsx', [
@@ -35,6 +47,21 @@ export default [
     route('contracts', 'routes/contracts.tsx'),
     route('contracts/new', 'routes/contracts.new.tsx'),
     route('contracts/:id', 'routes/contracts.$id.tsx'),
+    // supplier invoices (the SUPPLIER_INVOICES module): the list with its status tabs and one invoice
+    route('supplierinvoices', 'routes/supplierinvoices.tsx'),
+    route('supplierinvoices/new', 'routes/supplierinvoices.new.tsx'),
+    route('supplierinvoices/:id', 'routes/supplierinvoices.$id.tsx'),
+    // supplier orders in error (issue 33 item 5): handled to a work order or discarded
+    route('supplierorders', 'routes/supplierorders.tsx'),
+    // deviations (the DEVIATIONS module): the dashboard, the list and its file, a new one, one deviation and its PDF;
+    // fixed paths before deviations/:id
+    route('deviations', 'routes/deviations.tsx'),
+    route('deviations/list', 'routes/deviations.list.tsx'),
+    route('deviations/export', 'routes/deviations.export.tsx'),
+    route('deviations/open', 'routes/deviations.open.tsx'),
+    route('deviations/new', 'routes/deviations.new.tsx'),
+    route('deviations/:id', 'routes/deviations.$id.tsx'),
+    route('deviations/:id/pdf', 'routes/deviations.$id.pdf.tsx'),
     // projects (the PROJECTS module): the list, a new project and one project with its menus as tabs
     route('projects', 'routes/projects.tsx'),
     route('projects/new', 'routes/projects.new.tsx'),
@@ -90,6 +117,7 @@ export default [
     route('reports/export', 'routes/reports.export.tsx'),
     route('profile', 'routes/profile.tsx'),
     route('settings', 'routes/settings.tsx'),
+    route('settings/deviations', 'routes/settings.deviations.tsx'),
     route('settings/users', 'routes/settings.users.tsx'),
     route('settings/users/new', 'routes/settings.users.new.tsx'),
     route('settings/users/:id', 'routes/settings.user.tsx'),
@@ -109,6 +137,7 @@ export default [
     route('settings/projects', 'routes/settings.projects.tsx'),
     route('settings/work-orders/dispatch', 'routes/settings.work-orders.dispatch.tsx'),
     route('settings/checklists', 'routes/settings.checklists.tsx'),
+    route('settings/service-reports', 'routes/settings.service-reports.tsx'),
     // settings: articles (groups, price lists)
     route('settings/articles', 'routes/settings.articles.tsx'),
     route('settings/articles/groups', 'routes/settings.articles.groups.tsx'),
@@ -159,6 +188,7 @@ export default [
     route('work-orders/:id/time', 'routes/work-orders.$id.time.tsx'),
     route('work-orders/:id/reminders', 'routes/work-orders.$id.reminders.tsx'),
     route('work-orders/:id/checklists', 'routes/work-orders.$id.checklists.tsx'),
+    route('work-orders/:id/service-reports', 'routes/work-orders.$id.service-reports.tsx'),
     route('work-orders/:id/close', 'routes/work-orders.$id.close.tsx'),
 
     // inventory: printable pages outside the tab bar (QR labels)

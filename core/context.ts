@@ -25,11 +25,28 @@ export interface Auth {
   mustEnrollMfa: boolean;
 }
 
+/**
+ * A customer-zone user signed in at /zone (decision 061): a different kind of session from staff's,
+ * carrying the zone user and the customer every zone query is scoped by.
+ */
+export interface ZoneAuth {
+  sessionId: string;
+  user: { id: string; email: string; name: string; language: string | null };
+  customerId: string;
+  customerName: string;
+  /** The customer's invoice language (the zone's language when the person chose none). */
+  customerLanguage: string | null;
+  modules: ReadonlySet<string>;
+}
+
 /** What every core service receives: the tenant's transaction and who is asking. */
 export interface Ctx {
   trx: Trx;
   tenant: Tenant;
+  /** A staff user; always null for a zone session. */
   auth: Auth | null;
+  /** A zone user (zone calls and pages only); absent or null everywhere else. */
+  zone?: ZoneAuth | null;
   lang: Lang;
   now: Date;
 }

@@ -1,5 +1,5 @@
 import { getConfig } from '~/core/config/env';
-import type { Auth, Ctx } from '~/core/context';
+import type { Auth, Ctx, ZoneAuth } from '~/core/context';
 import { AfterCommitWork, withTenant, type Settled } from '~/core/db/with-tenant';
 import type { Lang } from '~/core/i18n/languages';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -7,11 +7,18 @@ import type { SessionPolicy } from '~/core/auth/session.service';
 
 /** Runs one request's work for a tenant as one transaction, with the ctx every service takes. */
 export function inTenant<T>(
-  scope: { tenant: Tenant; auth: Auth | null; lang: Lang; now?: Date },
+  scope: { tenant: Tenant; auth: Auth | null; zone?: ZoneAuth | null; lang: Lang; now?: Date },
   fn: (ctx: Ctx) => Promise<T>,
 ): Promise<Settled<T>> {
   return withTenant(scope.tenant, (trx) =>
-    fn({ trx, tenant: scope.tenant, auth: scope.auth, lang: scope.lang, now: scope.now ?? new Date() }),
+    fn({
+      trx,
+      tenant: scope.tenant,
+      auth: scope.auth,
+      ...(scope.zone ? { zone: scope.zone } : {}),
+      lang: scope.lang,
+      now: scope.now ?? new Date(),
+    }),
   );
 }
 
@@ -27,13 +34,14 @@ const NO_UNIT_OF_WORK = new Proxy(() => {}, {
 
 /** The ctx of a call answered from the session alone: no transaction, no round trip. */
 export async function withoutUnitOfWork<T>(
-  scope: { tenant: Tenant; auth: Auth | null; lang: Lang; now?: Date },
+  scope: { tenant: Tenant; auth: Auth | null; zone?: ZoneAuth | null; lang: Lang; now?: Date },
   fn: (ctx: Ctx) => Promise<T>,
 ): Promise<Settled<T>> {
   const result = await fn({
     trx: NO_UNIT_OF_WORK,
     tenant: scope.tenant,
     auth: scope.auth,
+    ...(scope.zone ? { zone: scope.zone } : {}),
     lang: scope.lang,
     now: scope.now ?? new Date(),
   });

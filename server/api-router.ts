@@ -3,13 +3,15 @@ import { API_CALLS } from '~/core/api/catalogue';
 import { callInput, Reply, StreamReply, type ApiCall } from '~/core/api/define-call';
 import { pipeline } from 'node:stream/promises';
 import { checkSession } from '~/core/auth/session.service';
-import { AppError, isAppError } from '~/core/errors/app-error';
+import { AppError, invalidSession, isAppError } from '~/core/errors/app-error';
 import { getRegistry, pluginApiCalls } from '~/core/extension-points/registry';
 import { langFromKey } from '~/core/i18n/languages';
 import { logContext, logger } from '~/core/log/logger';
 import type { AppModuleId } from '~/core/modules/app-modules';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
-import { readToken } from '~/core/http/session-token';
+import { readToken, SESSION_COOKIE, ZONE_SESSION_COOKIE } from '~/core/http/session-token';
+import { checkZoneSession } from '~/core/zone/zone-session.service';
+import { isZoneCall } from '~/core/api/define-call';
 import { refuseNul } from '~/core/http/edge';
 import { inTenant, sessionPolicy, withoutUnitOfWork } from '~/core/unit-of-work';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -43,18 +45,27 @@ function asAppError(e: unknown): AppError | null {
 function handle(call: ApiCall, moduleId?: AppModuleId) {
   return async (req: Request, res: Response) => {
     const tenant = res.locals.tenant as Tenant;
-    const token = readToken({ cookie: req.headers.cookie, authorization: req.headers.authorization });
+    // A zone call (/api/zone/…) reads the zone's cookie, any other call the staff cookie; a bearer
+    // token is either, and is looked up only in its call's kind of sessions (decision 061).
+    const zoneCall = isZoneCall(call);
+    const token = readToken(
+      { cookie: req.headers.cookie, authorization: req.headers.authorization },
+      zoneCall ? ZONE_SESSION_COOKIE : SESSION_COOKIE,
+    );
     try {
       // Who is asking, before the unit of work: one statement (checkSession); a refused request
       // never opens a transaction.
       const now = new Date();
-      const auth = token ? await checkSession(tenant, token, now, sessionPolicy()) : null;
+      const auth = token && !zoneCall ? await checkSession(tenant, token, now, sessionPolicy()) : null;
+      const zone = token && zoneCall ? await checkZoneSession(tenant, token, now, sessionPolicy()) : null;
       // A bad token on any call other than a public one is INVALID_SESSION (spec section 8).
       const store = logContext.getStore();
       if (store && auth) store.userId = auth.user.id;
       if (moduleId && auth && !hasAccess(auth, { permission: 'signed-in', module: moduleId }))
         throw new AppError('UNKNOWN_API_CALL', 404);
-      requireAccess(auth, call.access);
+      if (call.access.permission === 'zone') {
+        if (!zone) throw invalidSession();
+      } else requireAccess(auth, call.access);
       const raw =
         call.method === 'GET' || call.method === 'DELETE'
           ? { ...req.query, ...req.params }
@@ -66,7 +77,9 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
       // PostgreSQL refuses a NUL character in text: refused here as bad input, the field named.
       refuseNul(raw);
       const input = callInput(call.input, raw);
-      const lang = langFromKey(auth?.user.language ?? tenant.config.languageKey);
+      const lang = langFromKey(
+        auth?.user.language ?? zone?.user.language ?? zone?.customerLanguage ?? tenant.config.languageKey,
+      );
       const run = call.unitOfWork === false ? withoutUnitOfWork : inTenant;
       // An upload streams to the file store first, outside the unit of work; undone if that fails.
       const received = call.receive
@@ -80,7 +93,7 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
       };
       let result: unknown;
       try {
-        result = await run({ tenant, auth, lang, now }, (ctx) =>
+        result = await run({ tenant, auth, zone, lang, now }, (ctx) =>
           call.handler(ctx, call.receive ? { ...(input as Record<string, unknown>), received } : input, meta),
         );
       } catch (e) {
@@ -111,6 +124,11 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
         if (e.status === 409 && e.details?.businessObjectId) body.businessObjectId = e.details.businessObjectId;
         // 409 PAYROLL_EMPLOYEE_NUMBER_MISSING names the people ([{userId, name}]) who need an employee number.
         if (e.status === 409 && e.details?.people) body.people = e.details.people;
+        // 409 SUPPLIER_INVOICE_DUPLICATE names the invoice that arrived first.
+        if (e.status === 409 && e.details?.duplicateOf) body.duplicateOf = e.details.duplicateOf;
+        // 400 SUPPLIER_INVOICE_INVALID / SUPPLIER_ORDER_INVALID say which rule (or CSV line) the document breaks.
+        if (e.status === 400 && /^SUPPLIER_(INVOICE|ORDER)_INVALID$/.test(e.code) && e.details?.message)
+          body.message = e.details.message;
         return sendError(res, e.status, body);
       }
       logger.error({ err: caught, call: `${call.method} ${call.path}` }, 'API call failed');

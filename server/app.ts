@@ -13,10 +13,11 @@ import { closeBoardEvents } from '~/core/events/board-events';
 import { closeCacheEvents, listenForForgets } from '~/core/events/cache-events';
 import { closeBrowser, documentBrowserPath, warmDocumentBrowser } from '~/core/documents/pdf';
 import { getDatabase } from '~/core/db/with-tenant';
-import { readToken } from '~/core/http/session-token';
+import { readToken, ZONE_SESSION_COOKIE } from '~/core/http/session-token';
 import { createQueue, type JobQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
+import { setSupplierInvoiceDeliveryQueue } from '~/core/supplier-invoices/supplier-invoice-delivery';
 import { setOutboxQueue } from '~/core/jobs/outbox';
 import { logContext, logger } from '~/core/log/logger';
 import { eachLimit, openRuntime, type Runtime } from '~/core/runtime/boot';
@@ -196,6 +197,7 @@ export function mountReactRouter(
           ip: req.ip ?? null,
           requestId: String(res.getHeader('X-Request-Id') ?? ''),
           token: readToken({ cookie: req.headers.cookie, authorization: null }),
+          zoneToken: readToken({ cookie: req.headers.cookie, authorization: null }, ZONE_SESSION_COOKIE),
         });
         return context;
       },
@@ -251,6 +253,7 @@ export async function startServer(
     await queue.start(coreJobs);
     await registerCoreSchedules(queue);
     setDeliveryQueue(queue);
+    setSupplierInvoiceDeliveryQueue(queue);
   }
 
   const opsToken = config.embedded ? newOpsToken() : undefined;

@@ -6,6 +6,7 @@ import { getConfig } from '~/core/config/env';
 import { createQueue } from '~/core/jobs/queue';
 import { coreJobs, registerCoreSchedules } from '~/core/jobs/purge-sessions.job';
 import { setDeliveryQueue } from '~/core/invoicing/erp-delivery';
+import { setSupplierInvoiceDeliveryQueue } from '~/core/supplier-invoices/supplier-invoice-delivery';
 import { setOutboxQueue } from '~/core/jobs/outbox';
 import { closeCacheEvents, listenForForgets } from '~/core/events/cache-events';
 import { closeBrowser, warmDocumentBrowser } from '~/core/documents/pdf';
@@ -24,6 +25,7 @@ async function main() {
   await queue.start(coreJobs);
   await registerCoreSchedules(queue);
   setDeliveryQueue(queue);
+  setSupplierInvoiceDeliveryQueue(queue);
   setOutboxQueue(queue);
   listenForForgets();
   logger.info({ queue: queue.kind, jobs: coreJobs.map((j) => j.id) }, 'worker started');

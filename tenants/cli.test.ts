@@ -95,6 +95,22 @@ describe('[tenants] the tenant CLI', () => {
     });
   }, 240_000); // a dozen CLI processes: slow on a loaded 2-core machine, nothing timed
 
+  it('sweeps stored files no row names, once they are over a day old, and says which', async () => {
+    const schema = (await cli('list')).json.find((t: { slug: string }) => t.slug === slug).schemaName as string;
+    const dir = path.join(dataDir, 'files', schema);
+    fs.mkdirSync(dir, { recursive: true });
+    const old = path.join(dir, 'left-by-a-crash');
+    const young = path.join(dir, 'upload-on-its-way');
+    fs.writeFileSync(old, 'abc');
+    fs.writeFileSync(young, 'de');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    fs.utimesSync(old, twoDaysAgo, twoDaysAgo);
+    const swept = await cli('sweep-files', slug);
+    expect(swept.json).toEqual([{ slug, examined: 1, removed: [`${schema}/left-by-a-crash`], bytes: 3 }]);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(young)).toBe(true);
+  }, 120_000);
+
   it('answers bad input with an error and a non-zero exit, writing nothing', async () => {
     const bad = await cli('create', 'Bad Slug', '--name', '', '--admin-email', 'nope');
     expect(bad.code).toBe(1);

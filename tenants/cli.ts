@@ -8,6 +8,9 @@ import { disablePlugin, enabledPlugins, enablePlugin } from '~/core/extension-po
 import { getRegistry, PluginError } from '~/core/extension-points/registry';
 import { openRuntime, eachLimit } from '~/core/runtime/boot';
 import { readOutbox } from '~/core/mail/mailer';
+import { sweepOrphanFiles } from '~/core/files/orphans';
+import { addDays, tenantDate } from '~/core/calendar/dates';
+import { KEEP_DAYS, readLoadTimes } from '~/core/instance/load-metrics';
 import { readOpsChannel } from '~/core/runtime/ops-channel';
 import { addHost, migrateTenant, provisionTenant, removeHost, setFileLimits, setTenantStatus } from './provision';
 import { getTenantBySlug, listTenants } from './registry';
@@ -29,6 +32,10 @@ const USAGE = `Usage: npm run tenant -- <command> [options] [--json]
   file-limits <slug> [--max-upload-mb N] [--quota-mb N]
                                           the largest upload and the storage quota (shown without options)
   outbox [--limit N]                      mail kept when SMTP_URL is not set
+  sweep-files [<slug>…]                   delete stored files no row names, stored over a day ago
+                                          (what a crash between storing and committing left; the
+                                          worker does it every 6 hours)
+  load-times <slug> [--days N]            the pages' load times the browsers reported (p50, p95), last 7 days
   rotate-key [<slug>…]                    re-seal every tenant's secrets under SECRET_KEY (the old key
                                           in SECRET_KEYS_OLD); each tenant in its own transaction
 
@@ -57,6 +64,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       'max-upload-mb': { type: 'string' },
       'quota-mb': { type: 'string' },
       options: { type: 'string' },
+      days: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -204,6 +212,43 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       const results = await rotateKeys(ring, args);
       if (results.some((r) => r.error)) process.exitCode = 1;
       return { json: { keyId: ring.current.id, tenants: results }, text: rotationText(results, ring) };
+    }
+    case 'sweep-files': {
+      const tenants = args.length
+        ? await Promise.all(
+            args.map(async (slug) => {
+              const t = await getTenantBySlug(slug);
+              if (!t) throw new UsageError(`No tenant "${slug}".`);
+              return t;
+            }),
+          )
+        : await listTenants({ status: 'active' });
+      const swept = [];
+      for (const t of tenants) swept.push({ slug: t.slug, ...(await sweepOrphanFiles(t)) });
+      return {
+        json: swept,
+        text: swept
+          .map(
+            (s) =>
+              `${s.slug}: ${s.removed.length} of ${s.examined} stored files removed (${s.bytes} bytes)` +
+              s.removed.map((k) => `\n  ${k}`).join(''),
+          )
+          .join('\n'),
+      };
+    }
+    case 'load-times': {
+      const [slug = ''] = args;
+      const tenant = await getTenantBySlug(slug);
+      if (!tenant) throw new AppError('NOT_FOUND', 404, { message: `No tenant ${slug}` });
+      const days = Math.max(1, Math.min(KEEP_DAYS, Math.trunc(Number(values.days ?? 7)) || 7));
+      const since = addDays(tenantDate(new Date(), tenant.config.country), 1 - days);
+      const pages = await withTenant(tenant, (trx) => readLoadTimes(trx, since));
+      return {
+        json: { slug, since, pages },
+        text: pages.length
+          ? pages.map((p) => `${p.name}: ${p.count} loads, p50 ≤ ${p.p50Ms} ms, p95 ≤ ${p.p95Ms} ms`).join('\n')
+          : `${slug}: no load times since ${since}.`,
+      };
     }
     case 'outbox': {
       const mails = await readOutbox({ limit: Number(values.limit ?? 20) });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { accessCodeContext } from '~/core/business-objects/access-codes.service';
 import { mfaSecretContext } from '~/core/auth/mfa.service';
+import { ZONE } from '~/core/auth/principal';
 import { oidcSecretContext } from '~/core/auth/oidc-settings.service';
 import { keyRing, needsReseal, reseal, type KeyRing, type SealContext } from '~/core/crypto/secret-box';
 import { CONTROL_SCHEMA } from '~/core/db/identifiers';
@@ -38,7 +39,15 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     table: 'user_mfa',
     key: 'user_id',
     column: 'secret_sealed',
-    context: mfaSecretContext,
+    context: (tenantId, userId) => mfaSecretContext(tenantId, userId),
+  },
+  {
+    // the customer zone's second factor (decision 061)
+    name: 'zone_user_mfa.secret_sealed',
+    table: 'zone_user_mfa',
+    key: 'user_id',
+    column: 'secret_sealed',
+    context: (tenantId, userId) => mfaSecretContext(tenantId, userId, ZONE),
   },
   {
     name: 'oidc_clients.client_secret_sealed',

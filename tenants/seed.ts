@@ -45,6 +45,11 @@ export const DEFAULT_ACCESS_LEVELS: {
       // their own week, mileage and expenses; timereports:edit (anyone's time, unlocking months) is the office's
       'timereports:read_own',
       'drive:read',
+      // the supplier invoices they are responsible for: their content is theirs to approve (issue 33)
+      'supplier_invoices:read',
+      // what they find on site is raised where they stand, and they see the deviations (issue 34)
+      'deviations:create',
+      'deviations:read',
     ],
     limit: 'user',
   },

@@ -3,6 +3,7 @@ import type { NavBadge } from '~/app/components/shell/nav';
 import { dueAgreementInvoiceCount } from '~/core/agreements/agreement-invoices.service';
 import type { Auth } from '~/core/context';
 import { logger } from '~/core/log/logger';
+import { supplierInvoiceBadge } from '~/core/supplier-invoices/supplier-invoice.service';
 import { hasAccess } from '~/core/permissions/access';
 import { run } from './guard.server';
 
@@ -15,12 +16,18 @@ export async function navBadgeCounts(
   context: Readonly<RouterContextProvider>,
   auth: Auth,
 ): Promise<Record<NavBadge, number>> {
-  const counts: Record<NavBadge, number> = { agreementInvoices: 0 };
+  const counts: Record<NavBadge, number> = { agreementInvoices: 0, supplierInvoices: 0 };
   if (hasAccess(auth, { permission: 'agreements:read' }))
     try {
       counts.agreementInvoices = (await run(context, (ctx) => dueAgreementInvoiceCount(ctx))).count;
     } catch (err) {
       logger.warn({ err }, 'the agreement invoice badge could not be counted');
+    }
+  if (hasAccess(auth, { permission: 'supplier_invoices:read', module: 'supplier_invoices' }))
+    try {
+      counts.supplierInvoices = (await run(context, (ctx) => supplierInvoiceBadge(ctx)))?.count ?? 0;
+    } catch (err) {
+      logger.warn({ err }, 'the supplier invoice badge could not be counted');
     }
   return counts;
 }

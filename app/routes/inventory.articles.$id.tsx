@@ -26,6 +26,7 @@ import { articlePriceListPrices } from '~/core/articles/price-lookup.service';
 import { moveStock, stockHistory } from '~/core/articles/stock.service';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
+import { CATALOGUE_ACCESS } from '~/core/supplier-catalogues/catalogue.service';
 import { articleGroupOptions } from '~/core/registers/options';
 import { pageTitle } from '~/app/lib/page-title';
 
@@ -46,6 +47,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     canCreate: hasAccess(auth, { permission: 'articles:create' }),
     canDelete: hasAccess(auth, { permission: 'articles:delete' }),
     canSeePurchasePrice: hasAccess(auth, { permission: 'articles:price' }),
+    // the suppliers' price lists fill the form in (issue 33 item 6)
+    catalogueSearch: hasAccess(auth, CATALOGUE_ACCESS.search),
   };
   const withGroups = hasAccess(auth, GROUPS_READ);
   if (params.id === 'new') {
@@ -214,6 +217,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
             canSeePurchasePrice={loaderData.canSeePurchasePrice}
             isNew={isNew}
             submitLabel={isNew ? t('create') : t('save')}
+            catalogueSearch={loaderData.catalogueSearch}
           >
             {!isNew && loaderData.canEdit ? (
               <Button

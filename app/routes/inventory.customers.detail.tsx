@@ -35,6 +35,7 @@ import {
   ZONE_USERS_ACCESS,
 } from '~/core/customers/zone-user.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { OpenDeviations } from '~/app/components/deviations/open-deviations';
 
 /**
  * Inventory → customers → one customer: every field with contacts and addresses, the group
@@ -239,6 +240,7 @@ export default function CustomerPage({ loaderData }: Route.ComponentProps) {
         />
       </section>
       <div className="grid content-start gap-6">
+        <OpenDeviations kind="customer" id={customer.id} />
         <section aria-labelledby="discounts" className={sectionCard}>
           <h2 id="discounts" className="mb-3 text-lg font-medium">
             {t('discounts.title')}

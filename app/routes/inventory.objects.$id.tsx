@@ -15,6 +15,8 @@ import { ObjectAgreementPanel } from '~/app/components/objects/object-agreement-
 import { HistoryList } from '~/app/components/objects/history-list';
 import { SecurityForms } from '~/app/components/objects/security-forms';
 import { ServiceLog } from '~/app/components/objects/service-log';
+import { ObjectServiceReports } from '~/app/components/service-reports/object-reports';
+import { nextInspectionOf, reportsOfObject } from '~/core/service-reports/service-report.service';
 import { Card, useFieldErrors, useResultToast, type ActionResult } from '~/app/components/objects/shared';
 import { SpecEditor } from '~/app/components/objects/spec-editor';
 import {
@@ -51,6 +53,7 @@ import { hasAccess } from '~/core/permissions/access';
 import { listObjectWorkOrders } from '~/core/work-orders/object-work-orders';
 import { priceListOptions } from '~/core/registers/options';
 import { pageTitle } from '~/app/lib/page-title';
+import { OpenDeviations } from '~/app/components/deviations/open-deviations';
 
 /**
  * Inventory → one object (spec section 2, /inventory/objects/{id}): its fields, contacts, own
@@ -68,6 +71,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     canEdit: can('bo:edit'),
     canDelete: can('bo:delete'),
     canServiceLog: can('bo:service_log'),
+    canServiceReports: hasAccess(auth, { permission: 'bo:read', module: 'servicereports' }),
     canCodesView: can('bo:codes:view'),
     canCodesEdit: can('bo:codes:edit'),
     canViewLog: can('bo:codes:view_log'),
@@ -86,6 +90,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         priceLists: flags.canEdit ? await priceListOptions(ctx) : [],
         articles: (await listObjectArticlePrices(ctx, bo.id)).articles,
         serviceLog: await listServiceLog(ctx, bo.id),
+        serviceReports: flags.canServiceReports ? await reportsOfObject(ctx, bo.id) : null,
+        nextInspection: flags.canServiceReports ? await nextInspectionOf(ctx, bo.id) : null,
         history: await listBusinessObjectHistory(ctx, bo.id, { size: 20 }),
         codes: flags.canCodesView || flags.canCodesEdit ? (await listCodeGroups(ctx, bo.id)).groups : null,
         security: flags.canSecRead ? await getSecurityForms(ctx, bo.id) : null,
@@ -366,12 +372,17 @@ export default function ObjectPage({ loaderData }: Route.ComponentProps) {
       id: 'servicelog',
       label: t('tab.serviceLog'),
       content: (
-        <ServiceLog
-          boId={bo.id}
-          first={loaderData.serviceLog.logs}
-          totalCount={loaderData.serviceLog.totalCount}
-          canWrite={flags.canServiceLog}
-        />
+        <div className="grid gap-6">
+          {loaderData.serviceReports ? (
+            <ObjectServiceReports reports={loaderData.serviceReports} next={loaderData.nextInspection} />
+          ) : null}
+          <ServiceLog
+            boId={bo.id}
+            first={loaderData.serviceLog.logs}
+            totalCount={loaderData.serviceLog.totalCount}
+            canWrite={flags.canServiceLog}
+          />
+        </div>
       ),
     },
     ...(loaderData.codes
@@ -470,6 +481,7 @@ export default function ObjectPage({ loaderData }: Route.ComponentProps) {
           setParams(next, { replace: true, preventScrollReset: true });
         }}
       />
+      <OpenDeviations kind="object" id={bo.id} />
       <ConfirmDialog
         isOpen={deleting}
         onOpenChange={setDeleting}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/inventory.suppliers.$id';
+import { OpenDeviations } from '~/app/components/deviations/open-deviations';
 import { actionError } from '~/app/lib/action-error.server';
 import { guard, requireAuth, run } from '~/app/lib/guard.server';
 import { Button, ConfirmDialog, pageFromUrl } from '~/app/components/ui';
@@ -19,8 +20,13 @@ import {
   updateSupplier,
 } from '~/core/suppliers/supplier.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { SupplierCatalogue } from '~/app/components/suppliers/supplier-catalogue';
+import { CATALOGUE_ACCESS, catalogueState } from '~/core/supplier-catalogues/catalogue.service';
 
-/** One supplier (spec section 3): its fields and contacts, and the articles bought from it. */
+/**
+ * One supplier (spec section 3): its fields and contacts, the articles bought from it, and its
+ * price list (supplier inventory: the wholesaler's price and discount files, decision 056).
+ */
 export const middleware = guard({ permission: 'suppliers:read' });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -36,6 +42,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       canEdit: hasAccess(auth, { permission: 'suppliers:edit' }),
       canDelete: hasAccess(auth, { permission: 'suppliers:delete' }),
       showTags: hasAccess(auth, { permission: 'suppliers:read', module: 'supplier_tags' }),
+      // the price list (issue 33 item 6), with the supplier-inventory module
+      catalogue: hasAccess(auth, CATALOGUE_ACCESS.read) ? await catalogueState(ctx, params.id) : null,
+      canUploadCatalogue: hasAccess(auth, CATALOGUE_ACCESS.edit),
+      canSearchCatalogue: hasAccess(auth, CATALOGUE_ACCESS.search),
     }));
   } catch (e) {
     // Another tenant's id, or none at all: the not-found page.
@@ -129,6 +139,20 @@ export default function SupplierPage({ loaderData }: Route.ComponentProps) {
           limit={loaderData.limit}
         />
       </section>
+      {loaderData.catalogue ? (
+        <section className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 xl:col-span-2">
+          <SupplierCatalogue
+            key={supplier.id}
+            supplierId={supplier.id}
+            initial={loaderData.catalogue}
+            canUpload={loaderData.canUploadCatalogue}
+            canSearch={loaderData.canSearchCatalogue}
+          />
+        </section>
+      ) : null}
+      <div className="min-w-0 xl:col-span-2">
+        <OpenDeviations kind="supplier" id={supplier.id} />
+      </div>
       <ConfirmDialog
         isOpen={confirming}
         onOpenChange={setConfirming}

@@ -24,6 +24,8 @@ import {
   type ActionResult,
 } from '~/app/components/objects/shared';
 import { Button, buttonClass, ConfirmDialog, LinkButton, Select, Tabs, TextField } from '~/app/components/ui';
+import { ProjectSupplierInvoices } from '~/app/components/supplier-invoices/project-supplier-invoices';
+import { SUPPLIER_INVOICE_ACCESS } from '~/core/supplier-invoices/supplier-invoice.service';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
 import { PROJECT_ACCESS } from '~/core/projects/project-access';
@@ -43,6 +45,7 @@ import {
   type ProjectWorkOrder,
 } from '~/core/projects/project.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { OpenDeviations } from '~/app/components/deviations/open-deviations';
 
 /**
  * One project (spec section 2: the project menus — general info, invoicing, costs, work orders,
@@ -62,6 +65,7 @@ export const TABS = [
   'planning',
   'files',
   'settings',
+  'supplierinvoices',
 ] as const;
 type TabId = (typeof TABS)[number];
 
@@ -85,6 +89,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
           createOrder: hasAccess(auth, { permission: 'workorders:create' }),
           createExtra: hasAccess(auth, { permission: 'workorders:create_project_extra_work' }),
           acceptExtra: hasAccess(auth, { permission: 'workorders:accept_project_extra_work' }),
+          readSupplierInvoices: hasAccess(auth, SUPPLIER_INVOICE_ACCESS.read),
         },
       };
     });
@@ -187,6 +192,7 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
     planning: <ResourcePlanner projectId={project.id} canEdit={canEdit} />,
     files: <RecordFiles kind="project" ownerId={project.id} />,
     settings: <SettingsTab project={project} canEdit={canEdit} />,
+    supplierinvoices: can.readSupplierInvoices ? <ProjectSupplierInvoices projectId={project.id} /> : null,
   };
 
   return (
@@ -278,8 +284,13 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
           next.delete('created');
           setParams(next, { replace: true, preventScrollReset: true });
         }}
-        items={TABS.map((id) => ({ id, label: t(`tab.${id}`), content: <div className="pt-4">{content[id]}</div> }))}
+        items={TABS.filter((id) => id !== 'supplierinvoices' || can.readSupplierInvoices).map((id) => ({
+          id,
+          label: t(`tab.${id}`),
+          content: <div className="pt-4">{content[id]}</div>,
+        }))}
       />
+      <OpenDeviations kind="project" id={project.id} />
       <ConfirmDialog
         isOpen={confirm !== null}
         onOpenChange={(open) => (open ? null : setConfirm(null))}

@@ -56,9 +56,19 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'instance:read' as const, module: 'erp' as const },
     },
     {
+      to: '/settings/deviations',
+      labelKey: 'settings.deviations',
+      access: { permission: 'settings:read' as const, module: 'deviations' as const },
+    },
+    {
       to: '/settings/checklists',
       labelKey: 'settings.checklists',
       access: { permission: 'settings:read' as const, module: 'checklists' as const },
+    },
+    {
+      to: '/settings/service-reports',
+      labelKey: 'settings.serviceReports',
+      access: { permission: 'settings:read' as const, module: 'servicereports' as const },
     },
     {
       to: '/settings/work-orders/dispatch',

@@ -11,6 +11,8 @@ import { dateIn } from '~/core/work-orders/time-rules';
 import { workOrderFromForm } from '~/app/components/work-orders/order/form-data';
 import { ArticlesPanel } from '~/app/components/work-orders/order/articles-panel';
 import { ChecklistsPanel } from '~/app/components/work-orders/order/checklists-panel';
+import { ServiceReportsPanel } from '~/app/components/service-reports/service-reports-panel';
+import { SignaturePanel } from '~/app/components/work-orders/order/signature-panel';
 import {
   CloseDialog,
   CopyDialog,
@@ -33,6 +35,12 @@ import { listWorkOrderArticles } from '~/core/work-orders/articles.service';
 import { getCloseDefaults } from '~/core/work-orders/close.service';
 import { loadDocumentsPanel } from '~/core/work-orders/documents.service';
 import { plansOfOrder } from '~/core/work-orders/schedule.service';
+import {
+  getWorkOrderSignatures,
+  removeWorkOrderSignature,
+  signWorkOrder,
+  SIGNATURE_ACCESS,
+} from '~/core/work-orders/signature.service';
 import { listWorkOrderTime } from '~/core/work-orders/time.service';
 import { getWorkOrderOptions } from '~/core/work-orders/work-order-options';
 import {
@@ -43,6 +51,7 @@ import {
   setWorkOrderLocked,
 } from '~/core/work-orders/work-order.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { OpenDeviations } from '~/app/components/deviations/open-deviations';
 
 /**
  * One work order in its tab (spec sections 2–5): what to do and where, time and articles, closing,
@@ -63,6 +72,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       close: await getCloseDefaults(ctx, workOrder.id),
       documents: await loadDocumentsPanel(ctx),
       plans: await plansOfOrder(ctx, workOrder.id),
+      // the customer's signature (module workorder_signature)
+      signature: hasAccess(ctx.auth, SIGNATURE_ACCESS.read) ? await getWorkOrderSignatures(ctx, workOrder.id) : null,
       // a closed order's invoice (with invoices:read); read last, it may find none
       invoice: workOrder.isClosed ? await orderInvoiceOf(ctx, 'workOrder', workOrder.id) : null,
     };
@@ -137,6 +148,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data<Result>({ ok: true, intent });
       case 'restore':
         await run(context, (ctx) => restoreWorkOrder(ctx, { workOrderId: params.id }));
+        return data<Result>({ ok: true, intent });
+      case 'sign':
+        await run(context, (ctx) =>
+          signWorkOrder(ctx, { id: params.id, name: form.get('name') ?? '', image: form.get('image') || null }),
+        );
+        return data<Result>({ ok: true, intent });
+      case 'unsign':
+        await run(context, (ctx) => removeWorkOrderSignature(ctx, params.id));
         return data<Result>({ ok: true, intent });
       default: {
         const wo = workOrderFromForm(form, tenantTimeZone(tenant.config.country));
@@ -287,7 +306,12 @@ export default function WorkOrderPage({ loaderData: d }: Route.ComponentProps) {
       />
       <RemindersPanel workOrderId={wo.id} />
       <ChecklistsPanel workOrderId={wo.id} format={format} />
+      {wo.deletedAt ? null : <ServiceReportsPanel workOrderId={wo.id} format={format} />}
+      {d.signature && !wo.deletedAt ? (
+        <SignaturePanel data={d.signature} isClosed={wo.isClosed} format={format} />
+      ) : null}
       {wo.deletedAt ? null : <RecordFiles kind="wo" ownerId={wo.id} />}
+      {wo.deletedAt ? null : <OpenDeviations kind="work_order" id={wo.id} />}
       {d.panels.map((key) => {
         const panel = ORDER_PANELS[key];
         if (!panel || wo.deletedAt) return null;

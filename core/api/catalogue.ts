@@ -13,9 +13,13 @@ import { modelCalls } from './calls/models.calls';
 import { agreementTypeCalls } from './calls/agreements.calls';
 import { customerCalls } from './calls/customers.calls';
 import { supplierCalls } from './calls/suppliers.calls';
+import { supplierInvoiceCalls } from './calls/supplier-invoices.calls';
+import { supplierOrderCalls } from './calls/supplier-orders.calls';
+import { supplierCatalogueCalls } from './calls/supplier-catalogues.calls';
 import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
 import { objectSettingsCalls } from './calls/object-settings.calls';
+import { instanceCalls } from './calls/instance.calls';
 import { dispatchRuleCalls } from './calls/dispatch-rules.calls';
 import { invoiceCalls } from './calls/invoices.calls';
 import { invoiceRuleCalls } from './calls/invoice-rules.calls';
@@ -29,6 +33,7 @@ import { onCallCalls } from './calls/on-call.calls';
 import { timeTagCalls } from './calls/time-tags.calls';
 import { workOrderReminderCalls } from './calls/work-order-reminders.calls';
 import { checklistCalls } from './calls/checklists.calls';
+import { serviceReportCalls } from './calls/service-reports.calls';
 import { fileCalls } from './calls/files.calls';
 import { driveByIdCalls } from './calls/drive-by-id.calls';
 import { proposalCalls } from './calls/proposals.calls';
@@ -44,6 +49,8 @@ import { timeReportCalls } from './calls/time-reports.calls';
 import { timeExpenseCalls } from './calls/time-expenses.calls';
 import { agreementCalls } from './calls/agreement-invoices.calls';
 import { reportCalls } from './calls/reports.calls';
+import { deviationCalls } from './calls/deviations.calls';
+import { zoneCalls } from './calls/zone.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -53,6 +60,8 @@ export const API_CALLS: ApiCall[] = [
   logoutCall,
   userConfCall,
   ...recoveryCalls,
+  // the customer zone (decision 061): /zone/… calls read the zone's session only
+  ...zoneCalls,
   ...userCalls,
   ...accessLevelCalls,
   ...appModuleCalls,
@@ -72,10 +81,19 @@ export const API_CALLS: ApiCall[] = [
   // agreement types: calls with fixed paths under /agreements/… go before these (/agreements/:id)
   ...agreementTypeCalls,
   ...customerCalls,
+  // fixed /suppliers/order… before /suppliers/:id
+  ...supplierOrderCalls,
   ...supplierCalls,
+  // fixed /supplierinvoices/badge, /settings, /inbound, /peppol before /supplierinvoices/:id (within the file)
+  ...supplierInvoiceCalls,
+  // fixed /supplierinventory/query/articles before /supplierinventory/:id (within the file)
+  ...supplierCatalogueCalls,
+  // fixed /deviations/stats…, /categories, /from before /deviations/:id (within the file)
+  ...deviationCalls,
   ...importExportCalls,
   ...workOrderSettingsCalls,
   ...objectSettingsCalls,
+  ...instanceCalls,
   ...dispatchRuleCalls,
   // fixed /wo/projectextra/link before the order's /wo/:id paths
   ...projectExtraWorkCalls,
@@ -89,6 +107,8 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderDocumentCalls,
   // fixed /wo/checklist paths before the order's /wo/:id
   ...checklistCalls,
+  // fixed /wo/servicereport paths before the order's /wo/:id
+  ...serviceReportCalls,
   ...fileCalls,
   // the spec's /file/drive/{id} paths, after the drive's fixed /recent, /favourites and /archive
   ...driveByIdCalls,

@@ -73,6 +73,14 @@ export function defineCall<S extends z.ZodType>(call: ApiCall<S>): ApiCall<S> {
   return call;
 }
 
+/**
+ * A customer-zone call (decision 061): its path is under /zone/, it is declared `zone` (or public:
+ * signing in), and it reads the zone's session only. Every other call reads the staff session only.
+ */
+export function isZoneCall(call: Pick<ApiCall, 'path'>): boolean {
+  return call.path.startsWith('/zone/');
+}
+
 /** Schemas made by `asSent`, with what checks the input: it is handed on as it came. */
 const checkedOnly = new WeakMap<z.ZodType, z.ZodType>();
 /** Schemas made by `shownOnly`: documentation; the service alone checks the input. */

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { isUuid, parseInput } from '~/core/errors/validation';
-import { requireAccess } from '~/core/permissions/access';
+import { hasAccess, requireAccess } from '~/core/permissions/access';
+import {
+  CATALOGUE_ACCESS,
+  catalogueProducts,
+  PICKER_RESULTS,
+  SUPPLIER_OPTION_PREFIX,
+} from '~/core/supplier-catalogues/catalogue.service';
 import { containsPattern, MAX_PAGE_SIZE } from '~/core/registers/list-query';
 import { ARTICLE_SEARCH_SQL } from './article.service';
 
@@ -14,6 +20,8 @@ export interface ArticleOption {
 
 const ZOptionsQuery = z.object({
   q: z.string().trim().max(200).optional(),
+  /** The article pickers of rows (work order, proposal): supplier catalogues' articles too. */
+  supplierInventory: z.boolean().optional(),
   groupId: z
     .string()
     .optional()
@@ -27,7 +35,7 @@ const ZOptionsQuery = z.object({
  */
 export async function articleOptions(ctx: Ctx, raw: unknown): Promise<{ options: ArticleOption[]; total: number }> {
   requireAccess(ctx.auth, { permission: 'articles:read' });
-  const { q, groupId } = parseInput(ZOptionsQuery, raw);
+  const { q, groupId, supplierInventory } = parseInput(ZOptionsQuery, raw);
   if (groupId && !isUuid(groupId)) return { options: [], total: 0 };
   const base = ctx.trx('articles as a').where('a.status', 'active');
   if (groupId) base.where('a.article_group_id', groupId);
@@ -38,12 +46,19 @@ export async function articleOptions(ctx: Ctx, raw: unknown): Promise<{ options:
     .select('a.id', 'a.article_id', 'a.title', 'a.unit', ctx.trx.raw('a.price::text as price'))
     .orderByRaw('lower(a.title), a.id')
     .limit(MAX_PAGE_SIZE)) as { id: string; article_id: string; title: string; unit: string | null; price: string }[];
-  return {
-    total: Number(n),
-    options: rows.map((r) => ({
-      id: r.id,
-      label: `${r.article_id} – ${r.title}`,
-      ...(r.unit ? { description: r.unit } : {}),
-    })),
-  };
+  const own = rows.map((r) => ({
+    id: r.id,
+    label: `${r.article_id} – ${r.title}`,
+    ...(r.unit ? { description: r.unit } : {}),
+  }));
+  // spec section 9: the article picker adds up to 10 supplier-inventory results
+  const supplier =
+    supplierInventory && q && !groupId && hasAccess(ctx.auth, CATALOGUE_ACCESS.search)
+      ? (await catalogueProducts(ctx, { q, limit: PICKER_RESULTS })).products.map((p) => ({
+          id: `${SUPPLIER_OPTION_PREFIX}${p.id}`,
+          label: `${p.articleNumber} – ${p.articleTitle}`,
+          description: p.supplierTitle,
+        }))
+      : [];
+  return { total: Number(n), options: [...own, ...supplier] };
 }

@@ -173,3 +173,35 @@ export async function supplierOptions(
     })),
   };
 }
+
+/**
+ * The active article a supplier's article number names: ours by that number, else the one this
+ * supplier calls so (article_suppliers). For a supplier's row (an invoice row, a catalogue pick).
+ */
+export async function articleForSupplierNumber(
+  ctx: Ctx,
+  number: string | null,
+  supplierId: string | null,
+): Promise<{ id: string } | undefined> {
+  if (!number) return undefined;
+  const own: { id: string } | undefined = await ctx
+    .trx('articles')
+    .whereRaw('lower(article_id) = lower(?)', [number])
+    .where('status', 'active')
+    .first('id');
+  if (own || !supplierId) return own;
+  return ctx
+    .trx('article_suppliers as x')
+    .join('articles as a', 'a.id', 'x.article_id')
+    .where({ 'x.supplier_id': supplierId, 'x.supplier_article_number': number, 'a.status': 'active' })
+    .first('a.id');
+}
+
+/** The first active free-text article (by article number): what a supplier's row without one of ours becomes. */
+export async function firstFreeTextArticle(ctx: Ctx): Promise<{ id: string } | undefined> {
+  return ctx
+    .trx('articles')
+    .where({ line_type: 'freetext', status: 'active' })
+    .orderByRaw('lower(article_id)')
+    .first('id');
+}

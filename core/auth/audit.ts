@@ -1,4 +1,5 @@
 import type { Trx } from '~/core/db/with-tenant';
+import type { PrincipalKind } from './principal';
 
 /** The sign-in audit log's events (ARCHITECTURE §8, issue 3 §6). */
 export type AuthEvent =
@@ -28,15 +29,19 @@ export async function recordAuthEvent(
     ip?: string | null;
     userAgent?: string | null;
     data?: Record<string, unknown>;
+    /** A customer-zone user's event: `userId` names a zone user, kept in `data` (user_id is staff's). */
+    principal?: PrincipalKind;
   },
 ): Promise<void> {
+  const zone = entry.principal === 'zone';
+  const data = zone ? { ...entry.data, zoneUserId: entry.userId ?? null } : entry.data;
   await trx('auth_events').insert({
     event: entry.event,
     at: entry.at,
-    user_id: entry.userId ?? null,
+    user_id: zone ? null : (entry.userId ?? null),
     email: entry.email?.toLowerCase() ?? null,
     ip: entry.ip ?? null,
     user_agent: entry.userAgent?.slice(0, 500) ?? null,
-    data: entry.data ? JSON.stringify(entry.data) : null,
+    data: data ? JSON.stringify(data) : null,
   });
 }

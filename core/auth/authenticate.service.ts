@@ -8,6 +8,7 @@ import { recordAuthEvent } from './audit';
 import { answerMfaChallenge, createMfaChallenge, isMfaEnabled, ZMfaCode } from './mfa.service';
 import { throttleFor, throttleKeys } from './login-throttle';
 import { createSession, revokeToken, validateSession, type SessionPolicy } from './session.service';
+import { STAFF, type Principal } from './principal';
 
 export const ZAuthenticate = z.object({
   email: zEmail(),
@@ -43,30 +44,51 @@ export type LoginOutcome =
  */
 export async function authenticate(ctx: AuthenticateInput, raw: unknown): Promise<LoginOutcome> {
   const input = parseInput(ZAuthenticate, raw);
-  const keys = throttleKeys(ctx.ip, input.email);
+  const checked = await checkPassword(ctx, input, STAFF);
+  if (checked.status === 'rejected') return checked;
+  const { userId, who } = checked;
+  if (await isMfaEnabled(ctx.trx, userId)) {
+    await recordAuthEvent(ctx.trx, { ...who, event: 'mfa.challenge', userId });
+    return { status: 'mfa', token: await createMfaChallenge(ctx.trx, userId, ctx.now) };
+  }
+  return startSession(ctx, userId, who);
+}
+
+export type PasswordCheck =
+  | { status: 'ok'; userId: string; who: { at: Date; email: string; ip?: string | null; userAgent?: string | null } }
+  | { status: 'rejected'; code: 'INVALID_EMAIL_OR_PASSWORD' | 'IP_BLOCKED_TRY_AGAIN_LATER' };
+
+/**
+ * The password step of a sign-in of either kind of user (staff, or the customer zone's with
+ * `principal` ZONE): throttled per address and per e-mail, the same time spent for an unknown
+ * e-mail, one rejection for every wrong case, each attempt audited.
+ */
+export async function checkPassword(
+  ctx: AuthenticateInput,
+  input: { email: string; password: string },
+  principal: Principal,
+): Promise<PasswordCheck> {
+  const keys = throttleKeys(ctx.ip, input.email, principal);
   const throttle = throttleFor(ctx.trx, ctx.tenantId ?? 'default');
   const who = { at: ctx.now, email: input.email, ip: ctx.ip, userAgent: ctx.userAgent };
+  const audit = { ...who, principal: principal.kind };
   if (await throttle.isBlocked(keys, ctx.now)) {
-    await recordAuthEvent(ctx.trx, { ...who, event: 'signin.blocked' });
+    await recordAuthEvent(ctx.trx, { ...audit, event: 'signin.blocked' });
     return { status: 'rejected', code: 'IP_BLOCKED_TRY_AGAIN_LATER' };
   }
 
   const user = await ctx
-    .trx('users')
+    .trx(principal.users)
     .whereRaw('lower(email) = lower(?)', [input.email])
     .first('id', 'password_hash', 'status');
   const ok = await verifyPassword(user?.password_hash, input.password);
-  if (!user || !ok || user.status !== 'active') {
+  if (!user || !ok || user.status !== principal.active) {
     await throttle.recordFailure(keys, ctx.now);
-    await recordAuthEvent(ctx.trx, { ...who, event: 'signin.failure', userId: user?.id ?? null });
+    await recordAuthEvent(ctx.trx, { ...audit, event: 'signin.failure', userId: user?.id ?? null });
     return { status: 'rejected', code: 'INVALID_EMAIL_OR_PASSWORD' };
   }
   await throttle.clearFailures(keys[1]!);
-  if (await isMfaEnabled(ctx.trx, user.id)) {
-    await recordAuthEvent(ctx.trx, { ...who, event: 'mfa.challenge', userId: user.id });
-    return { status: 'mfa', token: await createMfaChallenge(ctx.trx, user.id, ctx.now) };
-  }
-  return startSession(ctx, user.id, who);
+  return { status: 'ok', userId: user.id as string, who };
 }
 
 /** The end of every sign-in: a new session (replacing the one presented), audited. */

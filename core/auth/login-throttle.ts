@@ -3,6 +3,7 @@ import { getConfig } from '~/core/config/env';
 import type { Trx } from '~/core/db/with-tenant';
 import { logger } from '~/core/log/logger';
 import { firstConnection, getRedis } from '~/core/redis/client';
+import { STAFF, type Principal } from './principal';
 
 /**
  * Failed sign-ins are counted per address and per e-mail (ASVS 2.2.1). Past the limit within the
@@ -12,8 +13,13 @@ import { firstConnection, getRedis } from '~/core/redis/client';
  */
 export const THROTTLE = { maxFailures: 10, windowMinutes: 15, blockMinutes: 15 } as const;
 
-export function throttleKeys(ip: string | null | undefined, email: string): string[] {
-  return [`ip:${ip ?? 'unknown'}`, `email:${email.toLowerCase()}`];
+/**
+ * The counters a sign-in attempt touches: its address (shared by staff and zone sign-ins: one
+ * guesser is one guesser) and its e-mail within its kind of user (a zone user may share a staff
+ * member's address without either blocking the other).
+ */
+export function throttleKeys(ip: string | null | undefined, email: string, principal: Principal = STAFF): string[] {
+  return [`ip:${ip ?? 'unknown'}`, `${principal.throttleEmailKey}:${email.toLowerCase()}`];
 }
 
 export async function isBlocked(trx: Trx, keys: string[], now: Date): Promise<boolean> {

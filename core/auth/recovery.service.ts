@@ -13,6 +13,7 @@ import { checkOneTimeToken, consumeOneTimeToken, issueOneTimeToken } from './one
 import { hashPassword } from './password';
 import { zNewPassword } from './password-policy';
 import { createSession, validateSession, type SessionPolicy } from './session.service';
+import { STAFF, type Principal } from './principal';
 
 /** A recovery link works for one hour, once. */
 export const RECOVERY_VALID_HOURS = 1;
@@ -24,6 +25,9 @@ export interface RequestMeta {
   ip?: string | null;
   userAgent?: string | null;
 }
+
+/** Where a recovery link of each kind of user leads (the page that sets the new password). */
+const RECOVERY_PAGE = { staff: '/login', zone: '/zone/recover' } as const;
 
 export const ZRequestRecovery = z.object({
   email: zEmail(),
@@ -67,10 +71,15 @@ export function mailLang(ctx: Ctx, userLanguage: string | null | undefined): Lan
  * the mail leaves after commit, unawaited), so neither the answer nor its time tells who has an
  * account. Every request is audited, with the user when there is one.
  */
-export async function requestRecovery(ctx: Ctx, raw: unknown, meta: RequestMeta = {}): Promise<void> {
+export async function requestRecovery(
+  ctx: Ctx,
+  raw: unknown,
+  meta: RequestMeta = {},
+  principal: Principal = STAFF,
+): Promise<void> {
   const input = parseInput(ZRequestRecovery, raw);
   const user = await ctx
-    .trx('users')
+    .trx(principal.users)
     .whereRaw('lower(email) = lower(?)', [input.email])
     .first<{ id: string; email: string; name: string; language: string | null; status: string } | undefined>(
       'id',
@@ -80,7 +89,7 @@ export async function requestRecovery(ctx: Ctx, raw: unknown, meta: RequestMeta 
       'status',
     );
   const lang = mailLang(ctx, user?.language);
-  const base = await tenantLink(ctx.trx, ctx.tenant, input.hostname, '/login');
+  const base = await tenantLink(ctx.trx, ctx.tenant, input.hostname, RECOVERY_PAGE[principal.kind]);
   const audit = (data: Record<string, unknown>) =>
     recordAuthEvent(ctx.trx, {
       event: 'password.recovery.requested',
@@ -90,23 +99,24 @@ export async function requestRecovery(ctx: Ctx, raw: unknown, meta: RequestMeta 
       ip: meta.ip,
       userAgent: meta.userAgent,
       data,
+      principal: principal.kind,
     });
-  if (!user || user.status !== 'active') return audit({ sent: false, reason: user ? user.status : 'unknown' });
+  if (!user || user.status !== principal.active)
+    return audit({ sent: false, reason: user ? user.status : 'unknown' });
 
   const [{ open }] = await ctx
-    .trx('user_tokens')
+    .trx(principal.tokens)
     .where({ user_id: user.id, purpose: 'recovery' })
     .whereNull('used_at')
     .where('expires_at', '>', ctx.now)
     .count<{ open: string | number }[]>({ open: '*' });
   if (Number(open) >= MAX_OPEN_RECOVERY_LINKS) return audit({ sent: false, reason: 'too many open links' });
 
-  const token = await issueOneTimeToken(ctx.trx, {
-    userId: user.id,
-    purpose: 'recovery',
-    now: ctx.now,
-    validHours: RECOVERY_VALID_HOURS,
-  });
+  const token = await issueOneTimeToken(
+    ctx.trx,
+    { userId: user.id, purpose: 'recovery', now: ctx.now, validHours: RECOVERY_VALID_HOURS },
+    principal,
+  );
   const link = `${base}?t=${encodeURIComponent(token)}&lang=${keyFromLang(lang)}`;
   const mail = renderMail(recoveryMail, lang, { name: user.name, company: ctx.tenant.displayName }, link);
   await sendAfterCommit(ctx, { to: [user.email], ...mail, tenantId: ctx.tenant.id });
@@ -114,9 +124,13 @@ export async function requestRecovery(ctx: Ctx, raw: unknown, meta: RequestMeta 
 }
 
 /** `POST /pw/rt`: whether a recovery link still works; 400 TOKEN_EXPIRED when not. */
-export async function checkRecoveryLink(ctx: Ctx, raw: unknown): Promise<{ valid: true; email: string; name: string }> {
+export async function checkRecoveryLink(
+  ctx: Ctx,
+  raw: unknown,
+  principal: Principal = STAFF,
+): Promise<{ valid: true; email: string; name: string }> {
   const { token } = parseInput(ZLinkToken, raw);
-  const row = await checkOneTimeToken(ctx.trx, token, 'recovery', ctx.now);
+  const row = await checkOneTimeToken(ctx.trx, token, 'recovery', ctx.now, principal);
   return { valid: true, email: row.email, name: row.name };
 }
 
@@ -129,38 +143,51 @@ export type RecoveryOutcome =
  * recovery link of the user are used up; every session of the user ends (whoever knew the old
  * password is out) and the sign-in throttle for the address is cleared.
  *
- * With `signIn`, a user without MFA gets a fresh session. A user with MFA never does: a mailbox
- * alone must not get past the second factor, so they sign in normally afterwards.
+ * With `signIn`, a staff user without MFA gets a fresh session. A user with MFA never does: a
+ * mailbox alone must not get past the second factor, so they sign in normally afterwards; nor does a
+ * zone user (`principal` ZONE), who signs in on the zone's page.
  * A refused password (policy, repeat) leaves the link usable.
  */
 export async function completeRecovery(
   ctx: Ctx,
   raw: unknown,
   options: RequestMeta & { signIn: boolean; policy: SessionPolicy },
+  principal: Principal = STAFF,
 ): Promise<RecoveryOutcome> {
   const input = parseInput(ZPasswordByLink, raw);
-  const link = await checkOneTimeToken(ctx.trx, input.token, 'recovery', ctx.now);
-  await consumeOneTimeToken(ctx.trx, link.id, ctx.now);
+  const link = await checkOneTimeToken(ctx.trx, input.token, 'recovery', ctx.now, principal);
+  await consumeOneTimeToken(ctx.trx, link.id, ctx.now, principal);
   await ctx
-    .trx('user_tokens')
+    .trx(principal.tokens)
     .where({ user_id: link.user_id, purpose: 'recovery' })
     .whereNull('used_at')
     .update({ used_at: ctx.now });
   await ctx
-    .trx('users')
+    .trx(principal.users)
     .where({ id: link.user_id })
-    .update({ password_hash: await hashPassword(input.password), updated_at: ctx.now });
+    .update({
+      password_hash: await hashPassword(input.password),
+      ...(principal.kind === 'staff' ? { updated_at: ctx.now } : {}),
+    });
   const revoked = await ctx
-    .trx('sessions')
+    .trx(principal.sessions)
     .where({ user_id: link.user_id })
     .whereNull('revoked_at')
     .update({ revoked_at: ctx.now });
-  await throttleFor(ctx.trx, ctx.tenant.id).clearFailures(throttleKeys(options.ip, link.email)[1]!);
-  const who = { at: ctx.now, userId: link.user_id, email: link.email, ip: options.ip, userAgent: options.userAgent };
+  await throttleFor(ctx.trx, ctx.tenant.id).clearFailures(throttleKeys(options.ip, link.email, principal)[1]!);
+  const who = {
+    at: ctx.now,
+    userId: link.user_id,
+    email: link.email,
+    ip: options.ip,
+    userAgent: options.userAgent,
+    principal: principal.kind,
+  };
   await recordAuthEvent(ctx.trx, { ...who, event: 'password.recovered', data: { revokedSessions: revoked } });
 
+  if (!options.signIn || principal.kind !== 'staff') return { signedIn: false };
   const mfa = await ctx.trx('user_mfa').where({ user_id: link.user_id }).whereNotNull('enabled_at').first('user_id');
-  if (!options.signIn || mfa) return { signedIn: false };
+  if (mfa) return { signedIn: false };
   const session = await createSession(ctx.trx, {
     userId: link.user_id,
     now: ctx.now,

@@ -1,4 +1,5 @@
 import type { Auth } from '~/core/context';
+import type { Trx } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
 
 /** The spec's Session shape (section 3), as the API and the shell read it. */
@@ -15,7 +16,7 @@ export function sessionUser(auth: Auth) {
   };
 }
 
-export function sessionData(auth: Auth, tenant: Tenant) {
+export async function sessionData(trx: Trx, auth: Auth, tenant: Tenant) {
   return {
     user: sessionUser(auth),
     userType: auth.user.userType,
@@ -23,5 +24,19 @@ export function sessionData(auth: Auth, tenant: Tenant) {
     limit: auth.limit,
     appModules: [...auth.modules].sort(),
     instance: { displayName: tenant.displayName, configuration: tenant.config },
+    onDemandServiceReports: await onDemandServiceReports(trx, auth),
   };
+}
+
+/**
+ * The service-report templates any order may start (spec section 2, session
+ * `onDemandServiceReports`): the active on-demand ones, `[{id, title}]` by title; none without the
+ * service-reports module (user type super is not gated).
+ */
+async function onDemandServiceReports(trx: Trx, auth: Auth): Promise<{ id: string; title: string }[]> {
+  if (auth.user.userType !== 'super' && !auth.modules.has('servicereports')) return [];
+  return (await trx('service_report_templates')
+    .where({ active: true, on_demand: true })
+    .orderByRaw('lower(title), id')
+    .select('id', 'title')) as { id: string; title: string }[];
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { tenantStatement, type TenantScope, type Trx } from '~/core/db/with-tenant';
 import type { Auth, SessionUser } from '~/core/context';
 import { isPermission, type Permission, type WorkOrderLimit } from '~/core/permissions/permissions';
+import { STAFF, type Principal } from './principal';
 
 export interface SessionPolicy {
   idleMinutes: number;
@@ -17,16 +18,18 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
+/** A new session of a staff user, or of a zone user with `principal` ZONE (its own table). */
 export async function createSession(
   trx: Trx,
   input: { userId: string; now: Date; policy: SessionPolicy; ip?: string | null; userAgent?: string | null },
+  principal: Principal = STAFF,
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(input.now.getTime() + input.policy.absoluteHours * 3_600_000);
   const idle = new Date(Math.min(input.now.getTime() + input.policy.idleMinutes * 60_000, expiresAt.getTime()));
-  const [row] = await trx('sessions')
+  const [row] = await trx(principal.sessions)
     .insert({
       token_hash: hashToken(token),
       user_id: input.userId,
@@ -104,7 +107,9 @@ const sessionSql = (s: string) =>
     where s.token_hash = ? and s.revoked_at is null
       and s.expires_at > ? and s.idle_expires_at > ? and u.status = 'active'`;
 
-const touchSql = (s: string) => `update ${s}sessions set last_seen_at = ?, idle_expires_at = ? where id = ?`;
+/** Moves a session's idle deadline (`table`: the kind's sessions, prefixed as in sessionSql). */
+export const touchSql = (s: string, table = STAFF.sessions) =>
+  `update ${s}${table} set last_seen_at = ?, idle_expires_at = ? where id = ?`;
 
 const grantsSql = (s: string) =>
   `select permissions, work_order_limit, id::text || '@' || xmin::text as version
@@ -147,7 +152,11 @@ async function grantsFor(
 }
 
 /** The idle deadline moves at most once a minute: a write per request would cost more than it tells. */
-function touchDue(row: SessionRow, now: Date, policy: SessionPolicy): [Date, Date, string] | null {
+export function touchDue(
+  row: { last_seen_at: Date; expires_at: Date; session_id: string },
+  now: Date,
+  policy: SessionPolicy,
+): [Date, Date, string] | null {
   if (now.getTime() - new Date(row.last_seen_at).getTime() <= 60_000) return null;
   const idle = new Date(Math.min(now.getTime() + policy.idleMinutes * 60_000, new Date(row.expires_at).getTime()));
   return [now, idle, row.session_id];
@@ -218,23 +227,23 @@ export async function checkSession(
   return toAuth(row, grants);
 }
 
-export async function revokeSession(trx: Trx, sessionId: string, now: Date): Promise<void> {
-  await trx('sessions').where({ id: sessionId }).whereNull('revoked_at').update({ revoked_at: now });
+export async function revokeSession(trx: Trx, sessionId: string, now: Date, principal: Principal = STAFF) {
+  await trx(principal.sessions).where({ id: sessionId }).whereNull('revoked_at').update({ revoked_at: now });
 }
 
 /** Revokes the session a token names, if any (used when a new sign-in replaces an old session). */
-export async function revokeToken(trx: Trx, token: string, now: Date): Promise<void> {
+export async function revokeToken(trx: Trx, token: string, now: Date, principal: Principal = STAFF): Promise<void> {
   if (!TOKEN_SHAPE.test(token)) return;
-  await trx('sessions')
+  await trx(principal.sessions)
     .where({ token_hash: hashToken(token) })
     .whereNull('revoked_at')
     .update({ revoked_at: now });
 }
 
 /** Deletes sessions past their end; revoked ones are kept a day for the audit trail. */
-export async function purgeExpiredSessions(trx: Trx, now: Date): Promise<number> {
+export async function purgeExpiredSessions(trx: Trx, now: Date, principal: Principal = STAFF): Promise<number> {
   const dayAgo = new Date(now.getTime() - 86_400_000);
-  return trx('sessions')
+  return trx(principal.sessions)
     .where('expires_at', '<', now)
     .orWhere('idle_expires_at', '<', now)
     .orWhere('revoked_at', '<', dayAgo)

@@ -256,3 +256,8 @@ export function setConfig(config: Config): Config {
   current = config;
   return config;
 }
+
+/** For tests: forget the configuration in use, so the next `getConfig()` reads the environment again. */
+export function resetConfig(): void {
+  current = undefined;
+}

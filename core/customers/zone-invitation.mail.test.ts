@@ -19,7 +19,7 @@ describe('[customers] zone invitation mail', () => {
   });
 
   it('names the company, the customer and the link', () => {
-    const link = 'https://larm.example/customer-zone/register?t=abc&lang=se';
+    const link = 'https://larm.example/zone/register?t=abc&lang=se';
     const mail = renderMail(
       zoneInvitationMail,
       'sv',

@@ -32,6 +32,8 @@ export interface ZoneUser {
   status: (typeof ZONE_USER_STATUSES)[number];
   invitedAt: string | null;
   inviteExpiresAt: string | null;
+  /** When they last signed in to the zone (the office sees whether the invitation was used). */
+  lastSignInAt: string | null;
 }
 
 type Row = Record<string, unknown>;
@@ -47,6 +49,7 @@ function zoneUserOut(r: Row): ZoneUser {
     status: r.status as ZoneUser['status'],
     invitedAt: isoOrNull(r.invited_at),
     inviteExpiresAt: isoOrNull(r.invite_expires_at),
+    lastSignInAt: isoOrNull(r.last_sign_in_at),
   };
 }
 
@@ -100,7 +103,7 @@ async function invite(ctx: Ctx, customer: Row, user: Row, hostname: string | und
     ctx.trx,
     ctx.tenant,
     hostname,
-    `/customer-zone/register?t=${encodeURIComponent(token)}&lang=${keyFromLang(lang)}`,
+    `/zone/register?t=${encodeURIComponent(token)}&lang=${keyFromLang(lang)}`,
   );
   const mail = renderMail(
     zoneInvitationMail,

@@ -45,11 +45,16 @@ export function advisoryLockKey(key: string): string {
  * process: PostgreSQL releases a session lock when its connection closes (a crash included), and
  * `lock_timeout` bounds the wait behind a holder that hangs.
  */
-async function sessionLock<T>(url: string, key: string, fn: () => Promise<T>): Promise<T> {
+async function sessionLock<T>(
+  url: string,
+  key: string,
+  fn: () => Promise<T>,
+  timeoutMs = SESSION_LOCK_TIMEOUT_MS,
+): Promise<T> {
   const client = new pg.Client({
     connectionString: url,
     application_name: 'ordo-lock',
-    lock_timeout: SESSION_LOCK_TIMEOUT_MS,
+    lock_timeout: timeoutMs,
   });
   await client.connect();
   try {
@@ -86,6 +91,22 @@ function processLock(): Database['withSessionLock'] {
   };
 }
 
+/** How long a process waits for another to finish migrating a schema (a data migration may take minutes). */
+export const MIGRATION_LOCK_TIMEOUT_MS = 15 * 60_000;
+
+type MigrationLock = <T>(schema: string, fn: () => Promise<T>) => Promise<T>;
+const migrationLocks = new WeakMap<Knex, MigrationLock>();
+
+/**
+ * The lock under which `knex`'s database migrates `schema`: several processes starting at once (two
+ * web processes and a worker) each migrate every schema, and knex's own migration lock makes the
+ * second fail instead of wait. On PostgreSQL a session lock every process waits for; on the embedded
+ * database (one process) a lock within the process. None for a knex opened elsewhere.
+ */
+export function migrationLockOf(knex: Knex): MigrationLock | undefined {
+  return migrationLocks.get(knex);
+}
+
 /** A pooled connection lives at most this long; one that touched many tenant schemas caches their catalogs. */
 const MAX_CONNECTION_AGE_MS = 30 * 60_000;
 
@@ -118,6 +139,7 @@ export async function openPostgres(url: string, options: { poolMax?: number } = 
     log: quietLog(),
   });
   attachQueryCounter(knex);
+  migrationLocks.set(knex, (schema, fn) => sessionLock(url, `migrate:${schema}`, fn, MIGRATION_LOCK_TIMEOUT_MS));
   const u = new URL(url);
   return {
     kind: 'postgres',
@@ -147,6 +169,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
       log: quietLog(),
     });
     attachQueryCounter(knex);
+    const inProcess = processLock();
+    migrationLocks.set(knex, (schema, fn) => inProcess(`migrate:${schema}`, fn));
     return {
       kind: 'pglite',
       scopedBegin: false,

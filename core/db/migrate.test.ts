@@ -43,6 +43,25 @@ describe('tenant migrations', () => {
     expect(rows[0].t).toBeNull();
   });
 
+  it('let two processes that start at once migrate the same schema: one applies, the other waits and finds it done', async () => {
+    const schema = schemaNameForSlug(uniqueSlug('mig-d'));
+    const slow: Migration = {
+      name: '9997-slow',
+      up: async (knex) => {
+        await knex.raw('create table slow_things (id int)');
+        await knex.raw('select pg_sleep(0.5)');
+      },
+    };
+    const migrations = [...tenantMigrations.slice(0, 2), slow];
+    // two web processes and a worker booting together (compose.yaml) each migrate every schema
+    const [a, b] = await Promise.all([
+      migrateSchema(db.knex, schema, migrations),
+      migrateSchema(db.knex, schema, migrations),
+    ]);
+    expect([...a, ...b].sort()).toEqual(migrations.map((m) => m.name).sort());
+    expect(await appliedMigrations(db.knex, schema)).toEqual(migrations.map((m) => m.name));
+  });
+
   it('rolls a failing migration back completely', async () => {
     const schema = schemaNameForSlug(uniqueSlug('mig-c'));
     const broken: Migration = {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { assertSchemaName, quoteIdent } from './identifiers';
+import { migrationLockOf } from './database';
 
 /** A migration: a name that orders it, and an `up` that runs inside the target schema. */
 export interface Migration {
@@ -98,14 +99,19 @@ export async function migrateSchema(knex: Knex, schema: string, migrations: read
   const name = assertSchemaName(schema);
   const names = migrations.map((m) => m.name);
   if (new Set(names).size !== names.length) throw new Error(`Duplicate migration names for ${name}`);
-  if (await fromTemplate(knex, name, names)) return names;
-  await knex.raw(`create schema if not exists ${quoteIdent(name)}`);
-  const [, applied] = (await knex.migrate.latest({
-    migrationSource: new SchemaMigrationSource(name, migrations),
-    schemaName: name,
-    tableName: 'knex_migrations',
-  })) as [number, string[]];
-  return applied;
+  const migrate = async () => {
+    if (await fromTemplate(knex, name, names)) return names;
+    await knex.raw(`create schema if not exists ${quoteIdent(name)}`);
+    const [, applied] = (await knex.migrate.latest({
+      migrationSource: new SchemaMigrationSource(name, migrations),
+      schemaName: name,
+      tableName: 'knex_migrations',
+    })) as [number, string[]];
+    return applied;
+  };
+  // processes that start together wait for each other here, and the later finds nothing to apply
+  const lock = migrationLockOf(knex);
+  return lock ? lock(name, migrate) : migrate();
 }
 
 /** Names of the migrations already applied to a schema. */

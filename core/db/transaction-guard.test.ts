@@ -60,15 +60,16 @@ describe('the transaction guard', () => {
         (async () => getFileStore().get('t/a'))(),
         (async () => getFileStore().stat('t/a'))(),
         (async () => getFileStore().delete('t/a'))(),
+        (async () => getFileStore().list('t'))(),
       ]);
       return outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error) : null));
     });
-    expect(seen).toHaveLength(7);
+    expect(seen).toHaveLength(8);
     for (const error of seen) {
       expect(error).toBeInstanceOf(TransactionOpenError);
       expect(error).toMatchObject(refused);
     }
-    expect(seen.map((e) => /while a transaction is open/.test(String(e?.message)))).toEqual(Array(7).fill(true));
+    expect(seen.map((e) => /while a transaction is open/.test(String(e?.message)))).toEqual(Array(8).fill(true));
   });
 
   it('lets the same calls through once the transaction committed: after-commit work, afterCommit, and after the await', async () => {

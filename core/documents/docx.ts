@@ -143,8 +143,8 @@ function checklistValue(item: DocumentChecklistItem): string {
 
 /**
  * The work order as a Word document (.docx) with the same content as the PDF template: company,
- * order facts, customer and object, texts, the article table with its total, the time table and the
- * filled checklists.
+ * order facts, customer and object, texts, the article table with its total, the time table, the
+ * filled checklists and the customer's signature.
  */
 export async function workOrderToDocx(model: WorkOrderDocumentModel): Promise<Buffer> {
   const t = documentTranslator(model.lang);
@@ -248,6 +248,17 @@ export async function workOrderToDocx(model: WorkOrderDocumentModel): Promise<Bu
   for (const checklist of model.checklists) {
     children.push(heading(checklist.title));
     children.push(facts(checklist.items.map((item) => [item.label, checklistValue(item)])));
+  }
+
+  // the customer's signature (module workorder_signature): the drawing, the printed name, the technician
+  if (model.signature) {
+    children.push(heading(t('sr.customerSignature')));
+    const image = pngRun(model.signature.image, 60, 240);
+    if (image) children.push(new Paragraph({ children: [image] }));
+    children.push(para(model.signature.name, { size: 22 }));
+    children.push(para(dateTime(model.signature.signedAt), { size: 17, color: '374151' }));
+    children.push(heading(t('sr.technician')));
+    children.push(para(model.signature.technicianName ?? '', { size: 22 }));
   }
 
   const doc = new Document({

@@ -115,6 +115,14 @@ export interface WorkOrderDocumentModel {
   timeTotals: { workMinutes: number; travelMinutes: number; distanceKm: string };
   /** The checklists filled in on the order (templates nobody filled are left out). */
   checklists: DocumentChecklist[];
+  /** The customer's signature of the order (module `workorder_signature`), or null. */
+  signature: {
+    name: string;
+    /** The drawing, a PNG data URL; null when the signer gave the name only. */
+    image: string | null;
+    signedAt: string;
+    technicianName: string | null;
+  } | null;
 }
 
 /** "722 14 Västerås" from its parts; empty parts left out. */

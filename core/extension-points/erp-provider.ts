@@ -344,6 +344,60 @@ export interface ErpSentSupplierInvoice {
   externalNr: string | null;
 }
 
+/**
+ * How every idempotency key of Ordo's supplier-invoice bookings begins (sendSupplierInvoice): what a
+ * plugin that lists the ERP's supplier invoices recognises Ordo's own bookings by, to leave them out.
+ */
+export const ORDO_SUPPLIER_INVOICE_KEY_PREFIX = 'ordo-si-';
+
+/** One cost row of a supplier invoice held by the ERP (listSupplierInvoices). */
+export interface ErpFetchedSupplierInvoiceRow {
+  description: string;
+  articleNumber: string | null;
+  /** The cost account the ERP booked it on. */
+  account: string | null;
+  amount: string;
+  unit: string | null;
+  /** Unit price without VAT. */
+  price: string;
+  /** Without VAT; negative on a credit note. */
+  total: string;
+  /** The VAT rate (25, 12, 6, 0); where the ERP keeps VAT per invoice, the rate its VAT gives. */
+  vatPercent: '25' | '12' | '6' | '0';
+}
+
+/**
+ * A supplier invoice the ERP holds, typed there by a person, awaiting its approval (issue 33 item 1;
+ * capabilities.readSupplierInvoices). Invoices Ordo booked there itself (its idempotency key on them)
+ * and cancelled ones are never answered.
+ */
+export interface ErpFetchedSupplierInvoice {
+  /** The vendor's id (Fortnox: GivenNumber); what payment approval hands back. */
+  externalId: string;
+  supplier: {
+    /** The vendor's id for the supplier (what erp_mappings keeps for entity supplier). */
+    externalId: string;
+    name: string;
+    organizationalNumber: string | null;
+    vatNumber: string | null;
+  };
+  invoiceNumber: string;
+  invoiceType: 'invoice' | 'credit';
+  invoiceDate: string;
+  dueDate: string | null;
+  currency: string;
+  ocr: string | null;
+  /** The references a person typed, in the order they name a work order or project (Fortnox: YourReference, OurReference, Project). */
+  references: (string | null)[];
+  rows: ErpFetchedSupplierInvoiceRow[];
+  totalPrice: string;
+  totalVat: string;
+  rounding: string;
+  total: string;
+  /** Where a fetch that stopped after this invoice resumes (listSupplierInvoices' `since`). */
+  cursor: string;
+}
+
 export type ErpAuth =
   /** OAuth2 authorization code: the core sends the browser to authorizeUrl and hands back the code. */
   | {
@@ -380,6 +434,11 @@ export interface ErpCapabilities {
   taxReduction: boolean;
   /** Approved supplier invoices (the purchasing capability, issue 15). */
   supplierInvoices: boolean;
+  /**
+   * Supplier invoices typed in the ERP are fetched (listSupplierInvoices) and their payment approved
+   * there (approveSupplierInvoicePayment) rather than booked again (issue 33 item 1; decision 054).
+   */
+  readSupplierInvoices?: boolean;
 }
 
 /**
@@ -459,6 +518,25 @@ export interface ErpProvider {
     session: ErpSession,
     invoice: ErpSupplierInvoice,
     idempotencyKey: string,
+    options: { firstAttempt: boolean },
+  ): Promise<ErpSentSupplierInvoice>;
+  /**
+   * The supplier invoices awaiting approval in the ERP (capabilities.readSupplierInvoices), oldest
+   * first. `since` is the `cursor` of the last invoice an earlier fetch kept (null: from the start);
+   * `cursor` is where the next fetch starts when every invoice answered was kept. Reads only.
+   */
+  listSupplierInvoices?(
+    session: ErpSession,
+    options: { since: string | null },
+  ): Promise<{ invoices: ErpFetchedSupplierInvoice[]; cursor: string | null }>;
+  /**
+   * Approves the payment of an invoice the ERP holds (one listSupplierInvoices answered), exactly
+   * once: unless this is the delivery's first try, the plugin first looks whether it is approved
+   * already (a try killed after the vendor approved it) and then answers as if it approved it.
+   */
+  approveSupplierInvoicePayment?(
+    session: ErpSession,
+    externalId: string,
     options: { firstAttempt: boolean },
   ): Promise<ErpSentSupplierInvoice>;
 }

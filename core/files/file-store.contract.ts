@@ -90,4 +90,33 @@ export function fileStoreContract(store: () => FileStore) {
     for (const bad of ['../x', '/etc/passwd', 'a/../../b', 'a b', ''])
       await expect(store().put(bad, Readable.from([Buffer.from('x')]))).rejects.toThrow(/Not a file-store key/);
   });
+
+  it('lists the keys under a prefix with their sizes, and not those of a longer prefix or a failed upload', async () => {
+    const prefix = `t_list_${randomUUID().slice(0, 8)}`;
+    const started = Date.now() - 2_000; // a store's clock may be a second behind, and round down
+    await store().put(`${prefix}/a`, Readable.from([Buffer.from('1')]));
+    await store().put(`${prefix}/b-thumb`, Readable.from([Buffer.from('22')]));
+    await store().put(`${prefix}/sub/c`, Readable.from([Buffer.from('333')]));
+    await store().put(`${prefix}x/d`, Readable.from([Buffer.from('4444')])); // another tenant's schema
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('connection lost'));
+      },
+    });
+    await expect(store().put(`${prefix}/e`, failing)).rejects.toThrow('connection lost');
+    const listed: { key: string; size: number; storedAt: Date }[] = [];
+    for await (const k of store().list(prefix)) listed.push(k);
+    expect(listed.map(({ key, size }) => ({ key, size })).sort((x, y) => x.key.localeCompare(y.key))).toEqual([
+      { key: `${prefix}/a`, size: 1 },
+      { key: `${prefix}/b-thumb`, size: 2 },
+      { key: `${prefix}/sub/c`, size: 3 },
+    ]);
+    for (const k of listed) {
+      expect(k.storedAt.getTime()).toBeGreaterThanOrEqual(started);
+      expect(k.storedAt.getTime()).toBeLessThanOrEqual(Date.now() + 2_000);
+    }
+    const none: unknown[] = [];
+    for await (const k of store().list(`t_list_none_${randomUUID().slice(0, 8)}`)) none.push(k);
+    expect(none).toEqual([]);
+  });
 }

@@ -10,6 +10,8 @@
  * - `put` either stores the whole body under the key or nothing: a failed or aborted stream leaves
  *   no object behind.
  * - `delete` of a missing key succeeds (deleting after commit may run twice).
+ * - `list` walks the stored keys under a prefix with their size and when they were stored, a page at a
+ *   time, for the sweep that removes bytes no row names (core/files/orphans.ts).
  *
  * core/files/file-store.contract.ts is the suite every store passes.
  */
@@ -40,6 +42,18 @@ export interface FileStore {
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the object; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Every stored key under `prefix/` (a tenant's schema name), in no promised order, read a page at a
+   * time: never the whole listing in memory. Unfinished uploads are not keys and are not listed.
+   */
+  list(prefix: string): AsyncIterable<StoredKey>;
+}
+
+/** A key `list` found: its size and when its bytes were stored. */
+export interface StoredKey {
+  key: string;
+  size: number;
+  storedAt: Date;
 }
 
 /** `get` of a key the store does not hold. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
 import { parseInput } from '~/core/errors/validation';
+import { isModuleEnabled } from '~/core/modules/app-module.service';
 import { hasAccess } from '~/core/permissions/access';
 import { isImageType, isInlineType } from './inspect';
 import {
@@ -584,11 +585,33 @@ export async function setPublished(
     if (!customerId) throw notFound();
   } else customerId = await ownerCustomer(ctx, k, (row.owner_id as string | null) ?? null);
   if (!customerId) throw noCustomer();
-  await ctx
-    .trx('files')
-    .where({ id: row.id })
-    .update({ published_at: ctx.now, published_by: ctx.auth!.user.id, published_customer_id: customerId });
+  await markPublished(ctx, row.id as string, customerId);
   return { file: await entry(ctx, row.id as string) };
+}
+
+function markPublished(ctx: Ctx, fileId: string, customerId: string) {
+  return ctx
+    .trx('files')
+    .where({ id: fileId })
+    .update({ published_at: ctx.now, published_by: ctx.auth?.user.id ?? null, published_customer_id: customerId });
+}
+
+/**
+ * Publishes a record's file because the tenant said so (a generated service report when Settings →
+ * Service reports publishes them, decision 053), by the rules of publishing by hand: only with the
+ * customer zone on, never a folder, and to the record's own customer; a record without a customer
+ * publishes nothing. The tenant's setting stands in for the person's customerzone:publish_files (the
+ * technician who prints the report on site seldom has it). Answers the customer, or null.
+ */
+export async function publishByTenantSetting(ctx: Ctx, fileId: string): Promise<string | null> {
+  if (!(await isModuleEnabled(ctx.trx, 'customerzone'))) return null;
+  const row = (await ctx.trx('files').where({ id: fileId }).first('id', 'kind', 'owner_type', 'owner_id')) as
+    Row | undefined;
+  if (!row || row.kind === 'folder' || row.owner_type === 'drive') return null;
+  const customerId = await ownerCustomer(ctx, fileOwnerKind(row.owner_type), (row.owner_id as string | null) ?? null);
+  if (!customerId) return null;
+  await markPublished(ctx, fileId, customerId);
+  return customerId;
 }
 
 /** The files published to a customer, from any of its records or the drive (customer screen). */

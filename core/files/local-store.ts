@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { assertKey, FileNotStored, type ByteRange, type FileStore, type StoredObject } from './file-store';
+import {
+  assertKey,
+  FileNotStored,
+  type ByteRange,
+  type FileStore,
+  type StoredKey,
+  type StoredObject,
+} from './file-store';
 
 export class LocalFileStore implements FileStore {
   readonly kind = 'local' as const;
@@ -64,5 +71,31 @@ export class LocalFileStore implements FileStore {
 
   async delete(key: string): Promise<void> {
     await fs.promises.rm(this.file(key), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredKey> {
+    yield* this.walk(assertKey(prefix));
+  }
+
+  /** The keys under `key/`, directory by directory (an opendir reads its entries in small batches). */
+  private async *walk(key: string): AsyncIterable<StoredKey> {
+    let dir: fs.Dir;
+    try {
+      dir = await fs.promises.opendir(this.file(key));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw e;
+    }
+    for await (const entry of dir) {
+      const child = `${key}/${entry.name}`;
+      // an upload in progress (or one a crash cut short) is `<key>.<random>.partial`: not a key
+      if (entry.name.includes('.')) continue;
+      if (entry.isDirectory()) yield* this.walk(child);
+      else if (entry.isFile()) {
+        const st = await fs.promises.stat(path.join(dir.path, entry.name));
+        yield { key: child, size: st.size, storedAt: st.mtime };
+      }
+    }
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The kinds of record that carry files (spec section 2: customers, objects, models, articles,
- * door automatics, work orders, proposals, projects) and the drive, with who may see and change
+ * door automatics, work orders, proposals, projects, supplier invoices' PDFs, deviations) and the drive, with who may see and change
  * each kind's files (spec section 6: `<kind>:files` and `<kind>:files:read`). App modules add
  * their own kinds (AppModule.fileOwners); door automatics is one.
  *
@@ -12,6 +12,7 @@ import { getRegistry, pluginFileOwners } from '~/core/extension-points/registry'
 import type { AppModuleId } from '~/core/modules/app-modules';
 import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import type { Permission } from '~/core/permissions/permissions';
+import { SUPPLIER_INVOICE_FILES, visibleSupplierInvoices } from '~/core/supplier-invoices/visibility';
 import { applyLimit } from '~/core/work-orders/work-order-read';
 
 export interface FileOwnerKind {
@@ -58,6 +59,13 @@ const CORE: FileOwnerKind[] = [
   { ...record('proposal', 'proposals', 'proposal:files', ['proposal:read'], 'customer_id'), module: 'crm' },
   // a project's files: the project must exist here, and the PROJECTS module be on
   { ...record('project', 'projects', 'projects:files', ['projects:read']), recordModule: 'projects' },
+  // a supplier invoice's PDF: seen by whoever sees the invoice (requireOwner)
+  {
+    ...record(SUPPLIER_INVOICE_FILES, 'supplier_invoices', 'supplier_invoices:edit', ['supplier_invoices:read']),
+    module: 'supplier_invoices',
+  },
+  // a deviation's photos and files: seen by whoever reads deviations, changed by whoever edits them
+  { ...record('deviation', 'deviations', 'deviations:edit', ['deviations:read']), module: 'deviations' },
   {
     kind: 'drive',
     table: null,
@@ -121,7 +129,9 @@ export async function requireOwner(ctx: Ctx, k: FileOwnerKind, ownerId: unknown)
   const row =
     k.kind === 'wo'
       ? await applyLimit(ctx, ctx.trx('work_orders as w').where('w.id', ownerId)).first('w.id')
-      : await ctx.trx(k.table!).where({ id: ownerId }).first('id');
+      : k.kind === SUPPLIER_INVOICE_FILES
+        ? await visibleSupplierInvoices(ctx, ctx.trx('supplier_invoices as si').where('si.id', ownerId)).first('si.id')
+        : await ctx.trx(k.table!).where({ id: ownerId }).first('id');
   if (!row) throw notFound();
   return ownerId;
 }

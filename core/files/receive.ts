@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import { AppError } from '~/core/errors/app-error';
 import { NUL } from '~/core/http/edge';
-import { inspectFile } from './inspect';
+import { inspectFile, type FileType } from './inspect';
 import { deleteStored, getFileStore } from './store';
 
 /** Spec section 9: an upload may take 60 s. */
@@ -79,7 +79,16 @@ async function thumbnail(file: string): Promise<Buffer> {
 export async function receiveFiles(
   body: Readable,
   headers: Record<string, string | string[] | undefined>,
-  options: { prefix: string; maxFileBytes: number; timeoutMs?: number; maxFiles?: number },
+  options: {
+    prefix: string;
+    maxFileBytes: number;
+    timeoutMs?: number;
+    maxFiles?: number;
+    /** The largest text field (busboy's fieldSize); 10,000 characters unless told. */
+    maxFieldBytes?: number;
+    /** What a file is and whether it is allowed; the file store's allow-list (inspectFile) unless told. */
+    inspect?: (file: string, size: number) => Promise<FileType>;
+  },
 ): Promise<Received> {
   const type = String(headers['content-type'] ?? '');
   if (!type.startsWith('multipart/form-data')) throw refuse('FILE_MISSING');
@@ -94,7 +103,13 @@ export async function receiveFiles(
   try {
     bb = busboy({
       headers: headers as IncomingHttpHeaders,
-      limits: { fileSize: options.maxFileBytes + 1, files: maxFiles, fields: 20, fieldSize: 10_000, parts: 60 },
+      limits: {
+        fileSize: options.maxFileBytes + 1,
+        files: maxFiles,
+        fields: 20,
+        fieldSize: options.maxFieldBytes ?? 10_000,
+        parts: 60,
+      },
       defParamCharset: 'utf8',
     });
   } catch {
@@ -125,7 +140,7 @@ export async function receiveFiles(
     // busboy stops one byte past the limit: a file of exactly the limit passes
     if (stream.truncated || size > options.maxFileBytes)
       throw refuse('FILE_TOO_LARGE', 413, { limits: { file: Math.floor(options.maxFileBytes / 1024 / 1024) } });
-    const type = await inspectFile(temp, size);
+    const type = await (options.inspect ?? inspectFile)(temp, size);
     const thumb = type.image ? await thumbnail(temp) : null;
     const key = `${options.prefix}/${randomUUID()}`;
     stored.push(key);

@@ -46,6 +46,8 @@ function storeWith(prefix?: string) {
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
     prefix,
+    // two keys a page, so the contract's listing of three keys follows a continuation token
+    listPageSize: 2,
   });
 }
 
@@ -159,12 +161,29 @@ describe('S3FileStore', () => {
     }
   });
 
+  it('lists a page of keys at a time, each page after the last key of the one before', async () => {
+    for (const k of ['a', 'b', 'c', 'd', 'e']) await store.put(`t_pages/${k}`, Readable.from([Buffer.from(k)]));
+    const before = requests.length;
+    const listed: string[] = [];
+    for await (const k of store.list('t_pages')) listed.push(k.key);
+    expect(listed).toEqual(['t_pages/a', 't_pages/b', 't_pages/c', 't_pages/d', 't_pages/e']);
+    const lists = requests.slice(before).filter((r) => r.startsWith('GET') && query(r).includes('prefix'));
+    // two keys a page: a, b | c, d | e
+    expect(lists).toHaveLength(3);
+    expect(query(lists[0]!)).not.toContain('marker');
+    expect(query(lists[1]!)).toContain('marker');
+  });
+
   it('keeps its keys under the prefix', async () => {
     const prefixed = storeWith('tenants-files/');
     expect((await prefixed.put('t_p/one', Readable.from([Buffer.from('abc')]))).size).toBe(3);
     expect(await prefixed.stat('t_p/one')).toEqual({ size: 3 });
     expect(await store.stat('tenants-files/t_p/one')).toEqual({ size: 3 });
     expect(await store.stat('t_p/one')).toBeNull();
+    // listed by the store's own keys, without the bucket's prefix
+    const listed: string[] = [];
+    for await (const k of prefixed.list('t_p')) listed.push(k.key);
+    expect(listed).toEqual(['t_p/one']);
     await prefixed.delete('t_p/one');
     expect(await store.stat('tenants-files/t_p/one')).toBeNull();
     expect(() => storeWith('../up')).toThrow(/Not a file-store key/);

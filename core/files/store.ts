@@ -57,6 +57,10 @@ function outsideTransactionsOnly(store: FileStore): FileStore {
       assertOutsideTransaction('deleting a stored file');
       return store.delete(key);
     },
+    list(prefix) {
+      assertOutsideTransaction('listing stored files');
+      return store.list(prefix);
+    },
   };
 }
 

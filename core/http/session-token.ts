@@ -4,25 +4,33 @@
  * for the API. It is the same opaque token either way.
  */
 export const SESSION_COOKIE = '__Host-ordo_session';
+/**
+ * A customer-zone session's cookie (decision 061): another name for another kind of session, so a
+ * browser signed in to both keeps them apart and neither is ever read as the other.
+ */
+export const ZONE_SESSION_COOKIE = '__Host-ordo_zone';
 
-export function readToken(headers: { cookie?: string | null; authorization?: string | null }): string | null {
+export function readToken(
+  headers: { cookie?: string | null; authorization?: string | null },
+  cookieName: string = SESSION_COOKIE,
+): string | null {
   const auth = headers.authorization;
   if (auth && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim() || null;
   const cookie = headers.cookie;
   if (!cookie) return null;
   for (const part of cookie.split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join('=')) || null;
+    if (name === cookieName) return decodeURIComponent(rest.join('=')) || null;
   }
   return null;
 }
 
-export function sessionCookie(token: string, expiresAt: Date): string {
-  return `${SESSION_COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Expires=${expiresAt.toUTCString()}`;
+export function sessionCookie(token: string, expiresAt: Date, name: string = SESSION_COOKIE): string {
+  return `${name}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Expires=${expiresAt.toUTCString()}`;
 }
 
-export function clearSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
+export function clearSessionCookie(name: string = SESSION_COOKIE): string {
+  return `${name}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
 }
 
 /** The UI language chosen before sign-in (and by the language switch), readable by the page. */

@@ -1,5 +1,6 @@
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { csvHead, csvLine, csvRecords, CsvSyntaxError, detectDelimiter, parseCsv } from './csv';
+import { csvHead, csvLine, csvRecords, CsvSyntaxError, decodeText, detectDelimiter, parseCsv } from './csv';
 
 describe('[import-export] CSV', () => {
   it('parses quoted cells with delimiters, doubled quotes and line breaks', () => {
@@ -68,5 +69,14 @@ describe('[import-export] CSV', () => {
       ['namn', 'anteckning'],
       ['Brf "Solrosen"', 'rad 1\r\nrad 2;ok'],
     ]);
+  });
+});
+
+describe('[import-export] an uploaded text file', () => {
+  it('is read as UTF-8 when it is valid UTF-8 (its byte-order mark dropped), else as Windows-1252', () => {
+    const text = 'Benämning;Á-pris\r\nRörelsedetektor;1 449,50 €\r\n';
+    expect(decodeText(Buffer.from(text, 'utf8'))).toBe(text);
+    expect(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]))).toBe(text);
+    expect(decodeText(iconv.encode(text, 'windows-1252'))).toBe(text);
   });
 });

@@ -1,5 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import iconv from 'iconv-lite';
 
 /**
  * CSV as the registers import and export it (RFC 4180 quoting), read by csv-parse and written by
@@ -20,6 +21,19 @@ export class CsvSyntaxError extends Error {
     cause: unknown,
   ) {
     super(`CSV is not readable at line ${line}`, { cause });
+  }
+}
+
+/**
+ * An uploaded text file's characters: UTF-8 (with or without its byte-order mark) when the bytes are
+ * valid UTF-8, else Windows-1252 (what Excel and older Nordic systems save "CSV" as), decoded by
+ * iconv-lite. Windows-1252 maps almost every byte, so the strict UTF-8 attempt decides.
+ */
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return iconv.decode(Buffer.from(bytes), 'windows-1252');
   }
 }
 

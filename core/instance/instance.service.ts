@@ -115,3 +115,87 @@ export async function updateCompanyDetails(ctx: Ctx, raw: unknown): Promise<TCom
   invalidateHostCacheAfterCommit(ctx.trx);
   return company;
 }
+
+/** The spec's Instance (section 3) as GET /instance answers it. */
+export interface InstanceView {
+  displayName: string;
+  configuration: {
+    country: TInstanceConfig['country'];
+    languageKey: TInstanceConfig['languageKey'];
+    dateFormat: TInstanceConfig['dateFormat'];
+    currency: { symbol: string };
+    logoUrl: string | null;
+  };
+  workOrderConfiguration: {
+    statuses: { id: string; name: string; default: boolean }[];
+    workTypes: { id: string; name: string; default: boolean }[];
+  };
+  /** The app modules this tenant has on. */
+  appModules: string[];
+}
+
+/**
+ * GET /instance: what every page words and dates itself by, so any signed-in user reads it. Three
+ * statements: the registry row (not the host cache, which may be a moment behind a save), the
+ * statuses and work types, the modules on.
+ */
+export async function readInstance(ctx: Ctx): Promise<InstanceView> {
+  requireAccess(ctx.auth, { permission: 'signed-in' });
+  const row = (await ctx.trx
+    .withSchema(CONTROL_SCHEMA)
+    .table('tenants')
+    .where({ id: ctx.tenant.id })
+    .first('display_name', 'config')) as { display_name: string; config: unknown } | undefined;
+  const config = readInstanceConfig(row?.config);
+  const { rows } = (await ctx.trx.raw(
+    `select 'status' as kind, id, name, is_default, sort_order from work_order_statuses
+     union all select 'type', id, name, is_default, sort_order from work_types
+     order by kind, sort_order, name`,
+  )) as { rows: { kind: string; id: string; name: string; is_default: boolean }[] };
+  const modules = (await ctx.trx('app_modules').where({ enabled: true }).orderBy('id').pluck('id')) as string[];
+  const of = (kind: string) =>
+    rows.filter((r) => r.kind === kind).map((r) => ({ id: r.id, name: r.name, default: r.is_default }));
+  return {
+    displayName: row?.display_name ?? ctx.tenant.displayName,
+    configuration: {
+      country: config.country,
+      languageKey: config.languageKey,
+      dateFormat: config.dateFormat,
+      currency: { symbol: config.currency.symbol },
+      logoUrl: config.logoUrl,
+    },
+    workOrderConfiguration: { statuses: of('status'), workTypes: of('type') },
+    appModules: modules,
+  };
+}
+
+/**
+ * PATCH /instance/conf: any of display name, country, language, date format, currency symbol and
+ * logo, in the spec's names; what is left out keeps its value. Saved through `updateInstance`, so
+ * the rules, the history row and the host cache are the settings page's.
+ */
+export const ZPatchInstanceConf = z
+  .object({
+    displayName: z.string({ error: 'ERROR_INVALID_VALUE' }).optional(),
+    country: z.string({ error: 'ERROR_INVALID_VALUE' }).optional(),
+    languageKey: z.string({ error: 'ERROR_INVALID_VALUE' }).optional(),
+    dateFormat: z.string({ error: 'ERROR_INVALID_VALUE' }).optional(),
+    currency: z.object({ symbol: z.string({ error: 'ERROR_INVALID_VALUE' }) }, { error: 'ERROR_INVALID_VALUE' }).optional(),
+    logoUrl: z.string({ error: 'ERROR_INVALID_VALUE' }).nullable().optional(),
+  })
+  .strict();
+
+export async function patchInstanceConf(ctx: Ctx, raw: unknown): Promise<InstanceView> {
+  requireAccess(ctx.auth, { permission: 'instance:edit' });
+  const patch = parseInput(ZPatchInstanceConf, raw);
+  const now = await readInstance(ctx);
+  await updateInstance(ctx, {
+    displayName: patch.displayName ?? now.displayName,
+    country: patch.country ?? now.configuration.country,
+    languageKey: patch.languageKey ?? now.configuration.languageKey,
+    dateFormat: patch.dateFormat ?? now.configuration.dateFormat,
+    currencySymbol: patch.currency?.symbol ?? now.configuration.currency.symbol,
+    logoUrl: (patch.logoUrl === undefined ? now.configuration.logoUrl : patch.logoUrl) ?? '',
+  });
+  return readInstance(ctx);
+}

@@ -434,26 +434,39 @@ async function buildDelivery(trx: Trx, invoiceId: string, connection: ErpConnect
 
 // ---- delivering ----
 
-async function claimDue(tenant: Tenant, now: Date, limit: number): Promise<Row[]> {
+/**
+ * Claims up to `limit` due deliveries of a delivery table (the sales invoices' `erp_deliveries`, the
+ * supplier invoices' `supplier_invoice_deliveries`: the same columns) with a lease, skipping rows
+ * another worker holds.
+ */
+export async function claimDueDeliveries<R>(
+  tenant: Tenant,
+  table: 'erp_deliveries' | 'supplier_invoice_deliveries',
+  now: Date,
+  limit: number,
+): Promise<R[]> {
   return withTenant(tenant, async (trx) => {
     const result = await trx.raw(
       `with due as (
-         select id from erp_deliveries
+         select id from ??
           where status in ('pending', 'sending') and next_attempt_at <= ?
             and (lease_until is null or lease_until <= ?)
           order by next_attempt_at, id
           limit ?
           for update skip locked
        )
-       update erp_deliveries d
+       update ?? d
           set status = 'sending', attempts = d.attempts + 1, lease_until = ?, updated_at = ?
          from due where d.id = due.id
        returning d.*`,
-      [now, now, limit, new Date(now.getTime() + DELIVERY_LEASE_MS), now],
+      [table, now, now, limit, table, new Date(now.getTime() + DELIVERY_LEASE_MS), now],
     );
-    return result.rows as Row[];
+    return result.rows as R[];
   });
 }
+
+const claimDue = (tenant: Tenant, now: Date, limit: number) =>
+  claimDueDeliveries<Row>(tenant, 'erp_deliveries', now, limit);
 
 /** Records a delivery's end in one transaction: only while this worker still holds the row's lease. */
 async function record(

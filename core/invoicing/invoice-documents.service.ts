@@ -17,7 +17,7 @@ import { formatDate } from '~/core/i18n/number-format';
 import { requireAccess } from '~/core/permissions/access';
 import { discountOf, printDiscount } from '~/core/pricing';
 import { ZEmailTarget } from '~/core/proposals/proposal-documents.service';
-import { finalizeForDocument, getInvoice, INVOICE_READ, invoiceEditAccess, type InvoiceView } from './invoice.service';
+import { finalizeForDocument, getInvoice, INVOICE_READ, readInvoice, invoiceEditAccess, type InvoiceView } from './invoice.service';
 import { requireApplyTypeOn } from './apply-types';
 import { INVOICE_ENTITY } from './invoice-store';
 
@@ -228,6 +228,15 @@ function projectPart(part: Row): InvoiceDocumentModel['project'] {
  */
 export async function buildInvoiceDocumentModel(ctx: Ctx, invoiceId: unknown): Promise<InvoiceDocumentModel> {
   return modelOf(ctx, await getInvoice(ctx, invoiceId));
+}
+
+/**
+ * An invoice's PDF, printed after the unit of work, with no permission check of its own: for the
+ * customer zone, which prints only its customer's finalized invoices and scopes the id itself.
+ */
+export async function invoicePdfOf(ctx: Ctx, invoiceId: string): Promise<AfterCommitWork<DocumentFile>> {
+  const model = await modelOf(ctx, await readInvoice(ctx, invoiceId));
+  return thenAfterCommit(() => pdfFile(model));
 }
 
 /** The document's HTML (what the PDF prints, its logo not yet inlined); exported for tests and previews. */

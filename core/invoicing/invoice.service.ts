@@ -207,6 +207,14 @@ async function loadInvoiceRow(ctx: Ctx, id: unknown): Promise<Row> {
 /** GET /invoice/{id}: the invoice with its rows, figures, ERP state and what the viewer may do. */
 export async function getInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
   requireAccess(ctx.auth, INVOICE_READ);
+  return readInvoice(ctx, id);
+}
+
+/**
+ * The invoice view without the staff permission check: for a caller that decided access itself
+ * (the customer zone prints its own customer's finalized invoices, scoped in its own query).
+ */
+export async function readInvoice(ctx: Ctx, id: unknown): Promise<InvoiceView> {
   const r = await loadInvoiceRow(ctx, id);
   const rows: Row[] = await ctx
     .trx('invoice_rows')

@@ -91,11 +91,13 @@ describe('embedded queue', () => {
       schema: z.object({}),
       handler: async () => {
         runs++;
-        await sleep(1_000);
+        await sleep(3_000);
       },
     });
-    const a = track(new EmbeddedQueue({ ...OPTIONS, lockMs: 250 }));
-    const b = track(new EmbeddedQueue({ ...OPTIONS, lockMs: 250 }));
+    // the job outlives its lock three times over; the lock is renewed at half its length, which leaves
+    // half a second for a renewal on a loaded machine (a quarter of a second was missed under CI's load)
+    const a = track(new EmbeddedQueue({ ...OPTIONS, lockMs: 1_000 }));
+    const b = track(new EmbeddedQueue({ ...OPTIONS, lockMs: 1_000 }));
     const id = await a.enqueue(def, {});
     await a.start([def]);
     await waitFor(() => runs === 1, 'the job to start');

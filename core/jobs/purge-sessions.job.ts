@@ -1,27 +1,37 @@
 import { z } from 'zod';
 import { purgeExpiredSessions } from '~/core/auth/session.service';
+import { ZONE } from '~/core/auth/principal';
 import { withTenant } from '~/core/db/with-tenant';
 import { sendMailJob } from '~/core/mail/mailer';
 import { documentMailJob } from '~/core/documents/mail';
 import { DELIVERY_SWEEP_EVERY_MS, deliverDueJob, deliverTenantJob } from '~/core/invoicing/erp-delivery';
+import {
+  deliverDueSupplierInvoicesJob,
+  deliverSupplierInvoicesTenantJob,
+} from '~/core/supplier-invoices/supplier-invoice-delivery';
+import {
+  FETCH_SWEEP_EVERY_MS,
+  fetchDueErpSupplierInvoicesJob,
+  fetchErpSupplierInvoicesJob,
+} from '~/core/supplier-invoices/supplier-invoice-erp-fetch';
 import { REMINDER_SWEEP_EVERY_MS, sendDueRemindersJob } from '~/core/work-orders/reminders.job';
 import {
   AGREEMENT_SWEEP_EVERY_MS,
   agreementInvoiceRunJob,
   generateDueAgreementsJob,
 } from '~/core/agreements/agreement-runs';
-import { listTenants } from '~/tenants/registry';
+import { catalogueImportJob } from '~/core/supplier-catalogues/catalogue-import';
+import { mailOverdueDeviationsJob, OVERDUE_SWEEP_EVERY_MS } from '~/core/deviations/deviation-mail';
+import { sweepOrphanFiles } from '~/core/files/orphans';
 import { defineJob, type JobDefinition } from './define-job';
+import { forEachActiveTenant } from './each-tenant';
 import { OUTBOX_SWEEP_EVERY_MS, dispatchOutbox } from './outbox';
 import type { JobQueue } from './queue';
 
 export const PURGE_SESSIONS_EVERY_MS = 15 * 60_000;
 
 /**
- * Deletes dead sessions in every active tenant. Not tenant scoped on purpose: one run walks all
- * tenants, so the schedule stays a single entry however many tenants exist. Each tenant is its own
- * transaction, and one tenant's failure does not stop the others; the run still fails at the end so
- * it is retried (purging again is harmless).
+ * Deletes dead sessions in every active tenant (each its own transaction; purging again is harmless).
  */
 export const purgeExpiredSessionsJob = defineJob({
   id: 'auth.purge-expired-sessions',
@@ -29,19 +39,15 @@ export const purgeExpiredSessionsJob = defineJob({
   schema: z.object({}),
   attempts: 3,
   async handler(_data, ctx) {
-    const tenants = await listTenants({ status: 'active' });
-    const failed: string[] = [];
     let purged = 0;
-    for (const tenant of tenants) {
-      try {
-        purged += await withTenant(tenant, (trx) => purgeExpiredSessions(trx, ctx.now));
-      } catch (err) {
-        failed.push(tenant.slug);
-        ctx.log.error({ err, tenant: tenant.slug }, 'purging expired sessions failed for a tenant');
-      }
-    }
-    ctx.log.info({ tenants: tenants.length, purged, failed: failed.length }, 'expired sessions purged');
-    if (failed.length) throw new Error(`Purging expired sessions failed for: ${failed.join(', ')}`);
+    const { tenants } = await forEachActiveTenant(ctx.log, 'Purging expired sessions', async (tenant) => {
+      // staff sessions and the customer zone's (decision 061), in one unit of work
+      purged += await withTenant(
+        tenant,
+        async (trx) => (await purgeExpiredSessions(trx, ctx.now)) + (await purgeExpiredSessions(trx, ctx.now, ZONE)),
+      );
+    });
+    ctx.log.info({ tenants, purged }, 'expired sessions purged');
   },
 });
 
@@ -55,18 +61,33 @@ export const dispatchOutboxJob = defineJob({
   schema: z.object({}),
   attempts: 1,
   async handler(_data, ctx) {
-    const tenants = await listTenants({ status: 'active' });
-    const failed: string[] = [];
-    for (const tenant of tenants) {
-      try {
-        const handed = await dispatchOutbox(tenant, coreJobs, { log: ctx.log });
-        if (handed) ctx.log.info({ tenant: tenant.slug, handed }, 'outbox jobs handed to the queue');
-      } catch (err) {
-        failed.push(tenant.slug);
-        ctx.log.error({ err, tenant: tenant.slug }, 'handing outbox jobs over failed for a tenant');
-      }
-    }
-    if (failed.length) throw new Error(`Handing outbox jobs over failed for: ${failed.join(', ')}`);
+    await forEachActiveTenant(ctx.log, 'Handing outbox jobs over', async (tenant) => {
+      const handed = await dispatchOutbox(tenant, coreJobs, { log: ctx.log });
+      if (handed) ctx.log.info({ tenant: tenant.slug, handed }, 'outbox jobs handed to the queue');
+    });
+  },
+});
+
+export const ORPHAN_SWEEP_EVERY_MS = 6 * 3600_000;
+
+/**
+ * Every ORPHAN_SWEEP_EVERY_MS: every active tenant's stored bytes that no row names, older than a
+ * day, deleted (core/files/orphans.ts; issue 37 item 5), and what went reported per tenant.
+ */
+export const sweepOrphanFilesJob = defineJob({
+  id: 'files.sweep-orphans',
+  lane: 'sweep',
+  schema: z.object({}),
+  attempts: 2,
+  async handler(_data, ctx) {
+    await forEachActiveTenant(ctx.log, 'Sweeping stored files no row names', async (tenant) => {
+      const swept = await sweepOrphanFiles(tenant, { now: ctx.now });
+      if (swept.removed.length)
+        ctx.log.warn(
+          { tenant: tenant.slug, examined: swept.examined, removed: swept.removed, bytes: swept.bytes },
+          'stored files no row named were removed',
+        );
+    });
   },
 });
 
@@ -78,9 +99,16 @@ export const coreJobs: readonly JobDefinition[] = [
   sendDueRemindersJob,
   deliverDueJob,
   deliverTenantJob,
+  deliverDueSupplierInvoicesJob,
+  deliverSupplierInvoicesTenantJob,
+  fetchErpSupplierInvoicesJob,
+  fetchDueErpSupplierInvoicesJob,
   generateDueAgreementsJob,
   agreementInvoiceRunJob,
+  catalogueImportJob,
+  mailOverdueDeviationsJob,
   dispatchOutboxJob,
+  sweepOrphanFilesJob,
 ];
 
 /** Idempotent (schedules are upserted by key), so every process can call it at boot. */
@@ -92,7 +120,23 @@ export async function registerCoreSchedules(queue: JobQueue): Promise<void> {
   });
   await queue.schedule(sendDueRemindersJob, { key: 'send-due-reminders', everyMs: REMINDER_SWEEP_EVERY_MS, data: {} });
   await queue.schedule(deliverDueJob, { key: 'erp-deliver-due', everyMs: DELIVERY_SWEEP_EVERY_MS, data: {} });
+  await queue.schedule(deliverDueSupplierInvoicesJob, {
+    key: 'supplier-invoices-erp-deliver-due',
+    everyMs: DELIVERY_SWEEP_EVERY_MS,
+    data: {},
+  });
+  await queue.schedule(fetchDueErpSupplierInvoicesJob, {
+    key: 'supplier-invoices-erp-fetch-due',
+    everyMs: FETCH_SWEEP_EVERY_MS,
+    data: {},
+  });
+  await queue.schedule(mailOverdueDeviationsJob, {
+    key: 'deviations-mail-overdue',
+    everyMs: OVERDUE_SWEEP_EVERY_MS,
+    data: {},
+  });
   await queue.schedule(dispatchOutboxJob, { key: 'dispatch-outbox', everyMs: OUTBOX_SWEEP_EVERY_MS, data: {} });
+  await queue.schedule(sweepOrphanFilesJob, { key: 'files-sweep-orphans', everyMs: ORPHAN_SWEEP_EVERY_MS, data: {} });
   await queue.schedule(generateDueAgreementsJob, {
     key: 'agreements-generate-due',
     everyMs: AGREEMENT_SWEEP_EVERY_MS,

@@ -168,9 +168,14 @@ export function queueContract(name: string, backend: ContractBackend): void {
       await q.enqueue(def, { tag: 'runAt' }, { runAt: new Date(t0 + 900) });
       await q.enqueue(def, { tag: 'now' });
       await waitFor(() => ran.length >= 1, 'the immediate job');
-      await sleep(Math.max(0, t0 + 500 - Date.now()));
-      expect(ran.map((r) => r.tag)).toEqual(['now']);
-      expect(await stateOf(q, a)).toBe('delayed');
+      // while the delay has not passed, the delayed jobs wait (on a machine so loaded that the immediate
+      // job took longer than the delay, only the times below can tell)
+      const seen = [...ran];
+      const state = await stateOf(q, a);
+      if (Date.now() - t0 < 750) {
+        expect(seen.map((r) => r.tag)).toEqual(['now']);
+        expect(state).toBe('delayed');
+      }
       await waitFor(() => ran.length === 3, 'the delayed jobs');
       const at = Object.fromEntries(ran.map((r) => [r.tag, r.at - t0]));
       expect(at.delay).toBeGreaterThanOrEqual(780);

@@ -58,6 +58,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'crm',
   'customerzone',
   'dashboard',
+  'deviations',
   'dispatch_rules',
   'distance_reports',
   'drive',
@@ -72,7 +73,11 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'projects',
   'reminders',
   'security',
+  'servicereports',
+  'supplier_inventory',
+  'supplier_invoices',
   'supplier_tags',
+  'workorder_signature',
 ];
 
 /** Modules a new tenant starts with. */

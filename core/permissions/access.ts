@@ -10,12 +10,18 @@ import type { Permission } from './permissions';
  * (user type super bypasses module gating, spec section 6).
  */
 export interface Access {
-  permission: Permission | 'public' | 'signed-in';
+  /**
+   * `zone`: a customer-zone user signed in at /zone (decision 061), a different kind of session
+   * that no staff session satisfies (and that satisfies nothing else).
+   */
+  permission: Permission | 'public' | 'signed-in' | 'zone';
   module?: AppModuleId;
 }
 
 export const PUBLIC: Access = { permission: 'public' };
 export const SIGNED_IN: Access = { permission: 'signed-in' };
+/** Every zone call and page: a zone session, in a tenant with the customer zone on. */
+export const ZONE_ACCESS: Access = { permission: 'zone', module: 'customerzone' };
 
 export function hasAccess(auth: Auth | null, access: Access): boolean {
   return canWith(auth ? accessSnapshot(auth) : undefined, access);
@@ -24,7 +30,7 @@ export function hasAccess(auth: Auth | null, access: Access): boolean {
 /** Throws 401 INVALID_SESSION without a session, 403 WARNING_PERMISSION_DENIED without the right. */
 export function requireAccess(auth: Auth | null, access: Access): asserts auth is Auth {
   if (access.permission === 'public') return;
-  if (!auth) throw invalidSession();
+  if (!auth || access.permission === 'zone') throw invalidSession();
   if (!hasAccess(auth, access)) throw permissionDenied();
 }
 
@@ -43,7 +49,8 @@ export type AccessSnapshot = ReturnType<typeof accessSnapshot>;
 /** `hasAccess` on a snapshot: the same rule, usable in components. */
 export function canWith(snapshot: AccessSnapshot | undefined, access: Access): boolean {
   if (access.permission === 'public') return true;
-  if (!snapshot) return false;
+  // a staff user, however privileged, is never a zone user
+  if (!snapshot || access.permission === 'zone') return false;
   if (access.module && snapshot.userType !== 'super' && !snapshot.modules.includes(access.module)) return false;
   return access.permission === 'signed-in' || (snapshot.perms as string[]).includes(access.permission);
 }

@@ -6,11 +6,11 @@ import { isUuid, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { tenantTimeZone } from '~/core/i18n/number-format';
 import { requireAccess } from '~/core/permissions/access';
-import { add, formatDecimal, sub, zOptionalMoney } from '~/core/pricing';
+import { formatDecimal, sub, sum, zOptionalMoney } from '~/core/pricing';
 import { monthOf, reportPeriod, type Period } from '~/core/reports/report-period';
 import { costPeriodStart, lastMonths } from './cost-period';
 import { lockOngoingProject, PROJECT_ACCESS, PROJECT_ENTITY } from './project-access';
-import { hoursOf, minutesCost, projectFiguresOf } from './project-figures';
+import { hoursOf, minutesCost, projectFiguresOf, SUPPLIER_INVOICE_COST } from './project-figures';
 
 export { hoursOf, minutesCost };
 
@@ -22,8 +22,8 @@ export { hoursOf, minutesCost };
  * What a project costs: the time reported on its work orders (work and travel minutes) at the
  * project's hourly cost — the tenant's project setting when the project has none — plus the
  * articles reported on them at their purchase price (the row's, else the article's). Orders in the
- * recycle bin do not count. Supplier invoices are not part of it yet: the product has no supplier
- * invoices to attribute to a project.
+ * recycle bin do not count. Approved supplier invoices of the project count too (issue 33), each
+ * row once: as an article row where it was re-invoiced, else as a supplier-invoice cost.
  *
  * The ongoing cost is what the project has cost since the last reset day (cost-period.ts); a
  * snapshot keeps it, with the total, as it was when someone took it.
@@ -64,6 +64,8 @@ export interface ProjectCostMonth {
   month: string;
   timeCost: string;
   articleCost: string;
+  /** Approved supplier invoices dated in the month (as in `supplierInvoices`). */
+  supplierInvoiceCost: string;
   total: string;
 }
 
@@ -85,9 +87,18 @@ export interface ProjectCosts {
   time: { workMinutes: number; travelMinutes: number; minutes: number; hours: string; cost: string };
   /** Article rows on the project's orders, valued at their purchase price (and what they sell for). */
   articles: { count: number; cost: string; salesTotal: string };
+  /** Approved supplier invoices without VAT, less the rows re-invoiced as article rows (counted there). */
+  supplierInvoices: { count: number; cost: string };
   total: string;
   /** Since the last reset day (included) up to now. */
-  ongoing: { since: string; resetDay: number; timeCost: string; articleCost: string; cost: string };
+  ongoing: {
+    since: string;
+    resetDay: number;
+    timeCost: string;
+    articleCost: string;
+    supplierInvoiceCost: string;
+    cost: string;
+  };
   /** The last 12 months, oldest first, months without costs included. */
   byMonth: ProjectCostMonth[];
   /** Everyone who reported time, the most hours first. */
@@ -262,6 +273,34 @@ export async function loadArticleGroups(ctx: Ctx, projectId: string, since: stri
 }
 
 /**
+ * The project's approved supplier invoices in one grouped statement: per month of the invoice date,
+ * and since the ongoing period began; valued as the project's figures value them.
+ */
+export async function loadSupplierInvoiceGroups(
+  ctx: Ctx,
+  projectId: string,
+  since: string,
+): Promise<{ ongoingCost: string; byMonth: Map<string, string> }> {
+  const { rows } = (await ctx.trx.raw(
+    `select to_char(date_trunc('month', si.invoice_date), 'YYYY-MM') as month,
+            grouping(date_trunc('month', si.invoice_date))::int as g,
+            round(coalesce(sum(${SUPPLIER_INVOICE_COST}), 0), 2)::text as cost,
+            round(coalesce(sum(${SUPPLIER_INVOICE_COST}) filter (where si.invoice_date >= cast(? as date)), 0), 2)::text
+              as ongoing_cost
+       from supplier_invoices si
+      where si.project_id = ? and si.status = 'approved'
+      group by grouping sets ((date_trunc('month', si.invoice_date)), ())`,
+    [since, projectId],
+  )) as { rows: Row[] };
+  const groups = { ongoingCost: '0.00', byMonth: new Map<string, string>() };
+  for (const r of rows) {
+    if (Number(r.g) === 1) groups.ongoingCost = money(r.ongoing_cost);
+    else groups.byMonth.set(String(r.month), money(r.cost));
+  }
+  return groups;
+}
+
+/**
  * The costs of a project whose base is read (shared by the costs call, snapshots and the PDF). The
  * totals are the project's figures (project-figures.ts), the same the header and statistics show;
  * the groups break them down by month, person and the ongoing period.
@@ -273,12 +312,14 @@ export async function computeProjectCosts(ctx: Ctx, base: CostBase): Promise<Pro
   const figures = await projectFiguresOf(ctx, base.id);
   const time = await loadTimeGroups(ctx, base.id, since);
   const articles = await loadArticleGroups(ctx, base.id, since);
+  const bought = await loadSupplierInvoiceGroups(ctx, base.id, since);
   const rate = figures.cost.hourlyCost;
   const ongoingTime = minutesCost(time.ongoingMinutes, rate);
   const byMonth = lastMonths(today, COST_MONTHS).map((month) => {
     const t = minutesCost(time.byMonth.get(month) ?? 0, rate);
     const a = articles.byMonth.get(month) ?? '0.00';
-    return { month, timeCost: t, articleCost: a, total: formatDecimal(add(t, a)) };
+    const b = bought.byMonth.get(month) ?? '0.00';
+    return { month, timeCost: t, articleCost: a, supplierInvoiceCost: b, total: formatDecimal(sum([t, a, b])) };
   });
   const { hours, cost } = figures;
   return {
@@ -294,13 +335,15 @@ export async function computeProjectCosts(ctx: Ctx, base: CostBase): Promise<Pro
       cost: cost.time,
     },
     articles: { count: cost.articleCount, cost: cost.articles, salesTotal: articles.revenue },
+    supplierInvoices: { count: cost.supplierInvoiceCount, cost: cost.supplierInvoices },
     total: cost.total,
     ongoing: {
       since,
       resetDay: base.costResetDay,
       timeCost: ongoingTime,
       articleCost: articles.ongoingCost,
-      cost: formatDecimal(add(ongoingTime, articles.ongoingCost)),
+      supplierInvoiceCost: bought.ongoingCost,
+      cost: formatDecimal(sum([ongoingTime, articles.ongoingCost, bought.ongoingCost])),
     },
     byMonth,
     byUser: time.byUser.map((u) => ({ ...u, hours: hoursOf(u.minutes), cost: minutesCost(u.minutes, rate) })),

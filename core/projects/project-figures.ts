@@ -13,7 +13,8 @@ import { fromOre, ORDERS_CTE, toOre } from './project-rows';
  * - Hours are all time reported on the project's orders in the recycle bin's absence: work and
  *   travel, each also on its own.
  * - Cost is that time at the hourly cost (the project's, else the settings') plus the article rows
- *   at their purchase price (the row's, else the article's).
+ *   at their purchase price (the row's, else the article's) plus the approved supplier invoices
+ *   (without VAT) whose rows were not re-invoiced as article rows (issue 33; decision 054).
  * - Income is what the work is worth as project invoicing values it (project-rows.ts): each order's
  *   work hours (two decimals) at the hourly price and the article rows' totals. Travel time is not
  *   billed on a project, so it is not income; extra work is income once accepted, never while
@@ -27,6 +28,16 @@ import { fromOre, ORDERS_CTE, toOre } from './project-rows';
  */
 
 type Row = Record<string, unknown>;
+
+
+/**
+ * What an approved supplier invoice `si` costs its project: without VAT, less its rows re-invoiced
+ * as article rows on an order (those are counted among the articles). One place for the figures
+ * and the costs' months.
+ */
+export const SUPPLIER_INVOICE_COST = `si.total_price - coalesce(
+  (select sum(r.total) from supplier_invoice_rows r
+    where r.supplier_invoice_id = si.id and r.work_order_article_id is not null), 0)`;
 
 /** Minutes as hours, 2 decimals, as decimal text. */
 export const hoursOf = (minutes: number) => formatDecimal(divide(minutes, 60, 2));
@@ -53,7 +64,19 @@ export interface ProjectInvoicingTotals {
 export interface ProjectFigures {
   projectId: string;
   hours: { workMinutes: number; travelMinutes: number; minutes: number; work: string; travel: string; total: string };
-  cost: { hourlyCost: string; time: string; articles: string; articleCount: number; total: string };
+  cost: {
+    hourlyCost: string;
+    time: string;
+    articles: string;
+    articleCount: number;
+    /**
+     * Approved supplier invoices of the project without VAT (issue 33 item 4), less the rows
+     * re-invoiced as article rows of its orders: those are in `articles` already, never twice.
+     */
+    supplierInvoices: string;
+    supplierInvoiceCount: number;
+    total: string;
+  };
   income: { hourlyPrice: string; labour: string; articles: string; total: string };
   invoicing: ProjectInvoicingTotals;
 }
@@ -109,9 +132,19 @@ export async function readProjectFigures(
       group by project_id, status = 'draft'`,
     [ids],
   )) as { rows: Row[] };
+  const { rows: bought } = (await ctx.trx.raw(
+    `select si.project_id, count(*)::int as n,
+            round(coalesce(sum(${SUPPLIER_INVOICE_COST}), 0), 2)::text as cost
+       from supplier_invoices si
+      where si.project_id = any(?::uuid[]) and si.status = 'approved'
+      group by si.project_id`,
+    [ids],
+  )) as { rows: Row[] };
   for (const p of projects) {
     const id = p.id as string;
     const s = sums.find((r) => r.project_id === id) ?? {};
+    const supplier = bought.find((r) => r.project_id === id);
+    const supplierCost = money(supplier?.cost);
     const mine = invoices.filter((r) => r.project_id === id);
     const workMinutes = Number(s.work_minutes ?? 0);
     const travelMinutes = Number(s.travel_minutes ?? 0);
@@ -146,7 +179,9 @@ export async function readProjectFigures(
         time: timeCost,
         articles: articleCost,
         articleCount: Number(s.article_count ?? 0),
-        total: formatDecimal(add(timeCost, articleCost)),
+        supplierInvoices: supplierCost,
+        supplierInvoiceCount: Number(supplier?.n ?? 0),
+        total: formatDecimal(add(add(timeCost, articleCost), supplierCost)),
       },
       income: { hourlyPrice: money(p.hourly_price), labour, articles, total: formatDecimal(add(labour, articles)) },
       invoicing: {

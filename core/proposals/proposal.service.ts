@@ -29,6 +29,8 @@ export const PROPOSAL_ENTITY = 'proposal';
 import { PROPOSAL_STATUSES, type ProposalStatus } from './proposal-constants';
 import { checkCustomData } from './proposal-configuration.service';
 import { priceArticles, type PricedArticle } from '~/core/articles/price-lookup.service';
+import type { CatalogueRef } from '~/core/supplier-catalogues/catalogue.service';
+import { pickedRow, supplierPicks } from '~/core/supplier-catalogues/catalogue-picks';
 
 export { PROPOSAL_STATUSES, type ProposalStatus };
 /** Rows a proposal may hold. */
@@ -93,6 +95,13 @@ export interface ProposalRow {
   articleMonthlyTotalPrice: string;
   isInProjectScope: 0 | 1 | null;
   erpRef: { costCenter: { value: string | null }; stockPoint: { value: string | null } };
+  /** Where a row picked from a supplier's catalogue came from (spec: ref, type supplier-inventory). */
+  ref: CatalogueRef | null;
+  /**
+   * A row picked from a supplier's catalogue and not saved yet (the picker's `si:` option without
+   * its prefix): the save makes the row of it. Never read back.
+   */
+  supplierArticleId?: string | null;
   summarySalesPrice?: string;
   summaryPurchasePrice?: string;
   summaryMonthlyPrice?: string;
@@ -238,6 +247,7 @@ function toRow(r: Row): ProposalRow {
       costCenter: { value: (r.cost_center as string | null) ?? null },
       stockPoint: { value: (r.stock_point as string | null) ?? null },
     },
+    ref: (r.ref as CatalogueRef | null) ?? null,
   };
 }
 
@@ -490,6 +500,8 @@ export const ZRow = z.object({
   comment: text(2000),
   isSummaryRow: z.boolean().optional().default(false),
   articleId: z.string().uuid().nullish(),
+  /** A supplier catalogue's article (its id in /sbsc/products): the row is made from it (decision 056). */
+  supplierArticleId: z.string().max(20, 'ERROR_INVALID_VALUE').nullish(),
   articleDescription: text(2000),
   articleAmount: decimalText().optional(),
   articlePrice: decimalText().optional(),
@@ -522,13 +534,16 @@ export type RowInput = z.infer<typeof ZRow>;
  * Replaces the rows of a proposal or a sales order with these, in this order (renumbered from 1),
  * by the rules of spec section 5: a row whose article is new to it takes the article's title,
  * unit and (unless given) prices, and must be active; discounts, amounts and prices are checked
- * (400 with the field of each row). Two statements, whatever the number of rows. Answers the
- * figures of the rows as stored.
+ * (400 with the field of each row). A row picked from a supplier's catalogue (`supplierArticleId`)
+ * is made as a work order's is (core/supplier-catalogues/catalogue-picks): the catalogue's name,
+ * purchase price and recommended price, and its `ref`, which the row keeps (with its title) on
+ * later saves while its article stays. Two statements write the rows, whatever their number (and
+ * a bounded few per catalogue pick). Answers the figures of the rows as stored.
  */
 export async function replaceRows(
   ctx: Ctx,
   owner: { proposal_id: string } | { sales_order_id: string },
-  rows: readonly RowInput[],
+  given: readonly RowInput[],
   settings: RowRules,
   /** Whom the rows are priced for: a new article row without a price takes the customer's and object's price. */
   pricedFor: { customerId: string | null; businessObjectId: string | null } = {
@@ -537,8 +552,27 @@ export async function replaceRows(
   },
 ): Promise<ReturnType<typeof proposalFigures>> {
   const before = new Map(
-    (await ctx.trx('proposal_rows').where(owner).select('id', 'article_id')).map((r: Row) => [r.id, r.article_id]),
+    (
+      (await ctx
+        .trx('proposal_rows')
+        .where(owner)
+        .select('id', 'article_id', 'article_title', 'article_unit', 'ref')) as Row[]
+    ).map((r) => [r.id as string, r]),
   );
+  const fields: Record<string, string[]> = {};
+  const refuse = (field: string, code: string) => (fields[field] ??= []).push(code);
+  // rows picked from a supplier's catalogue become rows of the article they name (or free text)
+  const picks = await supplierPicks(
+    ctx,
+    given.flatMap((r, index) => (r.supplierArticleId ? [{ index, supplierArticleId: r.supplierArticleId }] : [])),
+    refuse,
+  );
+  const rows = given.map((r, index) => {
+    const pick = picks.get(index);
+    return pick ? { ...r, articleId: pick.articleId } : r;
+  });
+  const isNew = (r: RowInput, index: number) =>
+    Boolean(r.articleId) && (picks.has(index) || !r.id || before.get(r.id)?.article_id !== r.articleId);
   const articleIds = [...new Set(rows.map((r) => r.articleId).filter((id): id is string => Boolean(id)))];
   const articles = new Map(
     (articleIds.length
@@ -553,7 +587,7 @@ export async function replaceRows(
   const unpriced = [
     ...new Set(
       rows
-        .filter((r) => r.articleId && r.articlePrice == null && (!r.id || before.get(r.id) !== r.articleId))
+        .filter((r, i) => r.articlePrice == null && isNew(r, i) && !picks.get(i)?.item.recommendedSalesPrice)
         .map((r) => r.articleId!),
     ),
   ];
@@ -561,17 +595,21 @@ export async function replaceRows(
     unpriced.length && (pricedFor.customerId || pricedFor.businessObjectId)
       ? (await priceArticles(ctx, unpriced, pricedFor)).articles
       : new Map<string, PricedArticle>();
-  const fields: Record<string, string[]> = {};
-  const refuse = (field: string, code: string) => (fields[field] ??= []).push(code);
   const stored = rows.map((r, index) => {
     const article = r.articleId ? articles.get(r.articleId) : undefined;
-    const isNewArticle = Boolean(r.articleId) && (!r.id || before.get(r.id) !== r.articleId);
+    const isNewArticle = isNew(r, index);
+    const found = picks.get(index);
+    const pick = found && pickedRow(found.item);
+    // a kept row picked from a catalogue keeps the catalogue's name and where it came from
+    const prev = r.id ? before.get(r.id) : undefined;
+    const kept = r.articleId && !isNewArticle && prev?.ref ? prev : undefined;
     if (r.articleId && !article) refuse(`rows.${index}.articleId`, 'ERROR_INVALID_VALUE');
     else if (article && isNewArticle && article.status !== 'active')
       refuse(`rows.${index}.articleId`, 'ERROR_ARTICLE_INACTIVE');
     const lookup = r.articleId && r.articlePrice == null && isNewArticle ? priced.get(r.articleId)?.lookup : undefined;
+    // a catalogue's price is the supplier's recommendation: the customer's discount is not on top
     const discount =
-      lookup && r.articleDiscountType == null && lookup.discountType !== 'NONE'
+      lookup && !pick && r.articleDiscountType == null && lookup.discountType !== 'NONE'
         ? discountOf(lookup.discountType, lookup.discountValue)
         : discountFromApi(r.articleDiscountType ?? null, r.articleDiscountValue ?? null);
     const monthlyDiscount = discountFromApi(
@@ -591,10 +629,13 @@ export async function replaceRows(
       comment: r.comment ?? null,
       amount: r.articleId ? (r.articleAmount ?? '1') : null,
       price: r.articleId
-        ? (r.articlePrice ?? (isNewArticle ? (lookup?.salesPrice ?? money(article?.price)) : null) ?? '0')
+        ? (r.articlePrice ??
+          pick?.price ??
+          (isNewArticle ? (lookup?.salesPrice ?? money(article?.price)) : null) ??
+          '0')
         : null,
       purchasePrice: r.articleId
-        ? (r.articlePurchasePrice ?? (isNewArticle ? money(article?.purchase_price) : null))
+        ? (r.articlePurchasePrice ?? pick?.purchasePrice ?? (isNewArticle ? money(article?.purchase_price) : null))
         : null,
       monthlyPrice: r.articleId ? (r.articleMonthlyPrice ?? null) : null,
       discount: r.articleId ? discount : NO_DISCOUNT,
@@ -605,7 +646,17 @@ export async function replaceRows(
     return {
       id: r.id && isUuid(r.id) && before.has(r.id) ? r.id : randomUUID(),
       values,
-      article,
+      title: pick
+        ? pick.title
+        : kept
+          ? (kept.article_title as string | null)
+          : ((article?.title as string | undefined) ?? null),
+      unit: pick
+        ? (pick.unit ?? (article?.unit as string | null) ?? null)
+        : kept
+          ? (kept.article_unit as string | null)
+          : ((article?.unit as string | undefined) ?? null),
+      ref: pick ? pick.ref : ((kept?.ref as CatalogueRef | undefined) ?? null),
       description: freeText ? (r.articleDescription ?? null) : null,
       priceTag: r.articlePriceTag ?? null,
       scope: r.isInProjectScope == null ? null : Boolean(r.isInProjectScope),
@@ -626,9 +677,9 @@ export async function replaceRows(
         comment: s.values.comment,
         is_summary_row: Boolean(s.values.isSummaryRow),
         article_id: s.values.articleId,
-        article_title: (s.article?.title as string | undefined) ?? null,
+        article_title: s.title,
         article_description: s.description,
-        article_unit: (s.article?.unit as string | undefined) ?? null,
+        article_unit: s.unit,
         amount: s.values.amount,
         price: s.values.price,
         purchase_price: s.values.purchasePrice,
@@ -643,6 +694,7 @@ export async function replaceRows(
         is_in_project_scope: s.scope,
         cost_center: s.costCenter,
         stock_point: s.stockPoint,
+        ref: s.ref ? JSON.stringify(s.ref) : null,
       })),
     );
   return figures;
@@ -917,10 +969,10 @@ export async function closeProposal(
     await ctx.trx.raw(
       `insert into proposal_rows (sales_order_id, sort_order, comment, is_summary_row, article_id, article_title, article_description,
          article_unit, amount, price, purchase_price, monthly_price, discount_type, discount_value, monthly_discount_type,
-         monthly_discount_value, price_tag, total_price, monthly_total_price, is_in_project_scope, cost_center, stock_point)
+         monthly_discount_value, price_tag, total_price, monthly_total_price, is_in_project_scope, cost_center, stock_point, ref)
        select ?, sort_order, comment, is_summary_row, article_id, article_title, article_description, article_unit, amount, price,
          purchase_price, monthly_price, discount_type, discount_value, monthly_discount_type, monthly_discount_value, price_tag,
-         total_price, monthly_total_price, is_in_project_scope, cost_center, stock_point
+         total_price, monthly_total_price, is_in_project_scope, cost_center, stock_point, ref
        from proposal_rows where proposal_id = ?`,
       [salesOrderId, p.id],
     );
@@ -1060,6 +1112,7 @@ export async function copyRowsToWorkOrder(ctx: Ctx, workOrderId: string, rows: r
         sort_order: i,
         user_id: ctx.auth!.user.id,
         created_at: ctx.now,
+        ref: r.ref ? JSON.stringify(r.ref) : null,
       };
     }),
   );
@@ -1085,13 +1138,23 @@ export async function copyProposal(ctx: Ctx, id: unknown): Promise<Proposal> {
   const made = await createProposal(ctx, { customerId: source.customerId });
   const { id: _id, version: _v, sequenceNumber: _s, sortOrder: _o, status: _st, rows, ...content } = source;
   const fresh = await findProposal(ctx, made.id);
-  return saveProposal(ctx, {
+  const copy = await saveProposal(ctx, {
     ...content,
     id: made.id,
     version: fresh.version,
     tags: source.tags,
-    rows: (rows ?? []).map(({ id: _rowId, ...r }) => r),
+    rows: (rows ?? []).map(({ id: _rowId, ref: _ref, ...r }) => r),
   });
+  if (!(rows ?? []).some((r) => r.ref)) return copy;
+  // rows picked from a supplier's catalogue keep its name and where they came from (one statement)
+  await ctx.trx.raw(
+    `update proposal_rows n set article_title = o.article_title, article_unit = o.article_unit, ref = o.ref
+       from proposal_rows o
+      where n.proposal_id = ? and o.proposal_id = ? and o.sort_order = n.sort_order
+        and o.ref is not null and o.article_id = n.article_id`,
+    [copy.id, source.id],
+  );
+  return getProposal(ctx, copy.id);
 }
 
 /** Who may do what on the proposal screen (the UI hides what the server would refuse). */

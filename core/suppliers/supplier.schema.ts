@@ -39,6 +39,10 @@ const supplierFields = {
   erpAccount: zOptionalText(20).refine((v) => v === null || /^\d+$/.test(v), 'ERROR_DIGITS_ONLY'),
   tags: zTags(),
   status: z.enum(['active', 'inactive'], { error: 'ERROR_INVALID_VALUE' }),
+  /** What an e-invoice names its seller by (issue 33): PartyLegalEntity/CompanyID. */
+  organizationNumber: zOptionalText(40),
+  /** The Peppol participant id, "scheme:value" (e.g. 0007:5567321707): the e-invoice's EndpointID. */
+  peppolId: zOptionalText(100).refine((v) => v === null || /^\d{4}:\S+$/.test(v), 'ERROR_INVALID_VALUE'),
 };
 
 /**
@@ -50,6 +54,8 @@ export const ZCreateSupplier = z.object({
   number: supplierFields.number.optional(),
   tags: supplierFields.tags.default([]),
   status: supplierFields.status.default('active'),
+  organizationNumber: supplierFields.organizationNumber.optional(),
+  peppolId: supplierFields.peppolId.optional(),
 });
 export type TCreateSupplier = z.infer<typeof ZCreateSupplier>;
 
@@ -64,6 +70,8 @@ export const ZUpdateSupplier = z.object({
   erpAccount: supplierFields.erpAccount.optional(),
   tags: supplierFields.tags.optional(),
   status: supplierFields.status.optional(),
+  organizationNumber: supplierFields.organizationNumber.optional(),
+  peppolId: supplierFields.peppolId.optional(),
 });
 export type TUpdateSupplier = z.infer<typeof ZUpdateSupplier>;
 

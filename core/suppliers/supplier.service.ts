@@ -49,6 +49,8 @@ export interface SupplierContact extends TSupplierContact {
 export interface Supplier extends SupplierListItem {
   iban: string | null;
   bic: string | null;
+  organizationNumber: string | null;
+  peppolId: string | null;
   contacts: SupplierContact[];
   createdAt: string;
   updatedAt: string;
@@ -162,6 +164,8 @@ export async function getSupplier(ctx: Ctx, id: unknown): Promise<Supplier> {
     ...toListItem(row),
     iban: (row.iban as string | null) ?? null,
     bic: (row.bic as string | null) ?? null,
+    organizationNumber: (row.organization_number as string | null) ?? null,
+    peppolId: (row.peppol_id as string | null) ?? null,
     contacts: contacts.map((c) => ({
       id: c.id,
       name: c.name,
@@ -268,6 +272,8 @@ export async function createSupplier(ctx: Ctx, raw: unknown): Promise<Supplier> 
         erp_account: input.erpAccount,
         tags: input.tags,
         status: input.status,
+        organization_number: input.organizationNumber ?? null,
+        peppol_id: input.peppolId ?? null,
         created_at: ctx.now,
         updated_at: ctx.now,
       })
@@ -291,6 +297,8 @@ export async function updateSupplier(ctx: Ctx, raw: unknown): Promise<Supplier> 
   if (input.erpAccount !== undefined) changes.erp_account = input.erpAccount;
   if (input.tags !== undefined) changes.tags = input.tags;
   if (input.status !== undefined) changes.status = input.status;
+  if (input.organizationNumber !== undefined) changes.organization_number = input.organizationNumber;
+  if (input.peppolId !== undefined) changes.peppol_id = input.peppolId;
   await guarded(ctx, (trx) =>
     trx('suppliers')
       .where({ id })

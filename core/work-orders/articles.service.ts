@@ -25,6 +25,8 @@ import {
 } from '~/core/pricing';
 import { articleRowChanges, hasChanges, type ArticleRowSnapshot } from './article-rules';
 import { priceArticles } from '~/core/articles/price-lookup.service';
+import type { CatalogueRef } from '~/core/supplier-catalogues/catalogue.service';
+import { pickedRow, supplierPicks } from '~/core/supplier-catalogues/catalogue-picks';
 import { loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
 
 /** One article row on a work order as the panel and the API show it (money as decimal text). */
@@ -52,6 +54,8 @@ export interface WorkOrderArticleRow {
   purchasePrice: string | null;
   purchaseTotal: string | null;
   margin: string | null;
+  /** Where a row picked from a supplier's catalogue came from (spec: ref, type supplier-inventory). */
+  ref: CatalogueRef | null;
 }
 
 export interface ArticlesPanelData {
@@ -85,6 +89,7 @@ interface StoredRow {
   price: string;
   purchasePrice: string;
   discount: Discount;
+  ref: CatalogueRef | null;
 }
 
 const changeable = (wo: WorkOrder) => !wo.isClosed && !wo.isLocked && !wo.deletedAt;
@@ -108,6 +113,7 @@ async function readRows(ctx: Ctx, workOrderId: string): Promise<StoredRow[]> {
       ctx.trx.raw('coalesce(r.purchase_price, 0)::text as purchase_price'),
       'r.discount_type',
       ctx.trx.raw('r.discount_value::text as discount_value'),
+      'r.ref',
     );
   return rows.map((r) => ({
     id: r.id as string,
@@ -121,6 +127,7 @@ async function readRows(ctx: Ctx, workOrderId: string): Promise<StoredRow[]> {
     price: formatDecimal(r.price as string),
     purchasePrice: formatDecimal(r.purchase_price as string),
     discount: discountOf(r.discount_type as string | null, r.discount_value as string | null),
+    ref: (r.ref as CatalogueRef | null) ?? null,
   }));
 }
 
@@ -148,6 +155,7 @@ function panelOf(ctx: Ctx, wo: WorkOrder, stored: StoredRow[]): ArticlesPanelDat
       purchasePrice: canReadCost ? r.purchasePrice : null,
       purchaseTotal,
       margin: purchaseTotal === null ? null : formatDecimal(sub(total, purchaseTotal)),
+      ref: r.ref,
     };
   });
   return {
@@ -196,6 +204,8 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'st
 const ZArticleRow = z.object({
   id: z.string().nullish(),
   articleId: z.string().nullish(),
+  /** A supplier catalogue's article (its id in /sbsc/products): the row is made from it. */
+  supplierArticleId: z.string().max(20, 'ERROR_INVALID_VALUE').nullish(),
   amount: zAmount().optional(),
   price: zOptionalMoney().optional(),
   discount: zDiscountText().optional(),
@@ -218,7 +228,7 @@ export const ZSaveArticles = z.object({
       z.preprocess((v) => {
         if (!v || typeof v !== 'object') return v;
         const r = v as Record<string, unknown>;
-        if (blank(r.id) && blank(r.articleId)) return null;
+        if (blank(r.id) && blank(r.articleId) && blank(r.supplierArticleId)) return null;
         // An empty discount is "none typed": a row whose article is new gets the price lookup's
         // (a customer's discount must reach the invoice); a kept row's discount is cleared.
         if ('discount' in r && blank(r.discount)) {
@@ -323,13 +333,27 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
   };
   const seen = new Set<string>();
   const wanted = input.rows.flatMap((row, index) => (row ? [{ ...row, index }] : []));
+  // rows picked from a supplier's catalogue become rows of the article they name (or free text)
+  const picks = await supplierPicks(
+    ctx,
+    wanted.flatMap((r) =>
+      !r.id && r.supplierArticleId ? [{ index: r.index, supplierArticleId: r.supplierArticleId }] : [],
+    ),
+    add,
+  );
+  for (const row of wanted) {
+    const pick = picks.get(row.index);
+    if (pick) row.articleId = pick.articleId;
+  }
   const resolved = wanted.map((row) => {
     const prev = row.id ? byId.get(row.id) : undefined;
     const badId = Boolean(row.id) && (!prev || seen.has(row.id!));
     if (badId) add(`rows.${row.index}.id`, 'ERROR_INVALID_VALUE');
     if (row.id) seen.add(row.id);
     const articleId = row.articleId || prev?.articleId || '';
-    if (!badId && !isUuid(articleId)) add(`rows.${row.index}.articleId`, 'ERROR_INVALID_VALUE');
+    // a catalogue pick that failed has its own error already
+    if (!badId && !isUuid(articleId) && !row.supplierArticleId)
+      add(`rows.${row.index}.articleId`, 'ERROR_INVALID_VALUE');
     return { row, prev, articleId, isNewArticle: !prev || prev.articleId !== articleId };
   });
   const newIds = [...new Set(resolved.filter((r) => r.isNewArticle && isUuid(r.articleId)).map((r) => r.articleId))];
@@ -344,10 +368,15 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
 
   const after = resolved.map(({ row, prev, articleId, isNewArticle }, sortOrder) => {
     const fact = isNewArticle ? facts.get(articleId)! : undefined;
+    const found = picks.get(row.index);
+    const pick = found && pickedRow(found.item);
     const lookupDiscount = fact ? discountOf(fact.lookup.discountType, fact.lookup.discountValue) : undefined;
     const amount = row.amount ?? prev?.amount ?? formatDecimal(1, 3);
-    const price = row.price ?? (fact ? fact.lookup.salesPrice : prev!.price);
-    const discount = row.discount ?? (fact ? lookupDiscount! : row.discountCleared ? NO_DISCOUNT : prev!.discount);
+    const price = row.price ?? pick?.price ?? (fact ? fact.lookup.salesPrice : prev!.price);
+    // a catalogue's price is the supplier's recommendation: the customer's discount is not on top
+    const discount =
+      row.discount ??
+      (pick ? NO_DISCOUNT : fact ? lookupDiscount! : row.discountCleared ? NO_DISCOUNT : prev!.discount);
     // only a free-text article's row has its own description (spec section 5); others keep none
     const freeText = (fact?.lineType ?? prev?.lineType) === 'freetext';
     const kept = fact ? null : (prev?.description ?? null);
@@ -356,11 +385,12 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
       id: prev?.id ?? crypto.randomUUID(),
       isNew: !prev,
       articleId,
-      title: fact ? fact.title : prev!.title,
+      title: pick ? pick.title : fact ? fact.title : prev!.title,
       description,
       amount,
       price,
-      purchasePrice: fact ? fact.purchasePrice : prev!.purchasePrice,
+      purchasePrice: pick ? (pick.purchasePrice ?? '0.00') : fact ? fact.purchasePrice : prev!.purchasePrice,
+      ref: pick ? pick.ref : (prev?.ref ?? null),
       discount,
       total: rowTotal({ amount, price, discount }),
       sortOrder,
@@ -394,6 +424,7 @@ export async function saveWorkOrderArticles(ctx: Ctx, raw: unknown): Promise<Art
           sort_order: r.sortOrder,
           user_id: userId,
           created_at: ctx.now,
+          ref: r.ref ? JSON.stringify(r.ref) : null,
         })),
       )
       .onConflict('id')

@@ -27,6 +27,7 @@ import { createWorkOrderInvoice } from '~/core/invoicing/order-invoice';
 import { detachOrderInvoices } from '~/core/invoicing/invoice-store';
 import { requireRowsNotInvoicedElsewhere } from '~/core/proposals/billing-owner';
 import { loadActive, loadChangeable, loadWorkOrder, WO_ENTITY, type WorkOrder } from './work-order-read';
+import { clearSignature, currentSignatureOf, SIGNATURE_ACCESS } from './signature.service';
 import { changedFields } from './work-order-rules';
 
 /*
@@ -63,6 +64,8 @@ export interface ClosePanelData {
   broadcastAvailable: boolean;
   broadcastEmail: string | null;
   closingStatuses: { id: string; name: string }[];
+  /** The customer's signature (module workorder_signature, else null): closing warns when unsigned, reopening clears it. */
+  signature: 'signed' | 'unsigned' | null;
   /** ATA: the order's project, its extra-work status and what the user may do with it. */
   projectExtra: {
     inProject: boolean;
@@ -155,6 +158,11 @@ export async function getCloseDefaults(ctx: Ctx, workOrderId: unknown): Promise<
     broadcastAvailable: moduleOn(ctx, 'broadcast') && can(ctx, 'workorders:close') && broadcastEmail !== null,
     broadcastEmail,
     closingStatuses: statuses.filter((s) => s.isClosing).map((s) => ({ id: s.id, name: s.name })),
+    signature: hasAccess(ctx.auth, SIGNATURE_ACCESS.read)
+      ? (await currentSignatureOf(ctx, wo.id))
+        ? 'signed'
+        : 'unsigned'
+      : null,
     projectExtra: {
       inProject: wo.projectId !== null,
       status: (extra?.project_extra_status as ProjectExtraStatus | null) ?? null,
@@ -391,7 +399,7 @@ export const ZReopenWorkOrder = z.object({ workOrderId: zId() });
 /**
  * POST /wo/reopen {workOrderId}: workorders:reopen. A closed, unlocked order goes back to the
  * default status and open; its draft invoice is deleted, an invoice already in the ERP is kept
- * (unlinked from the order). 409 WORK_ORDER_NOT_CLOSED for an open order. History: edit (status
+ * (unlinked from the order), and the customer's signature is cleared (kept as an earlier one). 409 WORK_ORDER_NOT_CLOSED for an open order. History: edit (status
  * and isClosed, with what happened to the invoice).
  */
 export async function reopenWorkOrder(
@@ -412,6 +420,8 @@ export async function reopenWorkOrder(
     .where({ id: wo.id })
     .update({ status_id: status.id, closed_at: null, update_ts: ctx.now });
   await closeBilledSalesOrder(ctx, wo.id, false);
+  // the customer signed the order as it was closed: it may change now, so they sign again (kept as earlier)
+  const signature = await clearSignature(ctx, wo.id, 'reopened');
   const changes = changedFields({ status: wo.statusName, isClosed: true }, { status: status.name, isClosed: false }, [
     'status',
     'isClosed',
@@ -420,7 +430,12 @@ export async function reopenWorkOrder(
     entity: WO_ENTITY,
     entityId: wo.id,
     action: 'edit',
-    data: { changes, reopened: true, invoices },
+    data: {
+      changes,
+      reopened: true,
+      invoices,
+      ...(signature ? { signatureCleared: { signatureId: signature.id, signedName: signature.signedName } } : {}),
+    },
   });
   return { workOrder: await loadUnlimited(ctx, wo.id), invoices };
 }

@@ -14,6 +14,7 @@ import { recordHistory } from '~/core/history/history';
 import { formattingLocale, langFromKey, type Lang } from '~/core/i18n/languages';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import { discountOf, formatDecimal, printDiscount, sum, totals } from '~/core/pricing';
+import { currentSignatureOf, SIGNATURE_ACCESS } from './signature.service';
 import { loadActive, WO_ENTITY } from './work-order-read';
 
 /*
@@ -56,8 +57,9 @@ export function documentFilename(number: string, extension: 'pdf' | 'docx'): str
 /**
  * Everything the work-order documents print, read in a fixed number of statements whatever the
  * number of rows: the order (with names, assignees), its customer with the primary address, its
- * object with the model, its article rows, its time rows with the people's names and its filled
- * checklists. Needs workorders:read and the order inside the user's work-order limit (404 otherwise).
+ * object with the model, its article rows, its time rows with the people's names, its filled
+ * checklists and the customer's signature (module `workorder_signature`). Needs workorders:read
+ * and the order inside the user's work-order limit (404 otherwise).
  */
 export async function buildWorkOrderDocumentModel(ctx: Ctx, workOrderId: unknown): Promise<WorkOrderDocumentModel> {
   return (await build(ctx, workOrderId)).model;
@@ -122,6 +124,7 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
     filledChecklistsForDocument(ctx, wo.id),
   ]);
 
+  const signed = hasAccess(ctx.auth, SIGNATURE_ACCESS.read) ? await currentSignatureOf(ctx, wo.id) : null;
   const config = ctx.tenant.config;
   const lang: Lang = langFromKey(str(customer?.invoice_language), langFromKey(config.languageKey));
   const priced = articleRows.map((r) => ({
@@ -201,6 +204,14 @@ async function build(ctx: Ctx, workOrderId: unknown): Promise<{ id: string; mode
       distanceKm: formatDecimal(sum(time.map((r) => r.distanceKm)), 1),
     },
     checklists,
+    signature: signed
+      ? {
+          name: signed.signedName,
+          image: signed.signature,
+          signedAt: signed.signedAt,
+          technicianName: signed.technicianName,
+        }
+      : null,
   };
   return { id: wo.id, model };
 }

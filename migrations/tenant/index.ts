@@ -39,6 +39,18 @@ import m0040 from './0040-shared-file-bytes';
 import m0043 from './0043-work-order-assignee-departments';
 import m0044 from './0044-erp-customer-conflicts';
 import m0045 from './0045-erp-delivery-needs-checking';
+import m0046 from './0046-service-reports';
+import m0048 from './0048-supplier-invoices';
+import m0049 from './0049-report-publishing-and-order-signatures';
+import m0050 from './0050-supplier-orders';
+import m0051 from './0051-supplier-catalogues';
+import m0052 from './0052-supplier-invoice-permissions';
+import m0053 from './0053-erp-supplier-invoices';
+import m0054 from './0054-deviations';
+import m0055 from './0055-deviation-relation-kinds';
+import m0057 from './0057-customer-zone-sign-in';
+import m0060 from './0060-dashboard-cards';
+import m0061 from './0061-page-load-metrics';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -85,4 +97,16 @@ export const tenantMigrations: readonly Migration[] = [
   m0043,
   m0044,
   m0045,
+  m0046,
+  m0048,
+  m0049,
+  m0050,
+  m0051,
+  m0052,
+  m0053,
+  m0054,
+  m0055,
+  m0057,
+  m0060,
+  m0061,
 ];

@@ -840,3 +840,144 @@ describe('[erp] Fortnox supplier invoices', () => {
     expect(scope?.split(' ')).toEqual(expect.arrayContaining(['supplier', 'supplierinvoice']));
   });
 });
+
+describe('[erp] Fortnox supplier invoices typed in Fortnox (issue 33 item 1)', () => {
+  type Row = Record<string, unknown>;
+  let seq = 900;
+
+  /** A supplier invoice a person typed in Fortnox: cable at 25 % and a manual at 6 %, öre rounded. */
+  function typed(extra: Row = {}) {
+    const number = String(++seq);
+    fake.addSupplier({
+      SupplierNumber: `S${number}`,
+      Name: `Grossist ${number}`,
+      OrganisationNumber: '556677-8899',
+      VATNumber: 'SE556677889901',
+    });
+    return fake.addSupplierInvoice({
+      SupplierNumber: `S${number}`,
+      InvoiceNumber: `T-${number}`,
+      InvoiceDate: '2026-05-04',
+      DueDate: '2026-06-03',
+      Total: 1381,
+      VAT: 256.2,
+      RoundOffValue: -0.2,
+      OCR: '123456',
+      YourReference: '10042',
+      OurReference: 'Anna',
+      Project: 'P-7',
+      SupplierInvoiceRows: [
+        { Code: 'TOT', Account: 2440, Credit: 1381 },
+        { Code: 'VAT', Account: 2641, Debit: 256.2 },
+        { Code: 'ROV', Account: 3740, Credit: 0.2 },
+        { Account: 4010, Debit: 1000, TransactionInformation: 'Kabel', Quantity: 100, Price: 10 },
+        { Account: 4010, Debit: 125, TransactionInformation: 'Handbok' },
+      ],
+      ...extra,
+    });
+  }
+
+  const list = (since: string | null) => provider.listSupplierInvoices!(testSession(credentials).session, { since });
+
+  it('lists those awaiting approval with rows, supplier identity and references; not Ordo’s own, not cancelled', async () => {
+    const first = typed();
+    const gone = typed();
+    gone.Cancelled = true;
+    const ours = typed({ ExternalInvoiceNumber: 'ordo-si-11111111-2222-3333-4444-555555555555' });
+    const { invoices, cursor } = await list(null);
+    const mine = invoices.filter((i) => [first, gone, ours].some((t) => String(t.GivenNumber) === i.externalId));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toEqual({
+      externalId: String(first.GivenNumber),
+      supplier: {
+        externalId: String(first.SupplierNumber),
+        name: String(first.SupplierName),
+        organizationalNumber: '556677-8899',
+        vatNumber: 'SE556677889901',
+      },
+      invoiceNumber: String(first.InvoiceNumber),
+      invoiceType: 'invoice',
+      invoiceDate: '2026-05-04',
+      dueDate: '2026-06-03',
+      currency: 'SEK',
+      ocr: '123456',
+      references: ['10042', 'Anna', 'P-7'],
+      rows: [
+        {
+          description: 'Kabel',
+          articleNumber: null,
+          account: '4010',
+          amount: '100',
+          unit: null,
+          price: '10',
+          total: '1000.00',
+          vatPercent: '25',
+        },
+        // no quantity typed: one unit at the row's total
+        {
+          description: 'Handbok',
+          articleNumber: null,
+          account: '4010',
+          amount: '1',
+          unit: null,
+          price: '125.00',
+          total: '125.00',
+          vatPercent: '25',
+        },
+      ],
+      totalPrice: '1125.00',
+      totalVat: '256.20',
+      rounding: '-0.20',
+      total: '1381.00',
+      cursor: String(first.GivenNumber),
+    });
+    expect(Number(cursor)).toBeGreaterThanOrEqual(Number(ours.GivenNumber));
+    // from the cursor on, nothing new costs a request for its rows
+    const before = fake.requestCount();
+    expect((await list(cursor)).invoices).toEqual([]);
+    expect(fake.requestCount() - before).toBe(1);
+    const next = typed();
+    expect((await list(cursor)).invoices.map((i) => i.externalId)).toEqual([String(next.GivenNumber)]);
+  });
+
+  it('approves the payment once: a retry finds it approved and approves nothing more', async () => {
+    const invoice = typed();
+    const given = String(invoice.GivenNumber);
+    const { session } = testSession(credentials);
+    expect(await provider.approveSupplierInvoicePayment!(session, given, { firstAttempt: true })).toEqual({
+      externalId: given,
+      externalNr: given,
+    });
+    expect(fake.supplierInvoicePaymentApprovals(given)).toBe(1);
+    // approved, it no longer awaits approval
+    expect((await list(null)).invoices.map((i) => i.externalId)).not.toContain(given);
+    expect(await provider.approveSupplierInvoicePayment!(session, given, { firstAttempt: false })).toMatchObject({
+      externalId: given,
+    });
+    expect(fake.supplierInvoicePaymentApprovals(given)).toBe(1);
+    // the fake refuses a second approval, so a caller that forgot to look would be seen
+    await expect(
+      provider.approveSupplierInvoicePayment!(session, given, { firstAttempt: true }),
+    ).rejects.toBeInstanceOf(ErpError);
+    expect(fake.supplierInvoicePaymentApprovals(given)).toBe(1);
+  });
+
+  it('refuses an unknown or cancelled invoice, on the first try and on a retry', async () => {
+    const { session } = testSession(credentials);
+    for (const firstAttempt of [true, false])
+      await expect(provider.approveSupplierInvoicePayment!(session, '987654', { firstAttempt })).rejects.toBeInstanceOf(
+        ErpError,
+      );
+    const gone = typed();
+    gone.Cancelled = true;
+    for (const firstAttempt of [true, false])
+      await expect(
+        provider.approveSupplierInvoicePayment!(session, String(gone.GivenNumber), { firstAttempt }),
+      ).rejects.toBeInstanceOf(ErpError);
+    expect(fake.supplierInvoicePaymentApprovals(String(gone.GivenNumber))).toBe(0);
+  });
+
+  it('says it reads supplier invoices', () => {
+    expect(provider.capabilities.readSupplierInvoices).toBe(true);
+  });
+});

@@ -13,6 +13,7 @@ import {
   defineErpProvider,
   ErpCustomerConflict,
   identityDigits,
+  ORDO_SUPPLIER_INVOICE_KEY_PREFIX,
   type ErpArticle,
   type ErpCustomerCandidate,
   type ErpCustomerConflictReason,
@@ -27,6 +28,7 @@ import {
 } from '~/core/extension-points/erp-provider';
 import { formatTrimmed, isZero, mul } from '~/core/pricing';
 import { fortnoxSupplier, fortnoxSupplierInvoice, supplierInvoiceReference } from './supplier-invoice';
+import { fetchedSupplierInvoice } from './supplier-invoice-read';
 
 /*
  * Fortnox (fortnox.se), over its REST API v3 with OAuth2 (issue 14; the ERP contract v2). Field
@@ -61,6 +63,16 @@ import { fortnoxSupplier, fortnoxSupplierInvoice, supplierInvoiceReference } fro
  * the payment reference, both needed for paying). Fortnox offers no search on it, so a retry lists
  * the supplier invoices of the invoice's financial year (financialyeardate, a global parameter) and
  * compares the field exactly; that costs a few requests, and only on a retry.
+ *
+ * Supplier invoices typed in Fortnox are fetched (readSupplierInvoices, issue 33 item 1): the list
+ * with filter=authorizepending (those awaiting approval; a documented value of the list's filter),
+ * every page, leaving out cancelled ones and Ordo's own bookings (ExternalInvoiceNumber begins with
+ * Ordo's key); then each new one by its GivenNumber (the rows) and its supplier card (the
+ * organisation number, which the list lacks), one card per supplier per fetch. GivenNumber is
+ * Fortnox's running number, so a fetch resumes after the highest one an earlier fetch kept and spends
+ * no further requests on those. Every request goes through the tenant's rate limit (withApi), which
+ * waits out a 429. Approving such an invoice's payment is PUT …/{GivenNumber}/approvalpayment, never a
+ * second create; a retry first looks whether it still awaits approval.
  */
 
 const houseWorkType = z.string().regex(/^[A-Z]+$/);
@@ -665,6 +677,10 @@ function create(o: FortnoxOptions): ErpProvider {
     return hits.find((i) => i.Cancelled !== true && i.Cancel !== true) ?? hits[0] ?? null;
   }
 
+  /** The GivenNumbers of the supplier invoices awaiting approval, with their list subset. */
+  const awaitingApproval = (call: ApiCall) =>
+    listAll(call, '/3/supplierinvoices?filter=authorizepending', 'SupplierInvoices');
+
   const sentSupplierInvoice = (givenNumber: unknown): ErpSentSupplierInvoice => ({
     externalId: String(givenNumber),
     externalNr: String(givenNumber),
@@ -684,6 +700,7 @@ function create(o: FortnoxOptions): ErpProvider {
       listArticles: true,
       taxReduction: true,
       supplierInvoices: true,
+      readSupplierInvoices: true,
     },
     auth: {
       type: 'oauth2',
@@ -839,6 +856,57 @@ function create(o: FortnoxOptions): ErpProvider {
         const res = await call({ method: 'POST', path: '/3/supplierinvoices', json: body });
         created = sentSupplierInvoice(((res.body as Rec).SupplierInvoice as Rec).GivenNumber);
         return created;
+      });
+    },
+
+    listSupplierInvoices(session, { since }) {
+      const after = since === null ? 0 : Number(since) || 0;
+      return withApi(session, async (call) => {
+        const listed = await awaitingApproval(call);
+        const numbers = listed.map((i) => Number(i.GivenNumber)).filter(Number.isFinite);
+        const cursor = numbers.length ? String(Math.max(after, ...numbers)) : since;
+        const fresh = listed
+          .filter((i) => Number(i.GivenNumber) > after)
+          .filter((i) => i.Cancel !== true && i.Cancelled !== true)
+          .filter((i) => !String(i.ExternalInvoiceNumber ?? '').startsWith(ORDO_SUPPLIER_INVOICE_KEY_PREFIX))
+          .sort((a, b) => Number(a.GivenNumber) - Number(b.GivenNumber));
+        const cards = new Map<string, Rec | null>();
+        const invoices = [];
+        for (const item of fresh) {
+          const invoice = await lookup(call, `/3/supplierinvoices/${enc(String(item.GivenNumber))}`, 'SupplierInvoice');
+          if (!invoice || invoice.Cancelled === true) continue;
+          const number = String(invoice.SupplierNumber);
+          if (!cards.has(number)) cards.set(number, await lookup(call, `/3/suppliers/${enc(number)}`, 'Supplier'));
+          invoices.push(fetchedSupplierInvoice(invoice, cards.get(number) ?? null));
+        }
+        return { invoices, cursor };
+      });
+    },
+
+    approveSupplierInvoicePayment(session, externalId, { firstAttempt }) {
+      let approved = false;
+      return withApi(session, async (call) => {
+        // a try killed after Fortnox approved it: no longer awaiting approval, so it is done
+        if (!approved && !firstAttempt) {
+          const pending = await awaitingApproval(call);
+          if (!pending.some((i) => String(i.GivenNumber) === externalId)) {
+            const invoice = await lookup(call, `/3/supplierinvoices/${enc(externalId)}`, 'SupplierInvoice');
+            if (!invoice)
+              throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', {
+                vendorMessage: `Fortnox has no supplier invoice ${externalId}`,
+              });
+            if (invoice.Cancelled === true)
+              throw new ErpError('INVOICE_WAS_NOT_CREATED_IN_ERP', {
+                vendorMessage: `Supplier invoice ${externalId} is cancelled in Fortnox`,
+              });
+            approved = true;
+          }
+        }
+        if (!approved) {
+          await call({ method: 'PUT', path: `/3/supplierinvoices/${enc(externalId)}/approvalpayment` });
+          approved = true;
+        }
+        return sentSupplierInvoice(externalId);
       });
     },
 

@@ -25,7 +25,7 @@ import { inTenant } from '~/core/unit-of-work';
 import { closeWorkOrder } from '~/core/work-orders/close.service';
 import { provisionTenant } from '~/tenants/provision';
 import { getTenantBySlug } from '~/tenants/registry';
-import { consentAsBrowser, startFortnoxFake } from '~/tests/fakes/fortnox';
+import { consentAsBrowser, fortnoxPluginOptions, startFortnoxFake } from '~/tests/fakes/fortnox';
 
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 1000);
 const PDFS = Number(process.env.BENCH_INVOICE_PDFS ?? 60);
@@ -41,14 +41,7 @@ export async function invoicingBench(url: string): Promise<string[]> {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       SECRET_KEY: 'bench-secret-key-bench-secret-key-0000',
-      PLUGIN_OPTIONS: JSON.stringify({
-        fortnox: {
-          clientId: fake.clientId,
-          clientSecret: fake.clientSecret,
-          authBaseUrl: fake.url,
-          apiBaseUrl: fake.url,
-        },
-      }),
+      PLUGIN_OPTIONS: JSON.stringify(fortnoxPluginOptions(fake)),
     }),
   );
   const runtime = await openRuntime(config);

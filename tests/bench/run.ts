@@ -35,6 +35,19 @@
  *   and one project of 5,000 cost rows (seeded once): the project screen, that project's cost
  *   summary and the resource calendar of the 50 over 6 months, each beside its raw SQL
  *   (tests/bench/project-bench.ts; also in the full run)
+ *   BENCH_ONLY=service-reports: issue 32: a 6-page report of 60 fields and 12 photos, each page save
+ *   beside its raw SQL merge (target p95 <= 50 ms), and its PDF on the warm browser beside a bare
+ *   page of the same size (target <= 1.5 s) (tests/bench/service-reports-bench.ts; also in the full run)
+ *   BENCH_ONLY=supplier-invoices: issue 33: the supplier-invoice list at BENCH_SI_INVOICES (50,000):
+ *   its tabs, a project's and a technician's, each beside its raw SQL (target p95 <= 40 ms)
+ *   (tests/bench/supplier-invoices-bench.ts; also in the full run)
+ *   BENCH_ONLY=deviations: issue 34: 100,000 deviations (BENCH_DEVIATIONS): the dashboard's statistics
+ *   (target p95 <= 50 ms) and the list by each of its filters (target p95 <= 40 ms), each beside its raw
+ *   SQL (tests/bench/deviations-bench.ts; also in the full run)
+ *   BENCH_ONLY=catalogues: issue 33 item 6: a BENCH_CATALOGUE_ROWS (300,000) row price file loaded by
+ *   the import job beside a bare COPY of the same rows, with the process's RSS before, at peak and
+ *   after; the catalogue search at BENCH_CATALOGUE_SEARCH_ROWS (1,000,000) rows beside its raw SQL
+ *   (tests/bench/supplier-catalogue-bench.ts; also in the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,6 +66,10 @@ import { invoicingBench } from './invoicing-bench';
 import { agreementsBench } from './agreements-bench';
 import { timeBench } from './time-bench';
 import { projectBench } from './project-bench';
+import { serviceReportsBench } from './service-reports-bench';
+import { supplierInvoicesBench } from './supplier-invoices-bench';
+import { deviationsBench } from './deviations-bench';
+import { catalogueBench } from './supplier-catalogue-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -287,6 +304,30 @@ async function main() {
   if (!ONLY || ONLY === 'invoicing') {
     // in-process, on a tenant of its own: closing, the outbox, delivery to the Fortnox fake, PDFs
     const lines = await invoicingBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'service-reports') {
+    // in-process: a 6-page report's page saves beside their raw SQL, its PDF beside a bare page
+    const lines = await serviceReportsBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'supplier-invoices') {
+    // in-process: the supplier-invoice list at 50,000 invoices beside its raw SQL
+    const lines = await supplierInvoicesBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'deviations') {
+    // in-process: the deviation dashboard and list at 100,000 deviations beside their raw SQL
+    const lines = await deviationsBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'catalogues') {
+    // in-process: a 300,000-row price file loaded beside a bare COPY, memory; search at 1,000,000 rows beside raw SQL
+    const lines = await catalogueBench(url);
     for (const line of lines) console.log(line);
     if (ONLY) return;
   }

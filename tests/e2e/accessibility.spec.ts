@@ -13,6 +13,10 @@ import { hydrated, signIn } from './helpers';
  */
 let app: RunningApp;
 
+// The parts below share nothing but the app: they run side by side, one per free worker (each
+// worker gets its own demo company), instead of one worker walking every page while the other idles.
+test.describe.configure({ mode: 'parallel' });
+
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   app = await startApp();
@@ -24,7 +28,7 @@ test.afterAll(async () => {
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** The pages, with `{name}` for an id taken from a list's link (see `ids`). */
-const SIGNED_OUT = ['/login', '/login?lang=en', '/welcome'];
+const SIGNED_OUT = ['/login', '/login?lang=en', '/welcome', '/zone/login', '/zone/recover'];
 const SIGNED_IN = [
   '/',
   '/work-orders/new',
@@ -49,6 +53,16 @@ const SIGNED_IN = [
   '/projects/{project}?tab=planning',
   '/projects/{project}?tab=files',
   '/projects/{project}?tab=settings',
+  '/projects/{project}?tab=supplierinvoices',
+  '/supplierinvoices',
+  '/supplierinvoices?status=all',
+  '/supplierinvoices/new',
+  '/supplierorders',
+  '/deviations',
+  '/deviations/list',
+  '/deviations/list?status=all&overdue=true',
+  '/deviations/new',
+  '/deviations/{deviation}',
   '/proposals',
   '/proposals/{proposal}',
   '/sales',
@@ -78,6 +92,7 @@ const SIGNED_IN = [
   '/settings/modules',
   '/settings/sign-in',
   '/settings/work-orders',
+  '/settings/service-reports',
   '/settings/proposals',
   '/settings/time-reports',
   '/settings/projects',
@@ -87,6 +102,7 @@ const SIGNED_IN = [
   '/settings/holidays',
   '/settings/work-orders/dispatch',
   '/settings/checklists',
+  '/settings/deviations',
   '/settings/articles',
   '/settings/articles/groups',
   '/settings/articles/pricelists',
@@ -133,6 +149,7 @@ const ID_SOURCES: Record<string, [list: string, prefix: string]> = {
   article: ['/inventory/articles', '/inventory/articles/'],
   supplier: ['/inventory/suppliers', '/inventory/suppliers/'],
   doorautomatic: ['/inventory/doorautomatics', '/inventory/doorautomatics/'],
+  deviation: ['/deviations/list?status=all', '/deviations/'],
 };
 
 function pageRoutes(): string[] {
@@ -182,6 +199,16 @@ test('[a11y] the list covers every page of app/routes.ts', () => {
     '/qr/:param',
     // the customer's extra-work approval needs a token from a sent mail: projects.spec audits it
     '/extra-work/:param',
+    // the demo has no supplier invoices: supplier-invoices.spec uploads one and audits its page
+    '/supplierinvoices/:param',
+    // the customer zone's pages need an invitation's token and then a zone session of their own:
+    // customer-zone.spec signs a customer's person in and audits each of them
+    '/zone/register',
+    '/zone',
+    '/zone/objects/:param',
+    '/zone/work-orders',
+    '/zone/documents',
+    '/zone/invoices',
     '/*',
   ]);
   const missing = pageRoutes()
@@ -215,11 +242,11 @@ test('[a11y] the signed-out pages have no serious or critical violations', async
 });
 
 /**
- * The signed-in pages in three parts, each its own test with its own time limit (the list grows with
- * every capability; under CI load one test for all of them ran past ten minutes). Each part takes the
- * ids its pages need from the lists' links, as a person would reach them.
+ * The signed-in pages in parts, each its own test with its own time limit (the list grows with every
+ * capability; under CI load one test for all of them ran past ten minutes), spread over the workers.
+ * Each part takes the ids its pages need from the lists' links, as a person would reach them.
  */
-const PARTS = 3;
+const PARTS = 6;
 for (let part = 0; part < PARTS; part++)
   test(`[a11y] signed-in pages, part ${part + 1} of ${PARTS}, have no serious or critical violations${part === PARTS - 1 ? ', the menus of the bar opened too' : ''}`, async ({
     page,
@@ -230,6 +257,20 @@ for (let part = 0; part < PARTS; part++)
     const urls = SIGNED_IN.filter((_, i) => i % PARTS === part);
     const needed = new Set(urls.flatMap((u) => [...u.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)));
     const ids: Record<string, string> = {};
+    if (needed.has('deviation')) {
+      // the demo has none: one raised about an object with a due date (deviations.spec raises one from
+      // a report and audits it worked through), so the page shows a relation and its fields filled
+      const bos = ((await (await page.request.get(`${app.url}/api/bo?limit=1`)).json()) as { bos: { id: string }[] })
+        .bos;
+      const raised = await page.request.post(`${app.url}/api/deviations`, {
+        data: {
+          title: 'Dörrstängaren slår igen',
+          dueDate: '2030-01-31',
+          relations: [{ kind: 'object', targetId: bos[0]!.id }],
+        },
+      });
+      expect(raised.status(), await raised.text()).toBe(200);
+    }
     for (const [name, [list, prefix]] of Object.entries(ID_SOURCES)) {
       if (!needed.has(name)) continue;
       await page.goto(`${app.url}${list}`);

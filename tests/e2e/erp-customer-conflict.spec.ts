@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
+import { fortnoxPluginOptions, startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, pick, signIn } from './helpers';
+import { connectFortnox, hydrated, pick } from './helpers';
 
 /*
  * Issue 31 item 10 in the browser, on the demo company: its Fortnox already keeps a ledger, in which
@@ -19,39 +19,13 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   fake = await startFortnoxFake();
   app = await startApp({
-    PLUGIN_OPTIONS: JSON.stringify({
-      fortnox: {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-      },
-    }),
+    PLUGIN_OPTIONS: JSON.stringify(fortnoxPluginOptions(fake)),
   });
 });
 test.afterAll(async () => {
   await app?.stop();
   await fake?.close();
 });
-
-/** Settings → ERP: Fortnox chosen and connected through its consent page. */
-async function connectFortnox(page: Page) {
-  await signIn(page, app, '/settings/erp');
-  await hydrated(page);
-  await page
-    .locator('label')
-    .filter({ has: page.getByRole('radio', { name: /Fortnox/ }) })
-    .click();
-  await page.getByRole('button', { name: 'Använd Fortnox' }).click();
-  const sure = page.getByRole('alertdialog');
-  if (await sure.isVisible().catch(() => false)) await sure.getByRole('button', { name: 'Använd Fortnox' }).click();
-  await expect(page.getByRole('button', { name: 'Anslut till Fortnox' })).toBeVisible({ timeout: 60_000 });
-  await hydrated(page);
-  await page.getByRole('button', { name: 'Anslut till Fortnox' }).click();
-  await page.getByRole('button', { name: 'Tillåt' }).click({ timeout: 60_000 });
-  await expect(page).toHaveURL(/\/settings\/erp/, { timeout: 60_000 });
-  await expect(page.getByText(/Ansluten till/).first()).toBeVisible({ timeout: 60_000 });
-}
 
 /** Closes the demo's open order for Brf Solrosen (10001) with an article, and opens its invoice. */
 async function invoiceBrfSolrosen(page: Page) {
@@ -92,7 +66,7 @@ test('[erp] a customer number Fortnox gives another company stops the invoice; S
     OrganisationNumber: '556999-0006',
     Address1: 'Deras gata 1',
   });
-  await connectFortnox(page);
+  await connectFortnox(page, app);
   await invoiceBrfSolrosen(page);
 
   // the delivery stops before anything is sent, and the invoice says where to choose

@@ -17,8 +17,17 @@ import {
 /** The demo company's schema (tenants/demo.ts) and the stand-in for its name in the script. */
 const DEMO_SCHEMA = 't_demo';
 const DEMO_TOKEN = '__ordo_e2e_demo_schema__';
-/** The Redis database the browser tests' apps use: their queues apart from the unit tests'. */
-const REDIS_DB = 1;
+/**
+ * The Redis database the browser tests' apps use: their queues apart from the unit tests' (0), and
+ * apart from another checkout's run on the same machine (another test database: one of 1-15 by its
+ * name). Two runs on one Redis database share one queue, and one run's apps took the other's jobs
+ * (an agreement run that another run's app "ran" on its own database stayed queued).
+ */
+function redisDbFor(database: string): number {
+  let hash = 0;
+  for (const c of database) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  return 1 + (hash % 15);
+}
 
 /**
  * Once per run: the demo company's data directory, made by a first start of the app, for each spec
@@ -26,7 +35,7 @@ const REDIS_DB = 1;
  * of every start.
  *
  * With PostgreSQL (TEST_DATABASE_URL; E2E_SHARED_APPS=0 turns it off), also what the apps the workers share run on (issue 30 item 7):
- * a database of their own (`<database>_e2e`, made anew), Redis database 1 (emptied), one key and one
+ * a database of their own (`<database>_e2e`, made anew), a Redis database of their own (emptied), one key and one
  * data directory; the app started there once with the demo company, which is then dumped as the
  * script each spec file's demo company is copied from.
  */
@@ -56,7 +65,7 @@ async function prepareShared(removals: (() => void)[]): Promise<void> {
   }
   const databaseUrl = Object.assign(new URL(testUrl), { pathname: `/${database}` }).toString();
   const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  redis.pathname = `/${REDIS_DB}`;
+  redis.pathname = `/${redisDbFor(database)}`;
   const redisUrl = redis.toString();
   const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {

@@ -82,6 +82,31 @@ export async function fillDate(page: Page, group: Locator, iso: string) {
   }
 }
 
+/**
+ * Settings → ERP on the demo company: Fortnox chosen and connected through its consent page (the
+ * app started with the Fortnox fake in PLUGIN_OPTIONS). The page is left on Settings → ERP.
+ */
+export async function connectFortnox(page: Page, app: { url: string }) {
+  await signIn(page, app, '/settings/erp');
+  await hydrated(page);
+  await page
+    .locator('label')
+    .filter({ has: page.getByRole('radio', { name: /Fortnox/ }) })
+    .click();
+  await page.getByRole('button', { name: 'Använd Fortnox' }).click();
+  const sure = page.getByRole('alertdialog');
+  if (await sure.isVisible().catch(() => false)) await sure.getByRole('button', { name: 'Använd Fortnox' }).click();
+  await page.getByRole('button', { name: 'Anslut till Fortnox' }).waitFor({ timeout: 60_000 });
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Anslut till Fortnox' }).click();
+  await page.getByRole('button', { name: 'Tillåt' }).click({ timeout: 60_000 });
+  await page.waitForURL(/\/settings\/erp/, { timeout: 60_000 });
+  await page
+    .getByText(/Ansluten till/)
+    .first()
+    .waitFor({ timeout: 60_000 });
+}
+
 /** Opens a proposal from the list by its title (the list must be the page, or `url` given). */
 export async function openProposal(page: Page, title: string, url?: string) {
   if (url) await page.goto(`${url}/proposals`);

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
+import { fortnoxPluginOptions, startFortnoxFake, type FortnoxFake } from '../fakes/fortnox';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp';
 import { startApp, type RunningApp } from './app-server';
-import { hydrated, pick, signIn } from './helpers';
+import { connectFortnox, hydrated, pick, signIn } from './helpers';
 
 /*
  * Issue 14 in the browser, on the demo company: Settings → ERP connects to Fortnox (the local fake of
@@ -23,14 +23,7 @@ test.beforeAll(async () => {
   smtp = await startSmtpPeer();
   app = await startApp({
     SMTP_URL: smtp.url,
-    PLUGIN_OPTIONS: JSON.stringify({
-      fortnox: {
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        authBaseUrl: fake.url,
-        apiBaseUrl: fake.url,
-      },
-    }),
+    PLUGIN_OPTIONS: JSON.stringify(fortnoxPluginOptions(fake)),
   });
 });
 test.afterAll(async () => {
@@ -75,25 +68,8 @@ test('[invoicing] connect Fortnox, close an order with time and an article, see 
   page,
 }) => {
   test.setTimeout(300_000);
-  await signIn(page, app, '/settings/erp');
-  await hydrated(page);
-  // a person clicks the card (React Aria keeps the radio input itself out of the way)
-  await page
-    .locator('label')
-    .filter({ has: page.getByRole('radio', { name: /Fortnox/ }) })
-    .click();
-  await expect(page.getByRole('radio', { name: /Fortnox/ })).toBeChecked();
-  await page.getByRole('button', { name: 'Använd Fortnox' }).click();
-  const sure = page.getByRole('alertdialog');
-  if (await sure.isVisible().catch(() => false)) await sure.getByRole('button', { name: 'Använd Fortnox' }).click();
-  await expect(page.getByRole('button', { name: 'Anslut till Fortnox' })).toBeVisible({ timeout: 60_000 });
-  await hydrated(page);
-
-  // Fortnox's own consent page, then back on the tenant's host
-  await page.getByRole('button', { name: 'Anslut till Fortnox' }).click();
-  await page.getByRole('button', { name: 'Tillåt' }).click({ timeout: 60_000 });
-  await expect(page).toHaveURL(/\/settings\/erp/, { timeout: 60_000 });
-  await expect(page.getByText(/Ansluten till/).first()).toBeVisible({ timeout: 60_000 });
+  // Fortnox chosen and connected through its own consent page, then back on the tenant's host
+  await connectFortnox(page, app);
 
   await page.goto(`${app.url}/?list=open`);
   await hydrated(page);

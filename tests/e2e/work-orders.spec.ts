@@ -109,10 +109,14 @@ test('[work orders] create an order for a customer and object, find it in the li
 
   // The list finds it by search; the tab survives a reload; closing it returns to the list.
   await orderTabs(page).getByRole('link', { name: 'Lista' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
   await hydrated(page);
+  // the list has rendered before the search is typed (typed during the navigation, it was lost)
+  await expect(page.getByRole('status').filter({ hasText: /Visar \d+ av \d+/ })).toBeVisible();
   // the whole title: on a shared app the agreement sweep may have made service orders at the same
   // site ("Trapphus A") by the time this file runs
   await page.getByRole('searchbox', { name: 'Sök' }).fill('Larmservice trapphus A');
+  await page.waitForURL((u) => u.searchParams.get('search') === 'Larmservice trapphus A');
   await expect(page.getByRole('link', { name: 'Larmservice trapphus A' }).first()).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /Visar 1 av 1/ })).toBeVisible();
   await page.reload();

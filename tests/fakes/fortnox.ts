@@ -64,6 +64,13 @@ import type { ErpFakeControl } from '~/tests/erp-contract/erp-contract';
  * TOT row must equal Total; a create without rows is refused rather than imitating the rows Fortnox
  * would build; ExternalInvoiceNumber is at most 50 characters; an unknown supplier on GET is 404 with
  * a paraphrased text.
+ * - Supplier-invoice approval (issue 33 item 1): the operations PUT /3/supplierinvoices/{GivenNumber}/
+ *   approvalpayment, /approvalbookkeep, /bookkeep and /cancel, each answering SupplierInvoiceWrap, and
+ *   the list filter values cancelled, fullypaid, unpaid, unpaidoverdue, unbooked, pendingpayment and
+ *   authorizepending: Fortnox's OpenAPI as generated into ThorinEk/fortnox-php-api-client
+ *   (docs/Api/SupplierInvoicesResourceApi.md) and noahboekelman/fortnox-mcp-wrapper-typescript
+ *   (src/resources/number-3/supplierinvoices.ts, SupplierinvoiceListParams.filter). The documents say
+ *   nothing of what the approvals refuse; the fake's rules beside them say which are its own.
  */
 
 type Rec = Record<string, unknown>;
@@ -88,14 +95,28 @@ export interface FortnoxFake extends ErpFakeControl {
   article(articleNumber: string): Record<string, unknown> | null;
   /** Requests to the token endpoint with grant_type=refresh_token, refused ones included. */
   refreshRequestCount(): number;
-  /** The next invoice create is stored and its answer withheld until the fake closes (a crash test kills the caller meanwhile). */
+  /** The next invoice create (or supplier-invoice payment approval) is stored and its answer withheld until the fake closes (a crash test kills the caller meanwhile). */
   holdNextCreateResponse(): void;
+  /**
+   * The next list of supplier invoices (GET /3/supplierinvoices) is answered only when the returned
+   * function is called: a fetch stays under way for as long as a test looks at its progress.
+   */
+  holdNextSupplierInvoiceList(): () => void;
   supplier(supplierNumber: string): Record<string, unknown> | null;
   supplierInvoiceCount(idempotencyKey?: string): number;
   supplierCount(): number;
   supplierInvoice(externalId: string): Record<string, unknown> | null;
   /** Every stored supplier invoice, as GET /3/supplierinvoices/{GivenNumber} answers it. */
   supplierInvoices(): Record<string, unknown>[];
+  /**
+   * A supplier invoice a person typed in Fortnox (not through the API's caller): stored as
+   * POST /3/supplierinvoices stores it, awaiting approval; answers it as GET would.
+   */
+  addSupplierInvoice(invoice: Record<string, unknown>): Record<string, unknown>;
+  /** A supplier card a person made in Fortnox; answers it as GET /3/suppliers/{SupplierNumber} would. */
+  addSupplier(supplier: Record<string, unknown>): Record<string, unknown>;
+  /** How many times PUT …/approvalpayment approved the supplier invoice (refused calls not counted). */
+  supplierInvoicePaymentApprovals(givenNumber: string): number;
 }
 
 export interface FortnoxFakeOptions {
@@ -310,6 +331,13 @@ function refuse(message: string, code: number, status = 400): never {
   throw new Refusal(status, message, code);
 }
 
+/** The Fortnox plugin's options pointed at the fake: the app's PLUGIN_OPTIONS, the plugin registry's options. */
+export function fortnoxPluginOptions(fake: Pick<FortnoxFake, 'clientId' | 'clientSecret' | 'url'>) {
+  return {
+    fortnox: { clientId: fake.clientId, clientSecret: fake.clientSecret, authBaseUrl: fake.url, apiBaseUrl: fake.url },
+  };
+}
+
 export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promise<FortnoxFake> {
   const clientId = options.clientId ?? 'ordo-fortnox-test-client';
   const clientSecret = options.clientSecret ?? 'ordo-fortnox-test-secret-0123456789';
@@ -343,6 +371,8 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   const units = new Map<string, Rec>();
   const suppliers = new Map<string, Rec>();
   const supplierInvoices = new Map<string, Rec>();
+  /** Which supplier invoices had their payment and bookkeeping approved (Fortnox shows it on its screens, not in the resource). */
+  const approvals = new Map<string, { payment: number; bookkeep: number }>();
   let nextGivenNumber = 1;
   let nextDocumentNumber = 1;
   let nextTaxReductionId = 1;
@@ -350,6 +380,7 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
   let pendingFailure: { status: number; retryAfterSeconds?: number } | null = null;
   let dropNextCreate = false;
   let holdNextCreate = false;
+  let supplierInvoiceListGate: Promise<void> | null = null;
   let requests = 0;
   let rateLimited = 0;
   let refreshRequests = 0;
@@ -576,27 +607,38 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
         return json(res, 400, errorInformation('Error deserializing JSON: JSON_ERROR_SYNTAX', 2002115));
       }
     }
-    try {
-      const answer = route(req.method ?? 'GET', path, url.searchParams, payload);
-      if (answer === 'drop') {
-        // The invoice is stored; its answer is lost on the way (a crash, a cut connection).
-        res.socket?.destroy();
-        return;
+    const respond = () => {
+      try {
+        const answer = route(req.method ?? 'GET', path, url.searchParams, payload);
+        if (answer === 'drop') {
+          // The invoice is stored; its answer is lost on the way (a crash, a cut connection).
+          res.socket?.destroy();
+          return;
+        }
+        // The invoice is stored and the answer never comes: the caller is killed while it waits.
+        if (answer === 'hold') return;
+        json(res, answer.status, answer.body);
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err;
+        json(res, err.status, errorInformation(err.message, err.code));
       }
-      // The invoice is stored and the answer never comes: the caller is killed while it waits.
-      if (answer === 'hold') return;
-      json(res, answer.status, answer.body);
-    } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      json(res, err.status, errorInformation(err.message, err.code));
+    };
+    if (supplierInvoiceListGate && req.method === 'GET' && path === '/3/supplierinvoices') {
+      const gate = supplierInvoiceListGate;
+      supplierInvoiceListGate = null;
+      void gate.then(respond);
+      return;
     }
+    respond();
   }
 
   type Answer = { status: number; body: unknown } | 'drop' | 'hold';
 
   function route(method: string, path: string, query: URLSearchParams, payload: Rec): Answer {
     const parts = path.split('/').slice(2).map(decodeURIComponent);
-    const [resource, id] = parts;
+    const [resource, id, action] = parts;
+    if (parts.length === 3 && resource === 'supplierinvoices' && method === 'PUT')
+      return supplierInvoiceAction(id!, action!);
     if (parts.length > 2) return { status: 404, body: { message: 'Not Found' } };
     const is = (m: string, r: string, withId: boolean) => method === m && resource === r && Boolean(id) === withId;
     if (is('GET', 'companyinformation', false))
@@ -663,6 +705,10 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
       const filter = query.get('filter');
       if (filter === 'cancelled') found = found.filter((i) => i.Cancelled === true);
       else if (filter === 'unbooked') found = found.filter((i) => i.Booked !== true);
+      // awaiting approval: the fake's reading of the filter's name (its meaning is not documented):
+      // neither cancelled nor with its payment approved
+      else if (filter === 'authorizepending')
+        found = found.filter((i) => i.Cancelled !== true && !approvals.get(String(i.GivenNumber))?.payment);
       else if (filter) refuse(`Ogiltigt filter (${filter})`, 2000588); // paraphrase
       return list('SupplierInvoices', found.map(supplierInvoiceSubset), query, [
         'suppliernumber',
@@ -1447,6 +1493,47 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     return invoice;
   }
 
+  /**
+   * PUT /3/supplierinvoices/{GivenNumber}/{approvalpayment|approvalbookkeep|bookkeep|cancel}: the
+   * operations of SupplierInvoicesResourceApi.md, each answering SupplierInvoiceWrap.
+   */
+  function supplierInvoiceAction(givenNumber: string, action: string): Answer {
+    if (!['approvalpayment', 'approvalbookkeep', 'bookkeep', 'cancel'].includes(action))
+      return { status: 404, body: { message: 'Not Found' } };
+    const invoice = supplierInvoices.get(givenNumber);
+    // unknown GivenNumber: 404 as GET /3/supplierinvoices/{GivenNumber} answers it
+    if (!invoice) return refuse('Kan inte hitta leverantörsfakturan.', 2000434, 404); // paraphrase; code not published
+    // the fake's rule: a cancelled invoice is neither approved nor booked (nothing is to be paid)
+    if (invoice.Cancelled === true) refuse('Leverantörsfakturan är makulerad.', 2000588); // paraphrase; not published
+    const done = approvals.get(givenNumber) ?? { payment: 0, bookkeep: 0 };
+    if (action === 'approvalpayment') {
+      // the fake's rule: a second approval is refused, so a caller that approves twice is seen
+      if (done.payment) refuse('Leverantörsfakturan är redan attesterad för betalning.', 2000588); // paraphrase; not published
+      done.payment += 1;
+    } else if (action === 'approvalbookkeep') {
+      if (done.bookkeep) refuse('Leverantörsfakturan är redan attesterad för bokföring.', 2000588); // paraphrase; not published
+      done.bookkeep += 1;
+    } else if (action === 'bookkeep') {
+      // the fake's rule: booking a booked invoice is refused (Booked is read-only, set by this operation)
+      if (invoice.Booked === true) refuse('Leverantörsfakturan är redan bokförd.', 2000588); // paraphrase; not published
+      invoice.Booked = true;
+    } else {
+      // the fake's rule: a booked invoice is credited (…/credit), not cancelled
+      if (invoice.Booked === true) refuse('En bokförd leverantörsfaktura kan inte makuleras.', 2000588); // paraphrase; not published
+      invoice.Cancelled = true;
+    }
+    approvals.set(givenNumber, done);
+    if (action === 'approvalpayment' && dropNextCreate) {
+      dropNextCreate = false;
+      return 'drop';
+    }
+    if (action === 'approvalpayment' && holdNextCreate) {
+      holdNextCreate = false;
+      return 'hold';
+    }
+    return { status: 200, body: { SupplierInvoice: invoice } };
+  }
+
   // --- tax reductions -------------------------------------------------------------------------------
 
   /** The list's TaxReductionSubset (OpenAPI: TaxReductionListItem; the XML example of the docs page). */
@@ -1555,6 +1642,9 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     supplierCount: () => suppliers.size,
     supplierInvoice: (externalId) => supplierInvoices.get(externalId) ?? null,
     supplierInvoices: () => [...supplierInvoices.values()],
+    addSupplierInvoice: (invoice) => createSupplierInvoice(invoice),
+    addSupplier: (supplier) => createSupplier(supplier),
+    supplierInvoicePaymentApprovals: (givenNumber) => approvals.get(givenNumber)?.payment ?? 0,
     supplier: (number) => suppliers.get(number) ?? null,
     article: (number) => articles.get(number) ?? null,
     expireAccessTokens() {
@@ -1568,6 +1658,11 @@ export async function startFortnoxFake(options: FortnoxFakeOptions = {}): Promis
     },
     holdNextCreateResponse() {
       holdNextCreate = true;
+    },
+    holdNextSupplierInvoiceList() {
+      let release!: () => void;
+      supplierInvoiceListGate = new Promise((r) => (release = r));
+      return release;
     },
     requestCount: () => requests,
     rateLimitedCount: () => rateLimited,

@@ -10,6 +10,7 @@ import { getTenantBySlug } from '~/tenants/registry';
 import { withTenant } from '~/core/db/with-tenant';
 import { ensureUser } from '~/core/users/create-user';
 import { createApp } from '~/server/app';
+import { setFileStore } from '~/core/files/store';
 import { openTestDatabase, uniqueSlug } from './db';
 
 export const PASSWORD = 'correct-horse-battery';
@@ -64,6 +65,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       ...env,
     }),
   );
+  // The test files of a worker share one module graph (vitest isolate: false), and the file store is
+  // made once from the configuration of whoever asked first: this server's files go under its own
+  // DATA_DIR, where its tests look for them.
+  setFileStore(undefined);
   await loadRegistry({});
   const db = await openTestDatabase();
   const app = createApp({ config, queue: null });

@@ -43,3 +43,32 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
 export function jsonBody(body: unknown): { body: string; headers: Record<string, string> } {
   return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
 }
+
+/** One part of a multipart/form-data body: a field (`name`) or a file (`filename`). */
+export interface Part {
+  name?: string;
+  filename?: string;
+  body: Buffer | string;
+  type?: string;
+}
+
+/** A multipart/form-data body and its content type, as a browser sends a form with files. */
+export function multipart(parts: Part[]): { body: Buffer; type: string } {
+  const boundary = `----ordo${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition =
+      p.filename !== undefined
+        ? `form-data; name="${p.name ?? 'file'}"; filename="${p.filename.replace(/"/g, '%22')}"`
+        : `form-data; name="${p.name}"`;
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`,
+      ),
+      Buffer.isBuffer(p.body) ? p.body : Buffer.from(p.body),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
+}

@@ -158,14 +158,14 @@ describe('[agreements] agreement invoices', () => {
   it('counts what is due by today for the badge, the active agreements only', async () => {
     expect((await call('GET', '/api/invoice/agreement/count', tok.admin)).json()).toEqual({ count: 2 });
     const layout = await runRoute(appLayoutRoute.loader as Handler, tok.admin, '/');
-    expect(layout.body!.counts).toEqual({ agreementInvoices: 2 });
+    expect(layout.body!.counts).toEqual({ agreementInvoices: 2, supplierInvoices: 0 });
     expect((layout.body!.links as Json[]).find((l) => l.to === '/agreements')).toMatchObject({
       badge: 'agreementInvoices',
       count: 2,
     });
     // a technician sees no agreements link and nothing is counted for them
     const tech = await runRoute(appLayoutRoute.loader as Handler, tok.tech, '/');
-    expect(tech.body!.counts).toEqual({ agreementInvoices: 0 });
+    expect(tech.body!.counts).toEqual({ agreementInvoices: 0, supplierInvoices: 0 });
     expect((tech.body!.links as Json[]).some((l) => l.to === '/agreements')).toBe(false);
   });
 

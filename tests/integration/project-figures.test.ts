@@ -141,7 +141,16 @@ describe('[projects] one computation of a project’s figures', () => {
     expect(project.figures).toEqual({
       projectId,
       hours: { workMinutes: 915, travelMinutes: 120, minutes: 1035, work: '15.25', travel: '2.00', total: '17.25' },
-      cost: { hourlyCost: '400.00', time: '6900.00', articles: '4000.00', articleCount: 4, total: '10900.00' },
+      cost: {
+        hourlyCost: '400.00',
+        time: '6900.00',
+        articles: '4000.00',
+        articleCount: 4,
+        // no supplier invoices on it (issue 33)
+        supplierInvoices: '0.00',
+        supplierInvoiceCount: 0,
+        total: '10900.00',
+      },
       income: { hourlyPrice: '700.00', labour: '9625.00', articles: '3345.00', total: '12970.00' },
       invoicing: {
         contractSum: '100000.00',

@@ -4,15 +4,21 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '~/core/config/env';
 import { loadRegistry } from '~/core/extension-points/registry';
 import { openRuntime } from '~/core/runtime/boot';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
+const outputs: (() => string)[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
+});
+// a failed or timed-out test shows what its servers said (a start that never finished says why)
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail' || ctx.task.result?.errors?.length) for (const out of outputs) console.error(`--- server output\n${out()}`);
+  outputs.length = 0;
 });
 
 async function freePort(): Promise<number> {
@@ -50,6 +56,7 @@ function startServer(dataDir: string, port: number) {
     });
   });
   listening.catch(() => {}); // awaited only by the test that expects the server to come up
+  outputs.push(() => output);
   return { child, exited, listening, port, output: () => output };
 }
 

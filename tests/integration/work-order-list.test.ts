@@ -307,11 +307,14 @@ describe('[work-order lists] sort, pages, statements', () => {
   });
 
   it('runs the same number of statements for a page of 10 as for 100, with filters too', async () => {
-    const count = async (q: string) => {
+    const once = async (q: string) => {
       const res = await call('GET', `/api/wo?${q}`, tok.admin);
       expect(res.status).toBe(200);
       return Number(res.headers['x-sql-statements']);
     };
+    // the fewer of two asks: a request that found a cache expired (the tenant's plugins, kept 30 s,
+    // ran out while a loaded machine was slow) reads it again, which is not the list's own work
+    const count = async (q: string) => Math.min(await once(q), await once(q));
     const ten = await count('size=10');
     expect(ten).toBeGreaterThan(0);
     expect(await count('size=100')).toBe(ten);

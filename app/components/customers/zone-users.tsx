@@ -4,12 +4,15 @@ import { Button, TextField } from '~/app/components/ui';
 import { useSectionFetcher } from './customer-pricing';
 import { TrashIcon } from './icons';
 import { useConfirm } from './use-confirm';
+import { useDateFormat } from '~/app/components/objects/shared';
+import { formatDate } from '~/core/i18n/number-format';
 
 export interface ZoneUserRow {
   id: string;
   email: string;
   name: string;
   status: 'STATUS_REGISTERED' | 'STATUS_ACTIVE' | 'STATUS_INACTIVE';
+  lastSignInAt?: string | null;
 }
 
 /**
@@ -18,6 +21,7 @@ export interface ZoneUserRow {
  */
 export function ZoneUsers({ users }: { users: readonly ZoneUserRow[] }) {
   const { t } = useTranslation('customers');
+  const dateFormat = useDateFormat();
   const { t: tc } = useTranslation();
   const invite = useSectionFetcher();
   const act = useSectionFetcher();
@@ -78,6 +82,11 @@ export function ZoneUsers({ users }: { users: readonly ZoneUserRow[] }) {
                   <span className="block font-medium">{u.name}</span>
                   <span className="block break-all text-slate-700">{u.email}</span>
                   <span className="block text-slate-500">{t(`zone.status.${u.status}`)}</span>
+                  <span className="block text-slate-500">
+                    {u.lastSignInAt
+                      ? t('zone.lastSignIn', { date: formatDate(u.lastSignInAt, dateFormat) })
+                      : t('zone.neverSignedIn')}
+                  </span>
                 </span>
                 <span className="flex flex-wrap gap-1">
                   <Button

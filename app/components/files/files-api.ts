@@ -58,15 +58,30 @@ export function filesBase(kind: string, ownerId?: string): string {
 export const UPLOAD_TIMEOUT_MS = 60_000;
 
 /** Uploads one file, reporting progress from 0 to 1; resolves with the stored entries. */
-export function uploadFile(
+export async function uploadFile(
   url: string,
   file: File,
   folderId: string | null,
   onProgress: (fraction: number) => void,
 ): Promise<FileEntry[]> {
+  const body = await postFile<{ files?: FileEntry[] }>(url, file, onProgress, folderId ? { folderId } : {});
+  if (!body.files) throw new FileCallError(200, 'FAILED_TO_UPLOAD_FILE');
+  return body.files;
+}
+
+/**
+ * Posts one file as multipart/form-data (`file`, and any `fields`) with the session cookie,
+ * reporting progress from 0 to 1; resolves with the JSON answer, or rejects with the refusal.
+ */
+export function postFile<T>(
+  url: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+  fields: Record<string, string> = {},
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const form = new FormData();
-    if (folderId) form.append('folderId', folderId);
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
     form.append('file', file, file.name);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -77,12 +92,11 @@ export function uploadFile(
     };
     xhr.onload = () => {
       const body = (xhr.response ?? {}) as {
-        files?: FileEntry[];
         code?: string;
         fields?: Record<string, string[]>;
         limits?: Record<string, number>;
       };
-      if (xhr.status === 200 && body.files) return resolve(body.files);
+      if (xhr.status === 200) return resolve(body as T);
       reject(new FileCallError(xhr.status, body.code ?? 'FAILED_TO_UPLOAD_FILE', body.fields, body.limits));
     };
     xhr.onerror = () => reject(new FileCallError(0, 'FAILED_TO_UPLOAD_FILE'));

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Form, useFetcher } from 'react-router';
 import { Button, DatePicker, dateValueOf, Select, TextField } from '~/app/components/ui';
 import { cx } from '~/app/components/ui/class-names';
+import { SignaturePad, type SignatureValue } from '~/app/components/signature/signature-pad';
 import {
   SECURITY_FORM_TYPES,
   SECURITY_FORMS,
@@ -76,12 +77,13 @@ function Field({
  * fire alarm, assault), chosen with the buttons above it; fields come from core's list.
  */
 /**
- * Export documentation: the object page and each filled form as Word or PDF, with a typed
- * signature; a plain form post, so the browser downloads the file.
+ * Export documentation: the object page and each filled form as Word or PDF, with a signature
+ * drawn on the signature pad or typed; a plain form post, so the browser downloads the file.
  */
 function SecurityExport({ boId, forms }: { boId: string; forms: Record<string, SecurityFormData> }) {
   const { t } = useTranslation('objects');
   const filled = SECURITY_FORM_TYPES.filter((x) => Object.keys(forms[x]?.data ?? {}).length);
+  const [signature, setSignature] = useState<SignatureValue>({ name: '', image: null });
   return (
     <details className="rounded-lg border border-slate-200 p-3 print:hidden">
       <summary className="cursor-pointer text-sm font-medium">{t('sec.export.title')}</summary>
@@ -98,15 +100,17 @@ function SecurityExport({ boId, forms }: { boId: string; forms: Record<string, S
             <option value="docx">{t('sec.export.word')}</option>
           </select>
         </label>
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium text-slate-700">{t('sec.export.signature')}</span>
-          <input
-            name="signature"
-            maxLength={200}
-            autoComplete="name"
-            className="rounded-md border border-gray-300 px-3 py-2"
+        <div className="sm:col-span-2">
+          {/* drawn on the shared pad (issue 32); the export takes the drawing, or the typed name alone */}
+          <SignaturePad
+            label={t('sec.export.draw')}
+            nameLabel={t('sec.export.signature')}
+            isNameRequired={false}
+            value={signature}
+            onChange={setSignature}
           />
-        </label>
+          <input type="hidden" name="signature" value={signature.image ?? signature.name} />
+        </div>
         <fieldset className="sm:col-span-2">
           <legend className="text-sm font-medium text-slate-700">{t('sec.export.pages')}</legend>
           <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">

@@ -29,17 +29,26 @@ const costs: ProjectCosts = {
   hourlyCostSource: 'project',
   time: { workMinutes: 330, travelMinutes: 30, minutes: 360, hours: '6.00', cost: '3000.00' },
   articles: { count: 2, cost: '350.00', salesTotal: '750.00' },
-  total: '3350.00',
-  ongoing: { since: '2026-06-10', resetDay: 10, timeCost: '1000.00', articleCost: '200.00', cost: '1200.00' },
+  supplierInvoices: { count: 1, cost: '1200.00' },
+  total: '4550.00',
+  ongoing: {
+    since: '2026-06-10',
+    resetDay: 10,
+    timeCost: '1000.00',
+    articleCost: '200.00',
+    supplierInvoiceCost: '0.00',
+    cost: '1200.00',
+  },
   byMonth: months.map((month) => ({
     month,
     timeCost: month === '2026-06' ? '1000.00' : '0.00',
     articleCost: '0.00',
+    supplierInvoiceCost: '0.00',
     total: month === '2026-06' ? '1000.00' : '0.00',
   })),
   byUser: [{ userId: 'u1', name: 'Tess Tekniker', minutes: 240, hours: '4.00', cost: '2000.00' }],
   estimated: { hours: '5.00', cost: '10000.00' },
-  difference: { hours: '-1.00', cost: '6650.00' },
+  difference: { hours: '-1.00', cost: '5450.00' },
 };
 
 describe('[projects] costs tab', () => {
@@ -66,16 +75,18 @@ describe('[projects] costs tab', () => {
       />,
     );
     expect(html).toContain('Total cost');
-    expect(html).toContain('3 350,00');
+    expect(html).toContain('4 550,00');
     expect(html).toContain('Since 2026-06-10');
     expect(html).toContain('6,00 h, of which travel 0,50 h, at 500,00 per hour');
-    expect(html).toContain('6 650,00 left of the estimate');
+    expect(html).toContain('5 450,00 left of the estimate');
     expect(html).toContain('1,00 h over the estimate');
     expect(html).toContain('Tess Tekniker');
     expect(html).toContain('Take snapshot');
     expect(html).toContain('999,50');
     expect(html).toContain('Anna Admin');
-    expect(html).toContain('Supplier invoices are not included');
+    // supplier invoices are part of the cost (issue 33): their own figure, named in the total's note
+    expect(html).toContain('Supplier invoices');
+    expect(html).toContain('supplier invoices 1 200,00');
     // the chart reads out every month
     expect(html).toMatch(/role="img" aria-label="Cost per month, last 12 months: [^"]+1 000,00"/);
     // the period picker starts on this month

@@ -169,11 +169,9 @@ export function CostsView({
   snapshotBusy,
   onTakeSnapshot,
 }: CostsViewProps) {
-  const { t } = useTranslation('projects');
   return (
     <>
       <CostSummary costs={costs} />
-      <p className="text-sm text-slate-600">{t('costs.supplierInvoicesNote')}</p>
       <MonthChart costs={costs} />
       <UserTable costs={costs} />
       <Snapshots
@@ -197,7 +195,11 @@ function CostSummary({ costs }: { costs: ProjectCosts }) {
       <Figure
         label={t('costs.total')}
         value={money(costs.total)}
-        note={t('costs.totalNote', { time: money(costs.time.cost), articles: money(costs.articles.cost) })}
+        note={t('costs.totalNoteSupplier', {
+          time: money(costs.time.cost),
+          articles: money(costs.articles.cost),
+          supplierInvoices: money(costs.supplierInvoices.cost),
+        })}
       />
       <Figure
         label={t('costs.ongoing')}
@@ -224,6 +226,11 @@ function CostSummary({ costs }: { costs: ProjectCosts }) {
         label={t('costs.articles')}
         value={money(costs.articles.cost)}
         note={t('costs.articlesNote', { count: costs.articles.count })}
+      />
+      <Figure
+        label={t('costs.supplierInvoices')}
+        value={money(costs.supplierInvoices.cost)}
+        note={t('costs.supplierInvoicesCount', { count: costs.supplierInvoices.count })}
       />
       <Figure
         label={t('costs.estimatedCost')}

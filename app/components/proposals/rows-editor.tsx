@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DiscountField } from '~/app/components/articles/discount-field';
 import { moneyInput } from '~/app/components/articles/format';
-import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
+import { ArticlePicker, isSupplierOption } from '~/app/components/inventory/pickers/article-picker';
 import { Button, ConfirmDialog, Dialog, NativeSelect } from '~/app/components/ui';
 import { INPUT_BOX_CLASS, INPUT_FOCUS_CLASS } from '~/app/components/ui/field-classes';
 import { useDragReorder } from '~/app/components/ui/use-drag-reorder';
@@ -10,6 +10,7 @@ import { formatNumber } from '~/core/i18n/number-format';
 import { discountOf, formatDiscount, parseDiscount } from '~/core/pricing';
 import type { ProposalRow, ProposalSettings } from '~/core/proposals/proposal.service';
 import { proposalFigures, type ProposalFigures } from '~/core/proposals/proposal-rows';
+import { SUPPLIER_OPTION_PREFIX } from '~/core/supplier-catalogues/catalogue.schema';
 
 const apiType = (t: 'PERCENTAGE' | 'REGULAR' | 'NONE') =>
   t === 'PERCENTAGE' ? 'percentage' : t === 'REGULAR' ? 'amount' : null;
@@ -41,6 +42,27 @@ export function emptyRow(kind: 'article' | 'comment' | 'summary'): ProposalRow {
     articleMonthlyTotalPrice: '0.00',
     isInProjectScope: null,
     erpRef: { costCenter: { value: null }, stockPoint: { value: null } },
+    ref: null,
+  };
+}
+
+/**
+ * The row's article as its picker holds it: ours by id, or a supplier catalogue's article picked
+ * and not yet saved (the picker's `si:` option; the save makes the row of it, decision 056).
+ */
+const pickedId = (r: ProposalRow) =>
+  r.articleId ?? (r.supplierArticleId ? `${SUPPLIER_OPTION_PREFIX}${r.supplierArticleId}` : null);
+
+/** The row's change when its picker picks `id` (null: cleared); its prices are the save's to find. */
+function picked(o: { id: string; label: string } | null): Partial<ProposalRow> {
+  const fromSupplier = o !== null && isSupplierOption(o.id);
+  return {
+    articleId: o && !fromSupplier ? o.id : null,
+    supplierArticleId: fromSupplier ? o.id.slice(SUPPLIER_OPTION_PREFIX.length) : null,
+    articleTitle: o?.label ?? null,
+    articlePrice: null,
+    articlePurchasePrice: null,
+    ref: null,
   };
 }
 
@@ -136,27 +158,21 @@ function RowFields({ row: r, figures, settings, readOnly, groupId, error, update
       </label>
     );
   const decimal = (v: string) => v.replace(',', '.') || null;
+  const selected = pickedId(r);
   const extras =
-    r.articleId && (settings.purchasePriceEdit || settings.costCenter || settings.stockPoint || settings.projectScope);
+    selected && (settings.purchasePriceEdit || settings.costCenter || settings.stockPoint || settings.projectScope);
   return (
     <>
       <ArticlePicker
         label={t('row.article')}
         isDisabled={readOnly}
         groupId={groupId}
-        defaultSelected={r.articleId ? { id: r.articleId, label: r.articleTitle ?? '' } : null}
-        errorMessage={error('articleId')}
-        onSelectionChange={(o) =>
-          (o?.id ?? null) !== r.articleId &&
-          update({
-            articleId: o?.id ?? null,
-            articleTitle: o?.label ?? null,
-            articlePrice: null,
-            articlePurchasePrice: null,
-          })
-        }
+        supplierInventory
+        defaultSelected={selected ? { id: selected, label: r.articleTitle ?? '' } : null}
+        errorMessage={[error('articleId'), error('supplierArticleId')].filter(Boolean).join(' ') || undefined}
+        onSelectionChange={(o) => (o?.id ?? null) !== selected && update(picked(o))}
       />
-      {r.articleId ? (
+      {selected ? (
         <>
           <Cell
             label={t('row.amount')}
@@ -181,7 +197,7 @@ function RowFields({ row: r, figures, settings, readOnly, groupId, error, update
       ) : (
         <p className="text-sm text-gray-600 sm:col-span-4">{t('row.pickArticle')}</p>
       )}
-      {settings.monthlyPrice && r.articleId && (
+      {settings.monthlyPrice && selected && (
         <div className="grid grid-cols-3 gap-2 sm:col-span-5 sm:col-start-2">
           <Cell
             label={t('row.monthlyPrice')}
@@ -277,7 +293,7 @@ export function RowsEditor(props: {
   const [discountText, setDiscountText] = useState<Record<string, string>>({});
   const figures = proposalFigures(
     rows.map((r) => ({
-      articleId: r.articleId,
+      articleId: pickedId(r),
       isSummaryRow: r.isSummaryRow,
       amount: r.articleAmount,
       price: r.articlePrice,
@@ -384,7 +400,7 @@ export function RowsEditor(props: {
     if (kind === 'summary')
       return `${t('row.summary')}: ${formatNumber(Number(figures.rows[i]!.summarySalesPrice ?? 0))}`;
     if (kind === 'comment') return r.comment || t('row.comment');
-    return r.articleId
+    return pickedId(r)
       ? `${r.articleTitle ?? ''} · ${amountText(r.articleAmount)} × ${formatNumber(Number(r.articlePrice ?? 0))}`
       : t('row.pickArticle');
   };

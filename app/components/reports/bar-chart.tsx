@@ -35,17 +35,17 @@ export function barPercent(value: number, max: number): number {
 }
 
 /** Columns side by side (months): the value above each, the label under it. */
-export function ColumnChart({ title, bars, className }: ChartProps) {
+export function ColumnChart({ title, bars, className, compact }: ChartProps & { compact?: boolean }) {
   const max = Math.max(0, ...bars.map((b) => b.value));
   const width = Math.max(1, bars.length) * 10;
   return (
-    <figure className={cx('rounded-lg border border-slate-200 bg-white p-3', className)}>
+    <figure className={cx(compact ? undefined : 'rounded-lg border border-slate-200 bg-white p-3', className)}>
       <div role="img" aria-label={chartLabel(title, bars)}>
         <svg
           aria-hidden="true"
           viewBox={`0 0 ${width} 100`}
           preserveAspectRatio="none"
-          className="block h-40 w-full"
+          className={cx('block w-full', compact ? 'h-12' : 'h-40')}
           data-testid="column-chart"
         >
           <line x1="0" y1="100" x2={width} y2="100" className="stroke-slate-300" strokeWidth="0.5" />
@@ -54,15 +54,17 @@ export function ColumnChart({ title, bars, className }: ChartProps) {
             return <rect key={b.id} x={i * 10 + 1.5} y={100 - h} width="7" height={h} className="fill-blue-700" />;
           })}
         </svg>
-        <div aria-hidden="true" className="mt-1 flex">
-          {bars.map((b) => (
-            <span key={b.id} className="min-w-0 flex-1 truncate text-center text-[10px] text-slate-600 sm:text-xs">
-              {b.label}
-            </span>
-          ))}
-        </div>
+        {compact ? null : (
+          <div aria-hidden="true" className="mt-1 flex">
+            {bars.map((b) => (
+              <span key={b.id} className="min-w-0 flex-1 truncate text-center text-[10px] text-slate-600 sm:text-xs">
+                {b.label}
+              </span>
+            ))}
+          </div>
+        )}
       </div>
-      <figcaption className="mt-2 text-sm text-slate-700">{title}</figcaption>
+      {compact ? null : <figcaption className="mt-2 text-sm text-slate-700">{title}</figcaption>}
     </figure>
   );
 }

@@ -2,7 +2,7 @@ import type { Auth } from '~/core/context';
 import { hasAccess, type Access } from '~/core/permissions/access';
 
 /** A count the top bar shows beside a link (app-layout's loader counts it; red, 99+ above 99). */
-export type NavBadge = 'agreementInvoices';
+export type NavBadge = 'agreementInvoices' | 'supplierInvoices';
 
 /**
  * The menus the top bar groups its links under (decision 038); a link without one stands alone in
@@ -52,6 +52,14 @@ export const NAV_LINKS: NavLink[] = [
     group: 'sales',
   },
   { to: '/invoices', labelKey: 'nav.invoices', access: { permission: 'invoices:read' }, group: 'finance' },
+  {
+    to: '/supplierinvoices',
+    labelKey: 'nav.supplierInvoices',
+    access: { permission: 'supplier_invoices:read', module: 'supplier_invoices' },
+    // supplier invoices waiting for something this person can do (issue 33)
+    badge: 'supplierInvoices',
+    group: 'finance',
+  },
   { to: '/reports', labelKey: 'nav.reports', access: { permission: 'reports:read' }, group: 'finance' },
   {
     to: '/dashboard',
@@ -62,6 +70,13 @@ export const NAV_LINKS: NavLink[] = [
   // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
   { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' }, group: 'registers' },
   { to: '/drive', labelKey: 'nav.drive', access: { permission: 'drive:read', module: 'drive' }, group: 'registers' },
+  // deviations (issue 34): the dashboard, the list one tab away
+  {
+    to: '/deviations',
+    labelKey: 'nav.deviations',
+    access: { permission: 'deviations:read', module: 'deviations' },
+    group: 'registers',
+  },
 ];
 
 /** A link as the browser gets it: what the person may open, nothing about why. */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { MenuIcon } from '~/app/components/ui/icons';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useLocation, useSubmit } from 'react-router';
+import { NavLink, useLocation, useNavigation, useSubmit } from 'react-router';
 import { Menu } from '~/app/components/ui';
 import { LANGS } from '~/core/i18n/languages';
 import { useCan } from '~/app/lib/can';
@@ -46,9 +46,15 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
   const here = location.pathname + location.search;
   const [phoneOpen, setPhoneOpen] = useState(false);
   const phoneMenuId = useId();
-  // a link followed from the phone menu closes it at once (not only once the next page has loaded,
-  // when a second tap on the menu button would have toggled it shut again)
-  useEffect(() => setPhoneOpen(false), [location.pathname]);
+  // Any navigation closes the phone menu as it starts (back, a link in the page, a form). Not when the
+  // next page is shown: React shows it a moment after the address changed, and a menu opened on the
+  // new address in that moment would shut under the person's finger (the browser test did, on a loaded
+  // machine). A link followed from the menu closes it at once (closeOnLink), so a second tap on the
+  // menu button opens it rather than toggling it shut.
+  const navigationState = useNavigation().state;
+  useEffect(() => {
+    if (navigationState !== 'idle') setPhoneOpen(false);
+  }, [navigationState]);
   const closeOnLink = (e: React.MouseEvent) => {
     if ((e.target as HTMLElement).closest('a')) setPhoneOpen(false);
   };
@@ -93,6 +99,8 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           <Menu
             label={t(`lang.${i18n.language}`)}
             shortLabel={i18n.language.toUpperCase()}
+            // below 1,280 px the bar's areas and their count badges need the room
+            shortLabelUntil="xl"
             triggerVariant="inverse"
             items={LANGS.map((lang) => ({
               id: lang,
@@ -103,6 +111,7 @@ export function TopBar({ user, company, logoUrl, links }: TopBarProps) {
           <Menu
             label={user.fullName}
             shortLabel={user.initials}
+            shortLabelUntil="xl"
             triggerVariant="inverse"
             items={[
               { id: 'profile', label: t('shell.profile'), href: '/profile' },

@@ -10,6 +10,8 @@ export interface SupplierDraft {
   iban: string | null;
   bic: string | null;
   erpAccount: string | null;
+  organizationNumber: string | null;
+  peppolId: string | null;
   tags: string[];
   status: 'active' | 'inactive';
   contacts: ContactDraft[];
@@ -22,6 +24,8 @@ export const EMPTY_SUPPLIER: SupplierDraft = {
   iban: null,
   bic: null,
   erpAccount: null,
+  organizationNumber: null,
+  peppolId: null,
   tags: [],
   status: 'active',
   contacts: [],
@@ -37,6 +41,8 @@ export function supplierFromForm(form: FormData) {
     iban: text('iban'),
     bic: text('bic'),
     erpAccount: text('erpAccount'),
+    organizationNumber: text('organizationNumber'),
+    peppolId: text('peppolId'),
     tags: form.getAll('tags').map(String),
     status: text('status') || 'active',
   };
@@ -125,6 +131,20 @@ export function SupplierForm({
           description={t('field.erpAccount.help')}
           defaultValue={supplier.erpAccount ?? ''}
           inputMode="numeric"
+        />
+        <TextField
+          {...field('organizationNumber')}
+          label={t('field.organizationNumber')}
+          description={t('field.organizationNumber.help')}
+          defaultValue={supplier.organizationNumber ?? ''}
+          autoComplete="off"
+        />
+        <TextField
+          {...field('peppolId')}
+          label={t('field.peppolId')}
+          description={t('field.peppolId.help')}
+          defaultValue={supplier.peppolId ?? ''}
+          autoComplete="off"
         />
         {showTags ? (
           <TagInput

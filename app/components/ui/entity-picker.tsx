@@ -63,6 +63,8 @@ export interface EntityPickerProps {
   isDisabled?: boolean;
   autoFocus?: boolean;
   className?: string;
+  /** How an option reads in the list ("label · description" unless told). */
+  optionLabel?: (option: PickerOption) => string;
 }
 
 /**
@@ -83,6 +85,7 @@ export function EntityPicker({
   errorMessage,
   isRequired,
   className,
+  optionLabel = (item) => (item.description ? `${item.label} · ${item.description}` : item.label),
   ...props
 }: EntityPickerProps) {
   const { t } = useTranslation('ui');
@@ -174,9 +177,7 @@ export function EntityPicker({
             </p>
           )}
         >
-          {(item: PickerOption) => (
-            <OptionItem id={item.id} label={item.description ? `${item.label} · ${item.description}` : item.label} />
-          )}
+          {(item: PickerOption) => <OptionItem id={item.id} label={optionLabel(item)} />}
         </ListBox>
         {isCut && (
           <p id={hintId} className="border-t border-gray-200 bg-gray-50 px-3 py-2 text-sm text-gray-700">

@@ -26,6 +26,8 @@ export interface MenuProps {
   isIconOnly?: boolean;
   /** Trigger text on a phone (initials for a name), where the label stays the accessible name. */
   shortLabel?: string;
+  /** Up to which width the short label shows: a phone (`sm`, the default) or below 1,280 px (`xl`). */
+  shortLabelUntil?: 'sm' | 'xl';
   triggerVariant?: ButtonVariant;
   placement?: Placement;
   isDisabled?: boolean;
@@ -56,6 +58,7 @@ export function Menu({
   label,
   isIconOnly = false,
   shortLabel,
+  shortLabelUntil = 'sm',
   triggerVariant = 'secondary',
   placement = 'bottom end',
   isDisabled,
@@ -91,10 +94,10 @@ export function Menu({
           <>
             {shortLabel ? (
               <>
-                <span aria-hidden="true" className="sm:hidden">
+                <span aria-hidden="true" className={shortLabelUntil === 'xl' ? 'xl:hidden' : 'sm:hidden'}>
                   {shortLabel}
                 </span>
-                <span className="max-sm:sr-only">{name}</span>
+                <span className={shortLabelUntil === 'xl' ? 'max-xl:sr-only' : 'max-sm:sr-only'}>{name}</span>
               </>
             ) : (
               name

@@ -38,7 +38,7 @@ import { asSent, defineCall, type ApiCall, type ReceiveBody } from '../define-ca
 
 /*
  * Files and the drive (api-calls.md "Files and drive"; issue 12). A record's files are under
- * /file/generic/{kind}/{ownerId} (kind: customer, bo, model, article, doorautomatic, wo), the
+ * /file/generic/{kind}/{ownerId} (kind: customer, bo, model, article, doorautomatic, wo, proposal, project, supplier_invoice), the
  * drive's under /file/drive; a file's own calls under /file/{id}. The services check the kind's
  * permission (spec section 6: <kind>:files, <kind>:files:read; drive:*) and that the record exists.
  */
@@ -188,7 +188,7 @@ export const fileCalls: ApiCall[] = [
     path: '/file/generic/:kind/:ownerId',
     access: SIGNED_IN,
     input: asSent(ZList.extend(onRecord.shape)),
-    summary: `A record's files (kind: customer, bo, model, article, doorautomatic, wo): ?folderId, ?from, ?size (20, 50, 100), ?q → ${LISTING}; a work order's also lists its object's default files (inherited)`,
+    summary: `A record's files (kind: customer, bo, model, article, doorautomatic, wo, proposal, project, supplier_invoice): ?folderId, ?from, ?size (20, 50, 100), ?q → ${LISTING}; a work order's also lists its object's default files (inherited)`,
     handler: (ctx, input) => listFiles(ctx, input.kind, input.ownerId, input),
   }),
   defineCall({

@@ -50,7 +50,7 @@ export const completeRecoveryCall = defineCall({
   async handler(ctx, input, meta) {
     const outcome = await completeRecovery(ctx, input, { ...meta, signIn: true, policy: sessionPolicy() });
     if (!outcome.signedIn) return { status: 'success', signedIn: false };
-    const data = sessionData(outcome.auth, ctx.tenant);
+    const data = await sessionData(ctx.trx, outcome.auth, ctx.tenant);
     return { status: 'success', signedIn: true, token: outcome.token, data, user: data.user };
   },
 });

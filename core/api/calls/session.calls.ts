@@ -38,7 +38,7 @@ export const authenticateCall = defineCall({
     // Action required: the client keeps the token and provider and asks for the code.
     if (outcome.status === 'mfa')
       return { status: 'action', action: 'MFA', data: { provider: 'totp' }, token: outcome.token, user: null };
-    const data = sessionData(outcome.auth, ctx.tenant);
+    const data = await sessionData(ctx.trx, outcome.auth, ctx.tenant);
     return { status: 'success', action: null, data, token: outcome.token, user: data.user };
   },
 });
@@ -66,7 +66,7 @@ export const authenticateMfaCall = defineCall({
     );
     if (outcome.status === 'wrong-code') return new Reply(400, { code: 'TWO_FACTOR_CODE_INCORRECT' });
     if (outcome.status === 'failed') return new Reply(409, { code: 'MFA_AUTHENTICATION_FAILED' });
-    const data = sessionData(outcome.auth, ctx.tenant);
+    const data = await sessionData(ctx.trx, outcome.auth, ctx.tenant);
     return { status: 'success', action: null, data, token: outcome.token, user: data.user };
   },
 });

@@ -52,7 +52,7 @@ export const workOrderRowCalls: ApiCall[] = [
     access: { permission: 'workorders:report_articles' },
     input: asSent(ZSaveArticles.omit({ workOrderId: true }).extend(byId.shape)),
     summary:
-      "Replaces a work order's article rows {rows: [{id?, articleId?, amount, price?, discount?, description?}]} → as GET; new rows without an article are dropped, new rows priced by the price lookup; 400 AMOUNT_CANT_BE_NEGATIVE",
+      "Replaces a work order's article rows {rows: [{id?, articleId?, supplierArticleId?, amount, price?, discount?, description?}]} → as GET; new rows without an article are dropped, new rows priced by the price lookup; a row with supplierArticleId (an id of /sbsc/products) is made from that supplier-catalogue article: its purchase price after discount, its recommended price as the price, and `ref` {type: supplier-inventory, supplierId, articleNumber, id} (at most 10 such rows a save; 400 SUPPLIER_CATALOGUE_ARTICLE_GONE); 400 AMOUNT_CANT_BE_NEGATIVE",
     handler: (ctx, input) => saveWorkOrderArticles(ctx, { rows: input.rows, workOrderId: input.id }),
   }),
   defineCall({

@@ -27,6 +27,13 @@ import {
   ZWorkOrderId,
 } from '~/core/work-orders/work-order.service';
 import { exportId06Register, ZId06Export } from '~/core/work-orders/id06.service';
+import {
+  getWorkOrderSignatures,
+  removeWorkOrderSignature,
+  signWorkOrder,
+  SIGNATURE_ACCESS,
+  ZSignWorkOrder,
+} from '~/core/work-orders/signature.service';
 import { asSent, defineCall, type ApiCall } from '../define-call';
 import { fileReply } from './work-order-documents.calls';
 
@@ -46,6 +53,9 @@ const ok = async (p: Promise<unknown>) => {
   await p;
   return {};
 };
+
+const SIGNATURES_SHAPE =
+  '{current: {id, signedName, signature, signedAt, technicianName} | null, earlier: [{…, clearedAt, clearedReason: reopened | removed, clearedByName}], canSign}';
 
 const READ = { permission: 'workorders:read' } as const;
 const EDIT = { permission: 'workorders:edit' } as const;
@@ -184,5 +194,30 @@ export const workOrderCalls: ApiCall[] = [
     input: asSent(ZSetObject.extend(byId.shape)),
     summary: "Changes a work order's object {bo} → {workOrder}; 400 ERROR_BO_NOT_OF_CUSTOMER",
     handler: (ctx, input) => setWorkOrderObject(ctx, input.id, input),
+  }),
+  // the work-order signature module (spec section 6; not in the catalogue)
+  defineCall({
+    method: 'GET',
+    path: '/wo/:id/signature',
+    access: SIGNATURE_ACCESS.read,
+    input: byId,
+    summary: `The customer's signature of a work order ${SIGNATURES_SHAPE}`,
+    handler: (ctx, input) => getWorkOrderSignatures(ctx, input.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/wo/:id/signature',
+    access: SIGNATURE_ACCESS.sign,
+    input: asSent(ZSignWorkOrder),
+    summary: `The customer signs an open work order {name (printed), image (PNG data URL, optional)}; the technician and time are recorded and the work-order document prints it → ${SIGNATURES_SHAPE}; 409 WORK_ORDER_SIGNED, WORK_ORDER_CLOSED, WORK_ORDER_LOCKED`,
+    handler: (ctx, input) => signWorkOrder(ctx, input),
+  }),
+  defineCall({
+    method: 'DELETE',
+    path: '/wo/:id/signature',
+    access: SIGNATURE_ACCESS.sign,
+    input: byId,
+    summary: `Removes the signature of an open work order (kept among the earlier ones; reopening a closed order clears it the same way) → ${SIGNATURES_SHAPE}; 409 WORK_ORDER_NOT_SIGNED`,
+    handler: (ctx, input) => removeWorkOrderSignature(ctx, input.id),
   }),
 ];

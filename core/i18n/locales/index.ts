@@ -9,6 +9,11 @@ import svCustomers from './sv/customers.json';
 import svObjects from './sv/objects.json';
 import svArticles from './sv/articles.json';
 import svSuppliers from './sv/suppliers.json';
+import svSupplierinvoices from './sv/supplierinvoices.json';
+import svSupplierorders from './sv/supplierorders.json';
+import svSuppliercatalogues from './sv/suppliercatalogues.json';
+import svDeviations from './sv/deviations.json';
+import svZone from './sv/zone.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
@@ -18,6 +23,7 @@ import svDocuments from './sv/documents.json';
 import svCalendar from './sv/calendar.json';
 import svReminders from './sv/reminders.json';
 import svChecklists from './sv/checklists.json';
+import svServicereports from './sv/servicereports.json';
 import svDispatch from './sv/dispatch.json';
 import svObjectworkorders from './sv/objectworkorders.json';
 import svMap from './sv/map.json';
@@ -49,6 +55,11 @@ import enCustomers from './en/customers.json';
 import enObjects from './en/objects.json';
 import enArticles from './en/articles.json';
 import enSuppliers from './en/suppliers.json';
+import enSupplierinvoices from './en/supplierinvoices.json';
+import enSupplierorders from './en/supplierorders.json';
+import enSuppliercatalogues from './en/suppliercatalogues.json';
+import enDeviations from './en/deviations.json';
+import enZone from './en/zone.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
@@ -58,6 +69,7 @@ import enDocuments from './en/documents.json';
 import enCalendar from './en/calendar.json';
 import enReminders from './en/reminders.json';
 import enChecklists from './en/checklists.json';
+import enServicereports from './en/servicereports.json';
 import enDispatch from './en/dispatch.json';
 import enObjectworkorders from './en/objectworkorders.json';
 import enMap from './en/map.json';
@@ -89,6 +101,11 @@ import etCustomers from './et/customers.json';
 import etObjects from './et/objects.json';
 import etArticles from './et/articles.json';
 import etSuppliers from './et/suppliers.json';
+import etSupplierinvoices from './et/supplierinvoices.json';
+import etSupplierorders from './et/supplierorders.json';
+import etSuppliercatalogues from './et/suppliercatalogues.json';
+import etDeviations from './et/deviations.json';
+import etZone from './et/zone.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
@@ -98,6 +115,7 @@ import etDocuments from './et/documents.json';
 import etCalendar from './et/calendar.json';
 import etReminders from './et/reminders.json';
 import etChecklists from './et/checklists.json';
+import etServicereports from './et/servicereports.json';
 import etDispatch from './et/dispatch.json';
 import etObjectworkorders from './et/objectworkorders.json';
 import etMap from './et/map.json';
@@ -129,6 +147,11 @@ import lvCustomers from './lv/customers.json';
 import lvObjects from './lv/objects.json';
 import lvArticles from './lv/articles.json';
 import lvSuppliers from './lv/suppliers.json';
+import lvSupplierinvoices from './lv/supplierinvoices.json';
+import lvSupplierorders from './lv/supplierorders.json';
+import lvSuppliercatalogues from './lv/suppliercatalogues.json';
+import lvDeviations from './lv/deviations.json';
+import lvZone from './lv/zone.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
@@ -138,6 +161,7 @@ import lvDocuments from './lv/documents.json';
 import lvCalendar from './lv/calendar.json';
 import lvReminders from './lv/reminders.json';
 import lvChecklists from './lv/checklists.json';
+import lvServicereports from './lv/servicereports.json';
 import lvDispatch from './lv/dispatch.json';
 import lvObjectworkorders from './lv/objectworkorders.json';
 import lvMap from './lv/map.json';
@@ -169,6 +193,11 @@ import ruCustomers from './ru/customers.json';
 import ruObjects from './ru/objects.json';
 import ruArticles from './ru/articles.json';
 import ruSuppliers from './ru/suppliers.json';
+import ruSupplierinvoices from './ru/supplierinvoices.json';
+import ruSupplierorders from './ru/supplierorders.json';
+import ruSuppliercatalogues from './ru/suppliercatalogues.json';
+import ruDeviations from './ru/deviations.json';
+import ruZone from './ru/zone.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
@@ -178,6 +207,7 @@ import ruDocuments from './ru/documents.json';
 import ruCalendar from './ru/calendar.json';
 import ruReminders from './ru/reminders.json';
 import ruChecklists from './ru/checklists.json';
+import ruServicereports from './ru/servicereports.json';
 import ruDispatch from './ru/dispatch.json';
 import ruObjectworkorders from './ru/objectworkorders.json';
 import ruMap from './ru/map.json';
@@ -219,6 +249,11 @@ export const resources = {
     objects: svObjects,
     articles: svArticles,
     suppliers: svSuppliers,
+    supplierinvoices: svSupplierinvoices,
+    supplierorders: svSupplierorders,
+    suppliercatalogues: svSuppliercatalogues,
+    deviations: svDeviations,
+    zone: svZone,
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
@@ -228,6 +263,7 @@ export const resources = {
     calendar: svCalendar,
     reminders: svReminders,
     checklists: svChecklists,
+    servicereports: svServicereports,
     dispatch: svDispatch,
     objectworkorders: svObjectworkorders,
     map: svMap,
@@ -261,6 +297,11 @@ export const resources = {
     objects: enObjects,
     articles: enArticles,
     suppliers: enSuppliers,
+    supplierinvoices: enSupplierinvoices,
+    supplierorders: enSupplierorders,
+    suppliercatalogues: enSuppliercatalogues,
+    deviations: enDeviations,
+    zone: enZone,
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
@@ -270,6 +311,7 @@ export const resources = {
     calendar: enCalendar,
     reminders: enReminders,
     checklists: enChecklists,
+    servicereports: enServicereports,
     dispatch: enDispatch,
     objectworkorders: enObjectworkorders,
     map: enMap,
@@ -303,6 +345,11 @@ export const resources = {
     objects: etObjects,
     articles: etArticles,
     suppliers: etSuppliers,
+    supplierinvoices: etSupplierinvoices,
+    supplierorders: etSupplierorders,
+    suppliercatalogues: etSuppliercatalogues,
+    deviations: etDeviations,
+    zone: etZone,
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
@@ -312,6 +359,7 @@ export const resources = {
     calendar: etCalendar,
     reminders: etReminders,
     checklists: etChecklists,
+    servicereports: etServicereports,
     dispatch: etDispatch,
     objectworkorders: etObjectworkorders,
     map: etMap,
@@ -345,6 +393,11 @@ export const resources = {
     objects: lvObjects,
     articles: lvArticles,
     suppliers: lvSuppliers,
+    supplierinvoices: lvSupplierinvoices,
+    supplierorders: lvSupplierorders,
+    suppliercatalogues: lvSuppliercatalogues,
+    deviations: lvDeviations,
+    zone: lvZone,
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
@@ -354,6 +407,7 @@ export const resources = {
     calendar: lvCalendar,
     reminders: lvReminders,
     checklists: lvChecklists,
+    servicereports: lvServicereports,
     dispatch: lvDispatch,
     objectworkorders: lvObjectworkorders,
     map: lvMap,
@@ -387,6 +441,11 @@ export const resources = {
     objects: ruObjects,
     articles: ruArticles,
     suppliers: ruSuppliers,
+    supplierinvoices: ruSupplierinvoices,
+    supplierorders: ruSupplierorders,
+    suppliercatalogues: ruSuppliercatalogues,
+    deviations: ruDeviations,
+    zone: ruZone,
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,
@@ -396,6 +455,7 @@ export const resources = {
     calendar: ruCalendar,
     reminders: ruReminders,
     checklists: ruChecklists,
+    servicereports: ruServicereports,
     dispatch: ruDispatch,
     objectworkorders: ruObjectworkorders,
     map: ruMap,

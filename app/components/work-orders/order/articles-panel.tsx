@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFetcher } from 'react-router';
 import { DiscountField } from '~/app/components/articles/discount-field';
-import { ArticlePicker } from '~/app/components/inventory/pickers/article-picker';
+import { ArticlePicker, isSupplierOption } from '~/app/components/inventory/pickers/article-picker';
+import { SUPPLIER_OPTION_PREFIX } from '~/core/supplier-catalogues/catalogue.schema';
 import { Button, ConfirmDialog, formatNumber, useToast } from '~/app/components/ui';
 import { CloseIcon } from '~/app/components/ui/icons';
 import type { ArticlesActionResult } from '~/app/routes/work-orders.$id.articles';
@@ -122,7 +123,10 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
     sentKeys.current = next.map((r) => r.key);
     const payload = next.map((r) => ({
       id: r.id,
-      articleId: r.articleId,
+      // a supplier price list's article is sent as such; the server makes the row from it
+      ...(isSupplierOption(r.articleId)
+        ? { supplierArticleId: r.articleId.slice(SUPPLIER_OPTION_PREFIX.length) }
+        : { articleId: r.articleId }),
       amount: r.amount.replace(/\s/g, '').replace(',', '.'),
       discount: r.discount,
       // only a free-text article's row has its own description
@@ -223,7 +227,11 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
     return r.description ? <div className="break-words text-slate-700">{r.description}</div> : null;
   };
   const rowErrors = (r: EditRow) => {
-    const list = [...(errorsOf(r, 'articleId') ?? []), ...(errorsOf(r, 'id') ?? [])];
+    const list = [
+      ...(errorsOf(r, 'articleId') ?? []),
+      ...(errorsOf(r, 'supplierArticleId') ?? []),
+      ...(errorsOf(r, 'id') ?? []),
+    ];
     return list.length ? (
       <p role="alert" className="text-sm text-red-700">
         {list.join(' ')}
@@ -375,6 +383,7 @@ export function ArticlesPanel({ workOrderId, customerId, businessObjectId, data,
             <ArticlePicker
               key={pickerKey}
               label={t('articles.add')}
+              supplierInventory
               isDisabled={busy}
               onSelectionChange={addArticle}
               description={customerId || businessObjectId ? t('articles.pricedForCustomer') : undefined}

@@ -22,6 +22,7 @@ const base: ClosePanelData = {
   broadcastAvailable: true,
   broadcastEmail: 'larm@kund.se',
   closingStatuses: [{ id: 's1', name: 'Klar' }],
+  signature: null,
   projectExtra: { inProject: false, status: null, canCreate: true, canAccept: true },
 };
 

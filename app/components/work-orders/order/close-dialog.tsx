@@ -192,6 +192,7 @@ export function CloseDialog({ workOrderId, data }: { workOrderId: string; data: 
               <Notice kind="error">{tc('CANNOT_CLOSE_WORK_ORDER_CUSTOMER_NUMBER_MISSING')}</Notice>
             ) : null}
             {!data.sendToErp ? <Notice kind="warning">{tc('CUSTOMER_SET_NOT_TO_SEND_TO_ERP')}</Notice> : null}
+            {data.signature === 'unsigned' ? <Notice kind="warning">{t('close.notSigned')}</Notice> : null}
             {generalError ? <Notice kind="error">{generalError}</Notice> : null}
             {nothingToInvoice ? (
               <>
@@ -323,7 +324,9 @@ export function ReopenButton({ workOrderId, data }: { workOrderId: string; data:
       </Button>
       <ConfirmDialog
         title={t('reopen.title')}
-        message={t('reopen.message')}
+        message={
+          data.signature === 'signed' ? `${t('reopen.message')} ${t('reopen.signatureCleared')}` : t('reopen.message')
+        }
         confirmLabel={t('reopen.button')}
         isOpen={isOpen}
         onOpenChange={setOpen}

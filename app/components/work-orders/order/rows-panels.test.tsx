@@ -27,6 +27,7 @@ const articles = (canReadCost: boolean): ArticlesPanelData => ({
       purchasePrice: canReadCost ? '600.00' : null,
       purchaseTotal: canReadCost ? '1800.00' : null,
       margin: canReadCost ? '900.00' : null,
+      ref: null,
     },
   ],
   totals: {
