@@ -132,6 +132,7 @@ export default [
     route('settings/erp', 'routes/settings.erp.tsx'),
     route('settings/erp/callback', 'routes/settings.erp.callback.tsx'),
     route('settings/holidays', 'routes/settings.holidays.tsx'),
+    route('settings/regions', 'routes/settings.regions.tsx'),
     route('settings/compensation-types', 'routes/settings.compensation-types.tsx'),
     route('settings/time-reports', 'routes/settings.time-reports.tsx'),
     route('settings/projects', 'routes/settings.projects.tsx'),

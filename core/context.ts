@@ -12,6 +12,8 @@ export interface SessionUser {
   userType: 'normal' | 'super';
   language: string | null;
   startPage: 'workorders' | 'dashboard';
+  /** The user's region (the regions module, decision 067): the lists it applies to start filtered by it. */
+  region?: string | null;
 }
 
 /** Who is asking: the signed-in user with the union of their access levels. */

@@ -54,6 +54,7 @@ import { listObjectWorkOrders } from '~/core/work-orders/object-work-orders';
 import { priceListOptions } from '~/core/registers/options';
 import { pageTitle } from '~/app/lib/page-title';
 import { OpenDeviations } from '~/app/components/deviations/open-deviations';
+import { regionChoices } from '~/core/regions/region.service';
 
 /**
  * Inventory → one object (spec section 2, /inventory/objects/{id}): its fields, contacts, own
@@ -88,6 +89,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         bo,
         flags,
         priceLists: flags.canEdit ? await priceListOptions(ctx) : [],
+        regions: await regionChoices(ctx, bo.region),
         articles: (await listObjectArticlePrices(ctx, bo.id)).articles,
         serviceLog: await listServiceLog(ctx, bo.id),
         serviceReports: flags.canServiceReports ? await reportsOfObject(ctx, bo.id) : null,
@@ -250,6 +252,7 @@ function Details({ loaderData }: { loaderData: Route.ComponentProps['loaderData'
               : null,
           }}
           result={saver.data}
+          regions={loaderData.regions}
           priceLists={
             loaderData.priceLists.length
               ? loaderData.priceLists

@@ -13,6 +13,7 @@ import {
 } from '~/core/business-objects/business-object.service';
 import { priceListOptions } from '~/core/registers/options';
 import { pageTitle } from '~/app/lib/page-title';
+import { regionChoices } from '~/core/regions/region.service';
 
 /** Inventory → objects → new: the object's fields; ?customerId= preselects its customer. */
 export const middleware = guard({ permission: 'bo:edit' });
@@ -23,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     priceLists: await priceListOptions(ctx),
     proposedSerial: (await proposeSerialCode(ctx, {})).id,
     customer: customerId ? await customerOption(ctx, customerId) : null,
+    regions: await regionChoices(ctx),
   }));
 }
 
@@ -53,6 +55,7 @@ export default function NewObject({ loaderData }: Route.ComponentProps) {
       <Form method="post" noValidate className="grid gap-4">
         <BoFields
           isNew
+          regions={loaderData.regions}
           values={
             loaderData.customer
               ? {

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { regionChoices } from '~/core/regions/region.service';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect, useActionData, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { Route } from './+types/projects.$id';
@@ -80,6 +81,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       return {
         project,
         users,
+        regions: await regionChoices(ctx, project.region),
         workOrders,
         readsOrders,
         can: {
@@ -174,6 +176,7 @@ export default function ProjectPage({ loaderData }: Route.ComponentProps) {
           key={project.version}
           project={project}
           users={users}
+          regions={loaderData.regions}
           errors={errors}
           canEdit={canEdit}
           submitLabel={t('save')}

@@ -8,13 +8,18 @@ import { emptyProject, ProjectForm, projectFromForm } from '~/app/components/pro
 import { useFieldErrors } from '~/app/components/objects/shared';
 import { createProject, projectOptions } from '~/core/projects/project.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { regionChoices } from '~/core/regions/region.service';
 
 /** A new project: its general info and first customer; the number is the next free one. */
 export const middleware = guard({ permission: 'projects:edit', module: 'projects' });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  return run(context, async (ctx) => ({ users: (await projectOptions(ctx)).users, me: auth.user.id }));
+  return run(context, async (ctx) => ({
+    users: (await projectOptions(ctx)).users,
+    regions: await regionChoices(ctx),
+    me: auth.user.id,
+  }));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -55,6 +60,7 @@ export default function NewProject({ loaderData }: Route.ComponentProps) {
         <ProjectForm
           project={emptyProject(loaderData.me)}
           users={loaderData.users}
+          regions={loaderData.regions}
           errors={errors}
           canEdit
           withCustomer

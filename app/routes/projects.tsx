@@ -27,6 +27,8 @@ import {
   type ProjectListItem,
 } from '~/core/projects/project.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { ALL_REGIONS } from '~/core/regions/region.constants';
+import { sessionRegion } from '~/core/regions/region.service';
 
 /**
  * Projects (spec section 2: /projects, the PROJECTS module and projects:read): ongoing or closed,
@@ -57,7 +59,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const list = await listProjects(ctx, { ...filter, date: anchor, offset: page.offset, limit: page.limit });
     const { users } = await projectOptions(ctx);
     const regions = await listProjectRegions(ctx);
-    return { ...list, ...filter, ...page, range: list.period, date: anchor, users, regions };
+    return {
+      ...list,
+      ...filter,
+      ...page,
+      range: list.period,
+      date: anchor,
+      users,
+      regions,
+      sessionRegion: sessionRegion(ctx.auth),
+    };
   });
 }
 
@@ -199,9 +210,17 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
         <Select
           name="activeRegion"
           label={t('filter.region')}
-          defaultSelectedKey={loaderData.activeRegion ?? ANY}
-          onSelectionChange={(key) => list.setFilter('activeRegion', String(key), ANY)}
-          items={[{ id: ANY, label: t('filter.anyRegion') }, ...regions.map((r) => ({ id: r, label: r }))]}
+          // the session's region is the default (decision 067): choosing it drops the parameter,
+          // and "any region" is then a choice of its own
+          defaultSelectedKey={loaderData.region ?? ALL_REGIONS}
+          onSelectionChange={(key) => list.setFilter('activeRegion', String(key), loaderData.sessionRegion ?? ALL_REGIONS)}
+          items={[
+            { id: ALL_REGIONS, label: t('filter.anyRegion') },
+            ...[...new Set([...(loaderData.sessionRegion ? [loaderData.sessionRegion] : []), ...regions])].map((r) => ({
+              id: r,
+              label: r,
+            })),
+          ]}
         />
         <Select
           name="period"

@@ -20,6 +20,7 @@ import { getMfaPolicy, updateMfaPolicy } from '~/core/auth/mfa-policy.service';
 import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
 import { pageTitle } from '~/app/lib/page-title';
+import { REGIONS_READ } from '~/core/regions/region.service';
 
 /** Settings → general: the instance configuration of spec section 3. */
 export const middleware = guard({ permission: 'settings:read' });
@@ -76,6 +77,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       access: { permission: 'settings:read' as const, module: 'dispatch_rules' as const },
     },
     { to: '/settings/holidays', labelKey: 'settings.holidays', access: { permission: 'settings:read' as const } },
+    { to: '/settings/regions', labelKey: 'settings.regions', access: REGIONS_READ },
     {
       to: '/settings/time-reports',
       labelKey: 'settings.timeReports',

@@ -12,19 +12,25 @@ import { langFromKey } from '~/core/i18n/languages';
 import { hasAccess } from '~/core/permissions/access';
 import { accessLevelOptions, getUser, listDepartments, setUserActive, updateUser } from '~/core/users/user.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { RegionSelect } from '~/app/components/regions/region-select';
+import { regionChoices } from '~/core/regions/region.service';
 
 /** Settings → users → one user: the spec's user fields, access levels, deactivation. */
 export const middleware = guard({ permission: 'users:read' });
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const auth = requireAuth(context);
-  return run(context, async (ctx) => ({
-    user: await getUser(ctx, params.id),
-    departments: await listDepartments(ctx),
-    levels: await accessLevelOptions(ctx),
-    canEdit: hasAccess(auth, { permission: 'users:edit' }),
-    isSelf: auth.user.id === params.id,
-  }));
+  return run(context, async (ctx) => {
+    const user = await getUser(ctx, params.id);
+    return {
+      user,
+      departments: await listDepartments(ctx),
+      regions: await regionChoices(ctx, user.region),
+      levels: await accessLevelOptions(ctx),
+      canEdit: hasAccess(auth, { permission: 'users:edit' }),
+      isSelf: auth.user.id === params.id,
+    };
+  });
 }
 
 type ActionResult = { ok?: boolean; code?: string; fields?: Record<string, string[]>; toast?: string };
@@ -43,6 +49,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
             phone: form.get('phone') ?? undefined,
             language: form.get('language') || null,
             departmentId: form.get('departmentId') || null,
+            region: form.has('region') ? form.get('region') : undefined,
             accessLevelIds: form.getAll('accessLevelIds'),
             trackerId: form.get('trackerId') ?? undefined,
             erpEmployeeId: form.get('erpEmployeeId') ?? undefined,
@@ -114,6 +121,12 @@ export default function EditUser({ loaderData }: Route.ComponentProps) {
             ...loaderData.departments.map((d) => ({ id: d.id, label: d.name })),
           ]}
           errorMessage={err('departmentId')}
+        />
+        <RegionSelect
+          choices={loaderData.regions}
+          value={user.region}
+          isDisabled={disabled}
+          errorMessage={err('region')}
         />
         <Select
           name="language"

@@ -6,6 +6,7 @@ import { payrollCalls } from './calls/payroll.calls';
 import { recoveryCalls } from './calls/recovery.calls';
 import { authenticateCall, authenticateMfaCall, keepaliveCall, logoutCall, userConfCall } from './calls/session.calls';
 import { userCalls } from './calls/user.calls';
+import { regionCalls } from './calls/regions.calls';
 // registers: one import per area file below
 import { articlesCalls } from './calls/articles.calls';
 import { businessObjectCalls } from './calls/business-objects.calls';
@@ -63,6 +64,7 @@ export const API_CALLS: ApiCall[] = [
   // the customer zone (decision 061): /zone/… calls read the zone's session only
   ...zoneCalls,
   ...userCalls,
+  ...regionCalls,
   ...accessLevelCalls,
   ...appModuleCalls,
   ...oidcCalls,

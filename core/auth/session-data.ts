@@ -1,6 +1,7 @@
 import type { Auth } from '~/core/context';
 import type { Trx } from '~/core/db/with-tenant';
 import type { Tenant } from '~/core/tenancy/tenant';
+import { sessionRegion } from '~/core/regions/region.service';
 
 /** The spec's Session shape (section 3), as the API and the shell read it. */
 /** The signed-in user as the API shows them (keepalive answers this alone). */
@@ -20,6 +21,7 @@ export async function sessionData(trx: Trx, auth: Auth, tenant: Tenant) {
   return {
     user: sessionUser(auth),
     userType: auth.user.userType,
+    region: sessionRegion(auth),
     perms: [...auth.perms].sort(),
     limit: auth.limit,
     appModules: [...auth.modules].sort(),

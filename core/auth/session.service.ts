@@ -65,6 +65,7 @@ interface SessionRow {
   short_name: string | null;
   user_type: 'normal' | 'super';
   language: string | null;
+  region: string | null;
   configuration: { startPage?: string } | null;
   /** The user's access levels as `id@xmin`, sorted, joined by commas: the key of their grants. */
   levels: string | null;
@@ -88,7 +89,7 @@ function widestLimit(limits: string[]): WorkOrderLimit {
  */
 const sessionSql = (s: string) =>
   `select s.id as session_id, s.last_seen_at, s.expires_at, current_schema() as schema,
-          u.id as user_id, u.email, u.name, u.short_name, u.user_type, u.language, u.configuration,
+          u.id as user_id, u.email, u.name, u.short_name, u.user_type, u.language, u.region, u.configuration,
           (select string_agg(al.id::text || '@' || al.xmin::text, ',' order by al.id)
              from ${s}user_access_levels ual join ${s}access_levels al on al.id = ual.access_level_id
             where ual.user_id = u.id) as levels,
@@ -171,6 +172,7 @@ function toAuth(row: SessionRow, grants: Grants): Auth {
     initials: initials(row.name),
     userType: row.user_type,
     language: row.language,
+    region: row.region ?? null,
     startPage: row.configuration?.startPage === 'dashboard' ? 'dashboard' : 'workorders',
   };
   return {

@@ -26,6 +26,8 @@ const boFields = {
   location: zOptionalTextOrUnset(200),
   location2: zOptionalTextOrUnset(200),
   location3: zOptionalTextOrUnset(200),
+  /** A name of the regions register (decision 067). */
+  region: zOptionalTextOrUnset(100),
   description: zOptionalTextOrUnset(4000),
   invoiceMarking: zOptionalTextOrUnset(200),
   qrRef: zQrRef,

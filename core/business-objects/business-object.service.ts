@@ -20,6 +20,7 @@ import {
 } from './business-object.schema';
 import { logObjectRemoval } from './access-codes.service';
 import { requireBo } from './require-bo';
+import { checkRegion } from '~/core/regions/region.service';
 
 export { requireBo };
 
@@ -42,6 +43,7 @@ export interface BusinessObject {
   location: string | null;
   location2: string | null;
   location3: string | null;
+  region: string | null;
   description: string | null;
   invoiceMarking: string | null;
   qrRef: string | null;
@@ -68,6 +70,7 @@ const SELECT = [
   'b.location',
   'b.location2',
   'b.location3',
+  'b.region',
   'b.description',
   'b.invoice_marking',
   'b.qr_ref',
@@ -95,6 +98,7 @@ function toBo(r: Row): BusinessObject {
     location: (r.location as string) ?? null,
     location2: (r.location2 as string) ?? null,
     location3: (r.location3 as string) ?? null,
+    region: (r.region as string) ?? null,
     description: (r.description as string) ?? null,
     invoiceMarking: (r.invoice_marking as string) ?? null,
     qrRef: (r.qr_ref as string) ?? null,
@@ -243,6 +247,7 @@ const columns = (bo: Partial<TUpdateBo>) => {
     location: bo.location,
     location2: bo.location2,
     location3: bo.location3,
+    region: bo.region,
     description: bo.description,
     invoice_marking: bo.invoiceMarking,
     qr_ref: bo.qrRef,
@@ -258,9 +263,10 @@ export async function createBusinessObject(ctx: Ctx, raw: unknown): Promise<{ id
   requireAccess(ctx.auth, { permission: 'bo:edit' });
   const { bo } = parseInput(ZCreateBo, raw);
   await checkReferences(ctx, bo);
+  const region = await checkRegion(ctx.trx, bo.region, null, 'bo.region');
   const [row] = await ctx
     .trx('business_objects')
-    .insert({ ...columns(bo), qr_ref: bo.qrRef ?? newQrRef(), created_at: ctx.now, updated_at: ctx.now })
+    .insert({ ...columns({ ...bo, region }), qr_ref: bo.qrRef ?? newQrRef(), created_at: ctx.now, updated_at: ctx.now })
     .returning('id')
     .catch(rethrowUnique);
   const id = (row as { id: string }).id;
@@ -274,10 +280,19 @@ export async function updateBusinessObject(ctx: Ctx, raw: unknown): Promise<void
   const { bo } = parseInput(ZUpdateBo, raw);
   await requireBo(ctx, bo.id);
   await checkReferences(ctx, bo);
+  const region =
+    bo.region === undefined
+      ? undefined
+      : await checkRegion(
+          ctx.trx,
+          bo.region,
+          ((await ctx.trx('business_objects').where({ id: bo.id }).first('region')) as { region: string | null }).region,
+          'bo.region',
+        );
   await ctx
     .trx('business_objects')
     .where({ id: bo.id })
-    .update({ ...columns(bo), updated_at: ctx.now })
+    .update({ ...columns({ ...bo, region }), updated_at: ctx.now })
     .catch(rethrowUnique);
   await recordHistory(ctx, { entity: BO_ENTITY, entityId: bo.id, action: 'edit', data: bo });
 }

@@ -29,9 +29,10 @@ export interface ProjectRow {
   version: number;
   contract_sum: string;
   invoice_customer_id: string | null;
+  region: string | null;
 }
 
-const COLUMNS = ['id', 'number', 'title', 'status', 'version', 'contract_sum', 'invoice_customer_id'];
+const COLUMNS = ['id', 'number', 'title', 'status', 'version', 'contract_sum', 'invoice_customer_id', 'region'];
 
 /** The project's own row (no joins), or 404. */
 export async function findProject(ctx: Ctx, id: unknown): Promise<ProjectRow> {

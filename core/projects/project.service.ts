@@ -22,6 +22,7 @@ import {
   type ProjectInvoicingTotals as ProjectInvoiceTotals,
 } from './project-figures';
 import { projectPeriodRange } from './project-period';
+import { checkRegion, listRegion } from '~/core/regions/region.service';
 import {
   ZCreateProject,
   ZProjectConf,
@@ -176,13 +177,20 @@ function toListItem(r: Row, totals: ProjectInvoiceTotals | undefined): ProjectLi
 export async function listProjects(
   ctx: Ctx,
   raw: unknown = {},
-): Promise<{ projects: ProjectListItem[]; totalCount: number; period: { from: string; to: string } | null }> {
+): Promise<{
+  projects: ProjectListItem[];
+  totalCount: number;
+  period: { from: string; to: string } | null;
+  /** The region the list is filtered by: the one asked for, or the session's (decision 067). */
+  region: string | null;
+}> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
   const f = parseInput(ZProjectList, raw);
+  const region = listRegion(ctx.auth, f.activeRegion);
   const range = projectPeriodRange(f.period, f.date ?? tenantToday(ctx));
   const filter = (q: Knex.QueryBuilder) => {
     void q.where('p.status', f.activeType);
-    if (f.activeRegion) void q.whereRaw('lower(p.region) = lower(?)', [f.activeRegion]);
+    if (region) void q.whereRaw('lower(p.region) = lower(?)', [region]);
     if (f.responsibleUserId) void q.where('p.responsible_user_id', f.responsibleUserId);
     if (range)
       void q
@@ -222,10 +230,11 @@ export async function listProjects(
     projects: rows.map((r) => toListItem(r, figures.get(r.id as string)?.invoicing)),
     totalCount: Number(n),
     period: range,
+    region,
   };
 }
 
-/** The regions projects use, for the list's filter. */
+/** The regions projects use, for the list's filter (the register's names, since migration 0070). */
 export async function listProjectRegions(ctx: Ctx): Promise<string[]> {
   requireAccess(ctx.auth, PROJECT_ACCESS.read);
   const rows = (await ctx.trx('projects').whereNotNull('region').distinct(ctx.trx.raw('region')).orderBy('region')) as {
@@ -395,6 +404,7 @@ export async function createProject(ctx: Ctx, raw: unknown): Promise<{ project: 
   const sent = (raw as { project?: Record<string, unknown> } | null)?.project ?? {};
   const responsibleUserId = 'responsibleUserId' in sent ? input.responsibleUserId : ctx.auth.user.id;
   await checkReferences(ctx, { ...input, responsibleUserId }, input);
+  const region = (await checkRegion(ctx.trx, input.region, null, 'project.region')) ?? null;
   const counter = (await ctx.trx.raw(
     `update project_settings set next_number = next_number + 1 returning next_number - 1 as n`,
   )) as { rows: { n: number }[] };
@@ -402,7 +412,7 @@ export async function createProject(ctx: Ctx, raw: unknown): Promise<{ project: 
   const [row] = (await ctx
     .trx('projects')
     .insert({
-      ...projectColumns({ ...input, responsibleUserId }),
+      ...projectColumns({ ...input, responsibleUserId, region }),
       number,
       create_user_id: ctx.auth.user.id,
       created_at: ctx.now,
@@ -442,10 +452,11 @@ export async function updateProject(ctx: Ctx, raw: unknown): Promise<{ project: 
   const locked = await lockOngoingProject(ctx, input.id);
   if (locked.version !== input.version) throw new AppError('PROJECT_CHANGED', 409);
   await checkReferences(ctx, input);
+  const region = (await checkRegion(ctx.trx, input.region, locked.region, 'project.region')) ?? null;
   await ctx
     .trx('projects')
     .where({ id: input.id })
-    .update({ ...projectColumns(input), version: locked.version + 1, updated_at: ctx.now });
+    .update({ ...projectColumns({ ...input, region }), version: locked.version + 1, updated_at: ctx.now });
   await recordHistory(ctx, {
     entity: PROJECT_ENTITY,
     entityId: input.id,

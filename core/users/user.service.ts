@@ -6,6 +6,8 @@ import { isUuid, parseInput, zRequiredString } from '~/core/errors/validation';
 import { LANGUAGE_KEYS } from '~/core/instance/instance-config';
 import { requireAccess } from '~/core/permissions/access';
 import { shownLevelName } from '~/core/access-levels/system-levels';
+import { checkRegion } from '~/core/regions/region.service';
+import { zOptionalTextOrUnset } from '~/core/registers/fields';
 
 /** Spec section 9: user filters default to active on, inactive off, registered off. */
 const zFlag = (fallback: boolean) =>
@@ -35,6 +37,8 @@ export interface UserListItem {
   language: string | null;
   departmentId: string | null;
   department: string | null;
+  /** The user's region (the regions module; decision 067), which their lists start filtered by. */
+  region: string | null;
   accessLevelIds: string[];
   accessLevels: string[];
 }
@@ -69,6 +73,7 @@ export async function listUsers(ctx: Ctx, raw: unknown = {}): Promise<{ users: U
       'u.language',
       'u.department_id',
       'd.name as department',
+      'u.region',
       ctx.trx.raw(
         `coalesce((select array_agg(al.id order by al.display_name) from user_access_levels ual
            join access_levels al on al.id = ual.access_level_id where ual.user_id = u.id), '{}') as access_level_ids`,
@@ -93,6 +98,7 @@ export async function listUsers(ctx: Ctx, raw: unknown = {}): Promise<{ users: U
       language: (r.language as string) ?? null,
       departmentId: (r.department_id as string) ?? null,
       department: (r.department as string) ?? null,
+      region: (r.region as string) ?? null,
       accessLevelIds: r.access_level_ids as string[],
       accessLevels: (r.access_levels as string[]).map((name) => shownLevelName(ctx.lang, name)),
     })),
@@ -118,6 +124,8 @@ export const ZUpdateUser = z.object({
     .optional()
     .nullable()
     .transform((v) => (v ? v : null)),
+  /** Left out: unchanged (the form shows it only with the regions module). */
+  region: zOptionalTextOrUnset(100),
   accessLevelIds: z.array(z.string()).optional(),
   trackerId: optionalText(100),
   erpEmployeeId: optionalText(100),
@@ -129,16 +137,17 @@ async function history(ctx: Ctx, id: string, action: string, data: unknown) {
 
 async function requireUser(ctx: Ctx, id: unknown) {
   if (!isUuid(id)) throw notFound();
-  const row = await ctx.trx('users').where({ id }).first('id', 'status', 'email');
+  const row = await ctx.trx('users').where({ id }).first('id', 'status', 'email', 'region');
   if (!row) throw notFound();
-  return row as { id: string; status: string; email: string };
+  return row as { id: string; status: string; email: string; region: string | null };
 }
 
 /** Edits a user (spec section 3 fields) and, when given, their access levels. */
 export async function updateUser(ctx: Ctx, raw: unknown): Promise<void> {
   requireAccess(ctx.auth, { permission: 'users:edit' });
   const input = parseInput(ZUpdateUser, raw);
-  await requireUser(ctx, input.id);
+  const user = await requireUser(ctx, input.id);
+  const region = await checkRegion(ctx.trx, input.region, user.region);
   if (input.departmentId) {
     if (!isUuid(input.departmentId) || !(await ctx.trx('departments').where({ id: input.departmentId }).first('id')))
       throw new AppError('VALIDATION_FAILED', 400, { fields: { departmentId: ['ERROR_INVALID_VALUE'] } });
@@ -152,6 +161,7 @@ export async function updateUser(ctx: Ctx, raw: unknown): Promise<void> {
       phone: input.phone,
       ...(input.language !== undefined ? { language: input.language } : {}),
       department_id: input.departmentId,
+      ...(region !== undefined ? { region } : {}),
       tracker_id: input.trackerId,
       erp_employee_id: input.erpEmployeeId,
       updated_at: ctx.now,
@@ -278,6 +288,7 @@ export async function getUser(
     language: row.language,
     departmentId: row.department_id,
     department: row.department,
+    region: row.region ?? null,
     accessLevelIds: row.access_level_ids,
     accessLevels: [],
     trackerId: row.tracker_id,

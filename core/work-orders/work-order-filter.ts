@@ -5,6 +5,7 @@ import { applyLimit } from './work-order-read';
 import { addDays, startOfDayInZone, tenantTimeZone } from '~/core/calendar/dates';
 import { isoWeekOf } from './work-order-rules';
 import type { WorkOrderListQuery } from './work-order.schema';
+import { listRegion } from '~/core/regions/region.service';
 
 /** How far back "recently closed" looks. */
 export const RECENTLY_CLOSED_DAYS = 7;
@@ -92,6 +93,15 @@ export function filteredWorkOrders(ctx: Ctx, f: WorkOrderListQuery): Knex.QueryB
   if (f.scheduleStatus === 'notScheduled') qb.whereNull('w.planned_start');
   if (!f.includeScheduled) qb.whereNull('w.planned_start');
   if (f.project) qb.where('w.project_id', f.project);
+  // the object's region (its partial index): the asked one, or by default the session's
+  const region = listRegion(ctx.auth, f.region);
+  if (region)
+    qb.whereExists(function () {
+      this.select(ctx.trx.raw('1'))
+        .from('business_objects as rb')
+        .whereRaw('rb.id = w.business_object_id')
+        .where('rb.region', region);
+    });
   if (!f.showRegular || !f.showPotential) {
     // neither: nothing with a customer; one of them: only that kind
     const potential = !f.showRegular && f.showPotential ? true : f.showRegular && !f.showPotential ? false : null;

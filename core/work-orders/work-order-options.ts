@@ -1,4 +1,5 @@
 import type { Ctx } from '~/core/context';
+import { REGIONS_READ, sessionRegion } from '~/core/regions/region.service';
 import { notFound } from '~/core/errors/app-error';
 import { isUuid } from '~/core/errors/validation';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
@@ -18,6 +19,10 @@ export interface WorkOrderOptions {
   /** Active users, by name: assignees and the user filters. */
   users: OptionUser[];
   departments: { id: string; name: string }[];
+  /** The active regions to filter by (none without the regions module; decision 067). */
+  regions: string[];
+  /** The session's region, which the list is filtered by unless another (or all) is chosen. */
+  sessionRegion: string | null;
   canEditInternal: boolean;
   /** May put the order in a project or take it out (projects:edit, the PROJECTS module). */
   canSetProject: boolean;
@@ -25,9 +30,13 @@ export interface WorkOrderOptions {
 
 export async function getWorkOrderOptions(ctx: Ctx): Promise<WorkOrderOptions> {
   requireAccess(ctx.auth, { permission: 'workorders:read' });
-  // One prepared statement: the configuration, the active users and the departments.
+  // One prepared statement: the configuration, the active users, the departments and regions.
   const [row] = await preparedInTenant<
-    Parameters<typeof settingsFromColumns>[0] & { users: OptionUser[]; departments: { id: string; name: string }[] }
+    Parameters<typeof settingsFromColumns>[0] & {
+      users: OptionUser[];
+      departments: { id: string; name: string }[];
+      regions: string[];
+    }
   >(
     ctx.trx,
     ctx.tenant,
@@ -38,7 +47,8 @@ export async function getWorkOrderOptions(ctx: Ctx): Promise<WorkOrderOptions> {
                   order by lower(name), id), '[]')
            from users where status <> 'inactive') as users,
         (select coalesce(json_agg(json_build_object('id', id, 'name', name) order by lower(name), id), '[]')
-           from departments) as departments`,
+           from departments) as departments,
+        (select coalesce(json_agg(name order by lower(name)), '[]') from regions where active) as regions`,
     },
     [],
   );
@@ -46,6 +56,8 @@ export async function getWorkOrderOptions(ctx: Ctx): Promise<WorkOrderOptions> {
     settings: settingsFromColumns(row!),
     users: row!.users,
     departments: row!.departments,
+    regions: hasAccess(ctx.auth, REGIONS_READ) ? row!.regions : [],
+    sessionRegion: sessionRegion(ctx.auth),
     canEditInternal: hasAccess(ctx.auth, { permission: 'workorders:edit_internal_info' }),
     canSetProject: hasAccess(ctx.auth, { permission: 'projects:edit', module: 'projects' }),
   };

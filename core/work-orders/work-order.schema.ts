@@ -137,6 +137,11 @@ export const ZWorkOrderListQuery = z.object({
   showPotential: zQueryFlag(true),
   /** Orders of one project. */
   project: z.preprocess(blankToNull, uuid().nullish()),
+  /**
+   * Orders whose object is in this region (the regions module, decision 067); `all` for every
+   * region; left out, the session's region.
+   */
+  region: z.preprocess(blankToNull, z.string().trim().max(100, 'ERROR_MAX_LENGTH').nullish()),
   /** The closed list's period (closing dates, inclusive); this ISO week when not given. */
   closedFrom: date(),
   closedTo: date(),

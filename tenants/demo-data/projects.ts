@@ -88,6 +88,8 @@ export async function seedDemoProjects(trx: Trx, now = new Date()): Promise<void
         }
       ).rows[0]!.n,
     );
+  // a project's region is a name of the regions register (migration 0070)
+  await trx('regions').insert({ name: 'Uppsala' }).onConflict('name').ignore();
   const [kvarnen] = (await trx('projects')
     .insert({
       number: await bump(),

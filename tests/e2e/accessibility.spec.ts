@@ -100,6 +100,7 @@ const SIGNED_IN = [
   '/settings/invoicing',
   '/settings/erp',
   '/settings/holidays',
+  '/settings/regions',
   '/settings/work-orders/dispatch',
   '/settings/checklists',
   '/settings/deviations',

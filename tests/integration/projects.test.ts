@@ -42,6 +42,8 @@ beforeAll(async () => {
   b = await createTestTenant('prj-b');
   tenantA = (await getTenantBySlug(a.slug))!;
   await withTenant(tenantA, async (trx) => {
+    // a project's region is a name of the regions register (migration 0070)
+    await trx('regions').insert([{ name: 'Norr' }, { name: 'Syd' }]);
     const rows = (await trx('customers')
       .insert([
         { customer_id: '10001', name: 'Brf Solrosen' },

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import { ProposeField, Select, TextField } from '~/app/components/ui';
 import { EntityPicker } from '~/app/components/ui/entity-picker';
+import { RegionSelect } from '~/app/components/regions/region-select';
 import { TextArea, useFieldErrors, type ActionResult } from './shared';
 
 /** The object's own fields as the form needs them (a new object has none yet). */
@@ -14,6 +15,7 @@ export interface BoFormValues {
   location: string | null;
   location2: string | null;
   location3: string | null;
+  region?: string | null;
   description: string | null;
   invoiceMarking: string | null;
 }
@@ -30,6 +32,7 @@ export function BoFields({
   proposedSerial,
   isNew,
   isDisabled,
+  regions = [],
 }: {
   values: BoFormValues | null;
   result: ActionResult | undefined;
@@ -37,6 +40,8 @@ export function BoFields({
   proposedSerial?: string | null;
   isNew: boolean;
   isDisabled?: boolean;
+  /** The regions to offer (none: the regions module is off, and no field shows). */
+  regions?: string[];
 }) {
   const { t } = useTranslation('objects');
   const err = useFieldErrors(result, 'bo');
@@ -104,6 +109,12 @@ export function BoFields({
         isDisabled={isDisabled}
         errorMessage={err('location3')}
       />
+      <RegionSelect
+        choices={regions}
+        value={values?.region}
+        isDisabled={isDisabled}
+        errorMessage={err('region')}
+      />
       <TextArea
         name="description"
         label={t('field.description')}
@@ -143,6 +154,7 @@ export function boFromForm(form: FormData) {
     location: text('location'),
     location2: text('location2'),
     location3: text('location3'),
+    region: text('region'),
     description: text('description'),
     invoiceMarking: text('invoiceMarking'),
   };

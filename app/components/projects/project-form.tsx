@@ -13,6 +13,7 @@ import {
   TextField,
 } from '~/app/components/ui';
 import type { Project } from '~/core/projects/project.service';
+import { RegionSelect } from '~/app/components/regions/region-select';
 
 /** What the form starts from: a saved project, or the empty one of a new project. */
 export type ProjectDraft = Pick<
@@ -85,6 +86,8 @@ export interface ProjectFormProps {
   /** Why the last save was refused, when no field says it (translated). */
   formError?: string | null;
   children?: React.ReactNode;
+  /** The regions register's names to choose from (decision 067); none with the regions module off. */
+  regions?: string[];
 }
 
 /**
@@ -100,6 +103,7 @@ export function ProjectForm({
   submitLabel,
   formError,
   children,
+  regions = [],
 }: ProjectFormProps) {
   const { t } = useTranslation('projects');
   const disabled = !canEdit;
@@ -148,7 +152,12 @@ export function ProjectForm({
           defaultValue={dateValueOf(project.startDate)}
         />
         <DatePicker {...field('endDate')} label={t('field.endDate')} defaultValue={dateValueOf(project.endDate)} />
-        <TextField {...field('region')} label={t('field.region')} defaultValue={project.region ?? ''} />
+        {regions.length ? (
+          <RegionSelect choices={regions} value={project.region} isDisabled={disabled} errorMessage={errors('region')} />
+        ) : (
+          // the regions module off: the project keeps the region it has
+          <input type="hidden" name="region" value={project.region ?? ''} />
+        )}
         <TextField
           {...field('externalUrl')}
           type="url"

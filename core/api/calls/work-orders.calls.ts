@@ -67,7 +67,7 @@ export const workOrderCalls: ApiCall[] = [
     access: READ,
     input: asSent(ZWorkOrderListQuery),
     summary:
-      'A page of a list {workOrders, totalCount}: ?list=open|closed|recentlyClosed|ata|history|recycleBin, ?sort=intake|updated|number|title|customer|plannedStart, ?from, ?size, filters ?search, ?workTypes (or workType), ?tags, ?status, ?assignees (or assignee), ?departments, ?ignoredUsers, ?onlyMine, ?unassigned, ?createUserId, ?customerType, ?scheduleStatus=both|notScheduled|scheduled, ?includeScheduled, ?showRegular, ?showPotential (true by default), ?project, ?closedFrom, ?closedTo (closed list; this ISO week by default)',
+      'A page of a list {workOrders, totalCount}: ?list=open|closed|recentlyClosed|ata|history|recycleBin, ?sort=intake|updated|number|title|customer|plannedStart, ?from, ?size, filters ?search, ?workTypes (or workType), ?tags, ?status, ?assignees (or assignee), ?departments, ?ignoredUsers, ?onlyMine, ?unassigned, ?createUserId, ?customerType, ?scheduleStatus=both|notScheduled|scheduled, ?includeScheduled, ?showRegular, ?showPotential (true by default), ?project, ?region (by the region of the object; all for every one; by default the session region), ?closedFrom, ?closedTo (closed list; this ISO week by default)',
     handler: (ctx, input) => listWorkOrders(ctx, input),
   }),
   defineCall({

@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'suppliercatalogues',
   'deviations',
   'zone',
+  'regions',
   'doorautomatics',
   'importexport',
   'workorders',

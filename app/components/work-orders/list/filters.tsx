@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '~/app/components/ui';
 import type { WorkOrderOptions } from '~/core/work-orders/work-order-options';
+import { ALL_REGIONS } from '~/core/regions/region.constants';
 import { FLAG_FILTERS, ID_LIST_FILTERS, listParams, type FlagFilter, type IdListFilter } from './list-params';
 
 interface Props {
@@ -17,6 +18,7 @@ interface Props {
  */
 export function WorkOrderFilters({ params, options, onChange }: Props) {
   const { t } = useTranslation('workorders');
+  const { t: tr } = useTranslation('regions');
   const [open, setOpen] = useState(false);
   const panel = useId();
   const p = listParams(params);
@@ -39,8 +41,12 @@ export function WorkOrderFilters({ params, options, onChange }: Props) {
       scheduleStatus: null,
       customerType: null,
       createUserId: null,
+      region: null,
       search: null,
     });
+  // the session's region is what "no choice" means (decision 067)
+  const defaultRegion = options.sessionRegion ?? ALL_REGIONS;
+  const regionChoices = [...new Set([...(options.sessionRegion ? [options.sessionRegion] : []), ...options.regions])];
 
   return (
     <div className="rounded-xl bg-white ring-1 ring-slate-200">
@@ -122,6 +128,23 @@ export function WorkOrderFilters({ params, options, onChange }: Props) {
               <option value="private">{t('filters.customerTypePrivate')}</option>
             </select>
           </label>
+          {regionChoices.length ? (
+            <label className="flex flex-col text-sm">
+              <span className="mb-1 font-medium text-slate-700">{tr('filter')}</span>
+              <select
+                value={p.region || defaultRegion}
+                onChange={(e) => onChange({ region: e.target.value === defaultRegion ? null : e.target.value })}
+                className="rounded-md border border-slate-300 px-2 py-1.5"
+              >
+                <option value={ALL_REGIONS}>{tr('all')}</option>
+                {regionChoices.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <label className="flex flex-col text-sm">
             <span className="mb-1 font-medium text-slate-700">{t('filters.createUserId')}</span>
             <select

@@ -43,9 +43,11 @@ export function listParams(params: URLSearchParams) {
   const scheduleStatus = params.get('scheduleStatus') ?? 'both';
   const customerType = params.get('customerType') ?? '';
   const createUserId = params.get('createUserId') ?? '';
+  /** The region asked for ('all' for every one); empty: the session's (decision 067). */
+  const region = params.get('region') ?? '';
   const search = params.get('search') ?? '';
   const filtered =
-    Boolean(search || customerType || createUserId) ||
+    Boolean(search || customerType || createUserId || region) ||
     scheduleStatus !== 'both' ||
     ID_LIST_FILTERS.some((k) => ids[k].length > 0) ||
     Object.entries(FLAG_FILTERS).some(([k, fallback]) => flags[k as FlagFilter] !== fallback);
@@ -58,6 +60,7 @@ export function listParams(params: URLSearchParams) {
     scheduleStatus,
     customerType,
     createUserId,
+    region,
     closedFrom: params.get('closedFrom') ?? '',
     closedTo: params.get('closedTo') ?? '',
     filtered,
@@ -65,7 +68,7 @@ export function listParams(params: URLSearchParams) {
     count:
       ID_LIST_FILTERS.filter((k) => ids[k].length > 0).length +
       Object.entries(FLAG_FILTERS).filter(([k, fallback]) => flags[k as FlagFilter] !== fallback).length +
-      [customerType, createUserId].filter(Boolean).length +
+      [customerType, createUserId, region].filter(Boolean).length +
       (scheduleStatus !== 'both' ? 1 : 0),
   };
 }
