@@ -1,4 +1,5 @@
 import { Outlet, useRouteLoaderData } from 'react-router';
+import { useReportLoadTimes } from '~/app/lib/use-report-load-times';
 import type { Route } from './+types/app-layout';
 import { tenantContext } from '~/app/context';
 import { guard, requireAuth } from '~/app/lib/guard.server';
@@ -34,6 +35,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   useRevealFirstError();
+  useReportLoadTimes();
   return (
     <div className="flex min-h-dvh flex-col">
       <TopBar {...loaderData} />

@@ -90,4 +90,20 @@ test('[dashboard] the start page after signing in: every card with its chart, th
   await expect(
     page.getByRole('navigation', { name: 'Listor' }).getByRole('link', { name: 'Öppna', exact: true }),
   ).toHaveAttribute('aria-current', 'page', { timeout: SLOW });
+
+  // the pages measured themselves and say so once the page is hidden: a beacon a page shown since
+  // it loaded (POST /instance/m), each counted. (Headless Chromium never hides a page, so the test
+  // tells the page it was, as switching tabs or locking the phone does; Playwright does not show a
+  // beacon's body — what it holds is the hook's unit test.)
+  const beacons: Promise<number | undefined>[] = [];
+  page.on('requestfinished', (r) => {
+    if (r.url().endsWith('/api/instance/m')) beacons.push(r.response().then((res) => res?.status()));
+  });
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  // the dashboard's first load and reload, the period switch, the price saves, the card's list
+  await expect.poll(() => beacons.length, { timeout: SLOW }).toBeGreaterThanOrEqual(4);
+  expect(new Set(await Promise.all(beacons))).toEqual(new Set([200]));
 });
