@@ -44,6 +44,8 @@
  *   BENCH_ONLY=deviations: issue 34: 100,000 deviations (BENCH_DEVIATIONS): the dashboard's statistics
  *   (target p95 <= 50 ms) and the list by each of its filters (target p95 <= 40 ms), each beside its raw
  *   SQL (tests/bench/deviations-bench.ts; also in the full run)
+ *   BENCH_ONLY=dashboard: issue 36: the dashboard's eight cards together on the bench tenant (100,000
+ *   orders, 1,000 agreements, 200 projects), each period's p95 (target <= 80 ms) beside its raw SQL;
  *   BENCH_ONLY=catalogues: issue 33 item 6: a BENCH_CATALOGUE_ROWS (300,000) row price file loaded by
  *   the import job beside a bare COPY of the same rows, with the process's RSS before, at peak and
  *   after; the catalogue search at BENCH_CATALOGUE_SEARCH_ROWS (1,000,000) rows beside its raw SQL
@@ -68,6 +70,7 @@ import { timeBench } from './time-bench';
 import { projectBench } from './project-bench';
 import { serviceReportsBench } from './service-reports-bench';
 import { supplierInvoicesBench } from './supplier-invoices-bench';
+import { dashboardBench } from './dashboard-bench';
 import { deviationsBench } from './deviations-bench';
 import { catalogueBench } from './supplier-catalogue-bench';
 
@@ -322,6 +325,12 @@ async function main() {
   if (!ONLY || ONLY === 'deviations') {
     // in-process: the deviation dashboard and list at 100,000 deviations beside their raw SQL
     const lines = await deviationsBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'dashboard') {
+    // in-process: the dashboard's eight cards at 100,000 orders, 1,000 agreements and 200 projects beside their raw SQL
+    const lines = await dashboardBench(url);
     for (const line of lines) console.log(line);
     if (ONLY) return;
   }

@@ -110,7 +110,7 @@ export async function timeRawStatements(
       await client.query('begin');
       await client.query(
         `select set_config('search_path', $1, true), set_config('random_page_cost', '1.1', true),
-                set_config('plan_cache_mode', $2, true)`,
+                set_config('jit', 'off', true), set_config('plan_cache_mode', $2, true)`,
         [`"${schema}"`, options.planCacheMode ?? 'auto'],
       );
       const started = performance.now();

@@ -33,15 +33,17 @@ describe('[platform] query plans in a tenant unit of work (decision 047)', () =>
     expect(row.v).toBe(1);
   });
 
-  it('scopes the unit of work to its schema and the SSD page cost', async () => {
+  it('scopes the unit of work to its schema, the SSD page cost and no JIT compilation', async () => {
     const inside = await withTenant(tenant, async (trx) => {
       const { rows } = await trx.raw(
-        `select current_setting('search_path') as path, current_setting('random_page_cost') as cost`,
+        `select current_setting('search_path') as path, current_setting('random_page_cost') as cost,
+                current_setting('jit') as jit`,
       );
-      return rows[0] as { path: string; cost: string };
+      return rows[0] as { path: string; cost: string; jit: string };
     });
     expect(inside.path).toContain(tenant.schemaName);
     expect(inside.cost).toBe('1.1');
+    expect(inside.jit).toBe('off');
   });
 
   it('still runs a named prepared statement by ids, the same answer on every call', async () => {
