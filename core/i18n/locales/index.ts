@@ -45,6 +45,8 @@ import svOncall from './sv/oncall.json';
 import svTimeTags from './sv/timetags.json';
 import svPayroll from './sv/payroll.json';
 import svTime from './sv/time.json';
+import svMessageboard from './sv/messageboard.json';
+import svNotifications from './sv/notifications.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -91,6 +93,8 @@ import enOncall from './en/oncall.json';
 import enTimeTags from './en/timetags.json';
 import enPayroll from './en/payroll.json';
 import enTime from './en/time.json';
+import enMessageboard from './en/messageboard.json';
+import enNotifications from './en/notifications.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -137,6 +141,8 @@ import etOncall from './et/oncall.json';
 import etTimeTags from './et/timetags.json';
 import etPayroll from './et/payroll.json';
 import etTime from './et/time.json';
+import etMessageboard from './et/messageboard.json';
+import etNotifications from './et/notifications.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -183,6 +189,8 @@ import lvOncall from './lv/oncall.json';
 import lvTimeTags from './lv/timetags.json';
 import lvPayroll from './lv/payroll.json';
 import lvTime from './lv/time.json';
+import lvMessageboard from './lv/messageboard.json';
+import lvNotifications from './lv/notifications.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -229,6 +237,8 @@ import ruOncall from './ru/oncall.json';
 import ruTimeTags from './ru/timetags.json';
 import ruPayroll from './ru/payroll.json';
 import ruTime from './ru/time.json';
+import ruMessageboard from './ru/messageboard.json';
+import ruNotifications from './ru/notifications.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -285,6 +295,8 @@ export const resources = {
     timetags: svTimeTags,
     payroll: svPayroll,
     time: svTime,
+    messageboard: svMessageboard,
+    notifications: svNotifications,
   },
   en: {
     common: enCommon,
@@ -333,6 +345,8 @@ export const resources = {
     timetags: enTimeTags,
     payroll: enPayroll,
     time: enTime,
+    messageboard: enMessageboard,
+    notifications: enNotifications,
   },
   et: {
     common: etCommon,
@@ -381,6 +395,8 @@ export const resources = {
     timetags: etTimeTags,
     payroll: etPayroll,
     time: etTime,
+    messageboard: etMessageboard,
+    notifications: etNotifications,
   },
   lv: {
     common: lvCommon,
@@ -429,6 +445,8 @@ export const resources = {
     timetags: lvTimeTags,
     payroll: lvPayroll,
     time: lvTime,
+    messageboard: lvMessageboard,
+    notifications: lvNotifications,
   },
   ru: {
     common: ruCommon,
@@ -477,6 +495,8 @@ export const resources = {
     timetags: ruTimeTags,
     payroll: ruPayroll,
     time: ruTime,
+    messageboard: ruMessageboard,
+    notifications: ruNotifications,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

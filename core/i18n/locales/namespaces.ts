@@ -48,4 +48,6 @@ export const NAMESPACES = [
   'payroll',
   'time',
   'reports',
+  'messageboard',
+  'notifications',
 ] as const;
