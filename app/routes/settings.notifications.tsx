@@ -43,9 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? 'mine');
   try {
-    await run(context, (ctx) =>
-      intent === 'defaults' ? saveNotificationDefaults(ctx, choicesOf(form)) : saveMyNotifications(ctx, choicesOf(form)),
-    );
+    await run(context, async (ctx) => {
+      if (intent === 'defaults') await saveNotificationDefaults(ctx, choicesOf(form));
+      else await saveMyNotifications(ctx, choicesOf(form));
+    });
     return data<ActionResult>({ ok: true, intent });
   } catch (e) {
     return actionError<ActionResult>(e, { intent });

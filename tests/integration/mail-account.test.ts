@@ -125,7 +125,7 @@ describe('[mail account] POST /instance/mail/auth', () => {
   });
 
   it('stores a working account after a real test mail, seals the password and never answers it', async () => {
-    const res = await call('POST', '/api/instance/mail/auth', tok.admin, account({ testTo: 'chef@nordlarm.test' }));
+    const res = await call('POST', '/api/instance/mail/auth', tok.admin, account({ testTo: 'chef@nordlarm.se' }));
     expect(res.status, res.text).toBe(200);
     expect(res.text).not.toContain(SECRET);
     expect(res.json()).toMatchObject({
@@ -138,7 +138,7 @@ describe('[mail account] POST /instance/mail/auth', () => {
       hasPassword: true,
     });
     expect(res.json().verifiedAt).toEqual(expect.any(String));
-    const test = await own.waitForMail((m) => m.to.includes('chef@nordlarm.test'));
+    const test = await own.waitForMail((m) => m.to.includes('chef@nordlarm.se'));
     expect(test.from).toBe('info@nordlarm.test');
     expect(test.subject).toBe('Testmejl från Ordo');
     const [row] = await withTenant(tenantA, (trx) => trx('mail_account').select('password_sealed'));
@@ -171,10 +171,10 @@ describe('[mail account] POST /instance/mail/auth', () => {
   });
 
   it('"send test mail" uses the stored account; a changed password that the server refuses keeps the old account', async () => {
-    const test = await call('POST', '/api/instance/mail/test', tok.admin, { testTo: 'igen@nordlarm.test' });
+    const test = await call('POST', '/api/instance/mail/test', tok.admin, { testTo: 'igen@nordlarm.se' });
     expect(test.status, test.text).toBe(200);
-    expect(test.json()).toEqual({ ok: true, to: 'igen@nordlarm.test' });
-    await own.waitForMail((m) => m.to.includes('igen@nordlarm.test'));
+    expect(test.json()).toEqual({ ok: true, to: 'igen@nordlarm.se' });
+    await own.waitForMail((m) => m.to.includes('igen@nordlarm.se'));
 
     const refused = await call('POST', '/api/instance/mail/auth', tok.admin, account({ password: 'nytt-fel' }));
     expect(refused.json().code).toBe('MAIL_LOGIN_REFUSED');
