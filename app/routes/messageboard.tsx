@@ -17,8 +17,7 @@ import {
 export const middleware = guard(EDIT_BOARD);
 
 export type MessageBoardActionResult =
-  | { ok: true; intent: string }
-  | { ok?: undefined; intent?: string; code: string; fields?: Record<string, string[]> };
+  { ok: true; intent: string } | { ok?: undefined; intent?: string; code: string; fields?: Record<string, string[]> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();

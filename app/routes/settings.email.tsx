@@ -64,7 +64,10 @@ export default function EmailSettings({ loaderData }: Route.ComponentProps) {
   const err = (name: string) => result?.fields?.[name]?.map((k) => t(`common:${k}`));
   const refused = result && !result.ok && result.code && !result.fields ? result.code : null;
   return (
-    <section aria-labelledby="email-title" className="max-w-2xl rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <section
+      aria-labelledby="email-title"
+      className="max-w-2xl rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+    >
       <h1 id="email-title" className="text-2xl font-semibold">
         {t('mail.title')}
       </h1>
@@ -90,7 +93,14 @@ export default function EmailSettings({ loaderData }: Route.ComponentProps) {
       ) : null}
       <Form method="post" className="mt-4 grid gap-4" noValidate>
         <input type="hidden" name="intent" value="save" />
-        <TextField name="host" label={t('mail.host')} defaultValue={a.host ?? ''} isRequired isDisabled={disabled} errorMessage={err('host')} />
+        <TextField
+          name="host"
+          label={t('mail.host')}
+          defaultValue={a.host ?? ''}
+          isRequired
+          isDisabled={disabled}
+          errorMessage={err('host')}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField
             name="port"

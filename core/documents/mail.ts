@@ -53,7 +53,9 @@ export const documentMailJob = defineJob({
   async handler(data, ctx) {
     const body = await printDocument(data.document.template, data.document.model as unknown as DocumentModel);
     try {
-      await (await mailerFor(data.tenantId)).send({
+      await (
+        await mailerFor(data.tenantId)
+      ).send({
         to: data.to,
         subject: data.subject,
         text: `${data.text}\n`,

@@ -9,12 +9,7 @@ import type { Lang } from '~/core/i18n/languages';
 import { logger } from '~/core/log/logger';
 import { requireAccess } from '~/core/permissions/access';
 import { open } from '~/core/crypto/secret-box';
-import {
-  mailAccountSealContext,
-  mailAccountTransport,
-  SmtpMailer,
-  type MailAccountSettings,
-} from './mailer';
+import { mailAccountSealContext, mailAccountTransport, SmtpMailer, type MailAccountSettings } from './mailer';
 
 /*
  * The tenant's own sending account (issue 36 item 6: POST /instance/mail/auth; decision 066). An
@@ -29,10 +24,12 @@ const ENTITY = 'instance';
 const SECURITIES = ['tls', 'starttls', 'none'] as const;
 
 /** A host name or an IP address as a person types it: no scheme, no path, no spaces. */
-const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[?[0-9A-Fa-f:.]+\]?$/;
+const HOST =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[?[0-9A-Fa-f:.]+\]?$/;
 
 /** A From address: `name@domain` or `Name <name@domain>`. */
-const FROM = /^(?:[^<>\r\n"]{1,100} <[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,24}>|[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,24})$/;
+const FROM =
+  /^(?:[^<>\r\n"]{1,100} <[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,24}>|[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,24})$/;
 
 export const ZMailAuth = z.object({
   host: z
@@ -49,7 +46,11 @@ export const ZMailAuth = z.object({
   user: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').max(320, 'ERROR_MAX_LENGTH'),
   /** Left out or empty: the stored one (changing the host keeps the password). */
   password: z.string({ error: 'ERROR_INVALID_VALUE' }).max(1000, 'ERROR_MAX_LENGTH').optional(),
-  from: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').regex(FROM, 'ERROR_INVALID_EMAIL'),
+  from: z
+    .string({ error: 'ERROR_REQUIRED_FIELD' })
+    .trim()
+    .min(1, 'ERROR_REQUIRED_FIELD')
+    .regex(FROM, 'ERROR_INVALID_EMAIL'),
   /** Where the test mail goes; the signed-in admin's own address when left out. */
   testTo: z.preprocess((v) => (v === '' ? undefined : v), zEmail().optional()),
 });
@@ -79,7 +80,16 @@ async function accountRow(ctx: Pick<Ctx, 'trx'>): Promise<Row | undefined> {
 
 function toView(r: Row | undefined): MailAccountView {
   if (!r)
-    return { configured: false, host: null, port: null, security: null, user: null, from: null, hasPassword: false, verifiedAt: null };
+    return {
+      configured: false,
+      host: null,
+      port: null,
+      security: null,
+      user: null,
+      from: null,
+      hasPassword: false,
+      verifiedAt: null,
+    };
   return {
     configured: true,
     host: r.host as string,
@@ -192,7 +202,14 @@ export async function authorizeMailAccount(ctx: Ctx, raw: unknown): Promise<Afte
           entity: ENTITY,
           entityId: ctx.tenant.id,
           action: 'edit.mail',
-          data: { host: settings.host, port: settings.port, security: settings.security, user: settings.user, from: settings.from, testTo: to },
+          data: {
+            host: settings.host,
+            port: settings.port,
+            security: settings.security,
+            user: settings.user,
+            from: settings.from,
+            testTo: to,
+          },
         },
       );
       return toView(await trx('mail_account').first());

@@ -26,11 +26,7 @@ export const READ_BOARD = { permission: 'dashboard:read', module: 'dashboard' } 
 export const EDIT_BOARD = { permission: 'message_board_post:edit', module: 'broadcast' } as const;
 
 export const ZMessagePost = z.object({
-  title: z
-    .string({ error: 'ERROR_REQUIRED_FIELD' })
-    .trim()
-    .min(1, 'ERROR_REQUIRED_FIELD')
-    .max(200, 'ERROR_MAX_LENGTH'),
+  title: z.string({ error: 'ERROR_REQUIRED_FIELD' }).trim().min(1, 'ERROR_REQUIRED_FIELD').max(200, 'ERROR_MAX_LENGTH'),
   text: z.string({ error: 'ERROR_INVALID_VALUE' }).trim().max(5000, 'ERROR_MAX_LENGTH').default(''),
   /** The last day the post shows (YYYY-MM-DD); empty or left out: until deleted. */
   expiresOn: zOptionalPlainDate().optional(),

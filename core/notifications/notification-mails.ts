@@ -14,31 +14,46 @@ import { promiseNotificationMails } from './notifications.service';
 const mfaRegistered: MailTemplate = {
   sv: {
     subject: 'Tvåstegsinloggning är påslagen för ditt konto',
-    before: ['Hej {{name}}!', 'Tvåstegsinloggning slogs på för ditt konto hos {{company}}. Var det inte du, kontakta din administratör.'],
+    before: [
+      'Hej {{name}}!',
+      'Tvåstegsinloggning slogs på för ditt konto hos {{company}}. Var det inte du, kontakta din administratör.',
+    ],
     action: 'Öppna dina inställningar',
     after: [],
   },
   en: {
     subject: 'Two-factor sign-in is on for your account',
-    before: ['Hello {{name}},', 'Two-factor sign-in was turned on for your account at {{company}}. If this was not you, contact your administrator.'],
+    before: [
+      'Hello {{name}},',
+      'Two-factor sign-in was turned on for your account at {{company}}. If this was not you, contact your administrator.',
+    ],
     action: 'Open your settings',
     after: [],
   },
   et: {
     subject: 'Kaheastmeline sisselogimine on sinu kontol sees',
-    before: ['Tere, {{name}}!', 'Sinu kontol ettevõttes {{company}} lülitati sisse kaheastmeline sisselogimine. Kui see polnud sina, võta ühendust administraatoriga.'],
+    before: [
+      'Tere, {{name}}!',
+      'Sinu kontol ettevõttes {{company}} lülitati sisse kaheastmeline sisselogimine. Kui see polnud sina, võta ühendust administraatoriga.',
+    ],
     action: 'Ava oma seaded',
     after: [],
   },
   lv: {
     subject: 'Jūsu kontam ir ieslēgta divpakāpju pieteikšanās',
-    before: ['Labdien, {{name}}!', 'Jūsu kontam uzņēmumā {{company}} tika ieslēgta divpakāpju pieteikšanās. Ja tas nebijāt jūs, sazinieties ar administratoru.'],
+    before: [
+      'Labdien, {{name}}!',
+      'Jūsu kontam uzņēmumā {{company}} tika ieslēgta divpakāpju pieteikšanās. Ja tas nebijāt jūs, sazinieties ar administratoru.',
+    ],
     action: 'Atvērt iestatījumus',
     after: [],
   },
   ru: {
     subject: 'Для вашей учётной записи включён двухфакторный вход',
-    before: ['Здравствуйте, {{name}}!', 'Для вашей учётной записи в {{company}} включён двухфакторный вход. Если это были не вы, свяжитесь с администратором.'],
+    before: [
+      'Здравствуйте, {{name}}!',
+      'Для вашей учётной записи в {{company}} включён двухфакторный вход. Если это были не вы, свяжитесь с администратором.',
+    ],
     action: 'Открыть настройки',
     after: [],
   },
@@ -71,7 +86,10 @@ const workOrderClosed: MailTemplate = {
   },
   ru: {
     subject: 'Заказ-наряд {{number}} закрыт: {{title}}',
-    before: ['Здравствуйте, {{name}}!', '{{closer}} закрыл(а) заказ-наряд {{number}} ({{title}}), на который вы назначены.'],
+    before: [
+      'Здравствуйте, {{name}}!',
+      '{{closer}} закрыл(а) заказ-наряд {{number}} ({{title}}), на который вы назначены.',
+    ],
     action: 'Открыть заказ-наряд',
     after: [],
   },
@@ -80,31 +98,46 @@ const workOrderClosed: MailTemplate = {
 const orderFinishBroadcast: MailTemplate = {
   sv: {
     subject: 'Kunden har fått klarmeddelandet för arbetsorder {{number}}',
-    before: ['Hej {{name}}!', '{{sender}} skickade klarmeddelandet för arbetsorder {{number}} ({{title}}) till {{recipient}}.'],
+    before: [
+      'Hej {{name}}!',
+      '{{sender}} skickade klarmeddelandet för arbetsorder {{number}} ({{title}}) till {{recipient}}.',
+    ],
     action: 'Öppna arbetsordern',
     after: [],
   },
   en: {
     subject: 'The customer was sent the finish message for work order {{number}}',
-    before: ['Hello {{name}},', '{{sender}} sent the order-finish message for work order {{number}} ({{title}}) to {{recipient}}.'],
+    before: [
+      'Hello {{name}},',
+      '{{sender}} sent the order-finish message for work order {{number}} ({{title}}) to {{recipient}}.',
+    ],
     action: 'Open the work order',
     after: [],
   },
   et: {
     subject: 'Kliendile saadeti töökäsu {{number}} lõpetamisteade',
-    before: ['Tere, {{name}}!', '{{sender}} saatis töökäsu {{number}} ({{title}}) lõpetamisteate aadressile {{recipient}}.'],
+    before: [
+      'Tere, {{name}}!',
+      '{{sender}} saatis töökäsu {{number}} ({{title}}) lõpetamisteate aadressile {{recipient}}.',
+    ],
     action: 'Ava töökäsk',
     after: [],
   },
   lv: {
     subject: 'Klientam nosūtīts paziņojums par darba uzdevuma {{number}} pabeigšanu',
-    before: ['Labdien, {{name}}!', '{{sender}} nosūtīja paziņojumu par darba uzdevuma {{number}} ({{title}}) pabeigšanu uz {{recipient}}.'],
+    before: [
+      'Labdien, {{name}}!',
+      '{{sender}} nosūtīja paziņojumu par darba uzdevuma {{number}} ({{title}}) pabeigšanu uz {{recipient}}.',
+    ],
     action: 'Atvērt darba uzdevumu',
     after: [],
   },
   ru: {
     subject: 'Клиенту отправлено сообщение о выполнении заказ-наряда {{number}}',
-    before: ['Здравствуйте, {{name}}!', '{{sender}} отправил(а) сообщение о выполнении заказ-наряда {{number}} ({{title}}) на {{recipient}}.'],
+    before: [
+      'Здравствуйте, {{name}}!',
+      '{{sender}} отправил(а) сообщение о выполнении заказ-наряда {{number}} ({{title}}) на {{recipient}}.',
+    ],
     action: 'Открыть заказ-наряд',
     after: [],
   },
@@ -113,31 +146,46 @@ const orderFinishBroadcast: MailTemplate = {
 const revisitMade: MailTemplate = {
   sv: {
     subject: 'Återbesök {{revisit}} skapat från arbetsorder {{number}}',
-    before: ['Hej {{name}}!', '{{maker}} skapade återbesöket {{revisit}} från arbetsorder {{number}} ({{title}}) som du är tilldelad.'],
+    before: [
+      'Hej {{name}}!',
+      '{{maker}} skapade återbesöket {{revisit}} från arbetsorder {{number}} ({{title}}) som du är tilldelad.',
+    ],
     action: 'Öppna återbesöket',
     after: [],
   },
   en: {
     subject: 'Revisit {{revisit}} made from work order {{number}}',
-    before: ['Hello {{name}},', '{{maker}} made the revisit {{revisit}} from work order {{number}} ({{title}}), which you are assigned to.'],
+    before: [
+      'Hello {{name}},',
+      '{{maker}} made the revisit {{revisit}} from work order {{number}} ({{title}}), which you are assigned to.',
+    ],
     action: 'Open the revisit',
     after: [],
   },
   et: {
     subject: 'Töökäsust {{number}} loodi korduskülastus {{revisit}}',
-    before: ['Tere, {{name}}!', '{{maker}} lõi korduskülastuse {{revisit}} töökäsust {{number}} ({{title}}), millele oled määratud.'],
+    before: [
+      'Tere, {{name}}!',
+      '{{maker}} lõi korduskülastuse {{revisit}} töökäsust {{number}} ({{title}}), millele oled määratud.',
+    ],
     action: 'Ava korduskülastus',
     after: [],
   },
   lv: {
     subject: 'No darba uzdevuma {{number}} izveidots atkārtots apmeklējums {{revisit}}',
-    before: ['Labdien, {{name}}!', '{{maker}} izveidoja atkārtotu apmeklējumu {{revisit}} no darba uzdevuma {{number}} ({{title}}), kuram esat piešķirts.'],
+    before: [
+      'Labdien, {{name}}!',
+      '{{maker}} izveidoja atkārtotu apmeklējumu {{revisit}} no darba uzdevuma {{number}} ({{title}}), kuram esat piešķirts.',
+    ],
     action: 'Atvērt atkārtoto apmeklējumu',
     after: [],
   },
   ru: {
     subject: 'Из заказ-наряда {{number}} создан повторный визит {{revisit}}',
-    before: ['Здравствуйте, {{name}}!', '{{maker}} создал(а) повторный визит {{revisit}} из заказ-наряда {{number}} ({{title}}), на который вы назначены.'],
+    before: [
+      'Здравствуйте, {{name}}!',
+      '{{maker}} создал(а) повторный визит {{revisit}} из заказ-наряда {{number}} ({{title}}), на который вы назначены.',
+    ],
     action: 'Открыть повторный визит',
     after: [],
   },
@@ -183,7 +231,13 @@ export async function promiseRevisitMails(
     renderMail(
       revisitMade,
       u.lang,
-      { name: u.name, number: String(source.number), title: source.title, revisit: String(revisit.number), maker: actor(ctx) },
+      {
+        name: u.name,
+        number: String(source.number),
+        title: source.title,
+        revisit: String(revisit.number),
+        maker: actor(ctx),
+      },
       link,
     ),
   );

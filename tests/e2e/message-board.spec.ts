@@ -35,7 +35,9 @@ test('[message board] a manager posts, a technician reads it on the dashboard at
     id: string;
     permissions: string[];
   }[];
-  const technician = levels.find((l) => l.permissions.includes('timereports:read_own') && !l.permissions.includes('users:read'))!;
+  const technician = levels.find(
+    (l) => l.permissions.includes('timereports:read_own') && !l.permissions.includes('users:read'),
+  )!;
   const granted = await page.request.put(`${app.url}/api/acls`, {
     headers,
     data: { id: technician.id, permissions: [...technician.permissions, 'dashboard:read'] },
@@ -52,7 +54,9 @@ test('[message board] a manager posts, a technician reads it on the dashboard at
   await form.getByLabel('Rubrik').fill('Nya larmkoder från måndag');
   await form.getByLabel('Text').fill('Hämta de nya korten på kontoret.');
   await form.getByRole('button', { name: 'Publicera' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Meddelandet är sparat' }).first()).toBeVisible({ timeout: SLOW });
+  await expect(page.getByRole('status').filter({ hasText: 'Meddelandet är sparat' }).first()).toBeVisible({
+    timeout: SLOW,
+  });
   await expect(board.getByRole('article', { name: 'Nya larmkoder från måndag' })).toContainText('Anna Berg');
 
   // the technician reads it on a phone, and cannot write
@@ -82,7 +86,11 @@ test('[message board] a manager posts, a technician reads it on the dashboard at
   await expect(page.getByRole('status').filter({ hasText: 'Sparat' }).first()).toBeVisible({ timeout: SLOW });
   await page.reload();
   await hydrated(page);
-  await expect(page.getByRole('region', { name: 'Mina aviseringar' }).getByRole('checkbox', { name: 'Meddelanden på anslagstavlan' })).toBeChecked();
+  await expect(
+    page
+      .getByRole('region', { name: 'Mina aviseringar' })
+      .getByRole('checkbox', { name: 'Meddelanden på anslagstavlan' }),
+  ).toBeChecked();
   expect(await seriousViolations(page)).toEqual([]);
 
   // the manager deletes the post, after the question
@@ -94,6 +102,8 @@ test('[message board] a manager posts, a technician reads it on the dashboard at
   const ask = page.getByRole('alertdialog', { name: 'Ta bort meddelandet' });
   await expect(ask).toContainText('Ta bort ”Nya larmkoder från måndag” från anslagstavlan?');
   await ask.getByRole('button', { name: 'Ta bort' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Meddelandet är borttaget' }).first()).toBeVisible({ timeout: SLOW });
+  await expect(page.getByRole('status').filter({ hasText: 'Meddelandet är borttaget' }).first()).toBeVisible({
+    timeout: SLOW,
+  });
   await expect(page.getByRole('article', { name: 'Nya larmkoder från måndag' })).toHaveCount(0);
 });

@@ -57,17 +57,40 @@ beforeAll(async () => {
   b = await createTestTenant('mailauth-b');
   tenantA = (await getTenantBySlug(a.slug))!;
   await withTenant(tenantA, async (trx) => {
-    await ensureUser(trx, { email: `office@${a.slug}.se`, name: 'Olga Kontor', password: PASSWORD, accessLevels: ['Office'] });
+    await ensureUser(trx, {
+      email: `office@${a.slug}.se`,
+      name: 'Olga Kontor',
+      password: PASSWORD,
+      accessLevels: ['Office'],
+    });
     reader = `reader@${a.slug}.se`;
-    await trx('access_levels').insert({ display_name: 'Readers', permissions: ['dashboard:read'], work_order_limit: 'none' });
-    const u = await ensureUser(trx, { email: reader, name: 'Rut Läsare', password: PASSWORD, accessLevels: ['Readers'] });
+    await trx('access_levels').insert({
+      display_name: 'Readers',
+      permissions: ['dashboard:read'],
+      work_order_limit: 'none',
+    });
+    const u = await ensureUser(trx, {
+      email: reader,
+      name: 'Rut Läsare',
+      password: PASSWORD,
+      accessLevels: ['Readers'],
+    });
     await trx('user_notifications').insert({ user_id: u.id, type: 'MESSAGE', mail: true });
   });
   const tenantB = (await getTenantBySlug(b.slug))!;
   tenantBId = tenantB.id;
   await withTenant(tenantB, async (trx) => {
-    await trx('access_levels').insert({ display_name: 'Readers', permissions: ['dashboard:read'], work_order_limit: 'none' });
-    const u = await ensureUser(trx, { email: `reader@${b.slug}.se`, name: 'Bo Läsare', password: PASSWORD, accessLevels: ['Readers'] });
+    await trx('access_levels').insert({
+      display_name: 'Readers',
+      permissions: ['dashboard:read'],
+      work_order_limit: 'none',
+    });
+    const u = await ensureUser(trx, {
+      email: `reader@${b.slug}.se`,
+      name: 'Bo Läsare',
+      password: PASSWORD,
+      accessLevels: ['Readers'],
+    });
     await trx('user_notifications').insert({ user_id: u.id, type: 'MESSAGE', mail: true });
   });
   tok.admin = await signIn(a, a.adminEmail);
@@ -148,7 +171,9 @@ describe('[mail account] POST /instance/mail/auth', () => {
     expect(read.text).not.toContain(SECRET);
     expect(read.text).not.toContain('password_sealed');
     // the other tenant has no account
-    expect((await call('GET', '/api/instance/mail', tok.adminB, undefined, b.host)).json()).toMatchObject({ configured: false });
+    expect((await call('GET', '/api/instance/mail', tok.adminB, undefined, b.host)).json()).toMatchObject({
+      configured: false,
+    });
   });
 
   it("sends the tenant's mail through its own account from then on; the other tenant's through the platform", async () => {
@@ -179,7 +204,12 @@ describe('[mail account] POST /instance/mail/auth', () => {
     const refused = await call('POST', '/api/instance/mail/auth', tok.admin, account({ password: 'nytt-fel' }));
     expect(refused.json().code).toBe('MAIL_LOGIN_REFUSED');
     // a save without a password keeps the stored one (and the server takes it)
-    const kept = await call('POST', '/api/instance/mail/auth', tok.admin, account({ password: undefined, from: 'Nordlarm Service <service@nordlarm.test>' }));
+    const kept = await call(
+      'POST',
+      '/api/instance/mail/auth',
+      tok.admin,
+      account({ password: undefined, from: 'Nordlarm Service <service@nordlarm.test>' }),
+    );
     expect(kept.status, kept.text).toBe(200);
     expect(kept.json().from).toBe('Nordlarm Service <service@nordlarm.test>');
     expect((await call('POST', '/api/instance/mail/test', tok.tech, {})).status).toBe(403);
@@ -195,7 +225,11 @@ describe('[mail account] POST /instance/mail/auth', () => {
     expect(kept.filter((m) => m.to.includes(reader) && m.subject.includes('Via plattformen'))).toHaveLength(1);
     expect((await call('POST', '/api/instance/mail/test', tok.admin, {})).json().code).toBe('MAIL_ACCOUNT_MISSING');
     const history = await withTenant(tenantA, (trx) =>
-      trx('history').where({ entity: 'instance' }).whereIn('action', ['edit.mail', 'delete.mail']).orderBy('id').pluck('action'),
+      trx('history')
+        .where({ entity: 'instance' })
+        .whereIn('action', ['edit.mail', 'delete.mail'])
+        .orderBy('id')
+        .pluck('action'),
     );
     expect(history).toEqual(['edit.mail', 'edit.mail', 'delete.mail']);
   });

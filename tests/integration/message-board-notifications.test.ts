@@ -64,7 +64,9 @@ beforeAll(async () => {
       ['reader2', 'Readers'],
     ] as const) {
       email[key] = `${key}@${a.slug}.se`;
-      id[key] = (await ensureUser(trx, { email: email[key], name: `Person ${key}`, password: PASSWORD, accessLevels: [level] })).id;
+      id[key] = (
+        await ensureUser(trx, { email: email[key], name: `Person ${key}`, password: PASSWORD, accessLevels: [level] })
+      ).id;
     }
     email.tech = a.technicianEmail;
     id.tech = (await trx('users').where({ email: a.technicianEmail }).first('id')).id;
@@ -99,7 +101,13 @@ describe('[message board] posts on the dashboard', () => {
     });
     expect(made.status, made.text).toBe(200);
     const post = made.json() as Json;
-    expect(post).toMatchObject({ kind: 'post', title: 'Julstängt', expiresOn: null, author: 'Person office', workOrder: null });
+    expect(post).toMatchObject({
+      kind: 'post',
+      title: 'Julstängt',
+      expiresOn: null,
+      author: 'Person office',
+      workOrder: null,
+    });
 
     const seen = await call('GET', '/api/messageboard', tok.reader1);
     expect(seen.status).toBe(200);
@@ -125,19 +133,30 @@ describe('[message board] posts on the dashboard', () => {
     expect(changed.json()).toMatchObject({ title: 'Julstängt kontor', expiresOn: lastDay });
 
     expect((await call('DELETE', `/api/messageboard/${post.id}`, tok.office)).status).toBe(200);
-    expect((await call('GET', '/api/messageboard', tok.reader1)).json().posts.map((p: Json) => p.id)).not.toContain(post.id);
-    const history = await sql(`select action from history where entity = 'message_board_post' and entity_id = ? order by at, id`, [
+    expect((await call('GET', '/api/messageboard', tok.reader1)).json().posts.map((p: Json) => p.id)).not.toContain(
       post.id,
-    ]);
+    );
+    const history = await sql(
+      `select action from history where entity = 'message_board_post' and entity_id = ? order by at, id`,
+      [post.id],
+    );
     expect(history.map((h) => h.action)).toEqual(['create', 'edit', 'delete']);
   });
 
   it("answers 404 for another tenant's post and for an id that is no id; the other tenant's post is untouched", async () => {
     for (const method of ['PUT', 'DELETE'] as const) {
-      const res = await call(method, `/api/messageboard/${foreignPost}`, tok.office, method === 'PUT' ? { title: 'Kapad' } : undefined);
+      const res = await call(
+        method,
+        `/api/messageboard/${foreignPost}`,
+        tok.office,
+        method === 'PUT' ? { title: 'Kapad' } : undefined,
+      );
       expect(res.status, `${method} ${res.text}`).toBe(404);
       expect(res.json().code).toBe('NOT_FOUND');
-      expect((await call(method, '/api/messageboard/not-an-id', tok.office, method === 'PUT' ? { title: 'x' } : undefined)).status).toBe(404);
+      expect(
+        (await call(method, '/api/messageboard/not-an-id', tok.office, method === 'PUT' ? { title: 'x' } : undefined))
+          .status,
+      ).toBe(404);
     }
     const theirs = await call('GET', '/api/messageboard', tok.adminB, undefined, b.host);
     expect(theirs.json().posts).toEqual([expect.objectContaining({ id: foreignPost, title: 'Annan firmas nyhet' })]);
@@ -160,10 +179,10 @@ describe('[message board] posts on the dashboard', () => {
     expect((await sql('select count(*)::int as n from message_board_posts'))[0]!.n).toBe(before);
 
     const today = tenantDate(new Date(), 'SE');
-    await sql(`insert into message_board_posts (title, expires_on) values ('Igår slut', ?::date), ('Sista dagen idag', ?::date)`, [
-      addDays(today, -1),
-      today,
-    ]);
+    await sql(
+      `insert into message_board_posts (title, expires_on) values ('Igår slut', ?::date), ('Sista dagen idag', ?::date)`,
+      [addDays(today, -1), today],
+    );
     const titles = (await call('GET', '/api/messageboard', tok.reader1)).json().posts.map((p: Json) => p.title);
     expect(titles).toContain('Sista dagen idag');
     expect(titles).not.toContain('Igår slut');
@@ -180,12 +199,18 @@ describe('[message board] posts on the dashboard', () => {
   });
 
   it("shows the close dialog's order-finish broadcast, linked to its order", async () => {
-    const made = await call('POST', '/api/wo', tok.office, { workOrder: { title: 'Byte av centralapparat', customerId: id.customer } });
+    const made = await call('POST', '/api/wo', tok.office, {
+      workOrder: { title: 'Byte av centralapparat', customerId: id.customer },
+    });
     expect(made.status, made.text).toBe(200);
     const wo = made.json().workOrder as Json;
     const closed = await call('POST', '/api/wo/close', tok.office, { workOrderId: wo.id, withoutInvoice: true });
     expect(closed.status, closed.text).toBe(200);
-    const sent = await call('POST', '/api/wo/broadcast', tok.office, { workOrder: { id: wo.id }, event: 'finished', status: 'send' });
+    const sent = await call('POST', '/api/wo/broadcast', tok.office, {
+      workOrder: { id: wo.id },
+      event: 'finished',
+      status: 'send',
+    });
     expect(sent.status, sent.text).toBe(200);
     const posts = (await call('GET', '/api/messageboard', tok.reader1)).json().posts as Json[];
     const finish = posts.find((p) => p.kind === 'order_finish' && p.workOrder?.id === wo.id);
@@ -193,7 +218,11 @@ describe('[message board] posts on the dashboard', () => {
     expect(finish!.expiresOn).toBe(addDays(tenantDate(new Date(), 'SE'), 14));
     // "ignore" puts nothing on the board
     const count = posts.length;
-    await call('POST', '/api/wo/broadcast', tok.office, { workOrder: { id: wo.id }, event: 'finished', status: 'ignore' });
+    await call('POST', '/api/wo/broadcast', tok.office, {
+      workOrder: { id: wo.id },
+      event: 'finished',
+      status: 'ignore',
+    });
     expect((await call('GET', '/api/messageboard', tok.reader1)).json().posts).toHaveLength(count);
   });
 });
@@ -204,7 +233,12 @@ describe('[notifications] each person chooses what reaches them by mail', () => 
     expect(mine.status).toBe(200);
     const types = mine.json().types as Json[];
     expect(types.map((t) => t.type)).toEqual([...NOTIFICATION_TYPES]);
-    expect(types.find((t) => t.type === 'MFA_REGISTERED')).toEqual({ type: 'MFA_REGISTERED', mail: true, default: true, own: false });
+    expect(types.find((t) => t.type === 'MFA_REGISTERED')).toEqual({
+      type: 'MFA_REGISTERED',
+      mail: true,
+      default: true,
+      own: false,
+    });
     expect(types.find((t) => t.type === 'MESSAGE')).toMatchObject({ mail: false, default: false });
 
     for (const body of [{ MESSAGE: 'maybe' }, { FOO: true }, { MESSAGE: 3 }]) {
@@ -232,7 +266,9 @@ describe('[notifications] each person chooses what reaches them by mail', () => 
   it('MESSAGE: a new post mails exactly the readers who take it — by their own choice or the company default — never the author', async () => {
     expect((await call('PUT', '/api/users/conf/notifications', tok.reader1, { MESSAGE: true })).status).toBe(200);
     let mark = await outboxMark();
-    expect((await call('POST', '/api/messageboard', tok.office, { title: 'Ny larmcentral', text: 'Från måndag.' })).status).toBe(200);
+    expect(
+      (await call('POST', '/api/messageboard', tok.office, { title: 'Ny larmcentral', text: 'Från måndag.' })).status,
+    ).toBe(200);
     const toReader1 = await mailsTo(email.reader1, mark);
     expect(toReader1).toHaveLength(1);
     expect(toReader1[0]!.subject).toBe('Nytt meddelande: Ny larmcentral');
@@ -246,7 +282,12 @@ describe('[notifications] each person chooses what reaches them by mail', () => 
     // the company turns MESSAGE on: reader2 (no choice of their own) follows; reader1 now opts out
     expect((await call('PUT', '/api/instance/notifications', tok.admin, { MESSAGE: true })).status).toBe(200);
     const r1 = await call('PUT', '/api/users/conf/notifications', tok.reader1, { MESSAGE: false });
-    expect(r1.json().types.find((t: Json) => t.type === 'MESSAGE')).toEqual({ type: 'MESSAGE', mail: false, default: true, own: true });
+    expect(r1.json().types.find((t: Json) => t.type === 'MESSAGE')).toEqual({
+      type: 'MESSAGE',
+      mail: false,
+      default: true,
+      own: true,
+    });
     mark = await outboxMark();
     await call('POST', '/api/messageboard', tok.office, { title: 'Andra nyheten' });
     expect(await mailsTo(email.reader1, mark)).toEqual([]);
@@ -255,16 +296,19 @@ describe('[notifications] each person chooses what reaches them by mail', () => 
   });
 
   it('WORKORDER_CLOSE and WORK_ORDER_REVISIT: the assignees who chose them, not the one who acted', async () => {
-    await call('PUT', '/api/users/conf/notifications', tok.reader1, { WORKORDER_CLOSE: true, WORK_ORDER_REVISIT: true });
+    await call('PUT', '/api/users/conf/notifications', tok.reader1, {
+      WORKORDER_CLOSE: true,
+      WORK_ORDER_REVISIT: true,
+    });
     await call('PUT', '/api/users/conf/notifications', tok.reader2, { WORK_ORDER_REVISIT: false });
-    const made = await call('POST', '/api/wo', tok.office, { workOrder: { title: 'Serviceorder', customerId: id.customer } });
+    const made = await call('POST', '/api/wo', tok.office, {
+      workOrder: { title: 'Serviceorder', customerId: id.customer },
+    });
     const wo = made.json().workOrder as Json;
-    await sql(`insert into work_order_assignees (work_order_id, user_id) values (?, ?), (?, ?) on conflict do nothing`, [
-      wo.id,
-      id.reader1,
-      wo.id,
-      id.reader2,
-    ]);
+    await sql(
+      `insert into work_order_assignees (work_order_id, user_id) values (?, ?), (?, ?) on conflict do nothing`,
+      [wo.id, id.reader1, wo.id, id.reader2],
+    );
     let mark = await outboxMark();
     const closed = await call('POST', '/api/wo/close', tok.office, { workOrderId: wo.id, withoutInvoice: true });
     expect(closed.status, closed.text).toBe(200);

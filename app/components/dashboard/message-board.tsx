@@ -49,13 +49,7 @@ export function MessageBoard({ posts, canEdit }: { posts: MessagePost[]; canEdit
         {posts.map((p) => (
           <li key={p.id} className="py-3">
             {editing === p.id ? (
-              <PostForm
-                fetcher={fetcher}
-                busy={busy}
-                fields={fields}
-                post={p}
-                onCancel={() => setEditing(null)}
-              />
+              <PostForm fetcher={fetcher} busy={busy} fields={fields} post={p} onCancel={() => setEditing(null)} />
             ) : (
               <article aria-label={p.title}>
                 <h3 className="font-medium break-words">
@@ -75,10 +69,18 @@ export function MessageBoard({ posts, canEdit }: { posts: MessagePost[]; canEdit
                 </p>
                 {canEdit ? (
                   <div className="mt-2 flex gap-2">
-                    <Button variant="ghost" onPress={() => setEditing(p.id)} aria-label={t('editNamed', { title: p.title })}>
+                    <Button
+                      variant="ghost"
+                      onPress={() => setEditing(p.id)}
+                      aria-label={t('editNamed', { title: p.title })}
+                    >
                       {t('edit')}
                     </Button>
-                    <Button variant="ghost" onPress={() => setDeleting(p)} aria-label={t('deleteNamed', { title: p.title })}>
+                    <Button
+                      variant="ghost"
+                      onPress={() => setDeleting(p)}
+                      aria-label={t('deleteNamed', { title: p.title })}
+                    >
                       {t('delete')}
                     </Button>
                   </div>
@@ -97,7 +99,8 @@ export function MessageBoard({ posts, canEdit }: { posts: MessagePost[]; canEdit
         onOpenChange={(open) => (open ? null : setDeleting(null))}
         isPending={busy}
         onConfirm={() => {
-          if (deleting) void fetcher.submit({ intent: 'delete', id: deleting.id }, { method: 'post', action: '/messageboard' });
+          if (deleting)
+            void fetcher.submit({ intent: 'delete', id: deleting.id }, { method: 'post', action: '/messageboard' });
         }}
       />
     </section>
@@ -120,7 +123,11 @@ function PostForm({
   const { t } = useTranslation('messageboard');
   const id = useId();
   const err = (name: string) => fields?.[name]?.map((k) => t(`common:${k}`)).join(' ');
-  const field = (name: 'title' | 'text' | 'expiresOn', label: string, input: (props: Record<string, unknown>) => ReactElement) => {
+  const field = (
+    name: 'title' | 'text' | 'expiresOn',
+    label: string,
+    input: (props: Record<string, unknown>) => ReactElement,
+  ) => {
     const e = err(name);
     return (
       <div className="flex min-w-0 flex-col gap-1">
@@ -142,14 +149,32 @@ function PostForm({
     );
   };
   return (
-    <fetcher.Form method="post" action="/messageboard" className="mt-3 grid gap-3" aria-label={post ? t('editTitle') : t('newTitle')}>
+    <fetcher.Form
+      method="post"
+      action="/messageboard"
+      className="mt-3 grid gap-3"
+      aria-label={post ? t('editTitle') : t('newTitle')}
+    >
       <input type="hidden" name="intent" value={post ? 'update' : 'create'} />
       {post ? <input type="hidden" name="id" value={post.id} /> : null}
       {field('title', t('postTitle'), (props) => (
-        <input {...props} type="text" required maxLength={200} defaultValue={post?.title} className={NATIVE_INPUT_CLASS} />
+        <input
+          {...props}
+          type="text"
+          required
+          maxLength={200}
+          defaultValue={post?.title}
+          className={NATIVE_INPUT_CLASS}
+        />
       ))}
       {field('text', t('text'), (props) => (
-        <textarea {...props} rows={3} maxLength={5000} defaultValue={post?.text} className={`${NATIVE_INPUT_CLASS} py-2`} />
+        <textarea
+          {...props}
+          rows={3}
+          maxLength={5000}
+          defaultValue={post?.text}
+          className={`${NATIVE_INPUT_CLASS} py-2`}
+        />
       ))}
       {field('expiresOn', t('expiresOn'), (props) => (
         <input {...props} type="date" defaultValue={post?.expiresOn ?? ''} className={NATIVE_INPUT_CLASS} />

@@ -71,7 +71,8 @@ export const mailTestCall = defineCall({
   path: '/instance/mail/test',
   access: { permission: 'instance:edit' },
   input: asSent(ZMailTest),
-  summary: 'A test mail through the stored account {testTo ?} (the signed-in admin by default) → {ok, to}; 409 as /instance/mail/auth, MAIL_ACCOUNT_MISSING',
+  summary:
+    'A test mail through the stored account {testTo ?} (the signed-in admin by default) → {ok, to}; 409 as /instance/mail/auth, MAIL_ACCOUNT_MISSING',
   handler: (ctx, input) => testMailAccount(ctx, input),
 });
 

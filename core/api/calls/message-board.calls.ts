@@ -72,7 +72,7 @@ export const messageBoardCalls: ApiCall[] = [
     path: '/users/conf/notifications',
     access: { permission: 'signed-in' },
     input: asSent(ZNotificationChoices),
-    summary: 'The person\'s own choices {INVOICE?: boolean, MESSAGE?: boolean, …}; types left out keep theirs → {types}',
+    summary: "The person's own choices {INVOICE?: boolean, MESSAGE?: boolean, …}; types left out keep theirs → {types}",
     handler: (ctx, input) => saveMyNotifications(ctx, input),
   }),
   defineCall({
