@@ -42,6 +42,8 @@ export default [
     route('work-orders/calendar/events', 'routes/work-orders.calendar.events.tsx'),
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('dashboard', 'routes/dashboard.tsx'),
+    // the dashboard's message board posts here (decision 066)
+    route('messageboard', 'routes/messageboard.tsx'),
     route('drive', 'routes/drive.tsx'),
     // contracts (the CONTRACTS module): the list, a new contract and one contract
     route('contracts', 'routes/contracts.tsx'),
@@ -125,6 +127,9 @@ export default [
     route('settings/access-levels/:id', 'routes/settings.access-level.tsx'),
     route('settings/modules', 'routes/settings.modules.tsx'),
     route('settings/sign-in', 'routes/settings.sign-in.tsx'),
+    // settings: notifications (everyone's own mail choices; admins' defaults) and the tenant's own mail account
+    route('settings/notifications', 'routes/settings.notifications.tsx'),
+    route('settings/email', 'routes/settings.email.tsx'),
     route('settings/work-orders', 'routes/settings.work-orders.tsx'),
     route('settings/proposals', 'routes/settings.proposals.tsx'),
     // settings: invoicing (the invoice rules) and the ERP, whose OAuth sign-in comes back to the callback

@@ -8,6 +8,7 @@ import { CONTROL_SCHEMA } from '~/core/db/identifiers';
 import { withTenant, type Trx } from '~/core/db/with-tenant';
 import { pluginOptionsContext } from '~/core/extension-points/tenant-plugins';
 import { erpCredentialsContext } from '~/core/invoicing/erp-connection';
+import { mailAccountSealContext } from '~/core/mail/mailer';
 import { listTenants, type TenantListing } from './registry';
 
 /**
@@ -64,6 +65,14 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     context: (tenantId) => erpCredentialsContext(tenantId),
   },
   { name: 'codes.value_sealed', table: 'codes', key: 'id', column: 'value_sealed', context: accessCodeContext },
+  {
+    // the tenant's own sending account (decision 066): one row
+    name: 'mail_account.password_sealed',
+    table: 'mail_account',
+    key: 'id',
+    column: 'password_sealed',
+    context: (tenantId) => mailAccountSealContext(tenantId),
+  },
 ];
 
 export interface TenantRotation {

@@ -3,7 +3,10 @@ import { data, Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/dashboard';
 import { useCan } from '~/app/lib/can';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
-import { guard, run } from '~/app/lib/guard.server';
+import { guard, requireAuth, run } from '~/app/lib/guard.server';
+import { hasAccess } from '~/core/permissions/access';
+import { EDIT_BOARD, listMessagePosts } from '~/core/message-board/message-board.service';
+import { MessageBoard } from '~/app/components/dashboard/message-board';
 import { formatNumber } from '~/core/i18n/number-format';
 import { getDashboardCards, saveDashboardSettings, type TrendPoint } from '~/core/dashboard/kpi.service';
 import { DASHBOARD_PERIODS, parsePeriod } from '~/core/dashboard/dashboard-period';
@@ -24,7 +27,14 @@ export const middleware = guard({ permission: 'dashboard:read', module: 'dashboa
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const period = parsePeriod(new URL(request.url).searchParams.get('period'));
-  return run(context, (ctx) => getDashboardCards(ctx, period));
+  const auth = requireAuth(context);
+  return run(context, async (ctx) => ({
+    ...(await getDashboardCards(ctx, period)),
+    // the message board (broadcast module; decision 066) sits on the dashboard
+    board: hasAccess(auth, { permission: 'signed-in', module: 'broadcast' })
+      ? { ...(await listMessagePosts(ctx)), canEdit: hasAccess(auth, EDIT_BOARD) }
+      : null,
+  }));
 }
 
 /** The open work orders card's price per hour and debit factor (`dashboard:open_workorders_kpi_edit`). */
@@ -83,6 +93,7 @@ export default function Dashboard({ loaderData: k }: Route.ComponentProps) {
         </nav>
       </div>
       <p className="text-sm text-slate-600">{t('dashboard.periodRange', { from: k.period.from, to: k.period.to })}</p>
+      {k.board ? <MessageBoard posts={k.board.posts} canEdit={k.board.canEdit} /> : null}
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
         <Card
           label={t('dashboard.openToInvoice')}

@@ -22,6 +22,7 @@ import {
 import { updateUserConf } from '~/core/users/user-conf.service';
 import { confirmMfaEnrollment, disableMfa, isMfaEnabled, startMfaEnrollment } from '~/core/auth/mfa.service';
 import { pageTitle } from '~/app/lib/page-title';
+import { NotificationsLink } from '~/app/components/notifications/notifications-link';
 
 /** The user's own profile: details, preferences, password and sessions (spec section 2). */
 export const middleware = guard(SIGNED_IN);
@@ -163,6 +164,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             </Button>
           </div>
         </Form>
+        <NotificationsLink />
       </section>
       <section className={card} aria-labelledby="password">
         <h2 id="password" className="text-lg font-medium">

@@ -98,6 +98,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       labelKey: 'settings.importExport',
       access: { permission: 'settings:import_export' as const },
     },
+    { to: '/settings/notifications', labelKey: 'settings.notifications', access: { permission: 'signed-in' as const } },
+    { to: '/settings/email', labelKey: 'settings.email', access: { permission: 'instance:read' as const } },
     {
       to: '/settings/sign-in',
       labelKey: 'oidc.settings.title',

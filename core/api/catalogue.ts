@@ -21,6 +21,7 @@ import { importExportCalls } from './calls/import-export.calls';
 import { workOrderSettingsCalls } from './calls/work-order-settings.calls';
 import { objectSettingsCalls } from './calls/object-settings.calls';
 import { instanceCalls } from './calls/instance.calls';
+import { messageBoardCalls } from './calls/message-board.calls';
 import { dispatchRuleCalls } from './calls/dispatch-rules.calls';
 import { invoiceCalls } from './calls/invoices.calls';
 import { invoiceRuleCalls } from './calls/invoice-rules.calls';
@@ -96,6 +97,7 @@ export const API_CALLS: ApiCall[] = [
   ...workOrderSettingsCalls,
   ...objectSettingsCalls,
   ...instanceCalls,
+  ...messageBoardCalls,
   ...dispatchRuleCalls,
   // fixed /wo/projectextra/link before the order's /wo/:id paths
   ...projectExtraWorkCalls,

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { promiseMfaRegisteredMail } from '~/core/notifications/notification-mails';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { z } from 'zod';
@@ -122,6 +123,8 @@ export async function confirmMfaEnrollment(
   await ctx
     .trx(principal.mfaRecoveryCodes)
     .insert(codes.map((c) => ({ user_id: self.id, code_hash: sha(normalizeRecovery(c)) })));
+  // MFA_REGISTERED (decision 066): a staff user is told, unless they chose not to be
+  if (principal.kind !== 'zone') await promiseMfaRegisteredMail(ctx, self.id);
   await recordAuthEvent(ctx.trx, {
     event: 'mfa.enabled',
     at: ctx.now,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { PermanentJobError, defineJob } from '~/core/jobs/define-job';
 import { enqueueInTransaction } from '~/core/jobs/outbox';
-import { getMailer, isPermanentSmtpError, ZMailMessage } from '~/core/mail/mailer';
+import { mailerFor, isPermanentSmtpError, ZMailMessage } from '~/core/mail/mailer';
 import { inlineLogo } from './company';
 import { PDF_TYPE } from './file';
 import { htmlToPdf } from './pdf';
@@ -53,7 +53,9 @@ export const documentMailJob = defineJob({
   async handler(data, ctx) {
     const body = await printDocument(data.document.template, data.document.model as unknown as DocumentModel);
     try {
-      await getMailer().send({
+      await (
+        await mailerFor(data.tenantId)
+      ).send({
         to: data.to,
         subject: data.subject,
         text: `${data.text}\n`,

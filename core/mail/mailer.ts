@@ -1,8 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { z } from 'zod';
 import { getConfig, type Config } from '~/core/config/env';
 import { assertOutsideTransaction } from '~/core/db/transaction-guard';
-import { withControl } from '~/core/db/with-tenant';
+import { open } from '~/core/crypto/secret-box';
+import { withControl, withTenant } from '~/core/db/with-tenant';
 import { PermanentJobError, defineJob } from '~/core/jobs/define-job';
 import { logger } from '~/core/log/logger';
 
@@ -57,12 +59,13 @@ export class SmtpMailer implements Mailer {
   readonly kind = 'smtp' as const;
   private readonly transport: Transporter;
 
+  /** `server`: an SMTP URL (SMTP_URL), or the options of a tenant's own account (host, port, auth, TLS). */
   constructor(
-    url: string,
+    server: string | SMTPTransport.Options,
     private readonly from: string,
   ) {
     this.transport = nodemailer.createTransport({
-      url,
+      ...(typeof server === 'string' ? { url: server } : server),
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
@@ -189,6 +192,87 @@ export function setMailer(mailer: Mailer | undefined): void {
   shared = mailer;
 }
 
+/** What a tenant's own sending account (decision 066) needs to send: never the password in clear at rest. */
+export interface MailAccountSettings {
+  host: string;
+  port: number;
+  /** `tls`: TLS from the first byte (465); `starttls`: upgrade required (587); `none`: plain (a local relay). */
+  security: 'tls' | 'starttls' | 'none';
+  user: string;
+  password: string;
+  from: string;
+}
+
+/** The nodemailer options of an account: STARTTLS is required, not hoped for, when asked for. */
+export function mailAccountTransport(a: MailAccountSettings): SMTPTransport.Options {
+  return {
+    host: a.host,
+    port: a.port,
+    secure: a.security === 'tls',
+    requireTLS: a.security === 'starttls',
+    ignoreTLS: a.security === 'none',
+    auth: { user: a.user, pass: a.password },
+  };
+}
+
+/** Where a tenant's sealed account password belongs (decision 040's associated data). */
+export const mailAccountSealContext = (tenantId: string) => ({
+  tenant: tenantId,
+  purpose: 'mail_account.password_sealed',
+});
+
+const accountMailers = new Map<string, { version: string; mailer: SmtpMailer }>();
+
+/**
+ * The mailer for a tenant's mail: its own verified sending account (Settings → e-mail), else the
+ * platform's. One small query a mail; the transport is kept until the account changes. An account
+ * whose password no key opens any more (a key retired too early) falls back to the platform's
+ * mailer with an error in the log, rather than losing the mail.
+ */
+export async function mailerFor(tenantId: string | undefined): Promise<Mailer> {
+  if (!tenantId) return getMailer();
+  const tenant = await withControl((trx) =>
+    trx('tenants').where({ id: tenantId }).first<{ id: string; schema_name: string; cluster: string } | undefined>(),
+  );
+  if (!tenant) return getMailer();
+  const row = await withTenant({ id: tenant.id, schemaName: tenant.schema_name, cluster: tenant.cluster }, (trx) =>
+    trx('mail_account')
+      .whereNotNull('verified_at')
+      .first<Record<string, unknown> | undefined>(
+        'host',
+        'port',
+        'security',
+        'username',
+        'password_sealed',
+        'from_address',
+        'updated_at',
+      ),
+  );
+  if (!row) return getMailer();
+  const version = `${String(row.password_sealed)}|${new Date(row.updated_at as Date).toISOString()}`;
+  const cached = accountMailers.get(tenantId);
+  if (cached?.version === version) return cached.mailer;
+  let password: string;
+  try {
+    password = open(row.password_sealed as string, mailAccountSealContext(tenantId));
+  } catch (err) {
+    logger.error({ err, tenantId }, "the tenant's mail account password does not open: sending through the platform");
+    return getMailer();
+  }
+  const settings: MailAccountSettings = {
+    host: row.host as string,
+    port: Number(row.port),
+    security: row.security as MailAccountSettings['security'],
+    user: row.username as string,
+    password,
+    from: row.from_address as string,
+  };
+  const mailer = new SmtpMailer(mailAccountTransport(settings), settings.from);
+  await cached?.mailer.close();
+  accountMailers.set(tenantId, { version, mailer });
+  return mailer;
+}
+
 /** SMTP 5xx: the server refuses for good (unknown mailbox, policy); retrying would only repeat it. */
 export function isPermanentSmtpError(e: unknown): boolean {
   const code = (e as { responseCode?: unknown } | null)?.responseCode;
@@ -206,7 +290,7 @@ export const sendMailJob = defineJob({
   attempts: 5,
   async handler(data, ctx) {
     try {
-      const receipt = await getMailer().send(data);
+      const receipt = await (await mailerFor(data.tenantId)).send(data);
       ctx.log.debug({ receipt }, 'mail job done');
     } catch (e) {
       if (isPermanentSmtpError(e))

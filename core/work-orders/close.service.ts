@@ -6,6 +6,12 @@ import { AppError, notFound } from '~/core/errors/app-error';
 import { EMAIL_PATTERN, parseInput } from '~/core/errors/validation';
 import { recordHistory } from '~/core/history/history';
 import { sendAfterCommit } from '~/core/mail/templates/deliver';
+import { postOrderFinish } from '~/core/message-board/message-board.service';
+import {
+  promiseOrderFinishBroadcastMails,
+  promiseRevisitMails,
+  promiseWorkOrderClosedMails,
+} from '~/core/notifications/notification-mails';
 import type { AppModuleId } from '~/core/modules/app-modules';
 import { hasAccess, requireAccess } from '~/core/permissions/access';
 import type { Permission } from '~/core/permissions/permissions';
@@ -311,6 +317,8 @@ export async function closeWorkOrder(ctx: Ctx, raw: unknown): Promise<CloseResul
     .update({ status_id: status.id, closed_at: ctx.now, update_ts: ctx.now });
   await detachOrderInvoices(ctx, { work_order_id: wo.id });
   await closeBilledSalesOrder(ctx, wo.id, true);
+  // WORKORDER_CLOSE to the assignees who chose it (decision 066); a refusal below rolls it back
+  await promiseWorkOrderClosedMails(ctx, wo);
   if (wo.projectId) {
     // the project invoices its orders (its part invoices carry their labour and articles)
     await recordHistory(ctx, {
@@ -552,6 +560,8 @@ export async function copyWorkOrder(
       files: fileCount,
     },
   });
+  // WORK_ORDER_REVISIT to the source order's assignees who chose it (decision 066)
+  await promiseRevisitMails(ctx, source, { id, number });
   return { workOrder: await loadUnlimited(ctx, id), message: 'WORK_ORDER_REVISIT_SUCCESSFULLY_CREATED' };
 }
 
@@ -596,6 +606,9 @@ export async function broadcastWorkOrder(
     company: ctx.tenant.displayName,
   });
   await sendAfterCommit(ctx, { to: [recipient], ...mail, tenantId: ctx.tenant.id });
+  // the message board shows the finished order to the office (decision 066)
+  await postOrderFinish(ctx, { id: wo.id, title: wo.title, summary: wo.summary });
+  await promiseOrderFinishBroadcastMails(ctx, wo, recipient);
   await recordHistory(ctx, {
     entity: WO_ENTITY,
     entityId: wo.id,

@@ -4,7 +4,7 @@ import { withTenant, type Trx } from '~/core/db/with-tenant';
 import { langFromKey } from '~/core/i18n/languages';
 import { defineJob } from '~/core/jobs/define-job';
 import type { Logger } from '~/core/log/logger';
-import { getMailer, type MailMessage } from '~/core/mail/mailer';
+import { mailerFor, type MailMessage } from '~/core/mail/mailer';
 import { tenantLink } from '~/core/mail/templates/links';
 import { renderReminderMail } from '~/core/mail/templates/reminder';
 import type { Tenant } from '~/core/tenancy/tenant';
@@ -100,7 +100,7 @@ async function sweepTenant(tenant: Tenant, now: Date, log: Logger): Promise<{ se
         continue;
       }
       try {
-        await getMailer().send(c.mail);
+        await (await mailerFor(tenant.id)).send(c.mail);
         sent++;
       } catch (err) {
         log.error({ err, tenant: tenant.slug, reminderId: c.id }, 'a reminder mail failed');

@@ -91,6 +91,8 @@ const SIGNED_IN = [
   '/settings/access-levels/{level}',
   '/settings/modules',
   '/settings/sign-in',
+  '/settings/notifications',
+  '/settings/email',
   '/settings/work-orders',
   '/settings/service-reports',
   '/settings/proposals',

@@ -24,13 +24,30 @@ export interface SmtpPeer {
 
 /**
  * A real SMTP server on an ephemeral port that accepts every mail, so tests read what the app
- * actually sent over the wire instead of trusting a fake mailer. No TLS, no authentication.
+ * actually sent over the wire instead of trusting a fake mailer. No TLS. Without `users` no
+ * authentication; with them, a login is required (over the plain connection: a local test) and
+ * only those user names with their passwords are let in (535 otherwise), as a tenant's own mail
+ * account's server would (decision 066).
  */
-export async function startSmtpPeer(): Promise<SmtpPeer> {
+export async function startSmtpPeer(options: { users?: Record<string, string> } = {}): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
+  const users = options.users;
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !users,
+    ...(users
+      ? {
+          allowInsecureAuth: true,
+          authMethods: ['PLAIN', 'LOGIN'],
+          onAuth(auth, _session, callback) {
+            if (auth.username && users[auth.username] !== undefined && users[auth.username] === auth.password)
+              return callback(null, { user: auth.username });
+            const refused = new Error('Invalid username or password') as Error & { responseCode: number };
+            refused.responseCode = 535;
+            return callback(refused);
+          },
+        }
+      : {}),
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {

@@ -46,6 +46,8 @@ import svOncall from './sv/oncall.json';
 import svTimeTags from './sv/timetags.json';
 import svPayroll from './sv/payroll.json';
 import svTime from './sv/time.json';
+import svMessageboard from './sv/messageboard.json';
+import svNotifications from './sv/notifications.json';
 import enCommon from './en/common.json';
 import enUi from './en/ui.json';
 import enAccess from './en/access.json';
@@ -93,6 +95,8 @@ import enOncall from './en/oncall.json';
 import enTimeTags from './en/timetags.json';
 import enPayroll from './en/payroll.json';
 import enTime from './en/time.json';
+import enMessageboard from './en/messageboard.json';
+import enNotifications from './en/notifications.json';
 import etCommon from './et/common.json';
 import etUi from './et/ui.json';
 import etAccess from './et/access.json';
@@ -140,6 +144,8 @@ import etOncall from './et/oncall.json';
 import etTimeTags from './et/timetags.json';
 import etPayroll from './et/payroll.json';
 import etTime from './et/time.json';
+import etMessageboard from './et/messageboard.json';
+import etNotifications from './et/notifications.json';
 import lvCommon from './lv/common.json';
 import lvUi from './lv/ui.json';
 import lvAccess from './lv/access.json';
@@ -187,6 +193,8 @@ import lvOncall from './lv/oncall.json';
 import lvTimeTags from './lv/timetags.json';
 import lvPayroll from './lv/payroll.json';
 import lvTime from './lv/time.json';
+import lvMessageboard from './lv/messageboard.json';
+import lvNotifications from './lv/notifications.json';
 import ruCommon from './ru/common.json';
 import ruUi from './ru/ui.json';
 import ruAccess from './ru/access.json';
@@ -234,6 +242,8 @@ import ruOncall from './ru/oncall.json';
 import ruTimeTags from './ru/timetags.json';
 import ruPayroll from './ru/payroll.json';
 import ruTime from './ru/time.json';
+import ruMessageboard from './ru/messageboard.json';
+import ruNotifications from './ru/notifications.json';
 
 /**
  * Every translation, by language and namespace. `common` holds the shell, sign-in and the spec's
@@ -291,6 +301,8 @@ export const resources = {
     timetags: svTimeTags,
     payroll: svPayroll,
     time: svTime,
+    messageboard: svMessageboard,
+    notifications: svNotifications,
   },
   en: {
     common: enCommon,
@@ -340,6 +352,8 @@ export const resources = {
     timetags: enTimeTags,
     payroll: enPayroll,
     time: enTime,
+    messageboard: enMessageboard,
+    notifications: enNotifications,
   },
   et: {
     common: etCommon,
@@ -389,6 +403,8 @@ export const resources = {
     timetags: etTimeTags,
     payroll: etPayroll,
     time: etTime,
+    messageboard: etMessageboard,
+    notifications: etNotifications,
   },
   lv: {
     common: lvCommon,
@@ -438,6 +454,8 @@ export const resources = {
     timetags: lvTimeTags,
     payroll: lvPayroll,
     time: lvTime,
+    messageboard: lvMessageboard,
+    notifications: lvNotifications,
   },
   ru: {
     common: ruCommon,
@@ -487,6 +505,8 @@ export const resources = {
     timetags: ruTimeTags,
     payroll: ruPayroll,
     time: ruTime,
+    messageboard: ruMessageboard,
+    notifications: ruNotifications,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

@@ -49,4 +49,6 @@ export const NAMESPACES = [
   'payroll',
   'time',
   'reports',
+  'messageboard',
+  'notifications',
 ] as const;
