@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'suppliercatalogues',
   'deviations',
   'zone',
+  'zonerequests',
   'doorautomatics',
   'importexport',
   'workorders',
