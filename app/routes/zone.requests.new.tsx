@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, useActionData, useNavigation, type RouterContextProvider } from 'react-router';
 import type { Route } from './+types/zone.requests.new';
 import { tenantContext } from '~/app/context';
 import { actionError } from '~/app/lib/action-error.server';
@@ -21,7 +21,7 @@ export const middleware = zoneGuard();
 
 export const handle = pageTitle('zoneTitle.newRequest');
 
-function requireModule(context: Route.LoaderArgs['context']) {
+function requireModule(context: Readonly<RouterContextProvider>) {
   if (!requireZoneAuth(context).modules.has(CUSTOMER_WORK_ORDERS)) throw data('not found', { status: 404 });
 }
 
@@ -42,9 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     received = await receiveRequestPhotosFrom(request, context.get(tenantContext));
     const fields = received?.fields ?? Object.fromEntries(await request.formData());
     const photos = received;
-    ({
-      request: { number },
-    } = await runZone(context, (ctx) => createZoneRequest(ctx, fields, photos)));
+    number = (await runZone(context, (ctx) => createZoneRequest(ctx, fields, photos))).request.number;
   } catch (e) {
     if (received) await discardReceived(received);
     return actionError<ActionResult>(e);

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import type { Ctx, ZoneAuth } from '~/core/context';
 import { AppError, notFound } from '~/core/errors/app-error';
@@ -78,7 +79,7 @@ export async function receiveRequestPhotos(
       optional: true,
       async inspect(file, size) {
         const type = await inspectFile(file, size);
-        if (!type.image) throw photoRefused('FILE_TYPE_NOT_ALLOWED');
+        if (!type.image) throw photoRefused('FILE_NOT_AN_IMAGE');
         return type;
       },
     });
@@ -92,9 +93,10 @@ export async function receiveRequestPhotos(
 
 /** The same for a zone page's form post (a web Request). */
 export function receiveRequestPhotosFrom(request: Request, tenant: Tenant): Promise<Received | null> {
-  if (!request.body) return Promise.resolve(null);
+  const multipart = (request.headers.get('content-type') ?? '').startsWith('multipart/form-data');
+  if (!request.body || !multipart) return Promise.resolve(null);
   return receiveRequestPhotos(
-    Readable.fromWeb(request.body as unknown as import('node:stream/web').ReadableStream),
+    Readable.fromWeb(request.body as unknown as NodeReadableStream),
     Object.fromEntries(request.headers),
     tenant,
   );

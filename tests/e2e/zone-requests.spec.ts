@@ -116,5 +116,6 @@ test('[zone-requests] a customer asks for service with a photo from a phone; the
 
   // and the order itself has the customer's whole description
   await unplanned.getByRole('link', { name: number }).click();
-  await expect(page.getByLabel('Beskrivning', { exact: true })).toHaveValue(words, { timeout: 30_000 });
+  await expect(page.getByText('Beställd i kundzonen av Ordföranden Solrosen')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel('Beskrivning', { exact: true })).toHaveValue(words);
 });

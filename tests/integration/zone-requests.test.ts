@@ -217,7 +217,7 @@ describe('[zone] ask for service', () => {
       { name: 'photos', filename: 'bild.png', body: Buffer.from('%PDF-1.4\n%%EOF\n'), type: 'image/png' },
     ]);
     expect(pdf.status).toBe(400);
-    expect(pdf.json().fields).toEqual({ photos: ['FILE_TYPE_NOT_ALLOWED'] });
+    expect(pdf.json().fields).toEqual({ photos: ['FILE_NOT_AN_IMAGE'] });
 
     const empty = await call(a, 'POST', '/api/zone/requests', bearer(boardToken), { objectId: own.objectId, description: '  ' });
     expect(empty.status).toBe(400);
