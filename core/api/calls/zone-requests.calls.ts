@@ -91,7 +91,7 @@ export const zoneRequestCalls: ApiCall[] = [
     input: z.object({}).passthrough(),
     summary:
       'Starts TOTP set-up: a new secret {secret, uri, qrSvg} to scan; nothing changes until confirmed; 409 MFA_ALREADY_ENABLED',
-    handler: async (ctx) => startMfaEnrollment(ctx, ZONE),
+    handler: (ctx) => startMfaEnrollment(ctx, ZONE),
   }),
   defineCall({
     method: 'POST',
