@@ -49,7 +49,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           invoiceEmail: get('invoiceEmail'),
           broadcastEmail: get('broadcastEmail'),
         });
-      else if (intent === 'invite') await inviteZoneCompanyUser(ctx, { name: get('name'), email: get('email') }, hostname);
+      else if (intent === 'invite')
+        await inviteZoneCompanyUser(ctx, { name: get('name'), email: get('email') }, hostname);
       else if (intent === 'resend') await resendZoneCompanyUser(ctx, get('userId'), hostname);
       else if (intent === 'remove') await removeZoneCompanyUser(ctx, get('userId'));
       else throw new AppError('ERROR_INVALID_VALUE', 400);
@@ -193,8 +194,12 @@ export default function ZoneCompany({ loaderData }: Route.ComponentProps) {
                 <ZoneField label={t('users.email')}>
                   <span className="break-all">{u.email}</span>
                 </ZoneField>
-                <ZoneField label={t('users.status')}>{t(`users.statusName.${u.status}`, { defaultValue: u.status })}</ZoneField>
-                <ZoneField label={t('users.lastSignIn')}>{u.lastSignInAt ? date(u.lastSignInAt) : t('users.never')}</ZoneField>
+                <ZoneField label={t('users.status')}>
+                  {t(`users.statusName.${u.status}`, { defaultValue: u.status })}
+                </ZoneField>
+                <ZoneField label={t('users.lastSignIn')}>
+                  {u.lastSignInAt ? date(u.lastSignInAt) : t('users.never')}
+                </ZoneField>
               </ZoneCard>
             ))}
           </ul>

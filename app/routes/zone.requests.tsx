@@ -3,7 +3,15 @@ import { data, Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/zone.requests';
 import { pageTitle } from '~/app/lib/page-title';
 import { requireZoneAuth, runZone, zoneGuard } from '~/app/lib/zone-guard.server';
-import { pageOf, useZoneDate, ZoneCard, ZoneEmpty, ZoneField, ZonePage, ZonePager } from '~/app/components/zone/zone-parts';
+import {
+  pageOf,
+  useZoneDate,
+  ZoneCard,
+  ZoneEmpty,
+  ZoneField,
+  ZonePage,
+  ZonePager,
+} from '~/app/components/zone/zone-parts';
 import { listZoneRequests } from '~/core/zone/zone-requests.service';
 import { CUSTOMER_WORK_ORDERS } from '~/core/zone/zone-requests.constants';
 
@@ -47,9 +55,15 @@ export default function ZoneRequests({ loaderData }: Route.ComponentProps) {
         <ul className="grid gap-3 sm:grid-cols-2">
           {loaderData.items.map((r) => (
             <ZoneCard key={r.id} title={`${r.number} · ${r.title}`}>
-              <ZoneField label={t('list.status')}>{r.closed ? t('list.closed', { status: r.status }) : r.status}</ZoneField>
-              <ZoneField label={t('list.planned')}>{r.plannedStart ? date(r.plannedStart) : t('list.notPlanned')}</ZoneField>
-              <ZoneField label={t('list.asked')}>{t('list.askedBy', { date: date(r.requestedAt), name: r.requestedBy })}</ZoneField>
+              <ZoneField label={t('list.status')}>
+                {r.closed ? t('list.closed', { status: r.status }) : r.status}
+              </ZoneField>
+              <ZoneField label={t('list.planned')}>
+                {r.plannedStart ? date(r.plannedStart) : t('list.notPlanned')}
+              </ZoneField>
+              <ZoneField label={t('list.asked')}>
+                {t('list.askedBy', { date: date(r.requestedAt), name: r.requestedBy })}
+              </ZoneField>
               {r.objectSerialCode ? <ZoneField label={t('list.object')}>{r.objectSerialCode}</ZoneField> : null}
               {r.photos ? <ZoneField label={t('list.photos')}>{r.photos}</ZoneField> : null}
               {r.description ? (

@@ -80,7 +80,9 @@ test('[zone-requests] a customer asks for service with a photo from a phone; the
   const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc4422' } })
     .jpeg()
     .toBuffer();
-  await zone.getByLabel('Foton (valfritt)').setInputFiles({ name: 'grinden.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await zone
+    .getByLabel('Foton (valfritt)')
+    .setInputFiles({ name: 'grinden.jpg', mimeType: 'image/jpeg', buffer: photo });
   await zone.getByRole('button', { name: 'Skicka' }).click();
 
   // The request, with its status, as the customer follows it.

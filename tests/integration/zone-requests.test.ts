@@ -32,7 +32,9 @@ let colleagueId: string;
 let staffToken: string;
 
 async function customerWithObjects(trx: Trx, label: string) {
-  const [c] = await trx('customers').insert({ customer_id: `Z-${label}`, name: `Brf ${label}` }).returning('id');
+  const [c] = await trx('customers')
+    .insert({ customer_id: `Z-${label}`, name: `Brf ${label}` })
+    .returning('id');
   await trx('customer_addresses').insert({
     customer_id: c.id,
     street: `${label}vägen 1`,
@@ -219,7 +221,10 @@ describe('[zone] ask for service', () => {
     expect(pdf.status).toBe(400);
     expect(pdf.json().fields).toEqual({ photos: ['FILE_NOT_AN_IMAGE'] });
 
-    const empty = await call(a, 'POST', '/api/zone/requests', bearer(boardToken), { objectId: own.objectId, description: '  ' });
+    const empty = await call(a, 'POST', '/api/zone/requests', bearer(boardToken), {
+      objectId: own.objectId,
+      description: '  ',
+    });
     expect(empty.status).toBe(400);
     expect(empty.json().fields.description).toEqual(['ERROR_REQUIRED_FIELD']);
     const long = await call(a, 'POST', '/api/zone/requests', bearer(boardToken), {
@@ -282,7 +287,9 @@ describe('[zone] ask for service', () => {
   });
 
   it('needs the “customer work orders” module: without it the calls are refused (403)', async () => {
-    await withTenant(tenantA, (trx) => trx('app_modules').where({ id: 'customer_workorders' }).update({ enabled: false }));
+    await withTenant(tenantA, (trx) =>
+      trx('app_modules').where({ id: 'customer_workorders' }).update({ enabled: false }),
+    );
     try {
       expect((await call(a, 'GET', '/api/zone/requests', bearer(boardToken))).status).toBe(403);
       const post = await call(a, 'POST', '/api/zone/requests', bearer(boardToken), {
@@ -328,21 +335,41 @@ describe('[zone] TOTP for a zone user', () => {
     });
 
     // sign-in now asks for the code
-    const first = await call(a, 'POST', '/api/zone/authenticate', {}, { email: 'vicevard@eken.se', password: ZONE_PASSWORD });
+    const first = await call(
+      a,
+      'POST',
+      '/api/zone/authenticate',
+      {},
+      { email: 'vicevard@eken.se', password: ZONE_PASSWORD },
+    );
     expect(first.json()).toMatchObject({ status: 'action', action: 'MFA' });
-    const second = await call(a, 'POST', '/api/zone/authenticate/mfa', {}, {
-      token: first.json().token,
-      mfaCode: ok.json().recoveryCodes[0],
-    });
+    const second = await call(
+      a,
+      'POST',
+      '/api/zone/authenticate/mfa',
+      {},
+      {
+        token: first.json().token,
+        mfaCode: ok.json().recoveryCodes[0],
+      },
+    );
     expect(second.status).toBe(200);
 
     // off: the password first
     const bad = await call(a, 'POST', '/api/zone/mfa/disable', bearer(token), { password: 'fel-lösenord' });
     expect(bad.status).toBe(400);
     expect(bad.json().fields.password).toEqual(['ERROR_WRONG_CURRENT_PASSWORD']);
-    expect((await call(a, 'POST', '/api/zone/mfa/disable', bearer(token), { password: ZONE_PASSWORD })).status).toBe(200);
+    expect((await call(a, 'POST', '/api/zone/mfa/disable', bearer(token), { password: ZONE_PASSWORD })).status).toBe(
+      200,
+    );
     expect((await call(a, 'GET', '/api/zone/mfa', bearer(token))).json().enabled).toBe(false);
-    const plain = await call(a, 'POST', '/api/zone/authenticate', {}, { email: 'vicevard@eken.se', password: ZONE_PASSWORD });
+    const plain = await call(
+      a,
+      'POST',
+      '/api/zone/authenticate',
+      {},
+      { email: 'vicevard@eken.se', password: ZONE_PASSWORD },
+    );
     expect(plain.json().status).toBe('success');
   });
 
@@ -373,7 +400,8 @@ describe('[zone] the customer’s own details and people', () => {
       await call(a, 'POST', '/api/authenticate', {}, { email: a.technicianEmail, password: PASSWORD })
     ).json().token as string;
     expect(
-      (await call(a, 'PUT', `/api/customers/${own.customerId}/zone/config`, bearer(tech), { selfService: true })).status,
+      (await call(a, 'PUT', `/api/customers/${own.customerId}/zone/config`, bearer(tech), { selfService: true }))
+        .status,
     ).toBe(403);
     const res = await call(a, 'PUT', `/api/customers/${own.customerId}/zone/config`, bearer(staffToken), {
       selfService: true,
@@ -419,7 +447,10 @@ describe('[zone] the customer’s own details and people', () => {
     const customer = (await call(a, 'GET', `/api/customers/${own.customerId}`, bearer(staffToken))).json();
     expect(JSON.stringify(customer)).toContain('faktura@eken.se');
     const history = await withTenant(tenantA, (trx) =>
-      trx('history').where({ entity: 'customer', entity_id: own.customerId, action: 'edit' }).orderBy('at', 'desc').first(),
+      trx('history')
+        .where({ entity: 'customer', entity_id: own.customerId, action: 'edit' })
+        .orderBy('at', 'desc')
+        .first(),
     );
     expect(JSON.parse(JSON.stringify(history.data)).byZoneUser.name).toBe('Styrelsen Eken');
     // the neighbour's details are untouched (the zone names no customer: its session's)
@@ -465,9 +496,9 @@ describe('[zone] the customer’s own details and people', () => {
     expect(self.json().code).toBe('ZONE_USER_CANNOT_REMOVE_SELF');
     expect((await call(a, 'POST', `/api/zone/users/${me}/resend`, bearer(boardToken), {})).status).toBe(409);
     expect((await call(a, 'DELETE', `/api/zone/users/${neighbour.userId}`, bearer(boardToken))).status).toBe(404);
-    expect(
-      (await call(a, 'POST', `/api/zone/users/${neighbour.userId}/resend`, bearer(boardToken), {})).status,
-    ).toBe(404);
+    expect((await call(a, 'POST', `/api/zone/users/${neighbour.userId}/resend`, bearer(boardToken), {})).status).toBe(
+      404,
+    );
 
     // removing a colleague ends their session at once; what they asked for still says who asked
     const colleague = await zoneSignIn('vicevard@eken.se');

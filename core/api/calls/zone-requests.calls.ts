@@ -166,7 +166,8 @@ export const zoneRequestCalls: ApiCall[] = [
     path: '/zone/users/:id',
     access: ZONE_ACCESS,
     input: byId,
-    summary: 'Removes one of the company’s zone users (signed out at once); 409 ZONE_USER_CANNOT_REMOVE_SELF for oneself',
+    summary:
+      'Removes one of the company’s zone users (signed out at once); 409 ZONE_USER_CANNOT_REMOVE_SELF for oneself',
     handler: async (ctx, input) => {
       await removeZoneCompanyUser(ctx, input.id);
       return {};
