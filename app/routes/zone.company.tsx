@@ -129,7 +129,7 @@ export default function ZoneCompany({ loaderData }: Route.ComponentProps) {
               errorMessage={err('details', 'broadcastEmail')}
             />
             <div className="sm:col-span-2">
-              <Button type="submit" variant="primary" isPending={busy('details')}>
+              <Button type="submit" variant="primary" isDisabled={busy('details')}>
                 {t('company.save')}
               </Button>
             </div>
@@ -164,7 +164,7 @@ export default function ZoneCompany({ loaderData }: Route.ComponentProps) {
                           variant="secondary"
                           size="sm"
                           aria-label={t('users.resendTo', { name: u.name })}
-                          isPending={busy('resend') && navigation.formData?.get('userId') === u.id}
+                          isDisabled={busy('resend') && navigation.formData?.get('userId') === u.id}
                         >
                           {t('users.resend')}
                         </Button>
@@ -182,7 +182,7 @@ export default function ZoneCompany({ loaderData }: Route.ComponentProps) {
                           variant="danger"
                           size="sm"
                           aria-label={t('users.removeUser', { name: u.name })}
-                          isPending={busy('remove') && navigation.formData?.get('userId') === u.id}
+                          isDisabled={busy('remove') && navigation.formData?.get('userId') === u.id}
                         >
                           {t('users.remove')}
                         </Button>
@@ -216,7 +216,7 @@ export default function ZoneCompany({ loaderData }: Route.ComponentProps) {
             />
             <p className="text-sm text-slate-600 sm:col-span-2">{t('users.inviteHelp')}</p>
             <div className="sm:col-span-2">
-              <Button type="submit" variant="primary" isPending={busy('invite')}>
+              <Button type="submit" variant="primary" isDisabled={busy('invite')}>
                 {t('users.send')}
               </Button>
             </div>

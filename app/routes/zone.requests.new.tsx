@@ -140,7 +140,7 @@ export default function NewZoneRequest({ loaderData }: Route.ComponentProps) {
           {fieldError('photos')}
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" variant="primary" isPending={busy}>
+          <Button type="submit" variant="primary" isDisabled={busy}>
             {t('new.send')}
           </Button>
           <Link to="/zone/requests" className="inline-flex min-h-11 items-center text-sm text-brand-700 underline">

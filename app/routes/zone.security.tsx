@@ -115,7 +115,7 @@ export default function ZoneSecurity({ loaderData }: Route.ComponentProps) {
               errorMessage={err('disable', 'password')}
             />
             <div>
-              <Button type="submit" variant="danger" isPending={busy('disable')}>
+              <Button type="submit" variant="danger" isDisabled={busy('disable')}>
                 {t('security.turnOff')}
               </Button>
             </div>
@@ -145,7 +145,7 @@ export default function ZoneSecurity({ loaderData }: Route.ComponentProps) {
                   errorMessage={err('confirm', 'code')}
                 />
                 <div>
-                  <Button type="submit" variant="primary" isPending={busy('confirm')}>
+                  <Button type="submit" variant="primary" isDisabled={busy('confirm')}>
                     {t('security.confirm')}
                   </Button>
                 </div>
@@ -155,7 +155,7 @@ export default function ZoneSecurity({ loaderData }: Route.ComponentProps) {
         ) : (
           <Form method="post" className="mt-4">
             <input type="hidden" name="intent" value="start" />
-            <Button type="submit" variant="secondary" isPending={busy('start')}>
+            <Button type="submit" variant="secondary" isDisabled={busy('start')}>
               {t('security.turnOn')}
             </Button>
           </Form>
