@@ -119,5 +119,5 @@ test('[zone-requests] a customer asks for service with a photo from a phone; the
   // and the order itself has the customer's whole description
   await unplanned.getByRole('link', { name: number }).click();
   await expect(page.getByText('Beställd i kundzonen av Ordföranden Solrosen')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByLabel('Beskrivning', { exact: true })).toHaveValue(words);
+  await expect(page.getByRole('textbox', { name: 'Beskrivning', exact: true })).toHaveValue(words);
 });
