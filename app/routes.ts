@@ -27,6 +27,11 @@ export default [
     route('zone/documents', 'routes/zone.documents.tsx'),
     route('zone/invoices', 'routes/zone.invoices.tsx'),
     route('zone/objects/:id', 'routes/zone.objects.$id.tsx'),
+    // what the customer does there (decision 064)
+    route('zone/requests', 'routes/zone.requests.tsx'),
+    route('zone/requests/new', 'routes/zone.requests.new.tsx'),
+    route('zone/company', 'routes/zone.company.tsx'),
+    route('zone/security', 'routes/zone.security.tsx'),
   ]),
   layout('routes/app-layout.tsx', [
     // the work-order screen is the start page: the list tab, and one tab per opened order

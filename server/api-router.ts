@@ -3,7 +3,7 @@ import { API_CALLS } from '~/core/api/catalogue';
 import { callInput, Reply, StreamReply, type ApiCall } from '~/core/api/define-call';
 import { pipeline } from 'node:stream/promises';
 import { checkSession } from '~/core/auth/session.service';
-import { AppError, invalidSession, isAppError } from '~/core/errors/app-error';
+import { AppError, invalidSession, isAppError, permissionDenied } from '~/core/errors/app-error';
 import { getRegistry, pluginApiCalls } from '~/core/extension-points/registry';
 import { langFromKey } from '~/core/i18n/languages';
 import { logContext, logger } from '~/core/log/logger';
@@ -65,6 +65,8 @@ function handle(call: ApiCall, moduleId?: AppModuleId) {
         throw new AppError('UNKNOWN_API_CALL', 404);
       if (call.access.permission === 'zone') {
         if (!zone) throw invalidSession();
+        // a zone call of an app module beyond the zone's own (customer work orders): that module on
+        if (call.access.module && !zone.modules.has(call.access.module)) throw permissionDenied();
       } else requireAccess(auth, call.access);
       const raw =
         call.method === 'GET' || call.method === 'DELETE'

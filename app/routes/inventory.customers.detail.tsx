@@ -13,6 +13,7 @@ import { customerFromForm, rowErrorsToForm } from '~/app/components/customers/cu
 import { CustomerHistory, historyView } from '~/app/components/customers/customer-history';
 import { CustomerPrices, GroupDiscounts, type SectionResult } from '~/app/components/customers/customer-pricing';
 import { ZoneUsers } from '~/app/components/customers/zone-users';
+import { ZoneSelfService } from '~/app/components/customers/zone-self-service';
 import type { Ctx } from '~/core/context';
 import { isAppError } from '~/core/errors/app-error';
 import { hasAccess } from '~/core/permissions/access';
@@ -29,7 +30,9 @@ import {
 import {
   createZoneUser,
   deleteZoneUser,
+  getZoneSelfService,
   listZoneUsers,
+  setZoneSelfService,
   resendZoneInvitation,
   updateZoneUser,
   ZONE_USERS_ACCESS,
@@ -64,6 +67,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         discounts: (await listGroupDiscounts(ctx, { customerId: customer.id })).discounts,
         prices: (await listCustomerArticles(ctx, customer.id)).articles,
         zoneUsers: canZone ? (await listZoneUsers(ctx, customer.id)).users : [],
+        zoneSelfService: canZone ? (await getZoneSelfService(ctx, customer.id)).selfService : false,
         history: historyView(await getCustomerHistory(ctx, customer.id, { size: 20 }), tenant.config),
         canEdit: hasAccess(auth, { permission: 'customers:edit' }),
         canDelete: hasAccess(auth, { permission: 'customers:delete' }),
@@ -106,6 +110,8 @@ async function perform(ctx: Ctx, id: string, intent: string, form: FormData, hos
       return updateZoneUser(ctx, id, get('userId'), { name: get('name'), email: get('email') });
     case 'zone.delete':
       return deleteZoneUser(ctx, id, get('userId'));
+    case 'zone.selfService':
+      return setZoneSelfService(ctx, id, { selfService: get('selfService') });
     default:
       throw new Error(`unknown intent ${intent}`);
   }
@@ -260,6 +266,7 @@ export default function CustomerPage({ loaderData }: Route.ComponentProps) {
             </h2>
             <p className="mb-3 text-sm text-slate-600">{t('zone.intro')}</p>
             <ZoneUsers users={loaderData.zoneUsers} />
+            <ZoneSelfService selfService={loaderData.zoneSelfService} />
           </section>
         ) : null}
         <RecordFiles kind="customer" ownerId={customer.id} />

@@ -3,6 +3,8 @@ import { Form, NavLink, Outlet } from 'react-router';
 import type { Route } from './+types/zone-layout';
 import { tenantContext } from '~/app/context';
 import { requireZoneAuth, zoneGuard } from '~/app/lib/zone-guard.server';
+import { ZoneRequestsNav } from '~/app/components/zone/zone-requests-nav';
+import { CUSTOMER_WORK_ORDERS } from '~/core/zone/zone-requests.constants';
 
 /** The customer zone's frame: the company's logo, who is signed in, the zone's pages and sign-out. */
 export const middleware = zoneGuard();
@@ -15,6 +17,7 @@ export function loader({ context }: Route.LoaderArgs) {
     logoUrl: tenant.config.logoUrl ?? null,
     name: zone.user.name,
     customer: zone.customerName,
+    requests: zone.modules.has(CUSTOMER_WORK_ORDERS),
   };
 }
 
@@ -67,6 +70,7 @@ export default function ZoneLayout({ loaderData }: Route.ComponentProps) {
                 </NavLink>
               </li>
             ))}
+            <ZoneRequestsNav requests={loaderData.requests} />
           </ul>
         </nav>
       </header>

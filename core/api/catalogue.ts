@@ -53,6 +53,7 @@ import { agreementCalls } from './calls/agreement-invoices.calls';
 import { reportCalls } from './calls/reports.calls';
 import { deviationCalls } from './calls/deviations.calls';
 import { zoneCalls } from './calls/zone.calls';
+import { zoneRequestCalls } from './calls/zone-requests.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -64,6 +65,8 @@ export const API_CALLS: ApiCall[] = [
   ...recoveryCalls,
   // the customer zone (decision 061): /zone/… calls read the zone's session only
   ...zoneCalls,
+  // what a customer does there (decision 064): service requests, its TOTP, its details and people
+  ...zoneRequestCalls,
   ...userCalls,
   ...regionCalls,
   ...accessLevelCalls,

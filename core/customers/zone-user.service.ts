@@ -40,7 +40,7 @@ type Row = Record<string, unknown>;
 
 const isoOrNull = (v: unknown) => (v == null ? null : v instanceof Date ? v.toISOString() : String(v));
 
-function zoneUserOut(r: Row): ZoneUser {
+export function zoneUserOut(r: Row): ZoneUser {
   return {
     id: r.id as string,
     customerId: r.customer_id as string,
@@ -152,6 +152,30 @@ export async function createZoneUser(
   requireAccess(ctx.auth, ZONE_USERS_ACCESS);
   const input = parseInput(ZCreateZoneUser, raw);
   const customer = await requireCustomerRow(ctx, customerId);
+  return addZoneUser(ctx, customer, input);
+}
+
+/**
+ * Who changed the customer's zone users when it was not the office: a zone user of the customer
+ * (decision 064). History keeps it beside the (then empty) staff user.
+ */
+export interface ZoneActor {
+  zoneUserId: string;
+  name: string;
+}
+
+const byZone = (actor?: ZoneActor) => (actor ? { byZoneUser: actor } : {});
+
+/**
+ * The rules of a new zone user, whoever adds one (the office for any customer, a zone user for
+ * its own, decision 064): the address unused by any zone user, STATUS_REGISTERED, an invitation.
+ */
+export async function addZoneUser(
+  ctx: Ctx,
+  customer: Row,
+  input: { email: string; name: string; hostname?: string },
+  actor?: ZoneActor,
+): Promise<{ id: string; user: ZoneUser }> {
   if (await emailInUse(ctx, input.email)) throw emailTaken();
   const [row] = (await guardEmail(() =>
     ctx
@@ -170,7 +194,7 @@ export async function createZoneUser(
     entity: CUSTOMER_ENTITY,
     entityId: customer.id as string,
     action: 'zone.invite',
-    data: { name: user.name, email: user.email, recipients: [user.email] },
+    data: { name: user.name, email: user.email, recipients: [user.email], ...byZone(actor) },
   });
   return { id: user.id, user };
 }
@@ -195,17 +219,29 @@ export async function resendZoneInvitation(
   } else q.whereRaw('lower(email) = lower(?)', [input.email!.trim()]);
   const row = (await q.first()) as Row | undefined;
   if (!row) throw notFound();
-  const user = await invite(ctx, customer, row, input.hostname);
+  return reinvite(ctx, customer, row, input.hostname);
+}
+
+/** A new invitation for one of the customer's zone users (the earlier link stops working). */
+export async function reinvite(
+  ctx: Ctx,
+  customer: Row,
+  row: Row,
+  hostname?: string,
+  actor?: ZoneActor,
+): Promise<{ id: string; user: ZoneUser }> {
+  const user = await invite(ctx, customer, row, hostname);
   await recordHistory(ctx, {
     entity: CUSTOMER_ENTITY,
     entityId: customer.id as string,
     action: 'zone.resend',
-    data: { name: user.name, email: user.email, recipients: [user.email] },
+    data: { name: user.name, email: user.email, recipients: [user.email], ...byZone(actor) },
   });
   return { id: user.id, user };
 }
 
-async function requireZoneUser(ctx: Ctx, customer: Row, userId: unknown): Promise<Row> {
+/** One of the customer's zone users; another customer's, or none, is 404. */
+export async function requireZoneUser(ctx: Ctx, customer: Row, userId: unknown): Promise<Row> {
   if (!isUuid(userId)) throw notFound();
   const row = (await ctx
     .trx('customer_zone_users')
@@ -263,6 +299,11 @@ export async function deleteZoneUser(ctx: Ctx, customerId: unknown, userId: unkn
   requireAccess(ctx.auth, ZONE_USERS_ACCESS);
   const customer = await requireCustomerRow(ctx, customerId);
   const row = await requireZoneUser(ctx, customer, userId);
+  await removeZoneUser(ctx, customer, row);
+}
+
+/** Removes a zone user: their sessions go with them (cascade), so they are signed out at once. */
+export async function removeZoneUser(ctx: Ctx, customer: Row, row: Row, actor?: ZoneActor): Promise<void> {
   await ctx
     .trx('customer_zone_users')
     .where({ id: row.id as string })
@@ -271,6 +312,47 @@ export async function deleteZoneUser(ctx: Ctx, customerId: unknown, userId: unkn
     entity: CUSTOMER_ENTITY,
     entityId: customer.id as string,
     action: 'zone.delete',
-    data: { name: row.name, email: row.email },
+    data: { name: row.name, email: row.email, ...byZone(actor) },
   });
+}
+
+export const ZZoneSelfService = z.object({
+  selfService: z.preprocess(
+    (v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' || v === '' ? false : v),
+    z.boolean({ error: 'ERROR_INVALID_VALUE' }),
+  ),
+});
+
+/** Whether the customer's zone users may edit its contact details and its zone users (decision 064). */
+export async function getZoneSelfService(ctx: Ctx, customerId: unknown): Promise<{ selfService: boolean }> {
+  requireAccess(ctx.auth, ZONE_USERS_ACCESS);
+  const customer = await requireCustomerRow(ctx, customerId);
+  return { selfService: Boolean(customer.zone_self_service) };
+}
+
+/**
+ * `PUT /customers/{id}/zone/config {selfService}`: the office lets the customer's zone users edit
+ * the company's contact details and invite, resend and remove its zone users, or stops it.
+ */
+export async function setZoneSelfService(
+  ctx: Ctx,
+  customerId: unknown,
+  raw: unknown,
+): Promise<{ selfService: boolean }> {
+  requireAccess(ctx.auth, ZONE_USERS_ACCESS);
+  const { selfService } = parseInput(ZZoneSelfService, raw);
+  const customer = await requireCustomerRow(ctx, customerId);
+  if (Boolean(customer.zone_self_service) !== selfService) {
+    await ctx
+      .trx('customers')
+      .where({ id: customer.id as string })
+      .update({ zone_self_service: selfService, updated_at: ctx.now });
+    await recordHistory(ctx, {
+      entity: CUSTOMER_ENTITY,
+      entityId: customer.id as string,
+      action: 'edit',
+      data: { changes: { zone_self_service: { from: Boolean(customer.zone_self_service), to: selfService } } },
+    });
+  }
+  return { selfService };
 }

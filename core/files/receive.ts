@@ -88,6 +88,11 @@ export async function receiveFiles(
     maxFieldBytes?: number;
     /** What a file is and whether it is allowed; the file store's allow-list (inspectFile) unless told. */
     inspect?: (file: string, size: number) => Promise<FileType>;
+    /**
+     * Files are optional (a form whose photos may be left out): a part without a file name (a
+     * file input left empty) is skipped, and a request without files is no FILE_MISSING.
+     */
+    optional?: boolean;
   },
 ): Promise<Received> {
   const type = String(headers['content-type'] ?? '');
@@ -158,7 +163,7 @@ export async function receiveFiles(
   let chain = Promise.resolve();
   let count = 0;
   bb.on('file', (_field, stream, info) => {
-    if (failure) return void stream.resume();
+    if (failure || (options.optional && !info.filename)) return void stream.resume();
     // every file's bytes go to disk at once (busboy waits for them); the checks run one at a time
     const started = one(count++, info.filename, stream);
     started.catch(() => undefined); // observed through the chain
@@ -193,7 +198,7 @@ export async function receiveFiles(
     await Promise.race([Promise.all(work), timeout]);
     await chain.catch(() => undefined);
     if (failure) throw failure;
-    if (!files.length) throw refuse('FILE_MISSING');
+    if (!files.length && !options.optional) throw refuse('FILE_MISSING');
     return { files, fields };
   } catch (e) {
     fail(e);

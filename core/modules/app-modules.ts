@@ -56,6 +56,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'contracts',
   'copy',
   'crm',
+  'customer_workorders',
   'customerzone',
   'dashboard',
   'deviations',

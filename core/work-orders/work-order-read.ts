@@ -66,6 +66,8 @@ export interface WorkOrder {
   createUserName: string | null;
   assignees: WorkOrderUser[];
   tags: WorkOrderTag[];
+  /** Who asked for it in the customer zone (decision 064); null for an order the office made. */
+  zoneRequestedBy?: string | null;
 }
 
 type Row = Record<string, unknown>;
@@ -155,6 +157,7 @@ export function toWorkOrder(r: Row): WorkOrder {
     workTypeId: r.work_type_id as string,
     workTypeName: r.work_type_name as string,
     priority: r.priority as Priority,
+    zoneRequestedBy: str(r.zone_requested_name),
     contactName: str(r.contact_name),
     contactEmail: str(r.contact_email),
     contactPhone: str(r.contact_phone),

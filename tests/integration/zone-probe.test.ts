@@ -128,6 +128,8 @@ beforeAll(async () => {
   await withTenant(tenantA, async (trx) => {
     own = await seedCustomer(trx, 'own');
     neighbour = await seedCustomer(trx, 'neighbour');
+    // the office lets this customer keep its details and people (decision 064): those calls answer too
+    await trx('customers').where({ id: own.customerId }).update({ zone_self_service: true });
     await trx('customer_zone_users').insert({
       customer_id: own.customerId,
       email: ZONE_EMAIL,
@@ -241,6 +243,14 @@ describe('[zone] the probe: only its own customer, never a staff call', () => {
         expect(res.text).not.toMatch(/neighbour|foreign/);
       }
     }
+    // calls that name a record in their body: a service request for another customer's installation
+    for (const objectId of [neighbour.objectId, foreign.objectId]) {
+      const res = await call(a, 'POST', '/api/zone/requests', zoneHeaders(zoneToken), { objectId, description: 'probe' });
+      expect(res.status, `POST /zone/requests with ${objectId}`).toBe(404);
+    }
+    await withTenant(tenantA, async (trx) =>
+      expect(await trx('work_orders').where({ description: 'probe' }).first('id')).toBeUndefined(),
+    );
     // its own installation is found (the 404s above are not everything's answer)
     const mine = await call(a, 'GET', `/api/zone/objects/${own.objectId}`, zoneHeaders(zoneToken));
     expect(mine.status).toBe(200);

@@ -43,6 +43,9 @@ import {
   ZONE_USERS_ACCESS,
   ZResendZoneUser,
   ZUpdateZoneUser,
+  getZoneSelfService,
+  setZoneSelfService,
+  ZZoneSelfService,
 } from '~/core/customers/zone-user.service';
 import { asSent, defineCall, wrappedIn, type ApiCall } from '../define-call';
 
@@ -303,5 +306,22 @@ export const customerCalls: ApiCall[] = [
       await deleteZoneUser(ctx, input.id, input.userId);
       return {};
     },
+  }),
+  defineCall({
+    method: 'GET',
+    path: '/customers/:id/zone/config',
+    access: ZONE_USERS_ACCESS,
+    input: id,
+    summary:
+      'Whether the customer’s zone users may edit its contact details and its zone users themselves (decision 064) {selfService}',
+    handler: (ctx, input) => getZoneSelfService(ctx, input.id),
+  }),
+  defineCall({
+    method: 'PUT',
+    path: '/customers/:id/zone/config',
+    access: ZONE_USERS_ACCESS,
+    input: onCustomer(ZZoneSelfService),
+    summary: 'Lets the customer’s zone users edit its contact details and its zone users, or stops it {selfService}',
+    handler: (ctx, input) => setZoneSelfService(ctx, input.id, input),
   }),
 ];

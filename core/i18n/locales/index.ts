@@ -15,6 +15,7 @@ import svSuppliercatalogues from './sv/suppliercatalogues.json';
 import svDeviations from './sv/deviations.json';
 import svZone from './sv/zone.json';
 import svRegions from './sv/regions.json';
+import svZonerequests from './sv/zonerequests.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
@@ -64,6 +65,7 @@ import enSuppliercatalogues from './en/suppliercatalogues.json';
 import enDeviations from './en/deviations.json';
 import enZone from './en/zone.json';
 import enRegions from './en/regions.json';
+import enZonerequests from './en/zonerequests.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
@@ -113,6 +115,7 @@ import etSuppliercatalogues from './et/suppliercatalogues.json';
 import etDeviations from './et/deviations.json';
 import etZone from './et/zone.json';
 import etRegions from './et/regions.json';
+import etZonerequests from './et/zonerequests.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
@@ -162,6 +165,7 @@ import lvSuppliercatalogues from './lv/suppliercatalogues.json';
 import lvDeviations from './lv/deviations.json';
 import lvZone from './lv/zone.json';
 import lvRegions from './lv/regions.json';
+import lvZonerequests from './lv/zonerequests.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
@@ -211,6 +215,7 @@ import ruSuppliercatalogues from './ru/suppliercatalogues.json';
 import ruDeviations from './ru/deviations.json';
 import ruZone from './ru/zone.json';
 import ruRegions from './ru/regions.json';
+import ruZonerequests from './ru/zonerequests.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
@@ -270,6 +275,7 @@ export const resources = {
     deviations: svDeviations,
     zone: svZone,
     regions: svRegions,
+    zonerequests: svZonerequests,
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
@@ -321,6 +327,7 @@ export const resources = {
     deviations: enDeviations,
     zone: enZone,
     regions: enRegions,
+    zonerequests: enZonerequests,
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
@@ -372,6 +379,7 @@ export const resources = {
     deviations: etDeviations,
     zone: etZone,
     regions: etRegions,
+    zonerequests: etZonerequests,
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
@@ -423,6 +431,7 @@ export const resources = {
     deviations: lvDeviations,
     zone: lvZone,
     regions: lvRegions,
+    zonerequests: lvZonerequests,
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
@@ -474,6 +483,7 @@ export const resources = {
     deviations: ruDeviations,
     zone: ruZone,
     regions: ruRegions,
+    zonerequests: ruZonerequests,
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,

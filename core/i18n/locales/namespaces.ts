@@ -19,6 +19,7 @@ export const NAMESPACES = [
   'deviations',
   'zone',
   'regions',
+  'zonerequests',
   'doorautomatics',
   'importexport',
   'workorders',

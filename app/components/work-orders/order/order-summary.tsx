@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { WorkOrder } from '~/core/work-orders/work-order-read';
+import { ZoneRequestMark } from '~/app/components/zone/zone-request-mark';
 
 /**
  * What a technician reads first, on a phone too: customer and object, where (with a map link),
@@ -23,6 +24,7 @@ export function OrderSummary({ workOrder: wo, format }: { workOrder: WorkOrder; 
     ) : null;
   return (
     <section aria-label={t('order.summary')} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      {wo.zoneRequestedBy ? <ZoneRequestMark name={wo.zoneRequestedBy} /> : null}
       <dl className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {item(
           t('form.customer'),
