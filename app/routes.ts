@@ -27,6 +27,9 @@ export default [
     route('zone/documents', 'routes/zone.documents.tsx'),
     route('zone/invoices', 'routes/zone.invoices.tsx'),
     route('zone/objects/:id', 'routes/zone.objects.$id.tsx'),
+    route('zone/proposals', 'routes/zone.proposals.tsx'),
+    route('zone/proposals/:id', 'routes/zone.proposals.$id.tsx'),
+    route('zone/extra-work', 'routes/zone.extra-work.tsx'),
   ]),
   layout('routes/app-layout.tsx', [
     // the work-order screen is the start page: the list tab, and one tab per opened order

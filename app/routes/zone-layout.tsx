@@ -3,6 +3,7 @@ import { Form, NavLink, Outlet } from 'react-router';
 import type { Route } from './+types/zone-layout';
 import { tenantContext } from '~/app/context';
 import { requireZoneAuth, zoneGuard } from '~/app/lib/zone-guard.server';
+import { ZoneActionsNavItems } from '~/app/components/zone/zone-actions-nav';
 
 /** The customer zone's frame: the company's logo, who is signed in, the zone's pages and sign-out. */
 export const middleware = zoneGuard();
@@ -67,6 +68,7 @@ export default function ZoneLayout({ loaderData }: Route.ComponentProps) {
                 </NavLink>
               </li>
             ))}
+            <ZoneActionsNavItems />
           </ul>
         </nav>
       </header>

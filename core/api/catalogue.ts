@@ -51,6 +51,7 @@ import { agreementCalls } from './calls/agreement-invoices.calls';
 import { reportCalls } from './calls/reports.calls';
 import { deviationCalls } from './calls/deviations.calls';
 import { zoneCalls } from './calls/zone.calls';
+import { zoneActionCalls } from './calls/zone-actions.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -62,6 +63,7 @@ export const API_CALLS: ApiCall[] = [
   ...recoveryCalls,
   // the customer zone (decision 061): /zone/… calls read the zone's session only
   ...zoneCalls,
+  ...zoneActionCalls,
   ...userCalls,
   ...accessLevelCalls,
   ...appModuleCalls,

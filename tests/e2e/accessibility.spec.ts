@@ -209,6 +209,10 @@ test('[a11y] the list covers every page of app/routes.ts', () => {
     '/zone/work-orders',
     '/zone/documents',
     '/zone/invoices',
+    // and zone-actions.spec audits the proposal and extra-work pages the same way (decision 063)
+    '/zone/proposals',
+    '/zone/proposals/:param',
+    '/zone/extra-work',
     '/*',
   ]);
   const missing = pageRoutes()

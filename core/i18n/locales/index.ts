@@ -14,6 +14,7 @@ import svSupplierorders from './sv/supplierorders.json';
 import svSuppliercatalogues from './sv/suppliercatalogues.json';
 import svDeviations from './sv/deviations.json';
 import svZone from './sv/zone.json';
+import svZoneactions from './sv/zoneactions.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
@@ -60,6 +61,7 @@ import enSupplierorders from './en/supplierorders.json';
 import enSuppliercatalogues from './en/suppliercatalogues.json';
 import enDeviations from './en/deviations.json';
 import enZone from './en/zone.json';
+import enZoneactions from './en/zoneactions.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
@@ -106,6 +108,7 @@ import etSupplierorders from './et/supplierorders.json';
 import etSuppliercatalogues from './et/suppliercatalogues.json';
 import etDeviations from './et/deviations.json';
 import etZone from './et/zone.json';
+import etZoneactions from './et/zoneactions.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
@@ -152,6 +155,7 @@ import lvSupplierorders from './lv/supplierorders.json';
 import lvSuppliercatalogues from './lv/suppliercatalogues.json';
 import lvDeviations from './lv/deviations.json';
 import lvZone from './lv/zone.json';
+import lvZoneactions from './lv/zoneactions.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
@@ -198,6 +202,7 @@ import ruSupplierorders from './ru/supplierorders.json';
 import ruSuppliercatalogues from './ru/suppliercatalogues.json';
 import ruDeviations from './ru/deviations.json';
 import ruZone from './ru/zone.json';
+import ruZoneactions from './ru/zoneactions.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
@@ -254,6 +259,7 @@ export const resources = {
     suppliercatalogues: svSuppliercatalogues,
     deviations: svDeviations,
     zone: svZone,
+    zoneactions: svZoneactions,
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
@@ -302,6 +308,7 @@ export const resources = {
     suppliercatalogues: enSuppliercatalogues,
     deviations: enDeviations,
     zone: enZone,
+    zoneactions: enZoneactions,
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
@@ -350,6 +357,7 @@ export const resources = {
     suppliercatalogues: etSuppliercatalogues,
     deviations: etDeviations,
     zone: etZone,
+    zoneactions: etZoneactions,
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
@@ -398,6 +406,7 @@ export const resources = {
     suppliercatalogues: lvSuppliercatalogues,
     deviations: lvDeviations,
     zone: lvZone,
+    zoneactions: lvZoneactions,
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
@@ -446,6 +455,7 @@ export const resources = {
     suppliercatalogues: ruSuppliercatalogues,
     deviations: ruDeviations,
     zone: ruZone,
+    zoneactions: ruZoneactions,
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,

@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'suppliercatalogues',
   'deviations',
   'zone',
+  'zoneactions',
   'doorautomatics',
   'importexport',
   'workorders',
