@@ -181,22 +181,24 @@ export async function zoneProposalPdf(ctx: Ctx, id: unknown): Promise<AfterCommi
 }
 
 /** A PNG drawn on the signature pad, as work-order signatures keep it. */
-const zSignatureImage = z
-  .string({ error: 'ERROR_INVALID_VALUE' })
-  .max(400_000, 'ERROR_SIGNATURE_TOO_LARGE')
-  .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'ERROR_INVALID_VALUE');
+const zSignatureImage = (error: string) =>
+  z
+    .string({ error })
+    .min(1, 'ERROR_REQUIRED_FIELD')
+    .max(400_000, 'ERROR_SIGNATURE_TOO_LARGE')
+    .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'ERROR_INVALID_VALUE');
 
 /** Accepting: the printed name and the drawn signature, both required. */
 export const ZZoneAcceptProposal = z.object({
   name: zRequiredString().max(200, 'ERROR_MAX_LENGTH'),
-  signature: z.preprocess((v) => (v === '' ? undefined : v), zSignatureImage.optional()).refine(Boolean, {
-    message: 'ERROR_REQUIRED_FIELD',
-  }),
+  signature: zSignatureImage('ERROR_REQUIRED_FIELD'),
 });
 /** Declining: the printed name; a signature and a reason if the customer gives them. */
 export const ZZoneDeclineProposal = z.object({
   name: zRequiredString().max(200, 'ERROR_MAX_LENGTH'),
-  signature: z.preprocess((v) => (v === '' ? null : v), zSignatureImage.nullish()).transform((v) => v ?? null),
+  signature: z
+    .preprocess((v) => (v === '' ? null : v), zSignatureImage('ERROR_INVALID_VALUE').nullish())
+    .transform((v) => v ?? null),
   reason: zOptionalText(2000),
 });
 
@@ -225,7 +227,7 @@ export async function acceptZoneProposal(ctx: Ctx, id: unknown, raw: unknown): P
   const input = parseInput(ZZoneAcceptProposal, raw);
   const office = await actingForZone(ctx, (row.create_user_id as string | null) ?? null, ANSWER);
   await closeProposal(office, { proposalId: row.id, status: 'accepted' });
-  await recordAnswer(ctx, row, { answer: 'accepted', name: input.name, signature: input.signature!, reason: null });
+  await recordAnswer(ctx, row, { answer: 'accepted', name: input.name, signature: input.signature, reason: null });
   return getZoneProposal(ctx, row.id);
 }
 

@@ -118,11 +118,8 @@ async function proposal(customerId: string, opts: { sent?: boolean; validTo?: st
   });
   expect(p.totalPrice).toBe('3000.00');
   const id = p.id as string;
-  await withTenant(tenantA, (trx) =>
-    trx('proposals')
-      .where({ id })
-      .update({ ...(opts.sent === false ? {} : { sent_at: new Date() }), ...(opts.validTo ? { valid_to: opts.validTo } : {}) }),
-  );
+  const change = { ...(opts.sent === false ? {} : { sent_at: new Date() }), ...(opts.validTo ? { valid_to: opts.validTo } : {}) };
+  if (Object.keys(change).length) await withTenant(tenantA, (trx) => trx('proposals').where({ id }).update(change));
   return id;
 }
 
@@ -267,6 +264,7 @@ describe('[zone] extra work (ÄTA) approved in the zone as by the e-mailed link'
       await trx('work_orders').where({ id }).update({ project_id: ref.project, project_extra_status: 'pending' });
       await trx('work_order_articles').insert({
         work_order_id: id,
+        article_id: ref.article,
         title: 'Dörrstängare',
         amount: '2',
         price: '850.00',
@@ -298,7 +296,7 @@ describe('[zone] extra work (ÄTA) approved in the zone as by the e-mailed link'
       expect((await trx('work_orders').where({ id: neighbours }).first('project_extra_status')).project_extra_status).toBe(
         'pending',
       );
-      const h = await trx('history').where({ entity: 'wo', entity_id: id, action: 'edit' }).orderBy('at', 'desc').first();
+      const h = await trx('history').where({ entity: 'work_order', entity_id: id, action: 'edit' }).orderBy('at', 'desc').first();
       expect(h.data).toMatchObject({ via: 'customerZone', answeredBy: `Eva Ek (${BOARD})` });
     });
     const again = await call('POST', `/api/zone/extrawork/${id}/answer`, tok.zone, { answer: 'declined', name: 'Eva Ek' });
@@ -384,7 +382,11 @@ describe('[zone] notifications: a published file and a planned visit, one mail p
     // re-planned within the same day: nothing new to tell
     smtp.mails.length = 0;
     const { schedule, version } = plan.json<Json>();
-    const moved = await call('PUT', `/api/wo/schedule/${schedule.id}`, tok.admin, { version: schedule.version ?? version, startTime: '10:00' });
+    const moved = await call('PUT', `/api/wo/schedule/${schedule.id}`, tok.admin, {
+      version: schedule.version ?? version,
+      startTime: '09:00',
+      endTime: '11:00',
+    });
     expect(moved.status, moved.text).toBe(200);
     await mailSettled();
     expect(smtp.mails).toEqual([]);
