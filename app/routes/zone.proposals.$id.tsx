@@ -108,7 +108,8 @@ export default function ZoneProposalPage({ loaderData }: Route.ComponentProps) {
         <h2 id="zone-proposal-rows" className="font-semibold">
           {t('proposal.rows')}
         </h2>
-        <div className="mt-2 overflow-x-auto">
+        {/* a phone scrolls the table sideways: the region takes focus so the keyboard can too */}
+        <div className="mt-2 overflow-x-auto" role="region" aria-labelledby="zone-proposal-rows" tabIndex={0}>
           <table className="w-full text-sm">
             <thead>
               <tr className="border-b border-slate-200 text-left text-slate-600">

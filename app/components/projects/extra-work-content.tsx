@@ -36,7 +36,13 @@ export function ExtraWorkContent({ view, idPrefix = 'extra-work' }: { view: Omit
         {view.articles.length === 0 && !view.labour ? (
           <p className="mt-1 text-sm text-slate-600">{t('extraWork.public.noArticles')}</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <div
+            className="mt-2 overflow-x-auto"
+            role="region"
+            aria-labelledby={`${idPrefix}-articles`}
+            // a phone scrolls the table sideways: the region takes focus so the keyboard can too
+            tabIndex={0}
+          >
             <table className="w-full text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-left text-slate-600">
