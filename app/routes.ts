@@ -32,6 +32,9 @@ export default [
     route('zone/requests/new', 'routes/zone.requests.new.tsx'),
     route('zone/company', 'routes/zone.company.tsx'),
     route('zone/security', 'routes/zone.security.tsx'),
+    route('zone/proposals', 'routes/zone.proposals.tsx'),
+    route('zone/proposals/:id', 'routes/zone.proposals.$id.tsx'),
+    route('zone/extra-work', 'routes/zone.extra-work.tsx'),
   ]),
   layout('routes/app-layout.tsx', [
     // the work-order screen is the start page: the list tab, and one tab per opened order

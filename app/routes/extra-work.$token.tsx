@@ -4,12 +4,10 @@ import type { Route } from './+types/extra-work.$token';
 import { requestContext, tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { buttonClass, formatDate, formatNumber, TextField, tenantTimeZone } from '~/app/components/ui';
-import { formatDuration } from '~/core/projects/extra-work.mail';
-import { isLang, DEFAULT_LANG } from '~/core/i18n/languages';
+import { buttonClass, formatDate, TextField, tenantTimeZone } from '~/app/components/ui';
+import { ExtraWorkContent } from '~/app/components/projects/extra-work-content';
 import type { DateFormat } from '~/core/i18n/number-format';
 import { PUBLIC } from '~/core/permissions/access';
-import { printDiscount, toNumber } from '~/core/pricing';
 import {
   answerExtraWorkLink,
   openExtraWorkLink,
@@ -111,11 +109,9 @@ function OpenLink({
   config: { dateFormat: DateFormat; country: string };
   error: ActionError | null;
 }) {
-  const { t, i18n } = useTranslation('projects');
+  const { t } = useTranslation('projects');
   const { t: tc } = useTranslation();
   const busy = useNavigation().state !== 'idle';
-  const lang = isLang(i18n.language) ? i18n.language : DEFAULT_LANG;
-  const money = (v: string) => `${formatNumber(toNumber(v))} ${view.currency}`;
   const nameErrors = error?.fields?.name?.map((k) => tc(k));
   const validUntil = formatDate(view.expiresAt, config.dateFormat, { timeZone: tenantTimeZone(config.country) });
 
@@ -130,96 +126,7 @@ function OpenLink({
         })}
       </p>
 
-      <section aria-labelledby="extra-work-order" className="mt-6">
-        <h2 id="extra-work-order" className="text-lg font-semibold break-words">
-          {t('extraWork.public.order', { number: view.workOrder.number, title: view.workOrder.title })}
-        </h2>
-        <p className="text-sm text-slate-600">
-          {t('extraWork.public.project', { number: view.project.number, title: view.project.title })}
-        </p>
-        {view.workOrder.description ? (
-          <p className="mt-3 text-sm break-words whitespace-pre-line text-slate-800">{view.workOrder.description}</p>
-        ) : null}
-      </section>
-
-      <section aria-labelledby="extra-work-articles" className="mt-6">
-        <h2 id="extra-work-articles" className="text-base font-semibold">
-          {t('extraWork.public.articles')}
-        </h2>
-        {view.articles.length === 0 && !view.labour ? (
-          <p className="mt-1 text-sm text-slate-600">{t('extraWork.public.noArticles')}</p>
-        ) : (
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full text-sm">
-              <thead>
-                <tr className="border-b border-slate-200 text-left text-slate-600">
-                  <th scope="col" className="py-1 pe-2 font-medium">
-                    {t('extraWork.public.article')}
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">
-                    {t('extraWork.public.quantity')}
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">
-                    {t('extraWork.public.price')}
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">
-                    {t('extraWork.public.discount')}
-                  </th>
-                  <th scope="col" className="py-1 ps-2 text-right font-medium">
-                    {t('extraWork.public.rowTotal')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.labour ? (
-                  <tr className="border-b border-slate-100 align-top">
-                    <td className="py-1 pe-2 break-words">{t('extraWork.public.labour')}</td>
-                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">
-                      {formatNumber(toNumber(view.labour.hours))} h
-                    </td>
-                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">{money(view.labour.price)}</td>
-                    <td className="px-2 py-1" />
-                    <td className="py-1 ps-2 text-right whitespace-nowrap tabular-nums">{money(view.labour.total)}</td>
-                  </tr>
-                ) : null}
-                {view.articles.map((a, i) => (
-                  <tr key={i} className="border-b border-slate-100 align-top">
-                    <td className="py-1 pe-2 break-words">
-                      {a.title}
-                      {a.description ? <div className="text-xs text-slate-600">{a.description}</div> : null}
-                    </td>
-                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">
-                      {formatNumber(toNumber(a.amount), { decimals: a.amount.split('.')[1]?.length ?? 0 })}
-                      {a.unit ? ` ${a.unit}` : ''}
-                    </td>
-                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">{money(a.price)}</td>
-                    <td className="px-2 py-1 text-right whitespace-nowrap tabular-nums">
-                      {printDiscount(a.discount, { currency: view.currency, unit: a.unit })}
-                    </td>
-                    <td className="py-1 ps-2 text-right whitespace-nowrap tabular-nums">{money(a.total)}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={4} className="py-1 pe-2 text-right font-medium">
-                    {t('extraWork.public.total')}
-                  </th>
-                  <td className="py-1 ps-2 text-right font-semibold whitespace-nowrap tabular-nums">
-                    {money(view.total)}
-                  </td>
-                </tr>
-              </tfoot>
-            </table>
-          </div>
-        )}
-        <p className="mt-3 text-sm text-slate-700">
-          {t('extraWork.public.time', {
-            work: formatDuration(view.time.workMinutes, lang),
-            travel: formatDuration(view.time.travelMinutes, lang),
-          })}
-        </p>
-      </section>
+      <ExtraWorkContent view={view} />
 
       <Form method="post" className="mt-6 grid gap-3 border-t border-slate-200 pt-4">
         {error && !error.fields ? (

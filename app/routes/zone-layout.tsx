@@ -5,6 +5,7 @@ import { tenantContext } from '~/app/context';
 import { requireZoneAuth, zoneGuard } from '~/app/lib/zone-guard.server';
 import { ZoneRequestsNav } from '~/app/components/zone/zone-requests-nav';
 import { CUSTOMER_WORK_ORDERS } from '~/core/zone/zone-requests.constants';
+import { ZoneActionsNavItems } from '~/app/components/zone/zone-actions-nav';
 
 /** The customer zone's frame: the company's logo, who is signed in, the zone's pages and sign-out. */
 export const middleware = zoneGuard();
@@ -71,6 +72,7 @@ export default function ZoneLayout({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
             <ZoneRequestsNav requests={loaderData.requests} />
+            <ZoneActionsNavItems />
           </ul>
         </nav>
       </header>

@@ -54,6 +54,7 @@ import { reportCalls } from './calls/reports.calls';
 import { deviationCalls } from './calls/deviations.calls';
 import { zoneCalls } from './calls/zone.calls';
 import { zoneRequestCalls } from './calls/zone-requests.calls';
+import { zoneActionCalls } from './calls/zone-actions.calls';
 
 /** Every call the REST API serves, in the catalogue's paths (spec/api-calls.md). */
 export const API_CALLS: ApiCall[] = [
@@ -67,6 +68,7 @@ export const API_CALLS: ApiCall[] = [
   ...zoneCalls,
   // what a customer does there (decision 064): service requests, its TOTP, its details and people
   ...zoneRequestCalls,
+  ...zoneActionCalls,
   ...userCalls,
   ...regionCalls,
   ...accessLevelCalls,

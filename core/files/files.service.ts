@@ -4,6 +4,7 @@
  * tenant, and runs in the caller's unit of work; stored bytes of deleted rows go after commit.
  */
 import type { Knex } from 'knex';
+import { notifyFilePublished } from '~/core/zone/zone-notify.service';
 import { z } from 'zod';
 import type { Ctx } from '~/core/context';
 import { AppError, notFound, permissionDenied } from '~/core/errors/app-error';
@@ -589,11 +590,56 @@ export async function setPublished(
   return { file: await entry(ctx, row.id as string) };
 }
 
-function markPublished(ctx: Ctx, fileId: string, customerId: string) {
-  return ctx
+/** Publishes a file to a customer and tells the customer's zone users, once per file (decision 063). */
+async function markPublished(ctx: Ctx, fileId: string, customerId: string): Promise<void> {
+  const [row] = (await ctx
     .trx('files')
     .where({ id: fileId })
-    .update({ published_at: ctx.now, published_by: ctx.auth?.user.id ?? null, published_customer_id: customerId });
+    .update({ published_at: ctx.now, published_by: ctx.auth?.user.id ?? null, published_customer_id: customerId })
+    .returning(['id', 'name'])) as { id: string; name: string }[];
+  if (row) await notifyFilePublished(ctx, row, customerId);
+}
+
+/**
+ * Who will see a file once published (issue 35 item 4, decision 063): the customer it would be
+ * published to — the record's own, or for a drive file the customer the dialog names — and that
+ * customer's zone users (the invited ones see it once they have registered). Asked by the publish
+ * dialog before publishing, with the rights publishing needs.
+ */
+export async function publishAudience(
+  ctx: Ctx,
+  fileId: unknown,
+  raw: unknown = {},
+): Promise<{
+  customer: { id: string; name: string } | null;
+  users: { name: string; email: string; status: 'STATUS_ACTIVE' | 'STATUS_REGISTERED' }[];
+}> {
+  const { row, k } = await requireEntry(ctx, fileId, 'read');
+  if (!canPublish(ctx, k)) throw permissionDenied();
+  if (row.kind === 'folder') throw notFound();
+  let customerId: string | null;
+  if (k.kind === 'drive') {
+    const asked = ZPublishTo.partial().safeParse(raw);
+    customerId = asked.success ? (asked.data.customerId ?? null) : null;
+  } else customerId = await ownerCustomer(ctx, k, (row.owner_id as string | null) ?? null);
+  const customer = customerId
+    ? ((await ctx.trx('customers').where({ id: customerId }).first('id', 'name')) as
+        | { id: string; name: string }
+        | undefined)
+    : undefined;
+  if (!customer) return { customer: null, users: [] };
+  const users = (await ctx
+    .trx('customer_zone_users')
+    .where({ customer_id: customer.id })
+    .whereIn('status', ['STATUS_ACTIVE', 'STATUS_REGISTERED'])
+    .orderByRaw('lower(name), lower(email)')
+    .limit(200)
+    .select('name', 'email', 'status')) as {
+    name: string;
+    email: string;
+    status: 'STATUS_ACTIVE' | 'STATUS_REGISTERED';
+  }[];
+  return { customer, users };
 }
 
 /**

@@ -424,3 +424,44 @@ export async function requireProjectOrder(ctx: Ctx, projectId: unknown, workOrde
   const wo = await loadActive(ctx, workOrderId);
   if (wo.projectId !== projectId) throw notFound();
 }
+
+/**
+ * Extra work answered by the customer signed in to its zone (issue 35, decision 063): the same
+ * order content and the same rule as the e-mailed link, without a link. The caller has already
+ * found the order in the customer's own scope. Answers null when the order awaits no answer (not
+ * extra work, already answered, its project closed, the order deleted).
+ */
+export async function pendingExtraWorkView(ctx: Ctx, workOrderId: string): Promise<ExtraWorkView | null> {
+  const found = await pendingOrder(ctx, workOrderId);
+  return found ? extraWorkView(ctx, found.wo, found.project, ctx.now) : null;
+}
+
+async function pendingOrder(ctx: Ctx, workOrderId: string): Promise<{ wo: WorkOrder; project: Row } | null> {
+  const wo = await loadActive(ctx, workOrderId).catch((e: unknown) => {
+    if (isAppError(e) && e.status === 404) return null;
+    throw e;
+  });
+  if (!wo) return null;
+  const project = await orderProject(ctx, wo.id);
+  if (!project.project_id || project.project_status !== 'ongoing' || project.project_extra_status !== 'pending')
+    return null;
+  return { wo, project };
+}
+
+/**
+ * The zone's answer: the order's ATA status set by the link's rule (`changeProjectExtraStatus`,
+ * the history naming who answered and `via`); the order locked first so two answers are ordered.
+ * False when the order no longer awaits an answer.
+ */
+export async function answerPendingExtraWork(
+  ctx: Ctx,
+  workOrderId: string,
+  answer: 'accepted' | 'declined',
+  by: { name: string; via: string },
+): Promise<boolean> {
+  await ctx.trx('work_orders').where({ id: workOrderId }).forUpdate().first('id');
+  const found = await pendingOrder(ctx, workOrderId);
+  if (!found) return false;
+  await changeProjectExtraStatus(ctx, found.wo.id, answer, by);
+  return true;
+}

@@ -20,6 +20,7 @@ import { requireAccess, type Access } from '~/core/permissions/access';
 import { discountOf, formatDecimal, isZero, printDiscount, sum } from '~/core/pricing';
 import { getProposal, proposalSettings, PROPOSAL_ENTITY, type ProposalRow } from './proposal.service';
 import { getSalesOrder } from './sales-order.service';
+import { notifyProposalSent } from '~/core/zone/zone-notify.service';
 
 /*
  * Proposal and sales-order documents (issue 13; api-calls.md "Proposals" and "Sales orders"): the
@@ -402,5 +403,24 @@ export async function emailProposalPdf(
     model,
     about: { proposalId },
   });
+  await markProposalSent(ctx, proposalId);
   return { message: 'EMAIL_SENT_TO', recipient: recipients.join(', '), recipients };
+}
+
+/**
+ * A proposal e-mailed to its customer is sent: from then on it shows in the customer's zone, where
+ * it can be answered, and the customer's zone users are told once (decision 063).
+ */
+async function markProposalSent(ctx: Ctx, proposalId: string): Promise<void> {
+  const [row] = (await ctx
+    .trx('proposals')
+    .where({ id: proposalId })
+    .update({ sent_at: ctx.trx.raw('coalesce(sent_at, ?)', [ctx.now]) })
+    .returning(['id', 'sequence_number', 'title', 'customer_id'])) as Row[];
+  if (row?.customer_id)
+    await notifyProposalSent(
+      ctx,
+      { id: row.id as string, sequenceNumber: Number(row.sequence_number), title: row.title as string },
+      row.customer_id as string,
+    );
 }

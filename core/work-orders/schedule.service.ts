@@ -23,6 +23,7 @@ import { getUiPreference, setUiPreference } from './list-preferences';
 import { applyLimit, loadActive, loadChangeable, WO_ENTITY } from './work-order-read';
 import { activeUserChoices, type UserChoice } from '~/core/users/active-users';
 import { dateTimeFormat } from '~/core/i18n/intl-cache';
+import { notifyVisitPlanned } from '~/core/zone/zone-notify.service';
 
 /**
  * Schedule reports (spec section 3): the plans that put a person on a work order for a span, and
@@ -524,12 +525,26 @@ async function ensureDayFree(ctx: Ctx, workOrderId: string, userId: string, date
 
 /** The order's planned start and end follow its plans (none: unplanned). */
 async function syncPlanned(ctx: Ctx, workOrderId: string) {
-  await ctx.trx.raw(
+  const { rows } = (await ctx.trx.raw(
     `update work_orders w set planned_start = p.s, planned_end = p.e, update_ts = ?
        from (select min(start_ts) as s, max(end_ts) as e from work_order_schedules where work_order_id = ?) p
-      where w.id = ?`,
+      where w.id = ?
+      returning w.id, w.number, w.title, w.customer_id, w.planned_start, w.deleted_at`,
     [ctx.now, workOrderId, workOrderId],
-  );
+  )) as { rows: Record<string, unknown>[] };
+  // a visit planned at a customer's: its zone users are told (decision 063)
+  const wo = rows[0];
+  if (wo?.planned_start && wo.customer_id && !wo.deleted_at)
+    await notifyVisitPlanned(
+      ctx,
+      {
+        id: wo.id as string,
+        number: String(wo.number),
+        title: wo.title as string,
+        plannedStart: new Date(wo.planned_start as string),
+      },
+      wo.customer_id as string,
+    );
 }
 
 async function ensureAssignee(ctx: Ctx, workOrderId: string, userId: string) {

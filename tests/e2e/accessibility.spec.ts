@@ -217,6 +217,10 @@ test('[a11y] the list covers every page of app/routes.ts', () => {
     '/zone/requests/new',
     '/zone/company',
     '/zone/security',
+    // and zone-actions.spec audits the proposal and extra-work pages the same way (decision 063)
+    '/zone/proposals',
+    '/zone/proposals/:param',
+    '/zone/extra-work',
     '/*',
   ]);
   const missing = pageRoutes()

@@ -136,6 +136,10 @@ test('[files] a file published from a customer is listed on the customer', async
     .getByRole('button', { name: /Åtgärder för Brandskyddsintyg.pdf|Actions for Brandskyddsintyg.pdf/ })
     .click();
   await page.getByRole('menuitem', { name: /Publicera i kundzonen|Publish to customer zone/ }).click();
+  // the dialog says who will see it before publishing (decision 063)
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('zone-audience')).toContainText(/Vem ser filen|Who will see it/);
+  await dialog.getByRole('button', { name: /Publicera i kundzonen|Publish to customer zone/ }).click();
   await expect(files.getByText(/^(Publicerad|Published)$/)).toBeVisible();
   await page.reload();
   await hydrated(page);

@@ -34,6 +34,7 @@ interface Seeded {
   invoiceId: string;
   deviationId: string;
   agreementId: string;
+  proposalId: string;
 }
 
 let own: Seeded;
@@ -43,6 +44,8 @@ let foreign: Seeded;
 const ZONE_EMAIL = 'styrelsen@brf-solglantan.se';
 const ZONE_PASSWORD = 'Solgläntan-styrelse-2026';
 const INVITE = newToken();
+
+const PROPOSAL_NUMBERS: Record<string, number> = { own: 1, neighbour: 2, foreign: 3 };
 
 /** A customer with one of everything the zone shows, each marked with `label` in its text. */
 async function seedCustomer(trx: Trx, label: string): Promise<Seeded> {
@@ -95,7 +98,12 @@ async function seedCustomer(trx: Trx, label: string): Promise<Seeded> {
   const [oa] = await trx('object_agreements')
     .insert({ business_object_id: o.id, agreement_id: ag.id, valid_from: '2026-01-01', wo_scheduled_to: '2027-01-01' })
     .returning('id');
+  // a proposal the office sent (decision 063): the zone shows it and takes its answer
+  const [p] = await trx('proposals')
+    .insert({ sequence_number: PROPOSAL_NUMBERS[label] ?? 9, title: `Offert ${label}`, customer_id: c.id, sent_at: new Date() })
+    .returning('id');
   return {
+    proposalId: p.id,
     customerId: c.id,
     objectId: o.id,
     workOrderId: w.id,
@@ -229,7 +237,15 @@ describe('[zone] the probe: only its own customer, never a staff call', () => {
       }
     }
     // the lists did show the customer's own records: the probe above can fail
-    for (const id of [own.objectId, own.workOrderId, own.fileId, own.invoiceId, own.deviationId, own.agreementId])
+    for (const id of [
+      own.objectId,
+      own.workOrderId,
+      own.fileId,
+      own.invoiceId,
+      own.deviationId,
+      own.agreementId,
+      own.proposalId,
+    ])
       expect(seen, id).toContain(id);
   });
 

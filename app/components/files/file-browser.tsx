@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ZoneAudience } from '~/app/components/zone/zone-audience';
 import { CustomerPicker } from '~/app/components/inventory/pickers/customer-picker';
 import {
   Button,
@@ -237,13 +238,8 @@ export function FileBrowser({ kind, ownerId, maxUploadMb, heading = 'h2', search
           : {
               id: 'publish',
               label: t('publish'),
-              onAction: () =>
-                kind === 'drive'
-                  ? setDialog({ kind: 'publish', file })
-                  : void act(
-                      () => fileCall('POST', `/api/file/drive/${file.id}/publish`, {}),
-                      t('publishedDone', { name: file.name }),
-                    ).catch(() => undefined),
+              // the dialog says who will see it before anything is published (decision 063)
+              onAction: () => setDialog({ kind: 'publish', file }),
             },
       );
     if (can.remove)
@@ -528,10 +524,12 @@ export function FileBrowser({ kind, ownerId, maxUploadMb, heading = 'h2', search
       {dialog?.kind === 'publish' && (
         <PublishDialog
           file={dialog.file}
+          isDrive={kind === 'drive'}
           onClose={() => setDialog(null)}
           onSubmit={(customerId) =>
             act(
-              () => fileCall('POST', `/api/file/drive/${dialog.file.id}/publish`, { customerId }),
+              () =>
+                fileCall('POST', `/api/file/drive/${dialog.file.id}/publish`, customerId ? { customerId } : {}),
               t('publishedDone', { name: dialog.file.name }),
             )
           }
@@ -758,24 +756,29 @@ function MoveDialog(props: {
   );
 }
 
+/** Publishing: a drive file to the customer picked here, a record's file to its own customer; both say who will see it. */
 function PublishDialog(props: {
   file: FileEntry;
+  isDrive: boolean;
   onClose: () => void;
-  onSubmit: (customerId: string) => Promise<unknown>;
+  onSubmit: (customerId: string | null) => Promise<unknown>;
 }) {
   const { t } = useTranslation('files');
   const [customer, setCustomer] = useState<PickerOption | null>(null);
-  const { busy, submit } = useSubmit(() => props.onSubmit(customer!.id), props.onClose);
+  const { busy, submit } = useSubmit(() => props.onSubmit(props.isDrive ? customer!.id : null), props.onClose);
   return (
     <FormDialog
-      title={t('publishTo', { name: props.file.name })}
+      title={props.isDrive ? t('publishTo', { name: props.file.name }) : `${t('publish')}: ${props.file.name}`}
       submitLabel={t('publish')}
       busy={busy}
-      isDisabled={!customer}
+      isDisabled={props.isDrive && !customer}
       onClose={props.onClose}
       onSubmit={() => void submit()}
     >
-      <CustomerPicker label={t('customer')} onSelectionChange={setCustomer} isRequired autoFocus />
+      {props.isDrive ? (
+        <CustomerPicker label={t('customer')} onSelectionChange={setCustomer} isRequired autoFocus />
+      ) : null}
+      <ZoneAudience fileId={props.file.id} customerId={customer?.id ?? null} isDrive={props.isDrive} />
     </FormDialog>
   );
 }

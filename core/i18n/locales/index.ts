@@ -16,6 +16,7 @@ import svDeviations from './sv/deviations.json';
 import svZone from './sv/zone.json';
 import svRegions from './sv/regions.json';
 import svZonerequests from './sv/zonerequests.json';
+import svZoneactions from './sv/zoneactions.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
@@ -66,6 +67,7 @@ import enDeviations from './en/deviations.json';
 import enZone from './en/zone.json';
 import enRegions from './en/regions.json';
 import enZonerequests from './en/zonerequests.json';
+import enZoneactions from './en/zoneactions.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
@@ -116,6 +118,7 @@ import etDeviations from './et/deviations.json';
 import etZone from './et/zone.json';
 import etRegions from './et/regions.json';
 import etZonerequests from './et/zonerequests.json';
+import etZoneactions from './et/zoneactions.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
@@ -166,6 +169,7 @@ import lvDeviations from './lv/deviations.json';
 import lvZone from './lv/zone.json';
 import lvRegions from './lv/regions.json';
 import lvZonerequests from './lv/zonerequests.json';
+import lvZoneactions from './lv/zoneactions.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
@@ -216,6 +220,7 @@ import ruDeviations from './ru/deviations.json';
 import ruZone from './ru/zone.json';
 import ruRegions from './ru/regions.json';
 import ruZonerequests from './ru/zonerequests.json';
+import ruZoneactions from './ru/zoneactions.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
@@ -276,6 +281,7 @@ export const resources = {
     zone: svZone,
     regions: svRegions,
     zonerequests: svZonerequests,
+    zoneactions: svZoneactions,
     doorautomatics: svDoorautomatics,
     importexport: svImportexport,
     workorders: svWorkorders,
@@ -328,6 +334,7 @@ export const resources = {
     zone: enZone,
     regions: enRegions,
     zonerequests: enZonerequests,
+    zoneactions: enZoneactions,
     doorautomatics: enDoorautomatics,
     importexport: enImportexport,
     workorders: enWorkorders,
@@ -380,6 +387,7 @@ export const resources = {
     zone: etZone,
     regions: etRegions,
     zonerequests: etZonerequests,
+    zoneactions: etZoneactions,
     doorautomatics: etDoorautomatics,
     importexport: etImportexport,
     workorders: etWorkorders,
@@ -432,6 +440,7 @@ export const resources = {
     zone: lvZone,
     regions: lvRegions,
     zonerequests: lvZonerequests,
+    zoneactions: lvZoneactions,
     doorautomatics: lvDoorautomatics,
     importexport: lvImportexport,
     workorders: lvWorkorders,
@@ -484,6 +493,7 @@ export const resources = {
     zone: ruZone,
     regions: ruRegions,
     zonerequests: ruZonerequests,
+    zoneactions: ruZoneactions,
     doorautomatics: ruDoorautomatics,
     importexport: ruImportexport,
     workorders: ruWorkorders,

@@ -20,6 +20,7 @@ export const NAMESPACES = [
   'zone',
   'regions',
   'zonerequests',
+  'zoneactions',
   'doorautomatics',
   'importexport',
   'workorders',
