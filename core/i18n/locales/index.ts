@@ -14,6 +14,7 @@ import svSupplierorders from './sv/supplierorders.json';
 import svSuppliercatalogues from './sv/suppliercatalogues.json';
 import svDeviations from './sv/deviations.json';
 import svZone from './sv/zone.json';
+import svStatistics from './sv/statistics.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
@@ -60,6 +61,7 @@ import enSupplierorders from './en/supplierorders.json';
 import enSuppliercatalogues from './en/suppliercatalogues.json';
 import enDeviations from './en/deviations.json';
 import enZone from './en/zone.json';
+import enStatistics from './en/statistics.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
@@ -106,6 +108,7 @@ import etSupplierorders from './et/supplierorders.json';
 import etSuppliercatalogues from './et/suppliercatalogues.json';
 import etDeviations from './et/deviations.json';
 import etZone from './et/zone.json';
+import etStatistics from './et/statistics.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
@@ -152,6 +155,7 @@ import lvSupplierorders from './lv/supplierorders.json';
 import lvSuppliercatalogues from './lv/suppliercatalogues.json';
 import lvDeviations from './lv/deviations.json';
 import lvZone from './lv/zone.json';
+import lvStatistics from './lv/statistics.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
@@ -198,6 +202,7 @@ import ruSupplierorders from './ru/supplierorders.json';
 import ruSuppliercatalogues from './ru/suppliercatalogues.json';
 import ruDeviations from './ru/deviations.json';
 import ruZone from './ru/zone.json';
+import ruStatistics from './ru/statistics.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
@@ -285,6 +290,7 @@ export const resources = {
     timetags: svTimeTags,
     payroll: svPayroll,
     time: svTime,
+    statistics: svStatistics,
   },
   en: {
     common: enCommon,
@@ -333,6 +339,7 @@ export const resources = {
     timetags: enTimeTags,
     payroll: enPayroll,
     time: enTime,
+    statistics: enStatistics,
   },
   et: {
     common: etCommon,
@@ -381,6 +388,7 @@ export const resources = {
     timetags: etTimeTags,
     payroll: etPayroll,
     time: etTime,
+    statistics: etStatistics,
   },
   lv: {
     common: lvCommon,
@@ -429,6 +437,7 @@ export const resources = {
     timetags: lvTimeTags,
     payroll: lvPayroll,
     time: lvTime,
+    statistics: lvStatistics,
   },
   ru: {
     common: ruCommon,
@@ -477,6 +486,7 @@ export const resources = {
     timetags: ruTimeTags,
     payroll: ruPayroll,
     time: ruTime,
+    statistics: ruStatistics,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

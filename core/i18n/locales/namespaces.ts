@@ -48,4 +48,5 @@ export const NAMESPACES = [
   'payroll',
   'time',
   'reports',
+  'statistics',
 ] as const;
