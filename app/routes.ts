@@ -42,6 +42,9 @@ export default [
     route('work-orders/calendar/events', 'routes/work-orders.calendar.events.tsx'),
     route('work-orders/:id/history', 'routes/work-orders.$id.history.tsx'),
     route('dashboard', 'routes/dashboard.tsx'),
+    // statistics (the STATISTICS module and DASHBOARD_READ): the tables and each table as a file
+    route('statistics', 'routes/statistics.tsx'),
+    route('statistics/export', 'routes/statistics.export.tsx'),
     route('drive', 'routes/drive.tsx'),
     // contracts (the CONTRACTS module): the list, a new contract and one contract
     route('contracts', 'routes/contracts.tsx'),
