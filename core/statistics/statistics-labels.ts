@@ -1,9 +1,30 @@
-import type { ColumnKind, RowKind } from './statistics-queries';
-
 /*
  * The statistics tables' shape and how their rows are named, shared by the service, the files
  * and the page (pure: the browser imports it).
  */
+
+export const STATISTICS_TABLES = [
+  'byType',
+  'byStatus',
+  'byTechnician',
+  'byCustomer',
+  'revenueByMonth',
+  'revenueBySource',
+  'hours',
+  'firstTimeFix',
+  'agreementRevenue',
+] as const;
+export type StatisticsTableId = (typeof STATISTICS_TABLES)[number];
+
+/** How a row is named: a register's name (null: none), a `YYYY-MM` month, or a word of the page. */
+export type RowKind = 'name' | 'month' | 'term';
+export type ColumnKind = 'count' | 'money' | 'hours' | 'percent';
+
+/** At most this many customers (the most orders first) and technicians are listed. */
+export const TOP_CUSTOMERS = 50;
+export const MAX_TECHNICIANS = 200;
+/** A revisit: another order on the same object taken in within this many days after closing. */
+export const REVISIT_DAYS = 30;
 
 export interface StatisticsRow {
   /** A register id, a `YYYY-MM` month or a word (`workOrders`); `-`: none (no technician, customer). */

@@ -7,26 +7,28 @@
  * time by day (`work_order_time_date_idx`). Each answer is bounded: by a register (types, statuses,
  * the months of at most a year), or by a `limit`.
  *
- * Kept apart from the service so the bench (tests/bench/statistics.ts) runs the very same text
+ * Kept apart from the service so the bench (tests/bench/statistics-bench.ts) runs the very same text
  * beside the service call.
  */
 
-export const STATISTICS_TABLES = [
-  'byType',
-  'byStatus',
-  'byTechnician',
-  'byCustomer',
-  'revenueByMonth',
-  'revenueBySource',
-  'hours',
-  'firstTimeFix',
-  'agreementRevenue',
-] as const;
-export type StatisticsTableId = (typeof STATISTICS_TABLES)[number];
+import {
+  MAX_TECHNICIANS,
+  REVISIT_DAYS,
+  TOP_CUSTOMERS,
+  type ColumnKind,
+  type RowKind,
+  type StatisticsTableId,
+} from './statistics-labels';
 
-/** How a row is named: a register's name (null: none), a `YYYY-MM` month, or a word of the page. */
-export type RowKind = 'name' | 'month' | 'term';
-export type ColumnKind = 'count' | 'money' | 'hours' | 'percent';
+export {
+  MAX_TECHNICIANS,
+  REVISIT_DAYS,
+  STATISTICS_TABLES,
+  TOP_CUSTOMERS,
+  type ColumnKind,
+  type RowKind,
+  type StatisticsTableId,
+} from './statistics-labels';
 
 export interface TableShape {
   rowKind: RowKind;
@@ -35,12 +37,6 @@ export interface TableShape {
   /** Whether the statement also returns the whole period's row (key null). */
   totals: boolean;
 }
-
-/** At most this many customers (the most orders first) and technicians are listed. */
-export const TOP_CUSTOMERS = 50;
-export const MAX_TECHNICIANS = 200;
-/** A revisit: another order on the same object taken in within this many days after closing. */
-export const REVISIT_DAYS = 30;
 
 export const TABLE_SHAPES: Record<StatisticsTableId, TableShape> = {
   byType: { rowKind: 'name', columns: cols('orders:count', 'closed:count', 'open:count'), totals: true },

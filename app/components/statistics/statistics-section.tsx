@@ -2,8 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { ColumnChart, HorizontalBarChart, StackedColumnChart, type Bar } from '~/app/components/reports/bar-chart';
 import { monthName } from '~/app/components/projects/costs-panel';
 import { buttonClass, formatNumber } from '~/app/components/ui';
-import { COLUMN_DECIMALS, statisticsRowLabel, type StatisticsRow } from '~/core/statistics/statistics-labels';
-import { REVISIT_DAYS, TOP_CUSTOMERS, type ColumnKind } from '~/core/statistics/statistics-queries';
+import {
+  COLUMN_DECIMALS,
+  REVISIT_DAYS,
+  statisticsRowLabel,
+  TOP_CUSTOMERS,
+  type ColumnKind,
+  type StatisticsRow,
+} from '~/core/statistics/statistics-labels';
 import type { StatisticsTable } from '~/core/statistics/statistics.service';
 
 /** The bars a lying chart shows at most (the table below lists every row). */
