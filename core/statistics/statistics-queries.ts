@@ -230,7 +230,7 @@ export interface QueryParams {
 }
 
 /** A table's statement and its bindings, as the service and the bench run it. */
-export function statisticsQuery(table: StatisticsTableId, p: QueryParams): { sql: string; bindings: unknown[] } {
+export function statisticsQuery(table: StatisticsTableId, p: QueryParams): { sql: string; bindings: (string | null)[] } {
   return {
     sql: SQL[table],
     bindings: [p.from, p.to, p.departmentId, p.from, p.zone, p.to, p.zone, p.zone],

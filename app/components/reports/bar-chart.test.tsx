@@ -41,7 +41,7 @@ describe('[reports] bar charts', () => {
     expect(html).toMatch(/<rect class="visx-bar fill-blue-700" x="0" y="0" width="100" height="10"/);
   });
 
-  it('stacks a column's parts, each part's words in the label, a legend beside', () => {
+  it("stacks a column's parts, each part's words in the label, a legend beside", () => {
     const html = render(
       <StackedColumnChart
         title="Revenue"
