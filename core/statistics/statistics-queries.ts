@@ -46,7 +46,14 @@ export const TABLE_SHAPES: Record<StatisticsTableId, TableShape> = {
   byCustomer: { rowKind: 'name', columns: cols('orders:count', 'closed:count', 'open:count'), totals: false },
   revenueByMonth: {
     rowKind: 'month',
-    columns: cols('workOrders:money', 'agreements:money', 'projects:money', 'salesOrders:money', 'other:money', 'total:money'),
+    columns: cols(
+      'workOrders:money',
+      'agreements:money',
+      'projects:money',
+      'salesOrders:money',
+      'other:money',
+      'total:money',
+    ),
     totals: true,
   },
   revenueBySource: { rowKind: 'term', columns: cols('invoices:count', 'amount:money', 'share:percent'), totals: true },
@@ -230,7 +237,10 @@ export interface QueryParams {
 }
 
 /** A table's statement and its bindings, as the service and the bench run it. */
-export function statisticsQuery(table: StatisticsTableId, p: QueryParams): { sql: string; bindings: (string | null)[] } {
+export function statisticsQuery(
+  table: StatisticsTableId,
+  p: QueryParams,
+): { sql: string; bindings: (string | null)[] } {
   return {
     sql: SQL[table],
     bindings: [p.from, p.to, p.departmentId, p.from, p.zone, p.to, p.zone, p.zone],

@@ -114,14 +114,18 @@ export async function getStatistics(
   raw: unknown = {},
 ): Promise<StatisticsFilter & { departments: { id: string; name: string }[]; tables: StatisticsTable[] }> {
   const filter = await readFilter(ctx, raw);
-  const departments = (await ctx.trx('departments').orderBy('name').select('id', 'name')) as { id: string; name: string }[];
+  const departments = (await ctx.trx('departments').orderBy('name').select('id', 'name')) as {
+    id: string;
+    name: string;
+  }[];
   const tables: StatisticsTable[] = [];
   for (const table of STATISTICS_TABLES) tables.push(await runTable(ctx, table, filter));
   return { ...filter, departments, tables };
 }
 
 function asReportTable(table: StatisticsTable, t: DocumentT): ReportTable {
-  const cell = (v: number | null, kind: ColumnKind) => (v === null ? null : { value: v, decimals: COLUMN_DECIMALS[kind] });
+  const cell = (v: number | null, kind: ColumnKind) =>
+    v === null ? null : { value: v, decimals: COLUMN_DECIMALS[kind] };
   const line = (label: string, r: StatisticsRow) => [label, ...r.values.map((v, i) => cell(v, table.columns[i]!.kind))];
   return {
     name: `statistics-${table.id}`,
@@ -138,7 +142,11 @@ function asReportTable(table: StatisticsTable, t: DocumentT): ReportTable {
  * GET /statistics/{table}/export?format=csv|xlsx&period&departmentId: one table as a file, the
  * reports' CSV (semicolons, BOM, decimal commas; decision 045) or XLSX (decision 044).
  */
-export async function exportStatisticsTable(ctx: Ctx, table: StatisticsTableId, raw: unknown = {}): Promise<DocumentFile> {
+export async function exportStatisticsTable(
+  ctx: Ctx,
+  table: StatisticsTableId,
+  raw: unknown = {},
+): Promise<DocumentFile> {
   requireAccess(ctx.auth, STATISTICS_ACCESS);
   const { format } = parseInput(ZStatisticsExport, raw ?? {});
   const read = await readStatisticsTable(ctx, table, raw);

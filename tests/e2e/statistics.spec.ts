@@ -42,7 +42,10 @@ test('[statistics] opened from the top bar: every table and chart, the period sw
   await expect(nav.getByRole('button', { name: /^Ekonomi/ })).toBeVisible({ timeout: SLOW });
   await hydrated(page);
   await nav.getByRole('button', { name: /^Ekonomi/ }).click();
-  await page.getByRole('menu', { name: /^Ekonomi/ }).getByRole('menuitem', { name: 'Statistik' }).click();
+  await page
+    .getByRole('menu', { name: /^Ekonomi/ })
+    .getByRole('menuitem', { name: 'Statistik' })
+    .click();
   await expect(page).toHaveURL(`${app.url}/statistics`, { timeout: SLOW });
   await expect(page.getByRole('heading', { name: 'Statistik', level: 1 })).toBeVisible();
   await hydrated(page);
@@ -66,7 +69,11 @@ test('[statistics] opened from the top bar: every table and chart, the period sw
   await byType.getByRole('link', { name: 'CSV' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(new RegExp(`^statistics-byType-${first}_\\d{4}-\\d{2}-\\d{2}\\.csv$`));
-  const lines = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = fs
+    .readFileSync((await file.path())!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(lines[0]).toBe('Arbetstyp;Arbetsordrar;Stängda;Öppna');
   expect(lines.at(-1)).toMatch(/^Totalt;\d+;\d+;\d+$/);
 

@@ -34,10 +34,24 @@ afterAll(() => srv.close());
 
 describe('[statistics] the API', () => {
   it('answers each table to a holder of dashboard:read, and refuses a technician without it', async () => {
-    for (const path of ['by-type', 'by-status', 'by-technician', 'by-customer', 'revenue-by-month', 'revenue-by-source', 'hours', 'first-time-fix', 'agreement-revenue']) {
+    for (const path of [
+      'by-type',
+      'by-status',
+      'by-technician',
+      'by-customer',
+      'revenue-by-month',
+      'revenue-by-source',
+      'hours',
+      'first-time-fix',
+      'agreement-revenue',
+    ]) {
       const res = await call('GET', `/api/statistics/${path}?period=year`, admin);
       expect(res.status, path).toBe(200);
-      expect(res.json()).toMatchObject({ period: { period: 'year' }, departmentId: null, table: { rows: expect.any(Array) } });
+      expect(res.json()).toMatchObject({
+        period: { period: 'year' },
+        departmentId: null,
+        table: { rows: expect.any(Array) },
+      });
     }
     const refused = await call('GET', '/api/statistics/by-type', tech);
     expect(refused.status).toBe(403);

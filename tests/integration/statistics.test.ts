@@ -87,14 +87,18 @@ async function seed(trx: Trx): Promise<Fixture> {
   const [closing] = await trx('work_order_statuses').where({ is_closing: true }).orderBy('sort_order').select('id');
   const [service] = await trx('work_types').where({ is_default: true }).select('id');
   const [alarm] = await trx('work_types').insert({ name: 'Larm statistik', sort_order: 99 }).returning('id');
-  const [d1, d2] = await trx('departments').insert([{ name: 'Service' }, { name: 'Installation' }]).returning('id');
+  const [d1, d2] = await trx('departments')
+    .insert([{ name: 'Service' }, { name: 'Installation' }])
+    .returning('id');
   const [u1, u2] = await trx('users')
     .insert([
       { email: 'anna@stat.se', name: 'Anna', department_id: d1.id },
       { email: 'bo@stat.se', name: 'Bo', department_id: d2.id },
     ])
     .returning('id');
-  const [c1, c2] = await trx('customers').insert([{ name: 'Alfa' }, { name: 'Beta' }]).returning('id');
+  const [c1, c2] = await trx('customers')
+    .insert([{ name: 'Alfa' }, { name: 'Beta' }])
+    .returning('id');
   const [o1, o2] = await trx('business_objects')
     .insert([
       { serial_code: 'S-O1', customer_id: c1.id },
@@ -154,9 +158,10 @@ async function seed(trx: Trx): Promise<Fixture> {
   // E: 30 Nov 2025 23:30 local — before every period
   await wo({ intake_ts: '2025-11-30T22:30:00Z', customer_id: c1.id });
   // F: deleted — never counted, nor its time
-  const f = await wo({ intake_ts: '2026-11-01T10:00:00Z', work_type_id: alarm.id, customer_id: c1.id, deleted_at: NOW }, [
-    u2.id,
-  ]);
+  const f = await wo(
+    { intake_ts: '2026-11-01T10:00:00Z', work_type_id: alarm.id, customer_id: c1.id, deleted_at: NOW },
+    [u2.id],
+  );
   // G: the revisit of A (5 days after), itself not revisited
   const g = await wo(
     {
@@ -184,12 +189,18 @@ async function seed(trx: Trx): Promise<Fixture> {
     assignee_departments: [d2.id],
   });
   // J: closed 30 Nov 23:30 local — before the periods
-  const j = await wo({ intake_ts: '2025-11-20T08:00:00Z', closed_at: '2025-11-30T22:30:00Z', business_object_id: o1.id });
+  const j = await wo({
+    intake_ts: '2025-11-20T08:00:00Z',
+    closed_at: '2025-11-30T22:30:00Z',
+    business_object_id: o1.id,
+  });
 
   const [p1] = await trx('projects').insert({ number: 901, title: 'P', responsible_user_id: u1.id }).returning('id');
   const [s1] = await trx('sales_orders').insert({ number: 901, title: 'SO', department_id: d2.id }).returning('id');
   const inv = async (fields: Record<string, unknown>, rows: Record<string, unknown>[] = []) => {
-    const [row] = await trx('invoices').insert({ status: 'finalized', ...fields }).returning('id');
+    const [row] = await trx('invoices')
+      .insert({ status: 'finalized', ...fields })
+      .returning('id');
     if (rows.length) await trx('invoice_rows').insert(rows.map((r) => ({ invoice_id: row.id, title: 'Rad', ...r })));
   };
   await inv({ work_order_id: a, invoice_date: '2026-10-01', total_price: '1000' }, [
@@ -227,10 +238,7 @@ async function seed(trx: Trx): Promise<Fixture> {
 
 /** A table as `[label, ...values]` rows, the total last as `['TOTAL', ...]`. */
 function plain(t: StatisticsTable): (string | number | null)[][] {
-  return [
-    ...t.rows.map((r) => [r.name ?? r.key, ...r.values]),
-    ...(t.total ? [['TOTAL', ...t.total.values]] : []),
-  ];
+  return [...t.rows.map((r) => [r.name ?? r.key, ...r.values]), ...(t.total ? [['TOTAL', ...t.total.values]] : [])];
 }
 
 async function table(ctx: Ctx, id: StatisticsTableId, period: DashboardPeriod, departmentId?: string) {
@@ -395,10 +403,14 @@ describe('[statistics] refusals', () => {
         code: 'WARNING_PERMISSION_DENIED',
         status: 403,
       });
-      await expect(readStatisticsTable({ ...ctx, auth: auth(['dashboard:read'], []) }, 'byType')).rejects.toMatchObject({
-        status: 403,
-      });
-      await expect(exportStatisticsTable({ ...ctx, auth: auth([]) }, 'byType', { format: 'csv' })).rejects.toMatchObject({
+      await expect(readStatisticsTable({ ...ctx, auth: auth(['dashboard:read'], []) }, 'byType')).rejects.toMatchObject(
+        {
+          status: 403,
+        },
+      );
+      await expect(
+        exportStatisticsTable({ ...ctx, auth: auth([]) }, 'byType', { format: 'csv' }),
+      ).rejects.toMatchObject({
         status: 403,
       });
       const asSuper = await readStatisticsTable({ ...ctx, auth: auth(['dashboard:read'], [], 'super') }, 'byType');
@@ -433,9 +445,21 @@ describe('[statistics] files', () => {
         ['Bo', '1,50', '0,00', '0,0'],
         ['Total', '4,50', '2,00', '44,4'],
       ]);
-      const sources = parseCsv((await exportStatisticsTable(ctx, 'revenueBySource', { format: 'csv' })).body.toString('utf8'));
-      expect(sources.map((r) => r[0])).toEqual(['Source', 'Projects', 'Work orders', 'Sales orders', 'Agreements', 'Other invoices', 'Total']);
-      const none = parseCsv((await exportStatisticsTable(ctx, 'byTechnician', { format: 'csv' })).body.toString('utf8'));
+      const sources = parseCsv(
+        (await exportStatisticsTable(ctx, 'revenueBySource', { format: 'csv' })).body.toString('utf8'),
+      );
+      expect(sources.map((r) => r[0])).toEqual([
+        'Source',
+        'Projects',
+        'Work orders',
+        'Sales orders',
+        'Agreements',
+        'Other invoices',
+        'Total',
+      ]);
+      const none = parseCsv(
+        (await exportStatisticsTable(ctx, 'byTechnician', { format: 'csv' })).body.toString('utf8'),
+      );
       expect(none.at(-1)).toEqual(['None', '2', '0', '2']);
     });
   });

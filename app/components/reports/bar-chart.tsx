@@ -43,7 +43,12 @@ export function barPercent(value: number, max: number): number {
 export function ColumnChart({ title, bars, className, compact }: ChartProps & { compact?: boolean }) {
   const max = Math.max(0, ...bars.map((b) => b.value));
   const width = Math.max(1, bars.length) * 10;
-  const x = scaleBand<string>({ domain: bars.map((b) => b.id), range: [0, width], paddingInner: 0.3, paddingOuter: 0.15 });
+  const x = scaleBand<string>({
+    domain: bars.map((b) => b.id),
+    range: [0, width],
+    paddingInner: 0.3,
+    paddingOuter: 0.15,
+  });
   return (
     <figure className={cx(compact ? undefined : 'rounded-lg border border-slate-200 bg-white p-3', className)}>
       <div role="img" aria-label={chartLabel(title, bars)}>
@@ -58,7 +63,14 @@ export function ColumnChart({ title, bars, className, compact }: ChartProps & { 
           {bars.map((b) => {
             const h = barPercent(b.value, max);
             return (
-              <BarShape key={b.id} x={x(b.id) ?? 0} y={100 - h} width={x.bandwidth()} height={h} className="fill-blue-700" />
+              <BarShape
+                key={b.id}
+                x={x(b.id) ?? 0}
+                y={100 - h}
+                width={x.bandwidth()}
+                height={h}
+                className="fill-blue-700"
+              />
             );
           })}
         </svg>
@@ -140,10 +152,18 @@ export function StackedColumnChart({
   className?: string;
 }) {
   const keys = series.map((_, i) => String(i));
-  const data = columns.map((c) => ({ id: c.id, ...Object.fromEntries(c.values.map((v, i) => [String(i), Math.max(0, v)])) }));
+  const data = columns.map((c) => ({
+    id: c.id,
+    ...Object.fromEntries(c.values.map((v, i) => [String(i), Math.max(0, v)])),
+  }));
   const max = Math.max(0, ...columns.map((c) => c.values.reduce((a, v) => a + Math.max(0, v), 0)));
   const width = Math.max(1, columns.length) * 10;
-  const x = scaleBand<string>({ domain: columns.map((c) => c.id), range: [0, width], paddingInner: 0.3, paddingOuter: 0.15 });
+  const x = scaleBand<string>({
+    domain: columns.map((c) => c.id),
+    range: [0, width],
+    paddingInner: 0.3,
+    paddingOuter: 0.15,
+  });
   const y = scaleLinear<number>({ domain: [0, max > 0 ? max : 1], range: [100, 0] });
   const label = `${title}: ${columns
     .map((c) => `${c.label}: ${series.map((s, i) => `${s} ${c.valueTexts[i] ?? ''}`).join(', ')}`)

@@ -33,7 +33,15 @@ const CHART_COLUMN: Record<StatisticsTable['id'], string> = {
  * glance (an image whose label reads out its figures), the table with the same figures, and the
  * table's CSV and XLSX downloads with the page's query.
  */
-export function StatisticsSection({ table, months, query }: { table: StatisticsTable; months: readonly string[]; query: string }) {
+export function StatisticsSection({
+  table,
+  months,
+  query,
+}: {
+  table: StatisticsTable;
+  months: readonly string[];
+  query: string;
+}) {
   const { t, i18n } = useTranslation('statistics');
   const headingId = `statistics-${table.id}`;
   const write = (v: number | null, kind: ColumnKind) =>
@@ -41,13 +49,19 @@ export function StatisticsSection({ table, months, query }: { table: StatisticsT
   const label = (r: StatisticsRow) =>
     table.rowKind === 'month' ? monthName(r.key, i18n.language, true) : statisticsRowLabel(table.rowKind, r, t);
   return (
-    <section aria-labelledby={headingId} className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-table={table.id}>
+    <section
+      aria-labelledby={headingId}
+      className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
+      data-table={table.id}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h2 id={headingId} className="text-lg font-semibold">
             {t(`table.${table.id}`)}
           </h2>
-          <p className="text-sm text-slate-600">{t(`help.${table.id}`, { count: TOP_CUSTOMERS, days: REVISIT_DAYS })}</p>
+          <p className="text-sm text-slate-600">
+            {t(`help.${table.id}`, { count: TOP_CUSTOMERS, days: REVISIT_DAYS })}
+          </p>
         </div>
         <div className="flex gap-2" role="group" aria-label={`${t('export')}: ${t(`table.${table.id}`)}`}>
           {(['csv', 'xlsx'] as const).map((format) => (

@@ -21,7 +21,7 @@ import { fileReply } from './work-order-documents.calls';
 export const statisticsPath = (table: StatisticsTableId) => table.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 const QUERY =
-  '?period=12m|year|2m (default 12m: whole months in the tenant calendar up to today; 400 ERROR_INVALID_VALUE) &departmentId (404 NOT_FOUND when not this tenant\'s)';
+  "?period=12m|year|2m (default 12m: whole months in the tenant calendar up to today; 400 ERROR_INVALID_VALUE) &departmentId (404 NOT_FOUND when not this tenant's)";
 const ANSWER =
   '{period: {period, from, to, months}, departmentId, table: {id, rowKind: name|month|term, columns: [{key, kind: count|money|hours|percent}], rows: [{key, name, values}], total}}';
 
@@ -30,10 +30,13 @@ const WHAT: Record<StatisticsTableId, string> = {
   byStatus: 'Work orders taken in during the period by their status now',
   byTechnician: 'Work orders taken in during the period by assigned technician (key "-": none), at most 200',
   byCustomer: 'The 50 customers with the most work orders taken in during the period (key "-": none)',
-  revenueByMonth: 'Finalized invoices excl. VAT by month of invoice date and source (work orders, agreements, projects, sales orders, other)',
+  revenueByMonth:
+    'Finalized invoices excl. VAT by month of invoice date and source (work orders, agreements, projects, sales orders, other)',
   revenueBySource: 'Finalized invoices excl. VAT in the period by source: invoices, amount, share %',
-  hours: 'Per person: work minutes reported on work orders (as hours) and labour hours on finalized invoices, billed share %',
-  firstTimeFix: 'Orders with an object closed in the period by month: closed, revisits (another order on the object within 30 days, agreement service orders not counted), first-time fix %',
+  hours:
+    'Per person: work minutes reported on work orders (as hours) and labour hours on finalized invoices, billed share %',
+  firstTimeFix:
+    'Orders with an object closed in the period by month: closed, revisits (another order on the object within 30 days, agreement service orders not counted), first-time fix %',
   agreementRevenue: 'Finalized agreement invoices excl. VAT in the period by agreement: invoices, objects, amount',
 };
 
