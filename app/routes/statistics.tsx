@@ -91,7 +91,7 @@ export default function Statistics({ loaderData: s }: Route.ComponentProps) {
         </Form>
       ) : null}
       {s.departmentId ? <p className="text-sm text-slate-600">{t('departmentNote')}</p> : null}
-      <div className="grid gap-4 xl:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         {s.tables.map((table) => (
           <StatisticsSection key={table.id} table={table} months={s.period.months} query={query(period)} />
         ))}

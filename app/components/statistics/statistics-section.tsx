@@ -51,7 +51,7 @@ export function StatisticsSection({
   return (
     <section
       aria-labelledby={headingId}
-      className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
+      className="min-w-0 space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
       data-table={table.id}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
