@@ -82,6 +82,9 @@ async function runTable(ctx: Ctx, table: StatisticsTableId, filter: StatisticsFi
     zone: tenantTimeZone(ctx.tenant.config?.country),
     departmentId: filter.departmentId,
   });
+  // a short aggregate whose estimate (the department's subplans) reached the JIT's cost bar spent
+  // more compiling than running (155 ms of 430 on 100,000 orders): off for this transaction only
+  await ctx.trx.raw(`select set_config('jit', 'off', true)`);
   const { rows } = (await ctx.trx.raw(sql, bindings)) as { rows: Row[] };
   const toRow = (r: Row): StatisticsRow => ({
     key: r.key === null ? '' : String(r.key),

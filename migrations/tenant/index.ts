@@ -51,6 +51,7 @@ import m0055 from './0055-deviation-relation-kinds';
 import m0057 from './0057-customer-zone-sign-in';
 import m0060 from './0060-dashboard-cards';
 import m0061 from './0061-page-load-metrics';
+import m0066 from './0066-statistics-indexes';
 
 /**
  * Migrations applied to every tenant schema, in order. App-module plugins add theirs after
@@ -109,4 +110,5 @@ export const tenantMigrations: readonly Migration[] = [
   m0057,
   m0060,
   m0061,
+  m0066,
 ];
