@@ -52,6 +52,9 @@ export default [
     route('dashboard', 'routes/dashboard.tsx'),
     // the dashboard's message board posts here (decision 066)
     route('messageboard', 'routes/messageboard.tsx'),
+    // statistics (the STATISTICS module and DASHBOARD_READ): the tables and each table as a file
+    route('statistics', 'routes/statistics.tsx'),
+    route('statistics/export', 'routes/statistics.export.tsx'),
     route('drive', 'routes/drive.tsx'),
     // contracts (the CONTRACTS module): the list, a new contract and one contract
     route('contracts', 'routes/contracts.tsx'),

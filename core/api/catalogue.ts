@@ -51,6 +51,7 @@ import { timeReportCalls } from './calls/time-reports.calls';
 import { timeExpenseCalls } from './calls/time-expenses.calls';
 import { agreementCalls } from './calls/agreement-invoices.calls';
 import { reportCalls } from './calls/reports.calls';
+import { statisticsCalls } from './calls/statistics.calls';
 import { deviationCalls } from './calls/deviations.calls';
 import { zoneCalls } from './calls/zone.calls';
 import { zoneRequestCalls } from './calls/zone-requests.calls';
@@ -141,5 +142,6 @@ export const API_CALLS: ApiCall[] = [
   ...timeReportCalls,
   // reports: the fixed /wo/history/closed before the order's /wo/history/:id
   ...reportCalls,
+  ...statisticsCalls,
   ...workOrderCalls,
 ];

@@ -75,6 +75,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'reminders',
   'security',
   'servicereports',
+  'statistics',
   'supplier_inventory',
   'supplier_invoices',
   'supplier_tags',

@@ -53,6 +53,7 @@ import m0060 from './0060-dashboard-cards';
 import m0061 from './0061-page-load-metrics';
 import m0062 from './0062-zone-actions';
 import m0064 from './0064-zone-service-requests';
+import m0066 from './0066-statistics-indexes';
 import m0068 from './0068-message-board-notifications-mail-account';
 import m0070 from './0070-regions';
 
@@ -115,6 +116,7 @@ export const tenantMigrations: readonly Migration[] = [
   m0061,
   m0062,
   m0064,
+  m0066,
   m0068,
   m0070,
 ];

@@ -50,6 +50,10 @@
  *   the import job beside a bare COPY of the same rows, with the process's RSS before, at peak and
  *   after; the catalogue search at BENCH_CATALOGUE_SEARCH_ROWS (1,000,000) rows beside its raw SQL
  *   (tests/bench/supplier-catalogue-bench.ts; also in the full run)
+ *   BENCH_ONLY=statistics: issue 36 item 2: each statistics table for the last 12 months, and with a
+ *   department, on 100,000 work orders with their invoices, 1,000 agreements and 200 projects, each
+ *   beside its raw SQL, the statement printed under it (target p95 <= 150 ms)
+ *   (tests/bench/statistics-bench.ts; also in the full run)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -73,6 +77,7 @@ import { supplierInvoicesBench } from './supplier-invoices-bench';
 import { dashboardBench } from './dashboard-bench';
 import { deviationsBench } from './deviations-bench';
 import { catalogueBench } from './supplier-catalogue-bench';
+import { statisticsBench } from './statistics-bench';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -331,6 +336,12 @@ async function main() {
   if (!ONLY || ONLY === 'dashboard') {
     // in-process: the dashboard's eight cards at 100,000 orders, 1,000 agreements and 200 projects beside their raw SQL
     const lines = await dashboardBench(url);
+    for (const line of lines) console.log(line);
+    if (ONLY) return;
+  }
+  if (!ONLY || ONLY === 'statistics') {
+    // in-process: each statistics table on 100,000 work orders and their invoices beside its raw SQL
+    const lines = await statisticsBench(url);
     for (const line of lines) console.log(line);
     if (ONLY) return;
   }

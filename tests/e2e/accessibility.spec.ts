@@ -36,6 +36,8 @@ const SIGNED_IN = [
   '/work-orders/map',
   '/work-orders/{wo}',
   '/dashboard',
+  '/statistics',
+  '/statistics?period=2m',
   '/drive',
   '/contracts',
   '/contracts/new',

@@ -37,6 +37,7 @@ const ADMIN_AREAS: Area[] = [
   { menu: 'Ekonomi', name: 'Leverantörsfakturor', path: /^\/supplierinvoices$/ },
   { menu: 'Ekonomi', name: 'Rapporter', path: /^\/reports$/ },
   { menu: 'Ekonomi', name: 'Översikt', path: /^\/dashboard$/ },
+  { menu: 'Ekonomi', name: 'Statistik', path: /^\/statistics$/ },
   // the registers open the first tab the person may read
   { menu: 'Register och filer', name: 'Register', path: /^\/inventory(\/customers)?$/ },
   { menu: 'Register och filer', name: 'Filarkiv', path: /^\/drive$/ },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { englishRenderer } from '~/tests/helpers/render-ui';
-import { barPercent, chartLabel, ColumnChart, HorizontalBarChart } from './bar-chart';
+import { barPercent, chartLabel, ColumnChart, HorizontalBarChart, StackedColumnChart } from './bar-chart';
 
 const render = await englishRenderer([]);
 
@@ -37,6 +37,30 @@ describe('[reports] bar charts', () => {
     expect(html).toContain('<ul aria-hidden="true"');
     expect(html).toContain('>Jan<');
     expect(html).toContain('>1 500,00<');
-    expect(html).toMatch(/<rect x="0" y="0" width="100" height="10" class="fill-blue-700"/);
+    // the one bar is the largest: it fills its track
+    expect(html).toMatch(/<rect class="visx-bar fill-blue-700" x="0" y="0" width="100" height="10"/);
+  });
+
+  it("stacks a column's parts, each part's words in the label, a legend beside", () => {
+    const html = render(
+      <StackedColumnChart
+        title="Revenue"
+        series={['Work orders', 'Agreements']}
+        columns={[
+          { id: '2026-01', label: 'Jan', values: [100, 50], valueTexts: ['100,00', '50,00'] },
+          { id: '2026-02', label: 'Feb', values: [0, 0], valueTexts: ['0,00', '0,00'] },
+        ]}
+      />,
+    );
+    expect(html).toContain(
+      'aria-label="Revenue: Jan: Work orders 100,00, Agreements 50,00; Feb: Work orders 0,00, Agreements 0,00"',
+    );
+    // two parts in January, nothing drawn for an empty February
+    const rects = [...html.matchAll(/<rect [^>]*height="([\d.]+)"[^>]*class="(fill-[a-z]+-\d+)"/g)];
+    expect(rects.map((r) => [Number(r[1]).toFixed(1), r[2]])).toEqual([
+      ['66.7', 'fill-blue-700'],
+      ['33.3', 'fill-emerald-600'],
+    ]);
+    expect(html).toContain('>Agreements</li>');
   });
 });

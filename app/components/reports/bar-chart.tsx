@@ -1,10 +1,14 @@
+import { Group } from '@visx/group';
+import { scaleBand, scaleLinear } from '@visx/scale';
+import { Bar as BarShape, BarStack } from '@visx/shape';
 import { cx } from '~/app/components/ui/class-names';
 
 /*
- * Small self-made bar charts for the reports (no chart library): the bars are SVG, the words around
- * them HTML, so they stay readable on a 360 px phone. Each chart is one image to assistive
- * technology — role="img" with a label that reads out every bar — and the page's table beside it
- * holds the same numbers.
+ * The bar charts of the reports, the dashboard and the statistics page, drawn with visx
+ * (decision 065: SVG rendered on the server and in the browser alike, no network, no measuring
+ * of the page): the bars are SVG, the words around them HTML, so they stay readable on a 360 px
+ * phone. Each chart is one image to assistive technology — role="img" with a label that reads out
+ * every bar — and the page's table beside it holds the same numbers.
  */
 
 export interface Bar {
@@ -31,13 +35,20 @@ export function chartLabel(title: string, bars: readonly Bar[]): string {
 /** A bar's share of the largest, in percent; a bar above zero is never thinner than 1 %. */
 export function barPercent(value: number, max: number): number {
   if (max <= 0 || value <= 0) return 0;
-  return Math.max(1, (value / max) * 100);
+  const scale = scaleLinear<number>({ domain: [0, max], range: [0, 100], clamp: true });
+  return Math.max(1, scale(value));
 }
 
 /** Columns side by side (months): the value above each, the label under it. */
 export function ColumnChart({ title, bars, className, compact }: ChartProps & { compact?: boolean }) {
   const max = Math.max(0, ...bars.map((b) => b.value));
   const width = Math.max(1, bars.length) * 10;
+  const x = scaleBand<string>({
+    domain: bars.map((b) => b.id),
+    range: [0, width],
+    paddingInner: 0.3,
+    paddingOuter: 0.15,
+  });
   return (
     <figure className={cx(compact ? undefined : 'rounded-lg border border-slate-200 bg-white p-3', className)}>
       <div role="img" aria-label={chartLabel(title, bars)}>
@@ -49,23 +60,36 @@ export function ColumnChart({ title, bars, className, compact }: ChartProps & { 
           data-testid="column-chart"
         >
           <line x1="0" y1="100" x2={width} y2="100" className="stroke-slate-300" strokeWidth="0.5" />
-          {bars.map((b, i) => {
+          {bars.map((b) => {
             const h = barPercent(b.value, max);
-            return <rect key={b.id} x={i * 10 + 1.5} y={100 - h} width="7" height={h} className="fill-blue-700" />;
+            return (
+              <BarShape
+                key={b.id}
+                x={x(b.id) ?? 0}
+                y={100 - h}
+                width={x.bandwidth()}
+                height={h}
+                className="fill-blue-700"
+              />
+            );
           })}
         </svg>
-        {compact ? null : (
-          <div aria-hidden="true" className="mt-1 flex">
-            {bars.map((b) => (
-              <span key={b.id} className="min-w-0 flex-1 truncate text-center text-[10px] text-slate-600 sm:text-xs">
-                {b.label}
-              </span>
-            ))}
-          </div>
-        )}
+        {compact ? null : <AxisLabels labels={bars.map((b) => ({ id: b.id, label: b.label }))} />}
       </div>
       {compact ? null : <figcaption className="mt-2 text-sm text-slate-700">{title}</figcaption>}
     </figure>
+  );
+}
+
+function AxisLabels({ labels }: { labels: readonly { id: string; label: string }[] }) {
+  return (
+    <div aria-hidden="true" className="mt-1 flex">
+      {labels.map((b) => (
+        <span key={b.id} className="min-w-0 flex-1 truncate text-center text-[10px] text-slate-600 sm:text-xs">
+          {b.label}
+        </span>
+      ))}
+    </div>
   );
 }
 
@@ -85,10 +109,103 @@ export function HorizontalBarChart({ title, bars, className }: ChartProps) {
                 {b.label}
               </span>
               <svg viewBox="0 0 100 10" preserveAspectRatio="none" className="block h-4 w-full">
-                <rect x="0" y="0" width="100" height="10" className="fill-slate-100" />
-                <rect x="0" y="0" width={barPercent(b.value, max)} height="10" className="fill-blue-700" />
+                <BarShape x={0} y={0} width={100} height={10} className="fill-slate-100" />
+                <BarShape x={0} y={0} width={barPercent(b.value, max)} height={10} className="fill-blue-700" />
               </svg>
               <span className="text-end text-slate-800 tabular-nums">{b.valueText}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <figcaption className="mt-2 text-sm text-slate-700">{title}</figcaption>
+    </figure>
+  );
+}
+
+/** The fills of a stacked chart's series, in order (Tailwind classes, so the theme owns them). */
+const SERIES_FILLS = ['fill-blue-700', 'fill-emerald-600', 'fill-amber-500', 'fill-violet-600', 'fill-slate-400'];
+const SERIES_SWATCHES = ['bg-blue-700', 'bg-emerald-600', 'bg-amber-500', 'bg-violet-600', 'bg-slate-400'];
+
+export interface StackedColumn {
+  id: string;
+  label: string;
+  /** One value a series, in the order of `series`. */
+  values: readonly number[];
+  /** The values as the page writes them. */
+  valueTexts: readonly string[];
+}
+
+/**
+ * Columns made of their parts (revenue a month by source), with a legend. The accessible label
+ * reads each column's parts: "Title: Jan: Work orders 100,00, Agreements 50,00; Feb: …".
+ */
+export function StackedColumnChart({
+  title,
+  series,
+  columns,
+  className,
+}: {
+  title: string;
+  /** The parts' names, already translated (at most five). */
+  series: readonly string[];
+  columns: readonly StackedColumn[];
+  className?: string;
+}) {
+  const keys = series.map((_, i) => String(i));
+  const data = columns.map((c) => ({
+    id: c.id,
+    ...Object.fromEntries(c.values.map((v, i) => [String(i), Math.max(0, v)])),
+  }));
+  const max = Math.max(0, ...columns.map((c) => c.values.reduce((a, v) => a + Math.max(0, v), 0)));
+  const width = Math.max(1, columns.length) * 10;
+  const x = scaleBand<string>({
+    domain: columns.map((c) => c.id),
+    range: [0, width],
+    paddingInner: 0.3,
+    paddingOuter: 0.15,
+  });
+  const y = scaleLinear<number>({ domain: [0, max > 0 ? max : 1], range: [100, 0] });
+  const label = `${title}: ${columns
+    .map((c) => `${c.label}: ${series.map((s, i) => `${s} ${c.valueTexts[i] ?? ''}`).join(', ')}`)
+    .join('; ')}`;
+  return (
+    <figure className={cx('rounded-lg border border-slate-200 bg-white p-3', className)}>
+      <div role="img" aria-label={label}>
+        <svg
+          aria-hidden="true"
+          viewBox={`0 0 ${width} 100`}
+          preserveAspectRatio="none"
+          className="block h-40 w-full"
+          data-testid="stacked-column-chart"
+        >
+          <line x1="0" y1="100" x2={width} y2="100" className="stroke-slate-300" strokeWidth="0.5" />
+          <Group>
+            <BarStack data={data} keys={keys} x={(d) => d.id} xScale={x} yScale={y} color={(k) => k}>
+              {(stacks) =>
+                stacks.map((stack) =>
+                  stack.bars.map((bar) =>
+                    bar.height > 0 ? (
+                      <rect
+                        key={`${stack.index}-${bar.index}`}
+                        x={bar.x}
+                        y={bar.y}
+                        width={bar.width}
+                        height={bar.height}
+                        className={SERIES_FILLS[stack.index % SERIES_FILLS.length]}
+                      />
+                    ) : null,
+                  ),
+                )
+              }
+            </BarStack>
+          </Group>
+        </svg>
+        <AxisLabels labels={columns.map((c) => ({ id: c.id, label: c.label }))} />
+        <ul aria-hidden="true" className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
+          {series.map((s, i) => (
+            <li key={s} className="flex items-center gap-1.5">
+              <span className={cx('inline-block size-3 rounded-sm', SERIES_SWATCHES[i % SERIES_SWATCHES.length])} />
+              {s}
             </li>
           ))}
         </ul>

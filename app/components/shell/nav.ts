@@ -67,6 +67,13 @@ export const NAV_LINKS: NavLink[] = [
     access: { permission: 'dashboard:read', module: 'dashboard' },
     group: 'finance',
   },
+  // statistics (issue 36 item 2): the statistics module and dashboard:read (spec section 2/6)
+  {
+    to: '/statistics',
+    labelKey: 'nav.statistics',
+    access: { permission: 'dashboard:read', module: 'statistics' },
+    group: 'finance',
+  },
   // The registers open the first tab the person may read (spec section 2: /inventory, gate not shown).
   { to: '/inventory', labelKey: 'nav.inventory', access: { permission: 'signed-in' }, group: 'registers' },
   { to: '/drive', labelKey: 'nav.drive', access: { permission: 'drive:read', module: 'drive' }, group: 'registers' },

@@ -17,6 +17,7 @@ import svZone from './sv/zone.json';
 import svRegions from './sv/regions.json';
 import svZonerequests from './sv/zonerequests.json';
 import svZoneactions from './sv/zoneactions.json';
+import svStatistics from './sv/statistics.json';
 import svDoorautomatics from './sv/doorautomatics.json';
 import svImportexport from './sv/importexport.json';
 import svWorkorders from './sv/workorders.json';
@@ -68,6 +69,7 @@ import enZone from './en/zone.json';
 import enRegions from './en/regions.json';
 import enZonerequests from './en/zonerequests.json';
 import enZoneactions from './en/zoneactions.json';
+import enStatistics from './en/statistics.json';
 import enDoorautomatics from './en/doorautomatics.json';
 import enImportexport from './en/importexport.json';
 import enWorkorders from './en/workorders.json';
@@ -119,6 +121,7 @@ import etZone from './et/zone.json';
 import etRegions from './et/regions.json';
 import etZonerequests from './et/zonerequests.json';
 import etZoneactions from './et/zoneactions.json';
+import etStatistics from './et/statistics.json';
 import etDoorautomatics from './et/doorautomatics.json';
 import etImportexport from './et/importexport.json';
 import etWorkorders from './et/workorders.json';
@@ -170,6 +173,7 @@ import lvZone from './lv/zone.json';
 import lvRegions from './lv/regions.json';
 import lvZonerequests from './lv/zonerequests.json';
 import lvZoneactions from './lv/zoneactions.json';
+import lvStatistics from './lv/statistics.json';
 import lvDoorautomatics from './lv/doorautomatics.json';
 import lvImportexport from './lv/importexport.json';
 import lvWorkorders from './lv/workorders.json';
@@ -221,6 +225,7 @@ import ruZone from './ru/zone.json';
 import ruRegions from './ru/regions.json';
 import ruZonerequests from './ru/zonerequests.json';
 import ruZoneactions from './ru/zoneactions.json';
+import ruStatistics from './ru/statistics.json';
 import ruDoorautomatics from './ru/doorautomatics.json';
 import ruImportexport from './ru/importexport.json';
 import ruWorkorders from './ru/workorders.json';
@@ -315,6 +320,7 @@ export const resources = {
     time: svTime,
     messageboard: svMessageboard,
     notifications: svNotifications,
+    statistics: svStatistics,
   },
   en: {
     common: enCommon,
@@ -368,6 +374,7 @@ export const resources = {
     time: enTime,
     messageboard: enMessageboard,
     notifications: enNotifications,
+    statistics: enStatistics,
   },
   et: {
     common: etCommon,
@@ -421,6 +428,7 @@ export const resources = {
     time: etTime,
     messageboard: etMessageboard,
     notifications: etNotifications,
+    statistics: etStatistics,
   },
   lv: {
     common: lvCommon,
@@ -474,6 +482,7 @@ export const resources = {
     time: lvTime,
     messageboard: lvMessageboard,
     notifications: lvNotifications,
+    statistics: lvStatistics,
   },
   ru: {
     common: ruCommon,
@@ -527,6 +536,7 @@ export const resources = {
     time: ruTime,
     messageboard: ruMessageboard,
     notifications: ruNotifications,
+    statistics: ruStatistics,
   },
 } satisfies Record<Lang, Record<string, Record<string, string>>>;
 

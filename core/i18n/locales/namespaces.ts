@@ -53,4 +53,5 @@ export const NAMESPACES = [
   'reports',
   'messageboard',
   'notifications',
+  'statistics',
 ] as const;
