@@ -14,14 +14,18 @@ import { getStatistics } from '~/core/statistics/statistics.service';
  * Statistics (spec section 2; issue 36 item 2; decision 065): the company's work orders, revenue
  * and hours over the period in the address (`?period=12m|year|2m`, the dashboard's periods), for
  * one department or all (`?departmentId=`). Each table has its chart and downloads as CSV or XLSX
- * (./statistics.export.tsx) with the same query. There is no region filter: the product keeps no
- * register of regions yet (issue 36 item 4).
+ * (./statistics.export.tsx) with the same query. With the regions module, one region or all
+ * (`?region=`, a name of the register; decision 067).
  */
 export const middleware = guard({ permission: 'dashboard:read', module: 'statistics' });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
-  const input = { period: parsePeriod(params.get('period')), departmentId: params.get('departmentId') ?? '' };
+  const input = {
+    period: parsePeriod(params.get('period')),
+    departmentId: params.get('departmentId') ?? '',
+    region: params.get('region') ?? '',
+  };
   return run(context, (ctx) => getStatistics(ctx, input));
 }
 
@@ -30,10 +34,12 @@ export const handle = pageTitle('statistics.title');
 
 export default function Statistics({ loaderData: s }: Route.ComponentProps) {
   const { t } = useTranslation('statistics');
+  const { t: tr } = useTranslation('regions');
   const period = s.period.period;
   const query = (p: string) => {
     const q = new URLSearchParams({ period: p });
     if (s.departmentId) q.set('departmentId', s.departmentId);
+    if (s.region) q.set('region', s.region);
     return q.toString();
   };
   return (
@@ -65,9 +71,10 @@ export default function Statistics({ loaderData: s }: Route.ComponentProps) {
       <p className="text-sm text-slate-600">
         {t('intro')} {t('periodRange', { from: s.period.from, to: s.period.to })}
       </p>
-      {s.departments.length > 0 ? (
+      {s.departments.length > 0 || s.regions.length > 0 ? (
         <Form method="get" className="flex flex-wrap items-end gap-3">
           <input type="hidden" name="period" value={period} />
+          {s.departments.length > 0 ? (
           <NativeField label={t('department')} className="w-full sm:w-64">
             {(id) => (
               <select
@@ -85,12 +92,33 @@ export default function Statistics({ loaderData: s }: Route.ComponentProps) {
               </select>
             )}
           </NativeField>
+          ) : null}
+          {s.regions.length > 0 ? (
+            <NativeField label={tr('regions:filter')} className="w-full sm:w-64">
+              {(id) => (
+                <select
+                  id={id}
+                  name="region"
+                  defaultValue={s.region ?? ''}
+                  className={cx(NATIVE_INPUT_CLASS, 'cursor-default')}
+                >
+                  <option value="">{tr('regions:all')}</option>
+                  {s.regions.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </NativeField>
+          ) : null}
           <Button type="submit" variant="secondary">
             {t('show')}
           </Button>
         </Form>
       ) : null}
       {s.departmentId ? <p className="text-sm text-slate-600">{t('departmentNote')}</p> : null}
+      {s.region ? <p className="text-sm text-slate-600">{t('regionNote')}</p> : null}
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         {s.tables.map((table) => (
           <StatisticsSection key={table.id} table={table} months={s.period.months} query={query(period)} />

@@ -86,14 +86,18 @@ function cols(...specs: string[]): { key: string; kind: ColumnKind }[] {
  * midnight after today, so timestamps are cut in the tenant's calendar.
  */
 const PARAMS = `with p as not materialized (
-    select ?::date as from_d, ?::date as to_d, ?::uuid as dept,
+    select ?::date as from_d, ?::date as to_d, ?::uuid as dept, ?::text as region,
            (?::date)::timestamp at time zone ? as from_ts,
            ((?::date) + 1)::timestamp at time zone ? as end_ts, ?::text as zone)`;
 
-/** The orders of the period (taken in), in the department when one is chosen. */
+/** An order in the chosen region: its object's (decision 067; an order without one is in none). */
+const ORDER_IN_REGION = (w: string) => `(p.region is null or exists (
+    select 1 from business_objects ro where ro.id = ${w}.business_object_id and ro.region = p.region))`;
+
+/** The orders of the period (taken in), in the department and region when chosen. */
 const ORDERS = `from p, work_orders w
   where w.intake_ts >= p.from_ts and w.intake_ts < p.end_ts and w.deleted_at is null
-    and (p.dept is null or w.assignee_departments @> array[p.dept])`;
+    and (p.dept is null or w.assignee_departments @> array[p.dept]) and ${ORDER_IN_REGION('w')}`;
 
 const ORDER_COUNTS = `count(*)::int as orders, count(*) filter (where w.closed_at is not null)::int as closed,
   count(*) filter (where w.closed_at is null)::int as open`;
@@ -122,8 +126,23 @@ const INVOICE_IN_DEPT = `(p.dept is null or case
                                                   where iw.id = i.work_order_id and iw.assignee_departments @> array[p.dept])
     else false end)`;
 
+/**
+ * An invoice in the chosen region: a work order's or an agreement's by its object's region, a
+ * project's by the project's. Sales-order and hand-made invoices belong to no region.
+ */
+const INVOICE_IN_REGION = `(p.region is null or case
+    when i.project_id is not null then exists (select 1 from projects rp where rp.id = i.project_id and rp.region = p.region)
+    when i.object_agreement_id is not null then exists (select 1 from object_agreements roa
+                                                          join business_objects rb on rb.id = roa.business_object_id
+                                                         where roa.id = i.object_agreement_id and rb.region = p.region)
+    when i.sales_order_id is not null then false
+    when i.work_order_id is not null then exists (select 1 from work_orders rw join business_objects rb on rb.id = rw.business_object_id
+                                                  where rw.id = i.work_order_id and rb.region = p.region)
+    else false end)`;
+
 const INVOICES = `from p, invoices i
-  where i.status = 'finalized' and i.invoice_date between p.from_d and p.to_d and ${INVOICE_IN_DEPT}`;
+  where i.status = 'finalized' and i.invoice_date between p.from_d and p.to_d and ${INVOICE_IN_DEPT}
+    and ${INVOICE_IN_REGION}`;
 
 /**
  * Each statement returns `key` (an id, a month or a word; `-` for none: no technician, no customer;
@@ -191,7 +210,7 @@ const SQL: Record<StatisticsTableId, string> = {
       select u.id, u.name, round(coalesce(rp.minutes, 0) / 60.0, 2) as reported, coalesce(b.hours, 0) as billed
       from p, reported rp full join billed b on b.user_id = rp.user_id
       join users u on u.id = coalesce(rp.user_id, b.user_id)
-      where p.dept is null or u.department_id = p.dept)
+      where (p.dept is null or u.department_id = p.dept) and (p.region is null or u.region = p.region))
     select x.* from (
       (select id::text as key, name, reported as "reportedHours", billed as "billedHours",
          round(100 * billed / nullif(reported, 0), 1) as "billedShare", 0 as part
@@ -215,7 +234,7 @@ const SQL: Record<StatisticsTableId, string> = {
       from p, work_orders w
       where w.closed_at >= p.from_ts and w.closed_at < p.end_ts and w.deleted_at is null
         and w.business_object_id is not null
-        and (p.dept is null or w.assignee_departments @> array[p.dept])
+        and (p.dept is null or w.assignee_departments @> array[p.dept]) and ${ORDER_IN_REGION('w')}
       group by grouping sets ((to_char(w.closed_at at time zone p.zone, 'YYYY-MM')), ())) c
     order by c.key nulls last`,
 
@@ -234,6 +253,8 @@ export interface QueryParams {
   to: string;
   zone: string;
   departmentId: string | null;
+  /** A name of the regions register, or null for every region. */
+  region: string | null;
 }
 
 /** A table's statement and its bindings, as the service and the bench run it. */
@@ -243,6 +264,6 @@ export function statisticsQuery(
 ): { sql: string; bindings: (string | null)[] } {
   return {
     sql: SQL[table],
-    bindings: [p.from, p.to, p.departmentId, p.from, p.zone, p.to, p.zone, p.zone],
+    bindings: [p.from, p.to, p.departmentId, p.region, p.from, p.zone, p.to, p.zone, p.zone],
   };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ALL_REGIONS } from '~/core/regions/region.constants';
+import { REGIONS_READ } from '~/core/regions/region.service';
 import { tenantTimeZone } from '~/core/calendar/dates';
 import { tenantToday } from '~/core/calendar/tenant-today';
 import type { Ctx } from '~/core/context';
@@ -7,7 +9,7 @@ import { documentTranslator, type DocumentT } from '~/core/documents/i18n';
 import type { DocumentFile } from '~/core/documents/file';
 import { notFound } from '~/core/errors/app-error';
 import { isUuid, parseInput } from '~/core/errors/validation';
-import { requireAccess, type Access } from '~/core/permissions/access';
+import { hasAccess, requireAccess, type Access } from '~/core/permissions/access';
 import { EXPORT_FORMATS } from '~/core/reports/report-constants';
 import { tableFile, type ReportTable } from '~/core/reports/report-export';
 import { COLUMN_DECIMALS, statisticsRowLabel, type StatisticsRow } from './statistics-labels';
@@ -38,6 +40,8 @@ export const ZStatisticsQuery = z.object({
   period: z.enum(DASHBOARD_PERIODS, { error: 'ERROR_INVALID_VALUE' }).optional(),
   /** A department's id; empty or absent: every department. Another tenant's id is not found. */
   departmentId: z.string({ error: 'ERROR_INVALID_VALUE' }).optional(),
+  /** A name of the regions register (decision 067); empty, absent or `all`: every region. Unknown: not found. */
+  region: z.string({ error: 'ERROR_INVALID_VALUE' }).max(100, 'ERROR_MAX_LENGTH').optional(),
 });
 export type TStatisticsQuery = z.input<typeof ZStatisticsQuery>;
 
@@ -57,6 +61,7 @@ export interface StatisticsTable {
 export interface StatisticsFilter {
   period: PeriodRange;
   departmentId: string | null;
+  region: string | null;
 }
 
 type Row = Record<string, unknown>;
@@ -71,7 +76,10 @@ async function readFilter(ctx: Ctx, raw: unknown): Promise<StatisticsFilter> {
     const found = await ctx.trx('departments').where({ id: departmentId }).first('id');
     if (!found) throw notFound();
   }
-  return { period: periodRange(input.period ?? DEFAULT_PERIOD, tenantToday(ctx)), departmentId };
+  const asked = input.region?.trim();
+  const region = asked && asked !== ALL_REGIONS ? asked : null;
+  if (region && !(await ctx.trx('regions').where({ name: region }).first('name'))) throw notFound();
+  return { period: periodRange(input.period ?? DEFAULT_PERIOD, tenantToday(ctx)), departmentId, region };
 }
 
 async function runTable(ctx: Ctx, table: StatisticsTableId, filter: StatisticsFilter): Promise<StatisticsTable> {
@@ -81,6 +89,7 @@ async function runTable(ctx: Ctx, table: StatisticsTableId, filter: StatisticsFi
     to: filter.period.to,
     zone: tenantTimeZone(ctx.tenant.config?.country),
     departmentId: filter.departmentId,
+    region: filter.region,
   });
   // a short aggregate whose estimate (the department's subplans) reached the JIT's cost bar spent
   // more compiling than running (155 ms of 430 on 100,000 orders): off for this transaction only
@@ -115,15 +124,21 @@ export async function readStatisticsTable(
 export async function getStatistics(
   ctx: Ctx,
   raw: unknown = {},
-): Promise<StatisticsFilter & { departments: { id: string; name: string }[]; tables: StatisticsTable[] }> {
+): Promise<
+  StatisticsFilter & { departments: { id: string; name: string }[]; regions: string[]; tables: StatisticsTable[] }
+> {
   const filter = await readFilter(ctx, raw);
   const departments = (await ctx.trx('departments').orderBy('name').select('id', 'name')) as {
     id: string;
     name: string;
   }[];
+  // every region of the register (an inactive one still has its history), with the regions module
+  const regions = hasAccess(ctx.auth, REGIONS_READ)
+    ? ((await ctx.trx('regions').orderByRaw('lower(name)').select('name')) as { name: string }[]).map((r) => r.name)
+    : [];
   const tables: StatisticsTable[] = [];
   for (const table of STATISTICS_TABLES) tables.push(await runTable(ctx, table, filter));
-  return { ...filter, departments, tables };
+  return { ...filter, departments, regions, tables };
 }
 
 function asReportTable(table: StatisticsTable, t: DocumentT): ReportTable {

@@ -158,6 +158,7 @@ export async function statisticsBench(url: string): Promise<string[]> {
         to: range.to,
         zone,
         departmentId: c.departmentId,
+        region: null,
       });
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);

@@ -90,9 +90,11 @@ async function seed(trx: Trx): Promise<Fixture> {
   const [d1, d2] = await trx('departments')
     .insert([{ name: 'Service' }, { name: 'Installation' }])
     .returning('id');
+  // the regions (decision 067): O1, its orders, Anna and the project in Norr; O2 and its agreement in Syd
+  await trx('regions').insert([{ name: 'Norr' }, { name: 'Syd' }]);
   const [u1, u2] = await trx('users')
     .insert([
-      { email: 'anna@stat.se', name: 'Anna', department_id: d1.id },
+      { email: 'anna@stat.se', name: 'Anna', department_id: d1.id, region: 'Norr' },
       { email: 'bo@stat.se', name: 'Bo', department_id: d2.id },
     ])
     .returning('id');
@@ -101,8 +103,8 @@ async function seed(trx: Trx): Promise<Fixture> {
     .returning('id');
   const [o1, o2] = await trx('business_objects')
     .insert([
-      { serial_code: 'S-O1', customer_id: c1.id },
-      { serial_code: 'S-O2', customer_id: c2.id },
+      { serial_code: 'S-O1', customer_id: c1.id, region: 'Norr' },
+      { serial_code: 'S-O2', customer_id: c2.id, region: 'Syd' },
     ])
     .returning('id');
   const agreementId = await insertAgreementType(trx, { code: 'ST', title: 'Service', invoiceInterval: 'month_1' });
@@ -195,7 +197,9 @@ async function seed(trx: Trx): Promise<Fixture> {
     business_object_id: o1.id,
   });
 
-  const [p1] = await trx('projects').insert({ number: 901, title: 'P', responsible_user_id: u1.id }).returning('id');
+  const [p1] = await trx('projects')
+    .insert({ number: 901, title: 'P', responsible_user_id: u1.id, region: 'Norr' })
+    .returning('id');
   const [s1] = await trx('sales_orders').insert({ number: 901, title: 'SO', department_id: d2.id }).returning('id');
   const inv = async (fields: Record<string, unknown>, rows: Record<string, unknown>[] = []) => {
     const [row] = await trx('invoices')
@@ -362,6 +366,31 @@ describe('[statistics] the tables against a hand-computed fixture', () => {
         ['TOTAL', 1.5, 0, 0],
       ]);
       expect((await table(ctx, 'firstTimeFix', '12m', f.d1)).at(-1)).toEqual(['TOTAL', 3, 1, 66.7]);
+    });
+  });
+
+  it('a region: orders and their invoices by the object, projects by theirs, people by theirs; all is every one', async () => {
+    await inRollback(async (ctx) => {
+      const region = async (id: StatisticsTableId, name: string) =>
+        plain((await readStatisticsTable(ctx, id, { period: '12m', region: name })).table);
+      expect((await region('byType', 'Norr')).at(-1)).toEqual(['TOTAL', 2, 2, 0]); // A, G (J before the period)
+      // A's and G's invoices and the project's; not the agreement's (Syd), the sales order's or the hand-made one
+      expect((await region('revenueByMonth', 'Norr')).at(-1)).toEqual(['TOTAL', 1500, 0, 2000, 0, 0, 3500]);
+      expect((await region('revenueByMonth', 'Syd')).at(-1)).toEqual(['TOTAL', 0, 300, 0, 0, 0, 300]);
+      // Anna: A's 120 and D's 60 minutes reported, 1.5 + 0.5 hours billed
+      expect(await region('hours', 'Norr')).toEqual([
+        ['Anna', 3, 2, 66.7],
+        ['TOTAL', 3, 2, 66.7],
+      ]);
+      expect((await region('firstTimeFix', 'Norr')).at(-1)).toEqual(['TOTAL', 2, 1, 50]); // A revisited by G
+      expect(await region('byType', 'all')).toEqual(await table(ctx, 'byType', '12m'));
+      await expect(readStatisticsTable(ctx, 'byType', { period: '12m', region: 'Atlantis' })).rejects.toMatchObject({
+        status: 404,
+      });
+      // the page offers the register's regions with the regions module only
+      expect((await getStatistics(ctx, { period: '2m' })).regions).toEqual([]);
+      const withRegions = { ...ctx, auth: auth(['dashboard:read'], ['statistics', 'regions']) };
+      expect((await getStatistics(withRegions, { period: '2m' })).regions).toEqual(['Norr', 'Syd']);
     });
   });
 

@@ -21,9 +21,9 @@ import { fileReply } from './work-order-documents.calls';
 export const statisticsPath = (table: StatisticsTableId) => table.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 const QUERY =
-  "?period=12m|year|2m (default 12m: whole months in the tenant calendar up to today; 400 ERROR_INVALID_VALUE) &departmentId (404 NOT_FOUND when not this tenant's)";
+  "?period=12m|year|2m (default 12m: whole months in the tenant calendar up to today; 400 ERROR_INVALID_VALUE) &departmentId (404 NOT_FOUND when not this tenant's) &region (a name of the regions register; all or empty: every region; 404 when unknown)";
 const ANSWER =
-  '{period: {period, from, to, months}, departmentId, table: {id, rowKind: name|month|term, columns: [{key, kind: count|money|hours|percent}], rows: [{key, name, values}], total}}';
+  '{period: {period, from, to, months}, departmentId, region, table: {id, rowKind: name|month|term, columns: [{key, kind: count|money|hours|percent}], rows: [{key, name, values}], total}}';
 
 const WHAT: Record<StatisticsTableId, string> = {
   byType: 'Work orders taken in during the period by work type: orders, closed, open',
