@@ -91,9 +91,7 @@ async function runTable(ctx: Ctx, table: StatisticsTableId, filter: StatisticsFi
     departmentId: filter.departmentId,
     region: filter.region,
   });
-  // a short aggregate whose estimate (the department's subplans) reached the JIT's cost bar spent
-  // more compiling than running (155 ms of 430 on 100,000 orders): off for this transaction only
-  await ctx.trx.raw(`select set_config('jit', 'off', true)`);
+  // (no JIT: every unit of work runs without it, core/db/tenant-transaction.ts)
   const { rows } = (await ctx.trx.raw(sql, bindings)) as { rows: Row[] };
   const toRow = (r: Row): StatisticsRow => ({
     key: r.key === null ? '' : String(r.key),
