@@ -72,6 +72,7 @@ export const BUILT_APP_MODULES: readonly AppModuleId[] = [
   'microsoft_auth',
   'oncall',
   'projects',
+  'regions',
   'reminders',
   'security',
   'servicereports',

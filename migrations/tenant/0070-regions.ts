@@ -13,7 +13,7 @@ export default {
   async up(knex) {
     await knex.raw(`
       create table regions (
-        name text primary key check (length(name) between 1 and 100 and name = btrim(name)),
+        name text primary key check (length(name) between 1 and 100) check (name = btrim(name)),
         active boolean not null default true,
         created_at timestamptz not null default now()
       );
