@@ -4,8 +4,8 @@ import type { Route } from './+types/extra-work.$token';
 import { requestContext, tenantContext } from '~/app/context';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { guard, run } from '~/app/lib/guard.server';
-import { buttonClass, formatDate, TextField, tenantTimeZone } from '~/app/components/ui';
-import { ExtraWorkContent } from '~/app/components/projects/extra-work-content';
+import { formatDate, TextField, tenantTimeZone } from '~/app/components/ui';
+import { ExtraWorkAnswerButtons, ExtraWorkContent } from '~/app/components/projects/extra-work-content';
 import type { DateFormat } from '~/core/i18n/number-format';
 import { PUBLIC } from '~/core/permissions/access';
 import {
@@ -143,26 +143,11 @@ function OpenLink({
           errorMessage={nameErrors}
         />
         <p className="text-sm text-slate-600">{t('extraWork.public.validUntil', { date: validUntil })}</p>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <button
-            type="submit"
-            name="answer"
-            value="accepted"
-            disabled={busy}
-            className={buttonClass({ variant: 'primary', size: 'lg' })}
-          >
-            {t('extraWork.public.approve')}
-          </button>
-          <button
-            type="submit"
-            name="answer"
-            value="declined"
-            disabled={busy}
-            className={buttonClass({ variant: 'secondary', size: 'lg' })}
-          >
-            {t('extraWork.public.decline')}
-          </button>
-        </div>
+        <ExtraWorkAnswerButtons
+          busy={busy}
+          approve={t('extraWork.public.approve')}
+          decline={t('extraWork.public.decline')}
+        />
       </Form>
     </>
   );

@@ -4,8 +4,8 @@ import type { Route } from './+types/zone.extra-work';
 import { actionError, type ActionError } from '~/app/lib/action-error.server';
 import { pageTitle } from '~/app/lib/page-title';
 import { runZone, zoneGuard } from '~/app/lib/zone-guard.server';
-import { ExtraWorkContent } from '~/app/components/projects/extra-work-content';
-import { buttonClass, TextField } from '~/app/components/ui';
+import { ExtraWorkAnswerButtons, ExtraWorkContent } from '~/app/components/projects/extra-work-content';
+import { TextField } from '~/app/components/ui';
 import { ZoneEmpty, ZonePage } from '~/app/components/zone/zone-parts';
 import { answerZoneExtraWork, listZoneExtraWork } from '~/core/zone/zone-extra-work.service';
 
@@ -22,8 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 type ExtraWorkAnswerResult =
-  | { ok: true; workOrderId: string; answer: 'accepted' | 'declined' }
-  | (ActionError & { workOrderId?: string });
+  { ok: true; workOrderId: string; answer: 'accepted' | 'declined' } | (ActionError & { workOrderId?: string });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -74,26 +73,11 @@ export default function ZoneExtraWork({ loaderData }: Route.ComponentProps) {
                     autoComplete="name"
                     errorMessage={mine?.fields?.name?.map((k) => tc(k))}
                   />
-                  <div className="flex flex-col gap-2 sm:flex-row">
-                    <button
-                      type="submit"
-                      name="answer"
-                      value="accepted"
-                      disabled={busy}
-                      className={buttonClass({ variant: 'primary', size: 'lg' })}
-                    >
-                      {t('extraWork.approve')}
-                    </button>
-                    <button
-                      type="submit"
-                      name="answer"
-                      value="declined"
-                      disabled={busy}
-                      className={buttonClass({ variant: 'secondary', size: 'lg' })}
-                    >
-                      {t('extraWork.decline')}
-                    </button>
-                  </div>
+                  <ExtraWorkAnswerButtons
+                    busy={busy}
+                    approve={t('extraWork.approve')}
+                    decline={t('extraWork.decline')}
+                  />
                 </Form>
               </li>
             );

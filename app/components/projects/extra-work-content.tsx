@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '~/app/components/ui';
+import { buttonClass, formatNumber } from '~/app/components/ui';
 import { DEFAULT_LANG, isLang } from '~/core/i18n/languages';
 import { printDiscount, toNumber } from '~/core/pricing';
 import { formatDuration } from '~/core/projects/extra-work.mail';
@@ -11,7 +11,13 @@ import type { ExtraWorkView } from '~/core/projects/extra-work-link.service';
  * link's page and in the customer zone (decision 063). `idPrefix` keeps heading ids apart when a
  * page shows several orders.
  */
-export function ExtraWorkContent({ view, idPrefix = 'extra-work' }: { view: Omit<ExtraWorkView, 'expiresAt'>; idPrefix?: string }) {
+export function ExtraWorkContent({
+  view,
+  idPrefix = 'extra-work',
+}: {
+  view: Omit<ExtraWorkView, 'expiresAt'>;
+  idPrefix?: string;
+}) {
   const { t, i18n } = useTranslation('projects');
   const lang = isLang(i18n.language) ? i18n.language : DEFAULT_LANG;
   const money = (v: string) => `${formatNumber(toNumber(v))} ${view.currency}`;
@@ -113,7 +119,40 @@ export function ExtraWorkContent({ view, idPrefix = 'extra-work' }: { view: Omit
           })}
         </p>
       </section>
-
     </>
+  );
+}
+
+/** The two answers to extra work, as submit buttons of the caller's form (`answer`): the link's and the zone's. */
+export function ExtraWorkAnswerButtons({
+  busy,
+  approve,
+  decline,
+}: {
+  busy: boolean;
+  approve: string;
+  decline: string;
+}) {
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row">
+      <button
+        type="submit"
+        name="answer"
+        value="accepted"
+        disabled={busy}
+        className={buttonClass({ variant: 'primary', size: 'lg' })}
+      >
+        {approve}
+      </button>
+      <button
+        type="submit"
+        name="answer"
+        value="declined"
+        disabled={busy}
+        className={buttonClass({ variant: 'secondary', size: 'lg' })}
+      >
+        {decline}
+      </button>
+    </div>
   );
 }
